@@ -1,0 +1,22 @@
+# Hand-written stub of the private Rust module (checked by mypy.stubtest in CI).
+from os import PathLike
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+def _after_fork_in_child() -> None: ...
+
+# graph readers: dicts of int64 arrays plus label tokens
+def parse_gspan_text(text: str, source: str = "<string>") -> dict[str, Any]: ...
+def read_gspan_file(path: str | PathLike[str]) -> dict[str, Any]: ...
+def read_tu_folder(path: str | PathLike[str], name: str | None = None) -> dict[str, Any]: ...
+def validate_database(
+    node_ptr: npt.NDArray[np.int64],
+    node_labels: npt.NDArray[np.int64],
+    edge_ptr: npt.NDArray[np.int64],
+    edges: npt.NDArray[np.int64],
+    edge_labels: npt.NDArray[np.int64],
+) -> None: ...

@@ -1,0 +1,51 @@
+"""Turning scikit-learn style ``n_jobs`` into a positive number of Rust worker threads."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from .exceptions import InvalidParameterError
+
+__all__ = ["resolve_n_jobs"]
+
+
+def _available_cores() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def resolve_n_jobs(n_jobs: int | None) -> int:
+    """Number of worker threads for ``n_jobs``.
+
+    ``None`` means all available cores, capped by the ``GRAPHSPARSE_NUM_THREADS`` environment
+    variable when it is set; ``-1`` means all cores; ``k > 0`` means ``k``; ``-k`` means all but
+    ``k - 1`` (as in joblib).
+    """
+    cores = _available_cores()
+    if n_jobs is None:
+        env = os.environ.get("GRAPHSPARSE_NUM_THREADS")
+        if env:
+            try:
+                cap = int(env)
+            except ValueError:
+                raise InvalidParameterError(
+                    f"GRAPHSPARSE_NUM_THREADS must be a positive integer, got {env!r}"
+                ) from None
+            if cap < 1:
+                raise InvalidParameterError(
+                    f"GRAPHSPARSE_NUM_THREADS must be a positive integer, got {env!r}"
+                )
+            return min(cap, cores)
+        return cores
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int | np.integer):
+        raise InvalidParameterError(f"n_jobs must be an integer or None, got {n_jobs!r}")
+    n_jobs = int(n_jobs)
+    if n_jobs == 0:
+        raise InvalidParameterError("n_jobs must not be 0 (use None, -1 or a positive integer)")
+    if n_jobs > 0:
+        return n_jobs
+    return max(1, cores + 1 + n_jobs)

@@ -1,0 +1,623 @@
+"""Graph collections: the :class:`GraphDataset` container, readers, writers and generators.
+
+Graphs are undirected, with one label per vertex and one per edge (any hashable, sortable
+values: ints, strings, bond orders ...). A :class:`GraphDataset` stores them once as flat integer
+arrays plus the maps back to your labels, which is the form that crosses into Rust.
+"""
+
+from __future__ import annotations
+
+import numbers
+import os
+from collections.abc import Hashable, Iterable, Iterator, Sequence
+from typing import Any
+
+import networkx as nx
+import numpy as np
+import numpy.typing as npt
+
+from . import _graphsparse as _rs
+from .exceptions import GraphFormatError, InvalidGraphError, InvalidParameterError
+
+__all__ = [
+    "GraphDataset",
+    "from_networkx",
+    "load_tu",
+    "make_subgraph_classification",
+    "read_gspan",
+    "write_gspan",
+]
+
+PathLike = str | os.PathLike[str]
+
+
+def _label_kind(value: Any) -> str:
+    if isinstance(value, bool | np.bool_):
+        return "bool"
+    if isinstance(value, numbers.Integral):
+        return "int"
+    if isinstance(value, numbers.Real):
+        return "real"
+    if isinstance(value, str):
+        return "str"
+    return type(value).__name__
+
+
+def _canonical_ids(values: Sequence[Any], what: str) -> tuple[tuple[Any, ...], dict[Any, int]]:
+    """Sorted distinct values and the value -> dense id map; rejects unhashable or mixed types."""
+    distinct: dict[Any, None] = {}
+    for v in values:
+        if not isinstance(v, Hashable):
+            raise InvalidGraphError(f"{what} label {v!r} is not hashable")
+        distinct[v] = None
+    kinds = {_label_kind(v) for v in distinct}
+    if {"int", "real"} >= kinds and kinds:
+        kinds = {"number"}
+    if len(kinds) > 1:
+        raise InvalidGraphError(
+            f"{what} labels mix types ({', '.join(sorted(kinds))}); use one type for all labels"
+        )
+    try:
+        ordered = tuple(sorted(distinct))
+    except TypeError as exc:
+        raise InvalidGraphError(f"{what} labels cannot be ordered: {exc}") from None
+    for v in ordered:
+        if isinstance(v, float) and v != v:
+            raise InvalidGraphError(f"{what} label NaN is not allowed")
+    return ordered, {v: i for i, v in enumerate(ordered)}
+
+
+def _tokens_to_values(tokens: Sequence[str]) -> list[Any]:
+    """Turn label tokens from a file into ints, else floats, else keep them as strings."""
+    try:
+        return [int(t) for t in tokens]
+    except ValueError:
+        pass
+    try:
+        return [float(t) for t in tokens]
+    except ValueError:
+        return list(tokens)
+
+
+def _as_response(y: Any, n: int) -> np.ndarray | None:
+    if y is None:
+        return None
+    if isinstance(y, str | os.PathLike):
+        y = _read_label_file(y)
+    arr = np.asarray(y)
+    if arr.ndim != 1:
+        raise InvalidParameterError(f"y must be one-dimensional, got shape {arr.shape}")
+    if arr.shape[0] != n:
+        raise InvalidParameterError(f"y has {arr.shape[0]} entries but there are {n} graphs")
+    return arr
+
+
+def _read_label_file(path: PathLike) -> np.ndarray:
+    tokens: list[str] = []
+    with open(path, encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            text = line.strip()
+            if not text:
+                continue
+            if len(text.split()) != 1:
+                raise GraphFormatError(f"{path}:{lineno}: expected one label per line, got {text!r}")
+            tokens.append(text)
+    return np.asarray(_tokens_to_values(tokens))
+
+
+class GraphDataset:
+    """A collection of labelled undirected graphs, with an optional response ``y``.
+
+    Build one with :func:`from_networkx`, :func:`read_gspan`, :func:`load_tu` or a generator.
+
+    Indexing follows NumPy: ``ds[i]``, ``ds[a:b]``, ``ds[[0, 3]]`` and ``ds[mask]`` all return a
+    new ``GraphDataset`` (``ds[i]`` holds one graph). ``ds.graphs`` (or iterating) gives
+    ``networkx.Graph`` objects whose vertices and edges carry a ``"label"`` attribute.
+
+    Attributes
+    ----------
+    y : ndarray or None
+        One response per graph.
+    vertex_label_values, edge_label_values : tuple
+        The user's label for each dense label id (sorted).
+    names : list of str
+        A name per graph (the id from the source file, or its index).
+    """
+
+    __slots__ = (
+        "_graphs",
+        "edge_label_values",
+        "edge_labels",
+        "edge_ptr",
+        "edges",
+        "names",
+        "node_labels",
+        "node_ptr",
+        "vertex_label_values",
+        "y",
+    )
+
+    def __init__(
+        self,
+        node_ptr: npt.ArrayLike,
+        node_labels: npt.ArrayLike,
+        edge_ptr: npt.ArrayLike,
+        edges: npt.ArrayLike,
+        edge_labels: npt.ArrayLike,
+        vertex_label_values: Sequence[Any],
+        edge_label_values: Sequence[Any],
+        y: npt.ArrayLike | None = None,
+        names: Sequence[str] | None = None,
+    ) -> None:
+        as_i64 = lambda a: np.ascontiguousarray(a, dtype=np.int64)  # noqa: E731
+        self.node_ptr = as_i64(node_ptr)
+        self.node_labels = as_i64(node_labels)
+        self.edge_ptr = as_i64(edge_ptr)
+        self.edges = as_i64(edges).reshape(-1, 2)
+        self.edge_labels = as_i64(edge_labels)
+        self.vertex_label_values = tuple(vertex_label_values)
+        self.edge_label_values = tuple(edge_label_values)
+        _rs.validate_database(
+            self.node_ptr, self.node_labels, self.edge_ptr, self.edges, self.edge_labels
+        )
+        for ids, values, what in (
+            (self.node_labels, self.vertex_label_values, "vertex"),
+            (self.edge_labels, self.edge_label_values, "edge"),
+        ):
+            if ids.size and int(ids.max()) >= len(values):
+                raise InvalidGraphError(
+                    f"{what} label id {int(ids.max())} has no value ({len(values)} values given)"
+                )
+        n = len(self.node_ptr) - 1
+        self.y = _as_response(y, n)
+        self.names = list(names) if names is not None else [str(i) for i in range(n)]
+        if len(self.names) != n:
+            raise InvalidParameterError(f"{len(self.names)} names given for {n} graphs")
+        self._graphs: list[nx.Graph] | None = None
+
+    # -- container protocol -------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.node_ptr) - 1
+
+    @property
+    def shape(self) -> tuple[int]:
+        """``(n_graphs,)``, so that scikit-learn splitters index the dataset directly."""
+        return (len(self),)
+
+    def __iter__(self) -> Iterator[nx.Graph]:
+        return iter(self.graphs)
+
+    def __getitem__(self, key: Any) -> GraphDataset:
+        n = len(self)
+        if isinstance(key, numbers.Integral) and not isinstance(key, bool | np.bool_):
+            i = int(key)
+            if not -n <= i < n:
+                raise IndexError(f"graph index {i} out of range for {n} graphs")
+            ids = np.array([i % n], dtype=np.int64)
+        elif isinstance(key, slice):
+            ids = np.arange(n, dtype=np.int64)[key]
+        else:
+            arr = np.asarray(key)
+            if arr.dtype == bool:
+                if arr.shape != (n,):
+                    raise IndexError(f"boolean index has shape {arr.shape}, expected ({n},)")
+                ids = np.flatnonzero(arr)
+            elif arr.dtype.kind in "iu" and arr.ndim == 1:
+                ids = arr.astype(np.int64)
+                if ids.size and (ids.min() < -n or ids.max() >= n):
+                    raise IndexError(f"graph index out of range for {n} graphs")
+                ids = ids % n if n else ids
+            elif arr.size == 0:
+                ids = np.zeros(0, dtype=np.int64)
+            else:
+                raise IndexError(f"cannot index a GraphDataset with {key!r}")
+        return self._take(ids)
+
+    def _take(self, ids: np.ndarray) -> GraphDataset:
+        nstart, nend = self.node_ptr[ids], self.node_ptr[ids + 1]
+        estart, eend = self.edge_ptr[ids], self.edge_ptr[ids + 1]
+        ncount, ecount = nend - nstart, eend - estart
+        node_idx = _ranges(nstart, ncount)
+        edge_idx = _ranges(estart, ecount)
+        node_ptr = np.concatenate([[0], np.cumsum(ncount)])
+        edge_ptr = np.concatenate([[0], np.cumsum(ecount)])
+        return GraphDataset(
+            node_ptr,
+            self.node_labels[node_idx],
+            edge_ptr,
+            self.edges[edge_idx],
+            self.edge_labels[edge_idx],
+            self.vertex_label_values,
+            self.edge_label_values,
+            y=None if self.y is None else self.y[ids],
+            names=[self.names[i] for i in ids],
+        )
+
+    # -- views ----------------------------------------------------------------------------------
+    @property
+    def graphs(self) -> list[nx.Graph]:
+        """The graphs as ``networkx.Graph`` objects (vertices ``0..n-1``, ``"label"`` attributes)."""
+        if self._graphs is None:
+            self._graphs = [self.graph(i) for i in range(len(self))]
+        return self._graphs
+
+    def graph(self, i: int) -> nx.Graph:
+        """Graph ``i`` as a new ``networkx.Graph``."""
+        a, b = int(self.node_ptr[i]), int(self.node_ptr[i + 1])
+        c, d = int(self.edge_ptr[i]), int(self.edge_ptr[i + 1])
+        g = nx.Graph(name=self.names[i])
+        vl = self.vertex_label_values
+        el = self.edge_label_values
+        g.add_nodes_from((k, {"label": vl[lab]}) for k, lab in enumerate(self.node_labels[a:b]))
+        g.add_edges_from(
+            (int(u), int(v), {"label": el[lab]})
+            for (u, v), lab in zip(self.edges[c:d], self.edge_labels[c:d], strict=True)
+        )
+        return g
+
+    @property
+    def n_vertices(self) -> np.ndarray:
+        """Vertices per graph."""
+        return np.diff(self.node_ptr)
+
+    @property
+    def n_edges(self) -> np.ndarray:
+        """Edges per graph."""
+        return np.diff(self.edge_ptr)
+
+    def _arrays(self) -> tuple[np.ndarray, ...]:
+        return (self.node_ptr, self.node_labels, self.edge_ptr, self.edges, self.edge_labels)
+
+    def __repr__(self) -> str:
+        y = "" if self.y is None else f", y={self.y.dtype}"
+        return (
+            f"GraphDataset({len(self)} graphs, {int(self.n_vertices.sum())} vertices, "
+            f"{int(self.n_edges.sum())} edges, {len(self.vertex_label_values)} vertex labels, "
+            f"{len(self.edge_label_values)} edge labels{y})"
+        )
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {s: getattr(self, s) for s in self.__slots__ if s != "_graphs"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for k, v in state.items():
+            object.__setattr__(self, k, v)
+        self._graphs = None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GraphDataset):
+            return NotImplemented
+        same_y = (self.y is None and other.y is None) or (
+            self.y is not None and other.y is not None and np.array_equal(self.y, other.y)
+        )
+        return (
+            same_y
+            and all(np.array_equal(a, b) for a, b in zip(self._arrays(), other._arrays(), strict=True))
+            and self.vertex_label_values == other.vertex_label_values
+            and self.edge_label_values == other.edge_label_values
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Concatenation of ``arange(s, s + c)`` for each pair, vectorised."""
+    total = int(counts.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    offsets = np.repeat(starts - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
+    return np.arange(total, dtype=np.int64) + offsets
+
+
+def _from_rust(d: dict[str, Any], y: Any = None) -> GraphDataset:
+    """A dataset from the dict the Rust readers return (label tokens -> user values)."""
+    vvals = _tokens_to_values(d["vertex_tokens"])
+    evals = _tokens_to_values(d["edge_tokens"])
+    node_labels, vvals = _resort(d["node_labels"], vvals)
+    edge_labels, evals = _resort(d["edge_labels"], evals)
+    if y is None and d.get("graph_labels") is not None:
+        y = np.asarray(_tokens_to_values(d["graph_labels"]))
+    return GraphDataset(
+        d["node_ptr"],
+        node_labels,
+        d["edge_ptr"],
+        d["edges"],
+        edge_labels,
+        vvals,
+        evals,
+        y=y,
+        names=d["graph_names"],
+    )
+
+
+def _resort(ids: np.ndarray, values: list[Any]) -> tuple[np.ndarray, list[Any]]:
+    """Renumber ids so that converted values (ints/floats/strings) are in sorted order."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    if order == list(range(len(values))):
+        return ids, values
+    remap = np.empty(len(values), dtype=np.int64)
+    remap[np.asarray(order, dtype=np.int64)] = np.arange(len(values), dtype=np.int64)
+    return remap[ids], [values[i] for i in order]
+
+
+# -- readers and writers --------------------------------------------------------------------------
+def read_gspan(path: PathLike, y: npt.ArrayLike | PathLike | None = None) -> GraphDataset:
+    """Read graphs in gSpan text format (``t # id`` / ``v id label`` / ``e u v label``).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file. Vertex ids may be 1-based or non-contiguous.
+    y : array-like, or path to a file with one label per line, optional
+        The response, one value per graph.
+
+    Raises
+    ------
+    GraphFormatError
+        With file name and line number, for malformed lines, undeclared or duplicate vertices,
+        self-loops and parallel edges.
+    FileNotFoundError
+        If the file cannot be read.
+    """
+    d = _rs.read_gspan_file(os.fspath(path))
+    if y is None:
+        return _from_rust(d)
+    ds = _from_rust(d)
+    ds.y = _as_response(y, len(ds))
+    return ds
+
+
+def parse_gspan(text: str, y: npt.ArrayLike | None = None) -> GraphDataset:
+    """Like :func:`read_gspan`, from a string."""
+    ds = _from_rust(_rs.parse_gspan_text(text, "<string>"))
+    ds.y = _as_response(y, len(ds))
+    return ds
+
+
+def load_tu(path: PathLike, name: str | None = None) -> GraphDataset:
+    """Read a dataset in the TU Dortmund format (``NAME_A.txt``, ``NAME_graph_indicator.txt`` ...).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The dataset folder, or any one of its files.
+    name : str, optional
+        The dataset name; by default inferred from the single ``*_A.txt`` in the folder.
+
+    Returns
+    -------
+    GraphDataset
+        ``y`` holds ``NAME_graph_labels.txt`` when present. Vertex labels come from
+        ``NAME_node_labels.txt`` and edge labels from ``NAME_edge_labels.txt``; a missing label file
+        means label 0 everywhere. Edges listed in both directions are merged.
+    """
+    return _from_rust(_rs.read_tu_folder(os.fspath(path), name))
+
+
+def write_gspan(data: GraphDataset | Iterable[nx.Graph], path: PathLike) -> None:
+    """Write graphs in gSpan text format (vertex ids from 0); ``read_gspan`` reads them back."""
+    ds = data if isinstance(data, GraphDataset) else from_networkx(data)
+    vtok = [str(v) for v in ds.vertex_label_values]
+    etok = [str(v) for v in ds.edge_label_values]
+    for tok in (*vtok, *etok):
+        if not tok or any(ch.isspace() for ch in tok):
+            raise InvalidGraphError(
+                f"label {tok!r} cannot be written in gSpan format (empty or contains whitespace)"
+            )
+    lines: list[str] = []
+    for i in range(len(ds)):
+        a, b = ds.node_ptr[i], ds.node_ptr[i + 1]
+        c, d = ds.edge_ptr[i], ds.edge_ptr[i + 1]
+        lines.append(f"t # {i}")
+        lines.extend(f"v {k} {vtok[lab]}" for k, lab in enumerate(ds.node_labels[a:b]))
+        lines.extend(
+            f"e {u} {v} {etok[lab]}"
+            for (u, v), lab in zip(ds.edges[c:d], ds.edge_labels[c:d], strict=True)
+        )
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write("\n".join(lines) + ("\n" if lines else ""))
+
+
+def from_networkx(
+    graphs: Iterable[nx.Graph],
+    node_label: str | None = "label",
+    edge_label: str | None = "label",
+    y: npt.ArrayLike | None = None,
+) -> GraphDataset:
+    """Encode ``networkx`` graphs as a :class:`GraphDataset`.
+
+    Parameters
+    ----------
+    graphs : iterable of networkx.Graph
+        Undirected simple graphs (``DiGraph`` and multigraphs are rejected).
+    node_label, edge_label : str or None
+        Attribute names holding the labels; ``None`` gives every vertex (edge) the label 0.
+    y : array-like, optional
+        One response per graph.
+
+    Raises
+    ------
+    InvalidGraphError
+        For a missing label attribute, unhashable or mixed-type labels, self-loops, directed
+        graphs or multigraphs; the message names the graph and the vertex or edge.
+    """
+    if isinstance(graphs, nx.Graph):
+        raise InvalidParameterError("graphs must be a sequence of networkx graphs, not one graph")
+    graphs = list(graphs)
+    vlabels: list[Any] = []
+    elabels: list[Any] = []
+    node_ptr = [0]
+    edge_ptr = [0]
+    edges: list[tuple[int, int]] = []
+    for gi, g in enumerate(graphs):
+        if not isinstance(g, nx.Graph):
+            raise InvalidGraphError(f"graph {gi} is a {type(g).__name__}, not a networkx.Graph")
+        if g.is_directed():
+            raise InvalidGraphError(f"graph {gi} is directed; graphsparse needs undirected graphs")
+        if g.is_multigraph():
+            raise InvalidGraphError(f"graph {gi} is a multigraph; parallel edges are not allowed")
+        index = {}
+        for k, (node, attrs) in enumerate(g.nodes(data=True)):
+            index[node] = k
+            if node_label is None:
+                vlabels.append(0)
+            elif node_label not in attrs:
+                raise InvalidGraphError(f"graph {gi}: node {node!r} has no {node_label!r} attribute")
+            else:
+                vlabels.append(attrs[node_label])
+        for u, v, attrs in g.edges(data=True):
+            if u == v:
+                raise InvalidGraphError(f"graph {gi}: self-loop on node {u!r}")
+            edges.append((index[u], index[v]))
+            if edge_label is None:
+                elabels.append(0)
+            elif edge_label not in attrs:
+                raise InvalidGraphError(
+                    f"graph {gi}: edge ({u!r}, {v!r}) has no {edge_label!r} attribute"
+                )
+            else:
+                elabels.append(attrs[edge_label])
+        node_ptr.append(len(vlabels))
+        edge_ptr.append(len(edges))
+    vvals, vmap = _canonical_ids(vlabels, "vertex")
+    evals, emap = _canonical_ids(elabels, "edge")
+    names = [str(g.graph["name"]) if g.graph.get("name") else str(i) for i, g in enumerate(graphs)]
+    return GraphDataset(
+        node_ptr,
+        np.fromiter((vmap[v] for v in vlabels), dtype=np.int64, count=len(vlabels)),
+        edge_ptr,
+        np.asarray(edges, dtype=np.int64).reshape(-1, 2),
+        np.fromiter((emap[e] for e in elabels), dtype=np.int64, count=len(elabels)),
+        vvals,
+        evals,
+        y=y,
+        names=names,
+    )
+
+
+def as_dataset(data: Any, what: str = "data") -> GraphDataset:
+    """Accept a GraphDataset or an iterable of networkx graphs; reject anything else clearly."""
+    if isinstance(data, GraphDataset):
+        return data
+    if isinstance(data, nx.Graph):
+        return from_networkx([data])
+    if isinstance(data, str | os.PathLike):
+        raise InvalidParameterError(
+            f"{what} is a path; read it first with read_gspan(...) or load_tu(...)"
+        )
+    try:
+        graphs = list(data)
+    except TypeError:
+        raise InvalidParameterError(
+            f"{what} must be a GraphDataset or a sequence of networkx graphs, "
+            f"got {type(data).__name__}"
+        ) from None
+    return from_networkx(graphs)
+
+
+# -- generators -----------------------------------------------------------------------------------
+def make_subgraph_classification(
+    n_samples: int = 200,
+    n_pool_a: int = 5,
+    n_pool_b: int = 5,
+    p1: float = 0.3,
+    q1: float = 0.1,
+    p2: float = 0.1,
+    q2: float = 0.3,
+    n_vertex_labels: int = 5,
+    n_edge_labels: int = 5,
+    mean_growth: float = 3.0,
+    random_state: int | None = 0,
+) -> GraphDataset:
+    """Random graph classification data with planted subgraph motifs (Takigawa & Mamitsuka).
+
+    ``n_pool_a + n_pool_b`` distinct seed graphs are grown from single random edges (each grows
+    ``a ~ Poisson(mean_growth)`` steps, redrawn while ``a < 2``; a step joins a random vertex to a
+    non-adjacent vertex or to a new one). A positive graph contains each seed of pool A with
+    probability ``p1`` and each of pool B with ``q1``; a negative one uses ``p2`` and ``q2``. The
+    chosen seeds are joined into one connected graph by one random edge per seed. Half the samples
+    are positive (``y = 1``), half negative (``y = 0``); graphs with no seed get one random seed.
+
+    Returns
+    -------
+    GraphDataset
+        ``y`` in ``{0, 1}``; reproducible for a given ``random_state``.
+    """
+    for name, value in (("n_samples", n_samples), ("n_pool_a", n_pool_a), ("n_pool_b", n_pool_b)):
+        if not isinstance(value, numbers.Integral) or value < (2 if name == "n_samples" else 0):
+            raise InvalidParameterError(f"{name} must be an integer >= 0 (n_samples >= 2), got {value!r}")
+    if n_pool_a + n_pool_b < 1:
+        raise InvalidParameterError("n_pool_a + n_pool_b must be at least 1")
+    for name, value in (("p1", p1), ("q1", q1), ("p2", p2), ("q2", q2)):
+        if not (isinstance(value, numbers.Real) and 0.0 <= value <= 1.0):
+            raise InvalidParameterError(f"{name} must be a probability in [0, 1], got {value!r}")
+    for name, value in (("n_vertex_labels", n_vertex_labels), ("n_edge_labels", n_edge_labels)):
+        if not isinstance(value, numbers.Integral) or value < 1:
+            raise InvalidParameterError(f"{name} must be a positive integer, got {value!r}")
+    if not (isinstance(mean_growth, numbers.Real) and mean_growth > 0):
+        raise InvalidParameterError(f"mean_growth must be > 0, got {mean_growth!r}")
+    rng = np.random.default_rng(random_state)
+    seeds: list[nx.Graph] = []
+    n_seeds = n_pool_a + n_pool_b
+    attempts = 0
+    while len(seeds) < n_seeds:
+        attempts += 1
+        if attempts > 1000 * n_seeds:
+            raise InvalidParameterError(
+                "could not draw enough distinct seed graphs; use more labels or fewer seeds"
+            )
+        g = _grow_seed(rng, n_vertex_labels, n_edge_labels, mean_growth)
+        if not any(_same_labeled_graph(g, s) for s in seeds):
+            seeds.append(g)
+    graphs: list[nx.Graph] = []
+    y = np.zeros(n_samples, dtype=np.int64)
+    n_pos = n_samples // 2
+    for i in range(n_samples):
+        positive = i < n_pos
+        pa, pb = (p1, q1) if positive else (p2, q2)
+        chosen = [k for k in range(n_seeds) if rng.random() < (pa if k < n_pool_a else pb)]
+        if not chosen:
+            chosen = [int(rng.integers(n_seeds))]
+        graphs.append(_combine([seeds[k] for k in chosen], rng, n_edge_labels))
+        y[i] = 1 if positive else 0
+    order = rng.permutation(n_samples)
+    return from_networkx([graphs[i] for i in order], y=y[order])
+
+
+def _grow_seed(rng: np.random.Generator, nv: int, ne: int, mean: float) -> nx.Graph:
+    g = nx.Graph()
+    g.add_node(0, label=int(rng.integers(nv)))
+    g.add_node(1, label=int(rng.integers(nv)))
+    g.add_edge(0, 1, label=int(rng.integers(ne)))
+    steps = int(rng.poisson(mean))
+    while steps < 2:
+        steps = int(rng.poisson(mean))
+    for _ in range(steps):
+        u = int(rng.integers(g.number_of_nodes()))
+        candidates = [w for w in g.nodes if w != u and not g.has_edge(u, w)]
+        if candidates and rng.random() < 0.5:
+            w = candidates[int(rng.integers(len(candidates)))]
+        else:
+            w = g.number_of_nodes()
+            g.add_node(w, label=int(rng.integers(nv)))
+        g.add_edge(u, w, label=int(rng.integers(ne)))
+    return g
+
+
+def _same_labeled_graph(a: nx.Graph, b: nx.Graph) -> bool:
+    match = nx.algorithms.isomorphism.categorical_node_match("label", None)
+    ematch = nx.algorithms.isomorphism.categorical_edge_match("label", None)
+    return nx.is_isomorphic(a, b, node_match=match, edge_match=ematch)
+
+
+def _combine(parts: list[nx.Graph], rng: np.random.Generator, ne: int) -> nx.Graph:
+    g = nx.Graph()
+    for part in parts:
+        offset = g.number_of_nodes()
+        existing = offset
+        g = nx.union(g, nx.relabel_nodes(part, {v: v + offset for v in part.nodes}))
+        if existing:
+            u = int(rng.integers(existing))
+            w = offset + int(rng.integers(part.number_of_nodes()))
+            g.add_edge(u, w, label=int(rng.integers(ne)))
+    return g

@@ -1,0 +1,336 @@
+//! Flat, validated storage for a collection of small labelled graphs.
+
+use crate::error::{GraphError, Result};
+
+/// A collection of undirected graphs with integer vertex and edge labels, stored flat.
+///
+/// Graph `g` owns vertices `node_ptr[g]..node_ptr[g+1]` and edges `edge_ptr[g]..edge_ptr[g+1]`.
+/// Edge endpoints are *local* vertex indices (`0..n_vertices(g)`). Construction validates
+/// everything the miners rely on: no self-loops, no parallel edges, endpoints in range.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GraphDatabase {
+    node_ptr: Vec<usize>,
+    node_labels: Vec<u32>,
+    edge_ptr: Vec<usize>,
+    edges: Vec<[u32; 2]>,
+    edge_labels: Vec<u32>,
+}
+
+/// A borrowed view of one graph of a [`GraphDatabase`].
+#[derive(Debug, Clone, Copy)]
+pub struct GraphRef<'a> {
+    /// Label of each vertex.
+    pub node_labels: &'a [u32],
+    /// Endpoints of each edge (local vertex indices).
+    pub edges: &'a [[u32; 2]],
+    /// Label of each edge.
+    pub edge_labels: &'a [u32],
+}
+
+impl GraphRef<'_> {
+    /// Number of vertices.
+    pub fn n_vertices(&self) -> usize {
+        self.node_labels.len()
+    }
+
+    /// Number of edges.
+    pub fn n_edges(&self) -> usize {
+        self.edges.len()
+    }
+}
+
+fn check_ptr(ptr: &[usize], total: usize, what: &str) -> Result<()> {
+    if ptr.is_empty() || ptr[0] != 0 {
+        return Err(GraphError::Malformed(format!("{what} offsets must start at 0")));
+    }
+    if ptr.windows(2).any(|w| w[0] > w[1]) {
+        return Err(GraphError::Malformed(format!("{what} offsets must be non-decreasing")));
+    }
+    if *ptr.last().expect("invariant: non-empty") != total {
+        return Err(GraphError::Malformed(format!(
+            "{what} offsets end at {} but there are {total} {what}s",
+            ptr.last().expect("invariant: non-empty")
+        )));
+    }
+    Ok(())
+}
+
+impl GraphDatabase {
+    /// Builds a database from flat arrays and validates it.
+    ///
+    /// # Arguments
+    /// * `node_ptr` – `n_graphs + 1` offsets into `node_labels`.
+    /// * `node_labels` – the label of every vertex, graph after graph.
+    /// * `edge_ptr` – `n_graphs + 1` offsets into `edges` / `edge_labels`.
+    /// * `edges` – local endpoints of every edge.
+    /// * `edge_labels` – the label of every edge.
+    ///
+    /// # Errors
+    /// [`GraphError::Malformed`] for inconsistent offsets or lengths, and
+    /// [`GraphError::VertexOutOfRange`], [`GraphError::SelfLoop`] or
+    /// [`GraphError::ParallelEdge`] for a bad edge (the first one found, in graph order).
+    ///
+    /// # Example
+    /// ```
+    /// use graphsparse_graph::GraphDatabase;
+    /// // one triangle with labels 0,0,1 and edge labels 0
+    /// let db = GraphDatabase::new(
+    ///     vec![0, 3], vec![0, 0, 1], vec![0, 3],
+    ///     vec![[0, 1], [1, 2], [2, 0]], vec![0, 0, 0],
+    /// ).unwrap();
+    /// assert_eq!(db.len(), 1);
+    /// assert!(GraphDatabase::new(vec![0, 1], vec![0], vec![0, 1], vec![[0, 0]], vec![0]).is_err());
+    /// ```
+    pub fn new(
+        node_ptr: Vec<usize>,
+        node_labels: Vec<u32>,
+        edge_ptr: Vec<usize>,
+        edges: Vec<[u32; 2]>,
+        edge_labels: Vec<u32>,
+    ) -> Result<Self> {
+        check_ptr(&node_ptr, node_labels.len(), "vertex")?;
+        check_ptr(&edge_ptr, edges.len(), "edge")?;
+        if node_ptr.len() != edge_ptr.len() {
+            return Err(GraphError::Malformed(format!(
+                "vertex offsets describe {} graphs but edge offsets describe {}",
+                node_ptr.len() - 1,
+                edge_ptr.len() - 1
+            )));
+        }
+        if edge_labels.len() != edges.len() {
+            return Err(GraphError::Malformed(format!(
+                "{} edges but {} edge labels",
+                edges.len(),
+                edge_labels.len()
+            )));
+        }
+        let db = Self { node_ptr, node_labels, edge_ptr, edges, edge_labels };
+        db.validate_edges()?;
+        Ok(db)
+    }
+
+    fn validate_edges(&self) -> Result<()> {
+        let mut pairs: Vec<(u32, u32)> = Vec::new();
+        for g in 0..self.len() {
+            let graph = self.graph(g);
+            let n = graph.n_vertices();
+            pairs.clear();
+            for &[u, v] in graph.edges {
+                for x in [u, v] {
+                    if x as usize >= n {
+                        return Err(GraphError::VertexOutOfRange {
+                            graph: g,
+                            vertex: i64::from(x),
+                            n_vertices: n,
+                        });
+                    }
+                }
+                if u == v {
+                    return Err(GraphError::SelfLoop { graph: g, vertex: u as usize });
+                }
+                pairs.push((u.min(v), u.max(v)));
+            }
+            pairs.sort_unstable();
+            if let Some(w) = pairs.windows(2).find(|w| w[0] == w[1]) {
+                return Err(GraphError::ParallelEdge {
+                    graph: g,
+                    u: w[0].0 as usize,
+                    v: w[0].1 as usize,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Builds a database from signed 64-bit arrays (as they arrive from NumPy), checking ranges.
+    ///
+    /// `edges` is flat: `[u0, v0, u1, v1, ...]`.
+    ///
+    /// # Errors
+    /// As [`GraphDatabase::new`], plus [`GraphError::LabelOutOfRange`] for labels outside
+    /// `0..2^32` and [`GraphError::VertexOutOfRange`] for negative endpoints.
+    pub fn from_i64(
+        node_ptr: &[i64],
+        node_labels: &[i64],
+        edge_ptr: &[i64],
+        edges: &[i64],
+        edge_labels: &[i64],
+    ) -> Result<Self> {
+        let to_ptr = |p: &[i64], what: &str| -> Result<Vec<usize>> {
+            p.iter()
+                .map(|&x| {
+                    usize::try_from(x)
+                        .map_err(|_| GraphError::Malformed(format!("negative {what} offset {x}")))
+                })
+                .collect()
+        };
+        let to_label = |l: &[i64], what: &'static str| -> Result<Vec<u32>> {
+            l.iter()
+                .map(|&x| u32::try_from(x).map_err(|_| GraphError::LabelOutOfRange { what, value: x }))
+                .collect()
+        };
+        let node_ptr = to_ptr(node_ptr, "vertex")?;
+        let edge_ptr = to_ptr(edge_ptr, "edge")?;
+        if edges.len() % 2 != 0 {
+            return Err(GraphError::Malformed("edge array must hold pairs".into()));
+        }
+        let mut pairs = Vec::with_capacity(edges.len() / 2);
+        let mut graph = 0usize;
+        for (k, e) in edges.chunks_exact(2).enumerate() {
+            while graph + 1 < edge_ptr.len() && edge_ptr[graph + 1] <= k {
+                graph += 1;
+            }
+            let n = node_ptr
+                .get(graph + 1)
+                .zip(node_ptr.get(graph))
+                .map_or(0, |(b, a)| b.saturating_sub(*a));
+            let mut pair = [0u32; 2];
+            for (slot, &x) in pair.iter_mut().zip(e) {
+                *slot = u32::try_from(x).map_err(|_| GraphError::VertexOutOfRange {
+                    graph,
+                    vertex: x,
+                    n_vertices: n,
+                })?;
+            }
+            pairs.push(pair);
+        }
+        Self::new(
+            node_ptr,
+            to_label(node_labels, "vertex")?,
+            edge_ptr,
+            pairs,
+            to_label(edge_labels, "edge")?,
+        )
+    }
+
+    /// Number of graphs.
+    pub fn len(&self) -> usize {
+        self.node_ptr.len().saturating_sub(1)
+    }
+
+    /// True when the database holds no graph.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// A view of graph `g`. Panics if `g >= len()`.
+    pub fn graph(&self, g: usize) -> GraphRef<'_> {
+        let (a, b) = (self.node_ptr[g], self.node_ptr[g + 1]);
+        let (c, d) = (self.edge_ptr[g], self.edge_ptr[g + 1]);
+        GraphRef {
+            node_labels: &self.node_labels[a..b],
+            edges: &self.edges[c..d],
+            edge_labels: &self.edge_labels[c..d],
+        }
+    }
+
+    /// Iterates over the graphs in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = GraphRef<'_>> + '_ {
+        (0..self.len()).map(|g| self.graph(g))
+    }
+
+    /// Vertex offsets (`len() + 1` entries).
+    pub fn node_ptr(&self) -> &[usize] {
+        &self.node_ptr
+    }
+
+    /// All vertex labels, graph after graph.
+    pub fn node_labels(&self) -> &[u32] {
+        &self.node_labels
+    }
+
+    /// Edge offsets (`len() + 1` entries).
+    pub fn edge_ptr(&self) -> &[usize] {
+        &self.edge_ptr
+    }
+
+    /// All edges (local endpoints), graph after graph.
+    pub fn edges(&self) -> &[[u32; 2]] {
+        &self.edges
+    }
+
+    /// All edge labels, graph after graph.
+    pub fn edge_labels(&self) -> &[u32] {
+        &self.edge_labels
+    }
+
+    /// One more than the largest vertex label (0 for an empty database).
+    pub fn n_node_labels(&self) -> usize {
+        self.node_labels.iter().max().map_or(0, |&m| m as usize + 1)
+    }
+
+    /// One more than the largest edge label (0 when there is no edge).
+    pub fn n_edge_labels(&self) -> usize {
+        self.edge_labels.iter().max().map_or(0, |&m| m as usize + 1)
+    }
+
+    /// A new database holding the graphs `ids`, in that order (repeats allowed).
+    ///
+    /// # Errors
+    /// [`GraphError::Malformed`] if an id is out of range.
+    pub fn select(&self, ids: &[usize]) -> Result<Self> {
+        let mut out = Self { node_ptr: vec![0], edge_ptr: vec![0], ..Self::default() };
+        for &g in ids {
+            if g >= self.len() {
+                return Err(GraphError::Malformed(format!(
+                    "graph id {g} out of range for {} graphs",
+                    self.len()
+                )));
+            }
+            let view = self.graph(g);
+            out.node_labels.extend_from_slice(view.node_labels);
+            out.edges.extend_from_slice(view.edges);
+            out.edge_labels.extend_from_slice(view.edge_labels);
+            out.node_ptr.push(out.node_labels.len());
+            out.edge_ptr.push(out.edges.len());
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn triangle() -> GraphDatabase {
+        GraphDatabase::new(vec![0, 3], vec![0, 0, 1], vec![0, 3], vec![[0, 1], [1, 2], [2, 0]], vec![
+            0, 0, 0,
+        ])
+        .unwrap()
+    }
+
+    #[test]
+    fn rejects_self_loop_parallel_and_range() {
+        let e = GraphDatabase::new(vec![0, 2], vec![0, 0], vec![0, 2], vec![[0, 1], [1, 0]], vec![
+            0, 1,
+        ]);
+        assert_eq!(e, Err(GraphError::ParallelEdge { graph: 0, u: 0, v: 1 }));
+        let e = GraphDatabase::new(vec![0, 2], vec![0, 0], vec![0, 1], vec![[1, 1]], vec![0]);
+        assert_eq!(e, Err(GraphError::SelfLoop { graph: 0, vertex: 1 }));
+        let e = GraphDatabase::new(vec![0, 2], vec![0, 0], vec![0, 1], vec![[0, 2]], vec![0]);
+        assert!(matches!(e, Err(GraphError::VertexOutOfRange { vertex: 2, .. })));
+        let e = GraphDatabase::from_i64(&[0, 2], &[0, 0], &[0, 1], &[0, -1], &[0]);
+        assert!(matches!(e, Err(GraphError::VertexOutOfRange { vertex: -1, .. })));
+        let e = GraphDatabase::from_i64(&[0, 2], &[0, -3], &[0, 1], &[0, 1], &[0]);
+        assert!(matches!(e, Err(GraphError::LabelOutOfRange { value: -3, .. })));
+    }
+
+    #[test]
+    fn rejects_bad_offsets() {
+        assert!(GraphDatabase::new(vec![1, 2], vec![0, 0], vec![0, 0], vec![], vec![]).is_err());
+        assert!(GraphDatabase::new(vec![0, 3], vec![0, 0], vec![0, 0], vec![], vec![]).is_err());
+        assert!(GraphDatabase::new(vec![0, 2], vec![0, 0], vec![0, 0, 0], vec![], vec![]).is_err());
+        assert!(GraphDatabase::new(vec![0, 2], vec![0, 0], vec![0, 1], vec![[0, 1]], vec![]).is_err());
+    }
+
+    #[test]
+    fn select_and_views() {
+        let db = triangle();
+        let two = db.select(&[0, 0]).unwrap();
+        assert_eq!(two.len(), 2);
+        assert_eq!(two.graph(1).n_edges(), 3);
+        assert_eq!(two.n_node_labels(), 2);
+        assert!(db.select(&[1]).is_err());
+        assert_eq!(GraphDatabase::new(vec![0], vec![], vec![0], vec![], vec![]).unwrap().len(), 0);
+    }
+}

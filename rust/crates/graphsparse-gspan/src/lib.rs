@@ -1,0 +1,1 @@
+//! gSpan frequent connected subgraph mining (work in progress).

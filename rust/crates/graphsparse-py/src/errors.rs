@@ -1,0 +1,28 @@
+//! The one place where core-crate errors become Python exceptions.
+
+use pyo3::{PyErr, import_exception};
+
+import_exception!(graphsparse.exceptions, InvalidGraphError);
+import_exception!(graphsparse.exceptions, GraphFormatError);
+import_exception!(graphsparse.exceptions, InvalidParameterError);
+
+/// Converts core-crate errors into Python exceptions (orphan-rule newtype).
+pub struct PyGsErr(PyErr);
+
+impl From<graphsparse::graph::GraphError> for PyGsErr {
+    fn from(err: graphsparse::graph::GraphError) -> Self {
+        use graphsparse::graph::GraphError as E;
+        let msg = err.to_string();
+        Self(match err {
+            E::Parse { .. } | E::Inconsistent(_) => GraphFormatError::new_err(msg),
+            E::Io { .. } => pyo3::exceptions::PyFileNotFoundError::new_err(msg),
+            _ => InvalidGraphError::new_err(msg),
+        })
+    }
+}
+
+impl From<PyGsErr> for PyErr {
+    fn from(err: PyGsErr) -> Self {
+        err.0
+    }
+}

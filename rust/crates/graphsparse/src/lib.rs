@@ -1,0 +1,20 @@
+//! graphsparse: sparse learning on graph-structured data.
+//!
+//! This facade re-exports the core crates, one Cargo feature per area:
+//!
+//! | module | crate | feature |
+//! |---|---|---|
+//! | [`graph`] | `graphsparse-graph`: labelled-graph databases, gSpan and TU readers | `graph` |
+//! | [`gspan`] | `graphsparse-gspan`: parallel gSpan with a visitor traversal | `gspan` |
+//!
+//! # Example
+//! ```
+//! use graphsparse::graph::parse_gspan;
+//! let data = parse_gspan("t # 0\nv 0 C\nv 1 O\ne 0 1 1\n", "<string>").unwrap();
+//! assert_eq!(data.db.len(), 1);
+//! ```
+
+#[cfg(feature = "graph")]
+pub use graphsparse_graph as graph;
+#[cfg(feature = "gspan")]
+pub use graphsparse_gspan as gspan;
