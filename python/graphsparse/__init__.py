@@ -14,6 +14,7 @@ import os as _os
 
 from . import _graphsparse, datasets, exceptions
 from .datasets import GraphDataset, from_networkx, load_tu, read_gspan, write_gspan
+from .mining import MiningResult, Pattern, mine_subgraphs, min_dfs_code
 
 __version__: str = _graphsparse.__version__
 
@@ -23,11 +24,15 @@ if hasattr(_os, "register_at_fork"):
 
 __all__ = [
     "GraphDataset",
+    "MiningResult",
+    "Pattern",
     "__version__",
     "datasets",
     "exceptions",
     "from_networkx",
     "load_tu",
+    "min_dfs_code",
+    "mine_subgraphs",
     "read_gspan",
     "write_gspan",
 ]

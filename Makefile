@@ -1,0 +1,61 @@
+# Developer entry points. `make test` is the whole suite, exactly what CI runs (.ci/run).
+SHELL := /bin/bash
+.ONESHELL:
+.SHELLFLAGS := -eu -o pipefail -c
+VENV ?= .venv
+PY := $(VENV)/bin/python
+CORE_CRATES := graphsparse-graph graphsparse-gspan graphsparse-proj graphsparse-pcst graphsparse-online graphsparse-subgraph graphsparse
+
+.PHONY: venv dev release test test-rust test-python lint demo bench bench-quick clean
+
+# Virtual environment with the run-time, test, lint and anchor packages.
+$(VENV)/.deps: pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q "maturin>=1.9.4,<2" numpy scipy networkx scikit-learn \
+	    pytest hypothesis pytest-timeout ruff mypy pandas gspan-mining pcst-fast2 POT
+	touch $@
+
+venv: $(VENV)/.deps
+
+# Editable install, optimised but quick to build (thin LTO).
+dev: venv
+	source $(VENV)/bin/activate && maturin develop --profile dev-release
+
+# Editable install with the fully optimised (fat LTO) build used for benchmarks.
+release: venv
+	source $(VENV)/bin/activate && maturin develop --release
+
+test-rust:
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --exclude graphsparse-py -q
+	for c in $(CORE_CRATES); do
+	  if cargo metadata --no-deps --format-version 1 | grep -q "\"name\":\"$$c\""; then
+	    if cargo tree -p $$c -e normal | grep -q pyo3; then echo "$$c depends on pyo3"; exit 1; fi
+	  fi
+	done
+	cargo test --workspace --exclude graphsparse-py --profile dev-release
+
+lint: venv
+	$(VENV)/bin/ruff check python tests benches
+	$(VENV)/bin/ruff format --check python tests benches
+
+test-python: dev lint
+	$(PY) -m mypy.stubtest graphsparse._graphsparse --allowlist tests/stubtest-allowlist.txt
+	$(PY) -m pytest tests --doctest-modules python/graphsparse -q
+
+test: test-rust test-python
+
+demo: dev
+	$(VENV)/bin/graphsparse demo
+
+bench: release
+	for b in benches/bench_*.py; do $(PY) $$b; done
+
+bench-quick: dev
+	for b in benches/bench_*.py; do $(PY) $$b --quick; done
+
+clean:
+	cargo clean
+	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -1,0 +1,167 @@
+"""GraphDataset, readers and writers: round trips, indexing, and precise errors."""
+
+from __future__ import annotations
+
+import pickle
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import graphsparse as gs
+from graphsparse.exceptions import GraphFormatError, InvalidGraphError, InvalidParameterError
+from tests.strategies import graph_databases
+
+
+def _edge_sets(ds: gs.GraphDataset) -> list[set]:
+    out = []
+    for g in ds.graphs:
+        out.append(
+            {
+                (frozenset((g.nodes[u]["label"], g.nodes[v]["label"])), d["label"], frozenset((u, v)))
+                for u, v, d in g.edges(data=True)
+            }
+        )
+    return out
+
+
+def test_load_tu_mutag_matches_published_statistics(data_dir):
+    ds = gs.load_tu(data_dir / "tu" / "MUTAG")
+    assert len(ds) == 188
+    assert int(ds.n_vertices.sum()) == 3371
+    assert int(ds.n_edges.sum()) == 7442 // 2
+    assert sorted(np.unique(ds.y).tolist()) == [-1, 1]
+    assert int((ds.y == 1).sum()) == 125
+    assert len(ds.vertex_label_values) == 7 and len(ds.edge_label_values) == 4
+
+
+def test_load_tu_accepts_any_file_of_the_dataset(data_dir):
+    folder = data_dir / "tu" / "MUTAG"
+    assert gs.load_tu(folder / "MUTAG_A.txt") == gs.load_tu(folder)
+    assert gs.load_tu(str(folder / "MUTAG_graph_labels.txt"), name="MUTAG") == gs.load_tu(folder)
+
+
+def test_read_gspan_cpdb_one_based_ids(data_dir):
+    folder = data_dir / "molecules" / "CPDB"
+    ds = gs.read_gspan(folder / "mutagen.gsp", y=folder / "mutagen.label")
+    assert len(ds) == 684
+    assert int(ds.n_vertices.sum()) == 9672 and int(ds.n_edges.sum()) == 9985
+    assert len(ds.vertex_label_values) == 23 and ds.edge_label_values == (1, 2, 3)
+    assert int((ds.y == 1).sum()) == 341 and int((ds.y == -1).sum()) == 343
+
+
+@given(graph_databases())
+def test_networkx_round_trip(graphs):
+    ds = gs.from_networkx(graphs)
+    assert len(ds) == len(graphs)
+    for g, h in zip(graphs, ds.graphs, strict=True):
+        nm = nx.algorithms.isomorphism.categorical_node_match("label", None)
+        em = nx.algorithms.isomorphism.categorical_edge_match("label", None)
+        assert nx.is_isomorphic(g, h, node_match=nm, edge_match=em)
+
+
+@given(graph_databases())
+def test_gspan_text_round_trip(tmp_path_factory, graphs):
+    path = tmp_path_factory.mktemp("gsp") / "x.gsp"
+    ds = gs.from_networkx(graphs, y=np.arange(len(graphs)))
+    gs.write_gspan(ds, path)
+    back = gs.read_gspan(path, y=np.arange(len(graphs)))
+    assert back == ds
+
+
+@given(graph_databases(min_graphs=1), st.data())
+def test_indexing_matches_graph_by_graph(graphs, data):
+    ds = gs.from_networkx(graphs, y=np.arange(len(graphs)) * 10)
+    n = len(ds)
+    ids = data.draw(st.lists(st.integers(0, n - 1), max_size=2 * n))
+    sub = ds[np.asarray(ids, dtype=np.int64)]
+    assert len(sub) == len(ids)
+    assert sub.y.tolist() == [10 * i for i in ids]
+    assert _edge_sets(sub) == [_edge_sets(ds)[i] for i in ids]
+    mask = np.asarray(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)), dtype=bool)
+    assert ds[mask].y.tolist() == (np.arange(n) * 10)[mask].tolist()
+    assert ds[1:].y.tolist() == (np.arange(n) * 10)[1:].tolist()
+    assert len(ds[-1]) == 1 and ds[-1].y.tolist() == [10 * (n - 1)]
+
+
+def test_pickle_round_trip():
+    ds = gs.datasets.make_subgraph_classification(20, random_state=3)
+    assert pickle.loads(pickle.dumps(ds)) == ds
+
+
+def test_generator_is_reproducible_and_balanced():
+    a = gs.datasets.make_subgraph_classification(40, random_state=7)
+    b = gs.datasets.make_subgraph_classification(40, random_state=7)
+    c = gs.datasets.make_subgraph_classification(40, random_state=8)
+    assert a == b and a != c
+    assert int(a.y.sum()) == 20
+    assert all(nx.is_connected(g) for g in a.graphs)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "needle"),
+    [
+        ("t # 0\nv 1 C\ne 1 2 1\n", 3, "undeclared vertex 2"),
+        ("t # 0\nv 1 C\nv 2 C\ne 1 1 1\n", 4, "self-loop"),
+        ("t # 0\nv 1 C\nv 2 C\ne 1 2 1\ne 2 1 3\n", 5, "parallel edge"),
+        ("v 1 C\n", 1, "before any"),
+        ("t # 0\nv 1\n", 2, "expected `v <id> <label>`"),
+    ],
+)
+def test_malformed_gspan_names_file_and_line(tmp_path, text, line, needle):
+    path = tmp_path / "bad.gsp"
+    path.write_text(text)
+    with pytest.raises(GraphFormatError, match=rf"bad\.gsp:{line}: .*{needle}"):
+        gs.read_gspan(path)
+
+
+def test_mismatched_tu_files(tmp_path):
+    (tmp_path / "X_A.txt").write_text("1, 2\n2, 1\n")
+    (tmp_path / "X_graph_indicator.txt").write_text("1\n1\n")
+    (tmp_path / "X_node_labels.txt").write_text("0\n")
+    with pytest.raises(GraphFormatError, match="1 labels but .* 2 vertices"):
+        gs.load_tu(tmp_path)
+    (tmp_path / "X_node_labels.txt").write_text("0\n1\n")
+    (tmp_path / "X_graph_labels.txt").write_text("1\n0\n")
+    with pytest.raises(GraphFormatError, match="2 labels but .* 1 graphs"):
+        gs.load_tu(tmp_path)
+    with pytest.raises(FileNotFoundError):
+        gs.load_tu(tmp_path / "nope")
+
+
+def test_networkx_errors_name_the_problem():
+    g = nx.Graph()
+    g.add_node(0, label="C")
+    g.add_node(1, label="O")
+    g.add_edge(0, 1, label=1)
+    loop = g.copy()
+    loop.add_edge(1, 1, label=1)
+    with pytest.raises(InvalidGraphError, match="graph 1: self-loop on node 1"):
+        gs.from_networkx([g, loop])
+    missing = g.copy()
+    del missing.nodes[1]["label"]
+    with pytest.raises(InvalidGraphError, match="node 1 has no 'label'"):
+        gs.from_networkx([missing])
+    mixed = g.copy()
+    mixed.nodes[1]["label"] = 3
+    with pytest.raises(InvalidGraphError, match="mix types"):
+        gs.from_networkx([mixed])
+    unhashable = g.copy()
+    unhashable.nodes[1]["label"] = ["O"]
+    with pytest.raises(InvalidGraphError, match="not hashable"):
+        gs.from_networkx([unhashable])
+    with pytest.raises(InvalidGraphError, match="multigraph"):
+        gs.from_networkx([nx.MultiGraph(g)])
+    with pytest.raises(InvalidGraphError, match="directed"):
+        gs.from_networkx([nx.DiGraph(g)])
+    with pytest.raises(InvalidParameterError, match="y has 2 entries but there are 1 graphs"):
+        gs.from_networkx([g], y=[0, 1])
+    # all of them are ValueErrors, as scikit-learn users expect
+    assert issubclass(InvalidGraphError, ValueError) and issubclass(GraphFormatError, ValueError)
+
+
+def test_unlabelled_graphs_get_label_zero():
+    ds = gs.from_networkx([nx.path_graph(3)], node_label=None, edge_label=None)
+    assert ds.vertex_label_values == (0,) and ds.edge_label_values == (0,)
