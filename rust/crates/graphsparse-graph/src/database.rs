@@ -41,10 +41,14 @@ impl GraphRef<'_> {
 
 fn check_ptr(ptr: &[usize], total: usize, what: &str) -> Result<()> {
     if ptr.is_empty() || ptr[0] != 0 {
-        return Err(GraphError::Malformed(format!("{what} offsets must start at 0")));
+        return Err(GraphError::Malformed(format!(
+            "{what} offsets must start at 0"
+        )));
     }
     if ptr.windows(2).any(|w| w[0] > w[1]) {
-        return Err(GraphError::Malformed(format!("{what} offsets must be non-decreasing")));
+        return Err(GraphError::Malformed(format!(
+            "{what} offsets must be non-decreasing"
+        )));
     }
     if *ptr.last().expect("invariant: non-empty") != total {
         return Err(GraphError::Malformed(format!(
@@ -104,7 +108,13 @@ impl GraphDatabase {
                 edge_labels.len()
             )));
         }
-        let db = Self { node_ptr, node_labels, edge_ptr, edges, edge_labels };
+        let db = Self {
+            node_ptr,
+            node_labels,
+            edge_ptr,
+            edges,
+            edge_labels,
+        };
         db.validate_edges()?;
         Ok(db)
     }
@@ -126,7 +136,10 @@ impl GraphDatabase {
                     }
                 }
                 if u == v {
-                    return Err(GraphError::SelfLoop { graph: g, vertex: u as usize });
+                    return Err(GraphError::SelfLoop {
+                        graph: g,
+                        vertex: u as usize,
+                    });
                 }
                 pairs.push((u.min(v), u.max(v)));
             }
@@ -166,7 +179,9 @@ impl GraphDatabase {
         };
         let to_label = |l: &[i64], what: &'static str| -> Result<Vec<u32>> {
             l.iter()
-                .map(|&x| u32::try_from(x).map_err(|_| GraphError::LabelOutOfRange { what, value: x }))
+                .map(|&x| {
+                    u32::try_from(x).map_err(|_| GraphError::LabelOutOfRange { what, value: x })
+                })
                 .collect()
         };
         let node_ptr = to_ptr(node_ptr, "vertex")?;
@@ -269,7 +284,11 @@ impl GraphDatabase {
     /// # Errors
     /// [`GraphError::Malformed`] if an id is out of range.
     pub fn select(&self, ids: &[usize]) -> Result<Self> {
-        let mut out = Self { node_ptr: vec![0], edge_ptr: vec![0], ..Self::default() };
+        let mut out = Self {
+            node_ptr: vec![0],
+            edge_ptr: vec![0],
+            ..Self::default()
+        };
         for &g in ids {
             if g >= self.len() {
                 return Err(GraphError::Malformed(format!(
@@ -293,26 +312,56 @@ mod tests {
     use super::*;
 
     fn triangle() -> GraphDatabase {
-        GraphDatabase::new(vec![0, 3], vec![0, 0, 1], vec![0, 3], vec![[0, 1], [1, 2], [2, 0]], vec![
-            0, 0, 0,
-        ])
+        GraphDatabase::new(
+            vec![0, 3],
+            vec![0, 0, 1],
+            vec![0, 3],
+            vec![[0, 1], [1, 2], [2, 0]],
+            vec![0, 0, 0],
+        )
         .unwrap()
     }
 
     #[test]
     fn rejects_self_loop_parallel_and_range() {
-        let e = GraphDatabase::new(vec![0, 2], vec![0, 0], vec![0, 2], vec![[0, 1], [1, 0]], vec![
-            0, 1,
-        ]);
-        assert_eq!(e, Err(GraphError::ParallelEdge { graph: 0, u: 0, v: 1 }));
+        let e = GraphDatabase::new(
+            vec![0, 2],
+            vec![0, 0],
+            vec![0, 2],
+            vec![[0, 1], [1, 0]],
+            vec![0, 1],
+        );
+        assert_eq!(
+            e,
+            Err(GraphError::ParallelEdge {
+                graph: 0,
+                u: 0,
+                v: 1
+            })
+        );
         let e = GraphDatabase::new(vec![0, 2], vec![0, 0], vec![0, 1], vec![[1, 1]], vec![0]);
-        assert_eq!(e, Err(GraphError::SelfLoop { graph: 0, vertex: 1 }));
+        assert_eq!(
+            e,
+            Err(GraphError::SelfLoop {
+                graph: 0,
+                vertex: 1
+            })
+        );
         let e = GraphDatabase::new(vec![0, 2], vec![0, 0], vec![0, 1], vec![[0, 2]], vec![0]);
-        assert!(matches!(e, Err(GraphError::VertexOutOfRange { vertex: 2, .. })));
+        assert!(matches!(
+            e,
+            Err(GraphError::VertexOutOfRange { vertex: 2, .. })
+        ));
         let e = GraphDatabase::from_i64(&[0, 2], &[0, 0], &[0, 1], &[0, -1], &[0]);
-        assert!(matches!(e, Err(GraphError::VertexOutOfRange { vertex: -1, .. })));
+        assert!(matches!(
+            e,
+            Err(GraphError::VertexOutOfRange { vertex: -1, .. })
+        ));
         let e = GraphDatabase::from_i64(&[0, 2], &[0, -3], &[0, 1], &[0, 1], &[0]);
-        assert!(matches!(e, Err(GraphError::LabelOutOfRange { value: -3, .. })));
+        assert!(matches!(
+            e,
+            Err(GraphError::LabelOutOfRange { value: -3, .. })
+        ));
     }
 
     #[test]
@@ -320,7 +369,9 @@ mod tests {
         assert!(GraphDatabase::new(vec![1, 2], vec![0, 0], vec![0, 0], vec![], vec![]).is_err());
         assert!(GraphDatabase::new(vec![0, 3], vec![0, 0], vec![0, 0], vec![], vec![]).is_err());
         assert!(GraphDatabase::new(vec![0, 2], vec![0, 0], vec![0, 0, 0], vec![], vec![]).is_err());
-        assert!(GraphDatabase::new(vec![0, 2], vec![0, 0], vec![0, 1], vec![[0, 1]], vec![]).is_err());
+        assert!(
+            GraphDatabase::new(vec![0, 2], vec![0, 0], vec![0, 1], vec![[0, 1]], vec![]).is_err()
+        );
     }
 
     #[test]
@@ -331,6 +382,11 @@ mod tests {
         assert_eq!(two.graph(1).n_edges(), 3);
         assert_eq!(two.n_node_labels(), 2);
         assert!(db.select(&[1]).is_err());
-        assert_eq!(GraphDatabase::new(vec![0], vec![], vec![0], vec![], vec![]).unwrap().len(), 0);
+        assert_eq!(
+            GraphDatabase::new(vec![0], vec![], vec![0], vec![], vec![])
+                .unwrap()
+                .len(),
+            0
+        );
     }
 }

@@ -53,7 +53,9 @@ pub fn parse_gspan(text: &str, source: &str) -> Result<LabeledDatabase> {
                 if tok.next() != Some("#") {
                     return Err(err(line, "expected `t # <id>`".into()));
                 }
-                let id = tok.next().ok_or_else(|| err(line, "missing graph id after `t #`".into()))?;
+                let id = tok
+                    .next()
+                    .ok_or_else(|| err(line, "missing graph id after `t #`".into()))?;
                 let rest: Vec<&str> = tok.collect();
                 if id == "-1" && rest.is_empty() {
                     in_graph = false;
@@ -76,8 +78,9 @@ pub fn parse_gspan(text: &str, source: &str) -> Result<LabeledDatabase> {
                 let (Some(id), Some(label), None) = (tok.next(), tok.next(), tok.next()) else {
                     return Err(err(line, "expected `v <id> <label>`".into()));
                 };
-                let id: i64 =
-                    id.parse().map_err(|_| err(line, format!("vertex id `{id}` is not an integer")))?;
+                let id: i64 = id
+                    .parse()
+                    .map_err(|_| err(line, format!("vertex id `{id}` is not an integer")))?;
                 let local = u32::try_from(ids.len()).expect("invariant: < 2^32 vertices");
                 if ids.insert(id, local).is_some() {
                     return Err(err(line, format!("duplicate vertex id {id}")));
@@ -107,7 +110,10 @@ pub fn parse_gspan(text: &str, source: &str) -> Result<LabeledDatabase> {
                     return Err(err(line, format!("self-loop on vertex {u}")));
                 }
                 if !pairs.insert((ends[0].min(ends[1]), ends[0].max(ends[1]))) {
-                    return Err(err(line, format!("parallel edge between vertices {u} and {v}")));
+                    return Err(err(
+                        line,
+                        format!("parallel edge between vertices {u} and {v}"),
+                    ));
                 }
                 let l = b.edge_interner.intern(label);
                 b.edges.push(ends);
@@ -115,7 +121,10 @@ pub fn parse_gspan(text: &str, source: &str) -> Result<LabeledDatabase> {
             }
             s if s.starts_with('#') => {}
             other => {
-                return Err(err(line, format!("unknown record type `{other}` (expected t, v or e)")));
+                return Err(err(
+                    line,
+                    format!("unknown record type `{other}` (expected t, v or e)"),
+                ));
             }
         }
     }
@@ -131,8 +140,10 @@ pub fn parse_gspan(text: &str, source: &str) -> Result<LabeledDatabase> {
 /// [`GraphError::Io`] if the file cannot be read, otherwise as [`parse_gspan`].
 pub fn read_gspan(path: impl AsRef<Path>) -> Result<LabeledDatabase> {
     let path = path.as_ref();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| GraphError::Io { path: path.display().to_string(), message: e.to_string() })?;
+    let text = std::fs::read_to_string(path).map_err(|e| GraphError::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    })?;
     parse_gspan(&text, &path.display().to_string())
 }
 
@@ -150,9 +161,10 @@ pub fn format_gspan(data: &LabeledDatabase) -> Result<String> {
         }
     }
     let token = |tokens: &[String], id: u32| -> Result<String> {
-        tokens.get(id as usize).cloned().ok_or_else(|| {
-            GraphError::Malformed(format!("label id {id} has no token"))
-        })
+        tokens
+            .get(id as usize)
+            .cloned()
+            .ok_or_else(|| GraphError::Malformed(format!("label id {id} has no token")))
     };
     let mut out = String::new();
     for (g, graph) in data.db.iter().enumerate() {
@@ -198,7 +210,9 @@ mod tests {
         for (text, line, what) in cases {
             let e = parse_gspan(text, "f").unwrap_err();
             match &e {
-                GraphError::Parse { line: l, message, .. } => {
+                GraphError::Parse {
+                    line: l, message, ..
+                } => {
                     assert_eq!(*l, line, "{text:?}");
                     assert!(message.contains(what), "{message}");
                 }

@@ -34,7 +34,11 @@ pub(crate) struct Builder {
 
 impl Builder {
     pub fn new() -> Self {
-        Self { node_ptr: vec![0], edge_ptr: vec![0], ..Self::default() }
+        Self {
+            node_ptr: vec![0],
+            edge_ptr: vec![0],
+            ..Self::default()
+        }
     }
 
     /// Closes the current graph.
@@ -46,10 +50,23 @@ impl Builder {
     pub fn finish(self, graph_labels: Option<Vec<String>>) -> Result<LabeledDatabase> {
         let (vertex_labels, vremap) = self.vertex_interner.finish();
         let (edge_labels, eremap) = self.edge_interner.finish();
-        let node_labels = self.node_labels.iter().map(|&l| vremap[l as usize]).collect();
-        let edge_label_ids = self.edge_labels.iter().map(|&l| eremap[l as usize]).collect();
-        let db =
-            GraphDatabase::new(self.node_ptr, node_labels, self.edge_ptr, self.edges, edge_label_ids)?;
+        let node_labels = self
+            .node_labels
+            .iter()
+            .map(|&l| vremap[l as usize])
+            .collect();
+        let edge_label_ids = self
+            .edge_labels
+            .iter()
+            .map(|&l| eremap[l as usize])
+            .collect();
+        let db = GraphDatabase::new(
+            self.node_ptr,
+            node_labels,
+            self.edge_ptr,
+            self.edges,
+            edge_label_ids,
+        )?;
         Ok(LabeledDatabase {
             db,
             vertex_labels,

@@ -43,7 +43,10 @@ impl LabelInterner {
             remap[provisional as usize] = canonical as u32;
         }
         let mut tokens = self.tokens;
-        let sorted = order.iter().map(|&i| std::mem::take(&mut tokens[i as usize])).collect();
+        let sorted = order
+            .iter()
+            .map(|&i| std::mem::take(&mut tokens[i as usize]))
+            .collect();
         (sorted, remap)
     }
 }
@@ -55,7 +58,10 @@ mod tests {
     #[test]
     fn numeric_tokens_sort_numerically() {
         let mut it = LabelInterner::new();
-        let ids: Vec<u32> = ["10", "2", "-1", "2"].iter().map(|t| it.intern(t)).collect();
+        let ids: Vec<u32> = ["10", "2", "-1", "2"]
+            .iter()
+            .map(|t| it.intern(t))
+            .collect();
         let (tokens, remap) = it.finish();
         assert_eq!(tokens, ["-1", "2", "10"]);
         let canonical: Vec<u32> = ids.iter().map(|&i| remap[i as usize]).collect();

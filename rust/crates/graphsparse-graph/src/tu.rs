@@ -24,7 +24,10 @@ impl Lines {
             path: path.display().to_string(),
             message: e.to_string(),
         })?;
-        Ok(Self { file: path.display().to_string(), text })
+        Ok(Self {
+            file: path.display().to_string(),
+            text,
+        })
     }
 
     /// Non-empty lines with their 1-based numbers.
@@ -37,14 +40,25 @@ impl Lines {
     }
 
     fn err(&self, line: usize, message: String) -> GraphError {
-        GraphError::Parse { file: self.file.clone(), line, message }
+        GraphError::Parse {
+            file: self.file.clone(),
+            line,
+            message,
+        }
     }
 
     fn tokens(&self) -> Result<Vec<(usize, String)>> {
         self.iter()
             .map(|(n, l)| {
-                let first = l.split([',', ' ', '\t']).find(|t| !t.is_empty()).unwrap_or(l);
-                if first.len() != l.len() && l[first.len()..].trim_start_matches([',', ' ', '\t']).is_empty() {
+                let first = l
+                    .split([',', ' ', '\t'])
+                    .find(|t| !t.is_empty())
+                    .unwrap_or(l);
+                if first.len() != l.len()
+                    && l[first.len()..]
+                        .trim_start_matches([',', ' ', '\t'])
+                        .is_empty()
+                {
                     Ok((n, first.to_owned()))
                 } else if first.len() == l.len() {
                     Ok((n, l.to_owned()))
@@ -73,15 +87,30 @@ fn locate(path: &Path, name: Option<&str>) -> Result<(PathBuf, String)> {
     }
     if path.is_file()
         && let Some(stem) = path.file_name().and_then(|f| f.to_str())
-        && let Some(n) = ["_A.txt", "_graph_indicator.txt", "_graph_labels.txt", "_node_labels.txt", "_edge_labels.txt"]
-            .iter()
-            .find_map(|suffix| stem.strip_suffix(suffix))
+        && let Some(n) = [
+            "_A.txt",
+            "_graph_indicator.txt",
+            "_graph_labels.txt",
+            "_node_labels.txt",
+            "_edge_labels.txt",
+        ]
+        .iter()
+        .find_map(|suffix| stem.strip_suffix(suffix))
     {
         return Ok((folder, n.to_owned()));
     }
     let mut names: Vec<String> = std::fs::read_dir(&folder)
-        .map_err(|e| GraphError::Io { path: folder.display().to_string(), message: e.to_string() })?
-        .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix("_A.txt").map(str::to_owned))
+        .map_err(|e| GraphError::Io {
+            path: folder.display().to_string(),
+            message: e.to_string(),
+        })?
+        .filter_map(|e| {
+            e.ok()?
+                .file_name()
+                .to_str()?
+                .strip_suffix("_A.txt")
+                .map(str::to_owned)
+        })
         .collect();
     names.sort();
     match names.len() {
@@ -109,7 +138,11 @@ pub fn read_tu(path: impl AsRef<Path>, name: Option<&str>) -> Result<LabeledData
     let file = |suffix: &str| folder.join(format!("{name}_{suffix}.txt"));
     let optional = |suffix: &str| -> Result<Option<Lines>> {
         let p = file(suffix);
-        if p.exists() { Lines::read(&p).map(Some) } else { Ok(None) }
+        if p.exists() {
+            Lines::read(&p).map(Some)
+        } else {
+            Ok(None)
+        }
     };
     let adjacency = Lines::read(&file("A"))?;
     let indicator = Lines::read(&file("graph_indicator"))?;
@@ -120,13 +153,18 @@ pub fn read_tu(path: impl AsRef<Path>, name: Option<&str>) -> Result<LabeledData
     // vertex -> graph
     let mut graph_of: Vec<usize> = Vec::new();
     for (n, l) in indicator.iter() {
-        let g: usize = l
-            .parse()
-            .ok()
-            .filter(|&g| g >= 1)
-            .ok_or_else(|| indicator.err(n, format!("graph id `{l}` is not a positive integer")))?;
+        let g: usize =
+            l.parse().ok().filter(|&g| g >= 1).ok_or_else(|| {
+                indicator.err(n, format!("graph id `{l}` is not a positive integer"))
+            })?;
         if graph_of.last().is_some_and(|&prev| g - 1 < prev) {
-            return Err(indicator.err(n, format!("graph ids must be non-decreasing, got {g} after {}", graph_of.last().unwrap() + 1)));
+            return Err(indicator.err(
+                n,
+                format!(
+                    "graph ids must be non-decreasing, got {g} after {}",
+                    graph_of.last().unwrap() + 1
+                ),
+            ));
         }
         graph_of.push(g - 1);
     }
@@ -174,7 +212,10 @@ pub fn read_tu(path: impl AsRef<Path>, name: Option<&str>) -> Result<LabeledData
     {
         return Err(GraphError::Inconsistent(format!(
             "{} has {} labels but {} lists {} edges",
-            edge_labels.as_ref().map(|l| l.file.as_str()).unwrap_or_default(),
+            edge_labels
+                .as_ref()
+                .map(|l| l.file.as_str())
+                .unwrap_or_default(),
             el.len(),
             adjacency.file,
             a_lines.len()
@@ -184,38 +225,51 @@ pub fn read_tu(path: impl AsRef<Path>, name: Option<&str>) -> Result<LabeledData
     // (graph, lo, hi) -> (index in per_graph[g], label token, direction mask)
     let mut seen: HashMap<(usize, u32, u32), (String, u8)> = HashMap::new();
     for (k, &(n, l)) in a_lines.iter().enumerate() {
-        let parts: Vec<&str> = l.split([',', ' ', '\t']).filter(|t| !t.is_empty()).collect();
+        let parts: Vec<&str> = l
+            .split([',', ' ', '\t'])
+            .filter(|t| !t.is_empty())
+            .collect();
         let [u, v] = parts[..] else {
             return Err(adjacency.err(n, format!("expected `u, v`, got `{l}`")));
         };
         let mut ends = [0usize; 2];
         for (slot, s) in ends.iter_mut().zip([u, v]) {
-            let x: usize = s.parse().ok().filter(|&x| x >= 1 && x <= n_vertices).ok_or_else(|| {
-                adjacency.err(n, format!("vertex `{s}` is not in 1..={n_vertices}"))
-            })?;
+            let x: usize = s
+                .parse()
+                .ok()
+                .filter(|&x| x >= 1 && x <= n_vertices)
+                .ok_or_else(|| {
+                    adjacency.err(n, format!("vertex `{s}` is not in 1..={n_vertices}"))
+                })?;
             *slot = x - 1;
         }
         let g = graph_of[ends[0]];
         if graph_of[ends[1]] != g {
             return Err(adjacency.err(
                 n,
-                format!("edge joins vertices of graphs {} and {}", g + 1, graph_of[ends[1]] + 1),
+                format!(
+                    "edge joins vertices of graphs {} and {}",
+                    g + 1,
+                    graph_of[ends[1]] + 1
+                ),
             ));
         }
         if ends[0] == ends[1] {
             return Err(adjacency.err(n, format!("self-loop on vertex {}", ends[0] + 1)));
         }
-        let local = [(ends[0] - first_vertex[g]) as u32, (ends[1] - first_vertex[g]) as u32];
+        let local = [
+            (ends[0] - first_vertex[g]) as u32,
+            (ends[1] - first_vertex[g]) as u32,
+        ];
         let label = elabels.as_ref().map_or("0", |el| el[k].1.as_str());
         let key = (g, local[0].min(local[1]), local[0].max(local[1]));
         let dir = if local[0] < local[1] { 1u8 } else { 2u8 };
         match seen.get_mut(&key) {
             Some((prev_label, mask)) => {
                 if *mask & dir != 0 {
-                    return Err(adjacency.err(
-                        n,
-                        format!("parallel edge between vertices {u} and {v}"),
-                    ));
+                    return Err(
+                        adjacency.err(n, format!("parallel edge between vertices {u} and {v}"))
+                    );
                 }
                 if prev_label != label {
                     return Err(adjacency.err(
@@ -282,13 +336,17 @@ mod tests {
     #[test]
     fn reads_two_graphs() {
         let d = tmp("ok");
-        write(&d, "TOY", &[
-            ("A", "1, 2\n2, 1\n2, 3\n3, 2\n4, 5\n5, 4\n"),
-            ("graph_indicator", "1\n1\n1\n2\n2\n"),
-            ("graph_labels", "1\n-1\n"),
-            ("node_labels", "0\n1\n0\n2\n2\n"),
-            ("edge_labels", "0\n0\n1\n1\n0\n0\n"),
-        ]);
+        write(
+            &d,
+            "TOY",
+            &[
+                ("A", "1, 2\n2, 1\n2, 3\n3, 2\n4, 5\n5, 4\n"),
+                ("graph_indicator", "1\n1\n1\n2\n2\n"),
+                ("graph_labels", "1\n-1\n"),
+                ("node_labels", "0\n1\n0\n2\n2\n"),
+                ("edge_labels", "0\n0\n1\n1\n0\n0\n"),
+            ],
+        );
         let p = read_tu(&d, None).unwrap();
         assert_eq!(p.db.len(), 2);
         assert_eq!(p.db.graph(0).edges, [[0, 1], [1, 2]]);
@@ -303,17 +361,35 @@ mod tests {
     #[test]
     fn mismatches_are_reported() {
         let d = tmp("bad");
-        write(&d, "T", &[
-            ("A", "1, 2\n2, 3\n"),
-            ("graph_indicator", "1\n1\n2\n"),
-            ("node_labels", "0\n0\n0\n"),
-        ]);
+        write(
+            &d,
+            "T",
+            &[
+                ("A", "1, 2\n2, 3\n"),
+                ("graph_indicator", "1\n1\n2\n"),
+                ("node_labels", "0\n0\n0\n"),
+            ],
+        );
         let e = read_tu(&d, None).unwrap_err().to_string();
-        assert!(e.contains("T_A.txt:2") && e.contains("graphs 1 and 2"), "{e}");
+        assert!(
+            e.contains("T_A.txt:2") && e.contains("graphs 1 and 2"),
+            "{e}"
+        );
         write(&d, "T", &[("A", "1, 2\n"), ("node_labels", "0\n0\n")]);
         let e = read_tu(&d, None).unwrap_err().to_string();
-        assert!(e.contains("2 labels but") && e.contains("3 vertices"), "{e}");
-        write(&d, "T", &[("node_labels", "0\n0\n0\n"), ("edge_labels", "1\n2\n"), ("A", "1, 2\n2, 1\n")]);
+        assert!(
+            e.contains("2 labels but") && e.contains("3 vertices"),
+            "{e}"
+        );
+        write(
+            &d,
+            "T",
+            &[
+                ("node_labels", "0\n0\n0\n"),
+                ("edge_labels", "1\n2\n"),
+                ("A", "1, 2\n2, 1\n"),
+            ],
+        );
         let e = read_tu(&d, None).unwrap_err().to_string();
         assert!(e.contains("reverse copy"), "{e}");
         std::fs::remove_dir_all(&d).unwrap();

@@ -18,8 +18,15 @@ pub fn database_dict<'py>(py: Python<'py>, db: &GraphDatabase) -> PyResult<Bound
     d.set_item("node_ptr", ptr(db.node_ptr()).into_pyarray(py))?;
     d.set_item("node_labels", to_i64(db.node_labels()).into_pyarray(py))?;
     d.set_item("edge_ptr", ptr(db.edge_ptr()).into_pyarray(py))?;
-    let flat: Vec<i64> = db.edges().iter().flat_map(|e| [i64::from(e[0]), i64::from(e[1])]).collect();
-    d.set_item("edges", flat.into_pyarray(py).reshape([db.edges().len(), 2])?)?;
+    let flat: Vec<i64> = db
+        .edges()
+        .iter()
+        .flat_map(|e| [i64::from(e[0]), i64::from(e[1])])
+        .collect();
+    d.set_item(
+        "edges",
+        flat.into_pyarray(py).reshape([db.edges().len(), 2])?,
+    )?;
     d.set_item("edge_labels", to_i64(db.edge_labels()).into_pyarray(py))?;
     Ok(d)
 }
@@ -36,15 +43,23 @@ fn labeled_dict<'py>(py: Python<'py>, data: LabeledDatabase) -> PyResult<Bound<'
 /// Parses gSpan text; returns the flat arrays and the label tokens.
 #[pyfunction]
 #[pyo3(signature = (text, source = "<string>"))]
-fn parse_gspan_text<'py>(py: Python<'py>, text: &str, source: &str) -> PyResult<Bound<'py, PyDict>> {
-    let data = py.detach(|| graphsparse::graph::parse_gspan(text, source)).map_err(PyGsErr::from)?;
+fn parse_gspan_text<'py>(
+    py: Python<'py>,
+    text: &str,
+    source: &str,
+) -> PyResult<Bound<'py, PyDict>> {
+    let data = py
+        .detach(|| graphsparse::graph::parse_gspan(text, source))
+        .map_err(PyGsErr::from)?;
     labeled_dict(py, data)
 }
 
 /// Reads a gSpan file; returns the flat arrays and the label tokens.
 #[pyfunction]
 fn read_gspan_file<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<Bound<'py, PyDict>> {
-    let data = py.detach(|| graphsparse::graph::read_gspan(&path)).map_err(PyGsErr::from)?;
+    let data = py
+        .detach(|| graphsparse::graph::read_gspan(&path))
+        .map_err(PyGsErr::from)?;
     labeled_dict(py, data)
 }
 
@@ -56,8 +71,9 @@ fn read_tu_folder<'py>(
     path: std::path::PathBuf,
     name: Option<String>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let data =
-        py.detach(|| graphsparse::graph::read_tu(&path, name.as_deref())).map_err(PyGsErr::from)?;
+    let data = py
+        .detach(|| graphsparse::graph::read_tu(&path, name.as_deref()))
+        .map_err(PyGsErr::from)?;
     labeled_dict(py, data)
 }
 

@@ -18,7 +18,11 @@ pub fn _after_fork_in_child() {
 
 /// The pool for `n_threads` workers (1 after a fork), created on first use.
 pub fn pool(n_threads: usize) -> PyResult<Arc<ThreadPool>> {
-    let n = if FORKED.load(Ordering::SeqCst) { 1 } else { n_threads.max(1) };
+    let n = if FORKED.load(Ordering::SeqCst) {
+        1
+    } else {
+        n_threads.max(1)
+    };
     let pools = POOLS.get_or_init(|| Mutex::new(HashMap::new()));
     let mut pools = pools.lock().unwrap_or_else(|p| p.into_inner());
     if let Some(p) = pools.get(&n) {
@@ -58,7 +62,9 @@ where
         let rx = rx.lock().unwrap_or_else(|p| p.into_inner());
         match timeout {
             Some(t) => rx.recv_timeout(t),
-            None => rx.recv().map_err(|_| std::sync::mpsc::RecvTimeoutError::Disconnected),
+            None => rx
+                .recv()
+                .map_err(|_| std::sync::mpsc::RecvTimeoutError::Disconnected),
         }
     };
     std::thread::scope(|scope| {
