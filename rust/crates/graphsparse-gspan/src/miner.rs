@@ -1,0 +1,741 @@
+//! The traversal engine: rightmost-path extension over compact embedding arenas, serial and
+//! rayon-parallel.
+//!
+//! Notation (gSpan / gBolt): a node of code length `d` has its embeddings in
+//! `levels[d - 1].children[cur[d - 1]].embs`; each embedding is `(prev, dedge)`: the directed
+//! data edge matched by the code's last edge and the index of the parent node's embedding it
+//! extends. Walking `prev` pointers down to depth 0 recovers the full vertex map (`phi`) and
+//! the used edges, marked in stamp arrays (no clearing between embeddings). A node's children
+//! are generated into `levels[d]`, one buffer per distinct extension edge, and the buffers are
+//! reused by the next sibling's children: memory is one frontier per depth, never the whole
+//! tree.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::time::Instant;
+
+use graphsparse_graph::GraphDatabase;
+use rayon::prelude::*;
+
+use crate::code::{DfsCode, DfsEdge};
+use crate::error::Result;
+use crate::fxhash::FxBuild;
+use crate::mincode::MinCodeScratch;
+use crate::params::MinerValidParams;
+use crate::prepared::Prepared;
+use crate::visit::{MiningStats, Node, ParallelVisitor, Truncation, Visit, Visitor};
+
+const NONE: u32 = u32::MAX;
+/// Embeddings processed between two polls of the cancellation flag and the clock.
+const POLL_EVERY: usize = 1024;
+
+#[derive(Debug, Clone, Copy)]
+struct Emb {
+    prev: u32,
+    dedge: u32,
+}
+
+#[derive(Debug, Clone)]
+struct Child {
+    edge: DfsEdge,
+    embs: Vec<Emb>,
+    gids: Vec<u32>,
+    counts: Vec<u32>,
+}
+
+impl Default for Child {
+    fn default() -> Self {
+        Self { edge: DfsEdge::new(0, 0, 0, 0, 0), embs: Vec::new(), gids: Vec::new(), counts: Vec::new() }
+    }
+}
+
+impl Child {
+    #[inline]
+    fn push(&mut self, emb: Emb, gid: u32) {
+        self.embs.push(emb);
+        match self.gids.last() {
+            Some(&g) if g == gid => *self.counts.last_mut().expect("invariant: parallel to gids") += 1,
+            _ => {
+                self.gids.push(gid);
+                self.counts.push(1);
+            }
+        }
+    }
+}
+
+/// The children of the node being expanded at one depth.
+#[derive(Debug, Default)]
+struct Level {
+    children: Vec<Child>,
+    n: usize,
+    map: HashMap<DfsEdge, u32, FxBuild>,
+    /// frequent, minimal children in canonical (increasing extension) order
+    order: Vec<u32>,
+}
+
+impl Level {
+    fn reset(&mut self) {
+        for c in &mut self.children[..self.n] {
+            c.embs.clear();
+            c.gids.clear();
+            c.counts.clear();
+        }
+        self.n = 0;
+        self.map.clear();
+        self.order.clear();
+    }
+
+    #[inline]
+    fn add(&mut self, key: DfsEdge, emb: Emb, gid: u32) {
+        let idx = match self.map.get(&key) {
+            Some(&i) => i as usize,
+            None => {
+                let i = self.n;
+                if i == self.children.len() {
+                    self.children.push(Child::default());
+                }
+                self.children[i].edge = key;
+                self.n += 1;
+                self.map.insert(key, i as u32);
+                i
+            }
+        };
+        self.children[idx].push(emb, gid);
+    }
+}
+
+/// State shared by every worker of one traversal.
+struct Shared<'a> {
+    db: &'a Prepared,
+    min_support: usize,
+    max_size: usize,
+    split_depth: usize,
+    split_embeddings: usize,
+    max_nodes: Option<u64>,
+    cancel: &'a AtomicBool,
+    deadline: Option<Instant>,
+    stop: AtomicU8,
+    nodes: AtomicU64,
+    pruned: AtomicU64,
+    non_min: AtomicU64,
+    spare: Mutex<Vec<Worker>>,
+}
+
+const STOP_NONE: u8 = 0;
+
+fn stop_code(t: Truncation) -> u8 {
+    match t {
+        Truncation::MaxNodes => 1,
+        Truncation::TimeLimit => 2,
+        Truncation::Cancelled => 3,
+    }
+}
+
+impl Shared<'_> {
+    fn set_stop(&self, t: Truncation) {
+        let _ = self.stop.compare_exchange(STOP_NONE, stop_code(t), Ordering::SeqCst, Ordering::SeqCst);
+    }
+
+    /// Checks the cancellation flag and the clock; true when the traversal must stop.
+    fn poll(&self) -> bool {
+        if self.stop.load(Ordering::Relaxed) != STOP_NONE {
+            return true;
+        }
+        if self.cancel.load(Ordering::Relaxed) {
+            self.set_stop(Truncation::Cancelled);
+            return true;
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.set_stop(Truncation::TimeLimit);
+            return true;
+        }
+        false
+    }
+
+    /// Claims one node of the budget; false when the traversal must stop instead.
+    fn begin_node(&self) -> bool {
+        if self.poll() {
+            return false;
+        }
+        match self.max_nodes {
+            None => {
+                self.nodes.fetch_add(1, Ordering::Relaxed);
+            }
+            Some(max) => {
+                let claimed = self.nodes.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                    (n < max).then_some(n + 1)
+                });
+                if claimed.is_err() {
+                    self.set_stop(Truncation::MaxNodes);
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    fn truncation(&self) -> Option<Truncation> {
+        match self.stop.load(Ordering::SeqCst) {
+            1 => Some(Truncation::MaxNodes),
+            2 => Some(Truncation::TimeLimit),
+            3 => Some(Truncation::Cancelled),
+            _ => None,
+        }
+    }
+
+    fn take_worker(&self) -> Worker {
+        let spare = self.spare.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        spare.unwrap_or_else(|| Worker::new(self.db))
+    }
+
+    fn give_back(&self, w: Worker) {
+        self.spare.lock().unwrap_or_else(|p| p.into_inner()).push(w);
+    }
+}
+
+/// A subtree handed to another task: its root's code, embeddings and the (rebased) chain of
+/// ancestor embeddings that they point into.
+struct Task {
+    code: Vec<DfsEdge>,
+    base: Vec<Vec<Emb>>,
+    gids: Vec<u32>,
+    counts: Vec<u32>,
+}
+
+/// Per-thread traversal state.
+#[derive(Debug)]
+struct Worker {
+    levels: Vec<Level>,
+    cur: Vec<u32>,
+    code: DfsCode,
+    vstamp: Vec<u32>,
+    vdfs: Vec<u32>,
+    estamp: Vec<u32>,
+    stamp: u32,
+    phi: Vec<u32>,
+    parent: Vec<u32>,
+    rmpath: Vec<u32>,
+    rm_fwd: Vec<(u32, u32)>,
+    into_label: Vec<u32>,
+    on_path: Vec<bool>,
+    dfs_label: Vec<u32>,
+    mincode: MinCodeScratch,
+}
+
+/// Serial or parallel expansion of the children of a node.
+trait Mode<V: Visitor> {
+    /// Runs the children of the node at depth `d` in parallel when the split rule says so;
+    /// `Some(stopped)` when it did.
+    fn split(w: &mut Worker, sh: &Shared<'_>, d: usize, v: &mut V) -> Option<bool>;
+}
+
+struct SerialMode;
+
+impl<V: Visitor> Mode<V> for SerialMode {
+    fn split(_: &mut Worker, _: &Shared<'_>, _: usize, _: &mut V) -> Option<bool> {
+        None
+    }
+}
+
+struct ParallelMode;
+
+impl<V: ParallelVisitor> Mode<V> for ParallelMode {
+    fn split(w: &mut Worker, sh: &Shared<'_>, d: usize, v: &mut V) -> Option<bool> {
+        let n_children = w.levels[d].order.len();
+        if n_children < 2 {
+            return None;
+        }
+        let n_embs = if d == 0 {
+            w.levels[0].order.iter().map(|&c| w.levels[0].children[c as usize].embs.len()).sum()
+        } else {
+            w.levels[d - 1].children[w.cur[d - 1] as usize].embs.len()
+        };
+        if d >= sh.split_depth && n_embs < sh.split_embeddings {
+            return None;
+        }
+        let order = std::mem::take(&mut w.levels[d].order);
+        let tasks: Vec<(Task, V)> = order.iter().map(|&c| (w.make_task(d, c), v.fork())).collect();
+        w.levels[d].order = order;
+        let done: Vec<(V, bool)> = tasks
+            .into_par_iter()
+            .map(|(task, mut fv)| {
+                let mut worker = sh.take_worker();
+                let stopped = worker.run_task::<V>(sh, task, &mut fv);
+                sh.give_back(worker);
+                (fv, stopped)
+            })
+            .collect();
+        let mut stopped = false;
+        for (fv, s) in done {
+            v.join(fv);
+            stopped |= s;
+        }
+        Some(stopped)
+    }
+}
+
+impl Worker {
+    fn new(db: &Prepared) -> Self {
+        Self {
+            levels: Vec::new(),
+            cur: Vec::new(),
+            code: DfsCode::new(),
+            vstamp: vec![0; db.n_vertices()],
+            vdfs: vec![0; db.n_vertices()],
+            estamp: vec![0; db.n_edges()],
+            stamp: 0,
+            phi: Vec::new(),
+            parent: Vec::new(),
+            rmpath: Vec::new(),
+            rm_fwd: Vec::new(),
+            into_label: Vec::new(),
+            on_path: Vec::new(),
+            dfs_label: Vec::new(),
+            mincode: MinCodeScratch::default(),
+        }
+    }
+
+    fn ensure_depth(&mut self, d: usize) {
+        while self.levels.len() <= d {
+            self.levels.push(Level::default());
+        }
+        if self.cur.len() <= d {
+            self.cur.resize(d + 1, 0);
+        }
+    }
+
+    /// Expands the node of code length `d` (the root when `d == 0`): generates, filters and
+    /// visits its children. Returns true when the traversal stopped.
+    fn expand<V: Visitor, M: Mode<V>>(&mut self, sh: &Shared<'_>, d: usize, v: &mut V) -> bool {
+        self.ensure_depth(d);
+        let stopped = if d == 0 { self.gen_root(sh) } else { self.gen_children(sh, d) };
+        if stopped {
+            return true;
+        }
+        self.select_children(sh, d);
+        if let Some(stopped) = M::split(self, sh, d, v) {
+            return stopped;
+        }
+        let order = std::mem::take(&mut self.levels[d].order);
+        let mut stopped = false;
+        for &c in &order {
+            let edge = self.levels[d].children[c as usize].edge;
+            self.code.push(edge);
+            stopped = self.visit_child::<V, M>(sh, d, c, v);
+            self.code.pop();
+            if stopped {
+                break;
+            }
+        }
+        self.levels[d].order = order;
+        stopped
+    }
+
+    /// Visits child `c` of `levels[d]` (whose edge is already on `self.code`) and its subtree.
+    fn visit_child<V: Visitor, M: Mode<V>>(
+        &mut self,
+        sh: &Shared<'_>,
+        d: usize,
+        c: u32,
+        v: &mut V,
+    ) -> bool {
+        if !sh.begin_node() {
+            return true;
+        }
+        self.cur[d] = c;
+        let visit = {
+            let ch = &self.levels[d].children[c as usize];
+            v.pre(&Node { code: &self.code, vertex_label: None, graph_ids: &ch.gids, counts: &ch.counts })
+        };
+        let mut stopped = false;
+        match visit {
+            Visit::Prune => {
+                sh.pruned.fetch_add(1, Ordering::Relaxed);
+            }
+            Visit::Continue => {
+                if self.code.len() < sh.max_size {
+                    stopped = self.expand::<V, M>(sh, d + 1, v);
+                }
+            }
+        }
+        let ch = &self.levels[d].children[c as usize];
+        v.post(&Node { code: &self.code, vertex_label: None, graph_ids: &ch.gids, counts: &ch.counts });
+        stopped
+    }
+
+    /// One-edge patterns `(0, 1, a, e, b)` with `a <= b` (always minimal).
+    fn gen_root(&mut self, sh: &Shared<'_>) -> bool {
+        let db = sh.db;
+        let out = &mut self.levels[0];
+        out.reset();
+        for v in 0..db.n_vertices() as u32 {
+            if v as usize % POLL_EVERY == POLL_EVERY - 1 && sh.poll() {
+                return true;
+            }
+            let lv = db.vlabel[v as usize];
+            let gid = db.vgraph[v as usize];
+            for a in db.nbrs(v) {
+                if lv <= a.to_label {
+                    let key = DfsEdge::new(0, 1, lv, a.elabel, a.to_label);
+                    out.add(key, Emb { prev: NONE, dedge: a.dedge }, gid);
+                }
+            }
+        }
+        false
+    }
+
+    /// Rightmost-path extensions of every embedding of the node of code length `d >= 1`.
+    fn gen_children(&mut self, sh: &Shared<'_>, d: usize) -> bool {
+        let db = sh.db;
+        let code = self.code.edges();
+        // rightmost path of the current code
+        let n_v = code.iter().map(|e| e.from.max(e.to)).max().map_or(0, |m| m as usize + 1);
+        let r = n_v as u32 - 1;
+        self.parent.clear();
+        self.parent.resize(n_v, NONE);
+        self.dfs_label.clear();
+        self.dfs_label.resize(n_v, 0);
+        self.rm_fwd.clear();
+        self.rm_fwd.resize(n_v, (0, 0));
+        self.into_label.clear();
+        self.into_label.resize(n_v, 0);
+        self.on_path.clear();
+        self.on_path.resize(n_v, false);
+        for e in code {
+            self.dfs_label[e.from as usize] = e.from_label;
+            self.dfs_label[e.to as usize] = e.to_label;
+            if e.is_forward() {
+                self.parent[e.to as usize] = e.from;
+                self.into_label[e.to as usize] = e.edge_label;
+            }
+        }
+        // rm_fwd[j] = (label of the rightmost-path edge leaving j, label of its other end)
+        self.rmpath.clear();
+        let mut x = r;
+        loop {
+            self.on_path[x as usize] = true;
+            self.rmpath.push(x);
+            if x == 0 {
+                break;
+            }
+            let p = self.parent[x as usize];
+            self.rm_fwd[p as usize] = (self.into_label[x as usize], self.dfs_label[x as usize]);
+            x = p;
+        }
+        self.phi.clear();
+        self.phi.resize(n_v, 0);
+        let min_label = code[0].from_label;
+
+        let Self {
+            levels, cur, vstamp, vdfs, estamp, stamp, phi, rmpath, rm_fwd, on_path, dfs_label, ..
+        } = self;
+        let (lower, upper) = levels.split_at_mut(d);
+        let out = &mut upper[0];
+        out.reset();
+        let parent_embs = &lower[d - 1].children[cur[d - 1] as usize].embs;
+        let lr = dfs_label[r as usize];
+        for i in 0..parent_embs.len() {
+            if i % POLL_EVERY == POLL_EVERY - 1 && sh.poll() {
+                return true;
+            }
+            // a fresh stamp marks this embedding's vertices and edges; wrap-around clears
+            if *stamp == u32::MAX {
+                vstamp.fill(0);
+                estamp.fill(0);
+                *stamp = 0;
+            }
+            *stamp += 1;
+            let stamp = *stamp;
+            let mut idx = i as u32;
+            for t in (0..d).rev() {
+                let emb = lower[t].children[cur[t] as usize].embs[idx as usize];
+                let (from, to) = db.endpoints(emb.dedge);
+                estamp[(emb.dedge >> 1) as usize] = stamp;
+                let ce = code[t];
+                if ce.is_forward() {
+                    phi[ce.to as usize] = to;
+                    vstamp[to as usize] = stamp;
+                    vdfs[to as usize] = ce.to;
+                }
+                if t == 0 {
+                    phi[0] = from;
+                    vstamp[from as usize] = stamp;
+                    vdfs[from as usize] = 0;
+                }
+                idx = emb.prev;
+            }
+            let gid = db.vgraph[phi[0] as usize];
+            let ur = phi[r as usize];
+            let emb_prev = i as u32;
+            // backward edges from the rightmost vertex to the rightmost path
+            for a in db.nbrs(ur) {
+                if vstamp[a.to as usize] != stamp || estamp[(a.dedge >> 1) as usize] == stamp {
+                    continue;
+                }
+                let j = vdfs[a.to as usize];
+                if !on_path[j as usize] {
+                    continue;
+                }
+                let (fl, ftl) = rm_fwd[j as usize];
+                if fl < a.elabel || (fl == a.elabel && ftl <= lr) {
+                    let key = DfsEdge::new(r, j, lr, a.elabel, a.to_label);
+                    out.add(key, Emb { prev: emb_prev, dedge: a.dedge }, gid);
+                }
+            }
+            // forward edges from the rightmost vertex
+            for a in db.nbrs(ur) {
+                if vstamp[a.to as usize] == stamp || a.to_label < min_label {
+                    continue;
+                }
+                let key = DfsEdge::new(r, n_v as u32, lr, a.elabel, a.to_label);
+                out.add(key, Emb { prev: emb_prev, dedge: a.dedge }, gid);
+            }
+            // forward edges from the other rightmost-path vertices
+            for &j in &rmpath[1..] {
+                let (fl, ftl) = rm_fwd[j as usize];
+                let lj = dfs_label[j as usize];
+                for a in db.nbrs(phi[j as usize]) {
+                    if vstamp[a.to as usize] == stamp || a.to_label < min_label {
+                        continue;
+                    }
+                    if fl < a.elabel || (fl == a.elabel && ftl <= a.to_label) {
+                        let key = DfsEdge::new(j, n_v as u32, lj, a.elabel, a.to_label);
+                        out.add(key, Emb { prev: emb_prev, dedge: a.dedge }, gid);
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Keeps the frequent children with minimal codes, in canonical order.
+    fn select_children(&mut self, sh: &Shared<'_>, d: usize) {
+        let level = &mut self.levels[d];
+        level.order.clear();
+        for c in 0..level.n {
+            if level.children[c].gids.len() >= sh.min_support {
+                level.order.push(c as u32);
+            }
+        }
+        let children = &level.children;
+        level.order.sort_unstable_by(|&a, &b| {
+            children[a as usize].edge.cmp_extension(&children[b as usize].edge)
+        });
+        if d == 0 {
+            return;
+        }
+        let mut order = std::mem::take(&mut level.order);
+        order.retain(|&c| {
+            let edge = self.levels[d].children[c as usize].edge;
+            self.code.push(edge);
+            let min = self.mincode.is_min(self.code.edges());
+            self.code.pop();
+            if !min {
+                sh.non_min.fetch_add(1, Ordering::Relaxed);
+            }
+            min
+        });
+        self.levels[d].order = order;
+    }
+
+    /// Packs child `c` of `levels[d]` as a self-contained task: its embeddings plus the
+    /// ancestor embeddings they reach, renumbered.
+    fn make_task(&mut self, d: usize, c: u32) -> Task {
+        let child = &mut self.levels[d].children[c as usize];
+        let mut code = self.code.edges().to_vec();
+        code.push(child.edge);
+        let mut base = vec![Vec::new(); d + 1];
+        base[d] = child.embs.clone();
+        let gids = child.gids.clone();
+        let counts = child.counts.clone();
+        for t in (0..d).rev() {
+            let src = &self.levels[t].children[self.cur[t] as usize].embs;
+            let mut packed = Vec::new();
+            let mut last = NONE;
+            for e in base[t + 1].iter_mut() {
+                if e.prev != last {
+                    last = e.prev;
+                    packed.push(src[e.prev as usize]);
+                }
+                e.prev = packed.len() as u32 - 1;
+            }
+            base[t] = packed;
+        }
+        Task { code, base, gids, counts }
+    }
+
+    /// Runs a task: visits its root (with the forked visitor) and the subtree below.
+    fn run_task<V: ParallelVisitor>(&mut self, sh: &Shared<'_>, task: Task, v: &mut V) -> bool {
+        let d = task.base.len() - 1;
+        self.ensure_depth(d);
+        self.code.truncate(0);
+        for &e in &task.code {
+            self.code.push(e);
+        }
+        for (t, embs) in task.base.into_iter().enumerate() {
+            let level = &mut self.levels[t];
+            level.reset();
+            if level.children.is_empty() {
+                level.children.push(Child::default());
+            }
+            level.n = 1;
+            level.children[0].embs = embs;
+            level.children[0].edge = task.code[t];
+            self.cur[t] = 0;
+        }
+        let root = &mut self.levels[d].children[0];
+        root.gids = task.gids;
+        root.counts = task.counts;
+        self.visit_child::<V, ParallelMode>(sh, d, 0, v)
+    }
+}
+
+/// Runs the single-vertex patterns (when enabled) and the edge tree through `v`.
+fn traverse<V: Visitor, M: Mode<V>>(
+    db: &GraphDatabase,
+    params: &MinerValidParams,
+    v: &mut V,
+    cancel: &AtomicBool,
+) -> Result<MiningStats> {
+    let start = Instant::now();
+    let prepared = Prepared::new(db, params.min_support())?;
+    let sh = Shared {
+        db: &prepared,
+        min_support: params.min_support(),
+        max_size: params.max_size().unwrap_or(usize::MAX),
+        split_depth: params.split_depth(),
+        split_embeddings: params.split_embeddings(),
+        max_nodes: params.max_nodes(),
+        cancel,
+        deadline: params.time_limit().and_then(|t| start.checked_add(t)),
+        stop: AtomicU8::new(STOP_NONE),
+        nodes: AtomicU64::new(0),
+        pruned: AtomicU64::new(0),
+        non_min: AtomicU64::new(0),
+        spare: Mutex::new(Vec::new()),
+    };
+    let mut stopped = false;
+    if params.single_vertices() {
+        stopped = visit_single_vertices(db, &sh, v);
+    }
+    if !stopped && sh.max_size >= 1 {
+        let mut w = Worker::new(&prepared);
+        w.expand::<V, M>(&sh, 0, v);
+    }
+    Ok(MiningStats {
+        nodes_visited: sh.nodes.load(Ordering::SeqCst),
+        nodes_pruned: sh.pruned.load(Ordering::SeqCst),
+        non_minimal: sh.non_min.load(Ordering::SeqCst),
+        truncation: sh.truncation(),
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+fn visit_single_vertices<V: Visitor>(db: &GraphDatabase, sh: &Shared<'_>, v: &mut V) -> bool {
+    let mut per_label: HashMap<u32, (Vec<u32>, Vec<u32>)> = HashMap::new();
+    for g in 0..db.len() {
+        for &l in db.graph(g).node_labels {
+            let (gids, counts) = per_label.entry(l).or_default();
+            if gids.last() == Some(&(g as u32)) {
+                *counts.last_mut().expect("invariant: parallel to gids") += 1;
+            } else {
+                gids.push(g as u32);
+                counts.push(1);
+            }
+        }
+    }
+    let mut labels: Vec<u32> = per_label.keys().copied().collect();
+    labels.sort_unstable();
+    let empty = DfsCode::new();
+    for l in labels {
+        let (gids, counts) = &per_label[&l];
+        if gids.len() < sh.min_support {
+            continue;
+        }
+        if !sh.begin_node() {
+            return true;
+        }
+        let node = Node { code: &empty, vertex_label: Some(l), graph_ids: gids, counts };
+        if v.pre(&node) == Visit::Prune {
+            sh.pruned.fetch_add(1, Ordering::Relaxed);
+        }
+        v.post(&node);
+    }
+    false
+}
+
+/// Traverses the gSpan tree of `db` serially, calling `visitor` at every node.
+///
+/// Nodes are the connected patterns with support >= `min_support` and at most `max_size`
+/// edges, each visited once through its minimum DFS code, in pre-order with children in
+/// increasing code order (so the pre-order is the increasing DFS-code order). Single-vertex
+/// patterns, when enabled, come first, by label.
+///
+/// # Arguments
+/// * `db` – the graphs (may be disconnected; patterns are connected).
+/// * `params` – validated parameters ([`crate::MinerParams::check`]).
+/// * `visitor` – receives every node; [`Visit::Prune`] skips a subtree.
+/// * `cancel` – raise it (from another thread) to stop within a few milliseconds.
+///
+/// # Returns
+/// Statistics, including [`MiningStats::truncation`] when a budget or `cancel` cut the
+/// traversal short.
+///
+/// # Errors
+/// [`crate::GspanError::TooLarge`] for databases beyond the 32-bit embedding store.
+///
+/// # Complexity
+/// Memory is one frontier of embeddings per depth (8 bytes each), not the whole tree.
+///
+/// # Example
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use graphsparse_graph::parse_gspan;
+/// use graphsparse_gspan::{mine, MinerParams, Node, Visit, Visitor};
+///
+/// struct Count(usize);
+/// impl Visitor for Count {
+///     fn pre(&mut self, _: &Node<'_>) -> Visit {
+///         self.0 += 1;
+///         Visit::Continue
+///     }
+/// }
+/// let db = parse_gspan("t # 0\nv 0 0\nv 1 0\nv 2 0\ne 0 1 0\ne 1 2 0\ne 2 0 0\n", "<doc>")
+///     .unwrap()
+///     .db;
+/// let params = MinerParams::new().min_support(1).check().unwrap();
+/// let mut count = Count(0);
+/// let stats = mine(&db, &params, &mut count, &AtomicBool::new(false)).unwrap();
+/// assert_eq!(count.0, 3); // an edge, a path of two edges, the triangle
+/// assert_eq!(stats.nodes_visited, 3);
+/// assert!(stats.truncation.is_none());
+/// ```
+pub fn mine<V: Visitor>(
+    db: &GraphDatabase,
+    params: &MinerValidParams,
+    visitor: &mut V,
+    cancel: &AtomicBool,
+) -> Result<MiningStats> {
+    traverse::<V, SerialMode>(db, params, visitor, cancel)
+}
+
+/// As [`mine`], with sibling subtrees run in parallel on the current rayon pool.
+///
+/// Call it inside `pool.install(..)` to choose the pool; the crate never builds or
+/// configures the global pool. Every node shallower than `split_depth` edges, and every
+/// deeper node with at least `split_embeddings` embeddings, forks the visitor once per child
+/// and joins the forks back in child order (see [`ParallelVisitor`]). A complete traversal
+/// gives the same joined result for any number of threads; a truncated one (node or time
+/// budget, cancellation) stops wherever each thread was.
+///
+/// # Errors
+/// As [`mine`].
+pub fn mine_parallel<V: ParallelVisitor>(
+    db: &GraphDatabase,
+    params: &MinerValidParams,
+    visitor: &mut V,
+    cancel: &AtomicBool,
+) -> Result<MiningStats> {
+    traverse::<V, ParallelMode>(db, params, visitor, cancel)
+}
