@@ -39,9 +39,12 @@ impl DfsEdge {
 
     /// gSpan's order between two edges that extend the same DFS-code prefix.
     ///
-    /// Backward edges come before forward edges; backward edges are ordered by `to` and then
-    /// by edge label; forward edges by *decreasing* `from` (deeper on the rightmost path
-    /// first) and then by `(from_label, edge_label, to_label)`. For the first edge of a code
+    /// This is the order of Yan & Han: on index pairs, backward `(i1, j1)` precedes forward
+    /// `(i2, j2)` iff `i1 < j2`, forward precedes backward iff `j1 <= i2`, two forward edges
+    /// are ordered by `to` and then by *decreasing* `from`, two backward edges by `from` and
+    /// then `to`; equal pairs are ordered by `(from_label, edge_label, to_label)`. Between the
+    /// extensions of one prefix this puts backward edges first (by `to`, then edge label) and
+    /// forward edges from the deepest rightmost-path vertex first. For the first edge of a code
     /// (always `(0, 1, ..)`) this is the order of the label triple. Restricted to the
     /// extensions of one prefix this is a total order, which is all the DFS lexicographic
     /// order of [`DfsCode`] needs.
@@ -58,8 +61,8 @@ impl DfsEdge {
                 .from
                 .cmp(&other.from)
                 .then(self.to.cmp(&other.to))
-                .then(self.edge_label.cmp(&other.edge_label))
                 .then(self.from_label.cmp(&other.from_label))
+                .then(self.edge_label.cmp(&other.edge_label))
                 .then(self.to_label.cmp(&other.to_label)),
             // backward (i1, j1) < forward (i2, j2) iff i1 < j2
             (false, true) => {
