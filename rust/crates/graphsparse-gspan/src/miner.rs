@@ -2,10 +2,12 @@
 //! rayon-parallel.
 //!
 //! Notation (gSpan / gBolt): a node of code length `d` has its embeddings in
-//! `levels[d - 1].children[cur[d - 1]].embs`; each embedding is `(prev, dedge)`: the directed
-//! data edge matched by the code's last edge and the index of the parent node's embedding it
-//! extends. Walking `prev` pointers down to depth 0 recovers the full vertex map (`phi`) and
-//! the used edges, marked in stamp arrays (no clearing between embeddings). A node's children
+//! `levels[d - 1].children[cur[d - 1]].embs`; each embedding is `(prev, v)`: the index of the
+//! parent node's embedding it extends and the data vertex reached by the code's last edge.
+//! Walking `prev` pointers down to depth 0 recovers the vertex map (`phi`), marked in a stamp
+//! array (no clearing between embeddings). Whether a data edge between two mapped vertices is
+//! already used depends only on the code (it is used iff the code joins their DFS indices),
+//! so edges need no marks. A node's children
 //! are generated into `levels[d]`, one buffer per distinct extension edge, and the buffers are
 //! reused by the next sibling's children: memory is one frontier per depth, never the whole
 //! tree.
@@ -30,10 +32,13 @@ const NONE: u32 = u32::MAX;
 /// Embeddings processed between two polls of the cancellation flag and the clock.
 const POLL_EVERY: usize = 1024;
 
+/// One embedding: at depth 0, `prev` and `v` are the data vertices of DFS indices 0 and 1;
+/// deeper, `prev` indexes the parent node's embedding and `v` is the data vertex reached by
+/// the code's last edge.
 #[derive(Debug, Clone, Copy)]
 struct Emb {
     prev: u32,
-    dedge: u32,
+    v: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -72,10 +77,14 @@ struct Level {
     map: HashMap<DfsEdge, u32, FxBuild>,
     /// frequent, minimal children in canonical (increasing extension) order
     order: Vec<u32>,
+    /// dense extension keys: `(generation, child)` per `(vertex, label pair, direction)`
+    table: Vec<(u32, u32)>,
+    generation: u32,
 }
 
 impl Level {
-    fn reset(&mut self) {
+    /// Empties the level for a new node whose dense key table needs `table_len` slots.
+    fn reset(&mut self, table_len: usize) {
         for c in &mut self.children[..self.n] {
             c.embs.clear();
             c.gids.clear();
@@ -84,22 +93,49 @@ impl Level {
         self.n = 0;
         self.map.clear();
         self.order.clear();
+        if self.table.len() < table_len {
+            self.table.resize(table_len, (0, 0));
+        }
+        if self.generation == u32::MAX {
+            self.table.fill((0, 0));
+            self.generation = 0;
+        }
+        self.generation += 1;
     }
 
+    fn new_child(&mut self, key: DfsEdge) -> usize {
+        let i = self.n;
+        if i == self.children.len() {
+            self.children.push(Child::default());
+        }
+        self.children[i].edge = key;
+        self.n += 1;
+        i
+    }
+
+    /// Adds an embedding to the child `key`, found through the dense table slot `slot` when
+    /// given, else through the hash map.
     #[inline]
-    fn add(&mut self, key: DfsEdge, emb: Emb, gid: u32) {
-        let idx = match self.map.get(&key) {
-            Some(&i) => i as usize,
-            None => {
-                let i = self.n;
-                if i == self.children.len() {
-                    self.children.push(Child::default());
+    fn add(&mut self, slot: Option<usize>, key: DfsEdge, emb: Emb, gid: u32) {
+        let idx = match slot {
+            Some(s) => {
+                let (g, i) = self.table[s];
+                if g == self.generation {
+                    i as usize
+                } else {
+                    let i = self.new_child(key);
+                    self.table[s] = (self.generation, i as u32);
+                    i
                 }
-                self.children[i].edge = key;
-                self.n += 1;
-                self.map.insert(key, i as u32);
-                i
             }
+            None => match self.map.get(&key) {
+                Some(&i) => i as usize,
+                None => {
+                    let i = self.new_child(key);
+                    self.map.insert(key, i as u32);
+                    i
+                }
+            },
         };
         self.children[idx].push(emb, gid);
     }
@@ -209,10 +245,13 @@ struct Worker {
     levels: Vec<Level>,
     cur: Vec<u32>,
     code: DfsCode,
-    vstamp: Vec<u32>,
-    vdfs: Vec<u32>,
-    estamp: Vec<u32>,
+    /// `stamp << 32 | DFS index` for the data vertices of the embedding being extended
+    vmark: Vec<u64>,
     stamp: u32,
+    /// per DFS index: already joined to the rightmost vertex by a code edge
+    r_adj: Vec<bool>,
+    /// per code position: forward edge
+    fwd: Vec<bool>,
     phi: Vec<u32>,
     parent: Vec<u32>,
     rmpath: Vec<u32>,
@@ -281,10 +320,10 @@ impl Worker {
             levels: Vec::new(),
             cur: Vec::new(),
             code: DfsCode::new(),
-            vstamp: vec![0; db.n_vertices()],
-            vdfs: vec![0; db.n_vertices()],
-            estamp: vec![0; db.n_edges()],
+            vmark: vec![0; db.n_vertices()],
             stamp: 0,
+            r_adj: Vec::new(),
+            fwd: Vec::new(),
             phi: Vec::new(),
             parent: Vec::new(),
             rmpath: Vec::new(),
@@ -368,7 +407,7 @@ impl Worker {
     fn gen_root(&mut self, sh: &Shared<'_>) -> bool {
         let db = sh.db;
         let out = &mut self.levels[0];
-        out.reset();
+        out.reset(0);
         for v in 0..db.n_vertices() as u32 {
             if v as usize % POLL_EVERY == POLL_EVERY - 1 && sh.poll() {
                 return true;
@@ -378,7 +417,7 @@ impl Worker {
             for a in db.nbrs(v) {
                 if lv <= a.to_label {
                     let key = DfsEdge::new(0, 1, lv, a.elabel, a.to_label);
-                    out.add(key, Emb { prev: NONE, dedge: a.dedge }, gid);
+                    out.add(None, key, Emb { prev: v, v: a.to }, gid);
                 }
             }
         }
@@ -386,6 +425,10 @@ impl Worker {
     }
 
     /// Rightmost-path extensions of every embedding of the node of code length `d >= 1`.
+    ///
+    /// Embeddings are scanned in order, and consecutive ones usually share most of their
+    /// ancestor chain; only the levels where the chain changed are unmarked and re-marked
+    /// (`chain[t]` is the index, at level `t`, of the embedding currently marked).
     fn gen_children(&mut self, sh: &Shared<'_>, d: usize) -> bool {
         let db = sh.db;
         let code = self.code.edges();
@@ -423,85 +466,103 @@ impl Worker {
             self.rm_fwd[p as usize] = (self.into_label[x as usize], self.dfs_label[x as usize]);
             x = p;
         }
+        // r_adj[j]: the code already joins j to the rightmost vertex (its data edge is used)
+        self.r_adj.clear();
+        self.r_adj.resize(n_v, false);
+        self.fwd.clear();
+        for e in code {
+            if e.from == r {
+                self.r_adj[e.to as usize] = true;
+            } else if e.to == r {
+                self.r_adj[e.from as usize] = true;
+            }
+            self.fwd.push(e.is_forward());
+        }
         self.phi.clear();
         self.phi.resize(n_v, 0);
         let min_label = code[0].from_label;
+        let n_pairs = db.n_pairs;
+        let dense = db.dense_keys;
 
         let Self {
-            levels, cur, vstamp, vdfs, estamp, stamp, phi, rmpath, rm_fwd, on_path, dfs_label, ..
+            levels, cur, vmark, stamp, phi, rmpath, rm_fwd, on_path, r_adj, fwd, dfs_label, ..
         } = self;
         let (lower, upper) = levels.split_at_mut(d);
         let out = &mut upper[0];
-        out.reset();
-        let parent_embs = &lower[d - 1].children[cur[d - 1] as usize].embs;
+        out.reset(if dense { (n_v + 1) * n_pairs * 2 } else { 0 });
+        let chains: Vec<&[Emb]> =
+            (0..d).map(|t| lower[t].children[cur[t] as usize].embs.as_slice()).collect();
+        let n_parent = chains[d - 1].len();
         let lr = dfs_label[r as usize];
-        for i in 0..parent_embs.len() {
+        for i in 0..n_parent {
             if i % POLL_EVERY == POLL_EVERY - 1 && sh.poll() {
                 return true;
             }
-            // a fresh stamp marks this embedding's vertices and edges; wrap-around clears
+            // a fresh stamp marks this embedding's vertices (no clearing between embeddings)
             if *stamp == u32::MAX {
-                vstamp.fill(0);
-                estamp.fill(0);
+                vmark.fill(0);
                 *stamp = 0;
             }
             *stamp += 1;
-            let stamp = *stamp;
+            let tag = u64::from(*stamp) << 32;
             let mut idx = i as u32;
-            for t in (0..d).rev() {
-                let emb = lower[t].children[cur[t] as usize].embs[idx as usize];
-                let (from, to) = db.endpoints(emb.dedge);
-                estamp[(emb.dedge >> 1) as usize] = stamp;
-                let ce = code[t];
-                if ce.is_forward() {
-                    phi[ce.to as usize] = to;
-                    vstamp[to as usize] = stamp;
-                    vdfs[to as usize] = ce.to;
+            for t in (1..d).rev() {
+                let e = chains[t][idx as usize];
+                if fwd[t] {
+                    let to = code[t].to;
+                    phi[to as usize] = e.v;
+                    vmark[e.v as usize] = tag | u64::from(to);
                 }
-                if t == 0 {
-                    phi[0] = from;
-                    vstamp[from as usize] = stamp;
-                    vdfs[from as usize] = 0;
-                }
-                idx = emb.prev;
+                idx = e.prev;
             }
+            let root = chains[0][idx as usize];
+            phi[0] = root.prev;
+            phi[1] = root.v;
+            vmark[root.prev as usize] = tag;
+            vmark[root.v as usize] = tag | 1;
+
             let gid = db.vgraph[phi[0] as usize];
             let ur = phi[r as usize];
             let emb_prev = i as u32;
+            let nbrs = db.nbrs(ur);
             // backward edges from the rightmost vertex to the rightmost path
-            for a in db.nbrs(ur) {
-                if vstamp[a.to as usize] != stamp || estamp[(a.dedge >> 1) as usize] == stamp {
+            for a in nbrs {
+                let m = vmark[a.to as usize];
+                if m & !0xffff_ffff != tag {
                     continue;
                 }
-                let j = vdfs[a.to as usize];
-                if !on_path[j as usize] {
+                let j = m as u32;
+                if !on_path[j as usize] || r_adj[j as usize] {
                     continue;
                 }
                 let (fl, ftl) = rm_fwd[j as usize];
                 if fl < a.elabel || (fl == a.elabel && ftl <= lr) {
                     let key = DfsEdge::new(r, j, lr, a.elabel, a.to_label);
-                    out.add(key, Emb { prev: emb_prev, dedge: a.dedge }, gid);
+                    let slot = dense.then(|| (j as usize * n_pairs + a.pair as usize) * 2 + 1);
+                    out.add(slot, key, Emb { prev: emb_prev, v: a.to }, gid);
                 }
             }
             // forward edges from the rightmost vertex
-            for a in db.nbrs(ur) {
-                if vstamp[a.to as usize] == stamp || a.to_label < min_label {
+            for a in nbrs {
+                if vmark[a.to as usize] & !0xffff_ffff == tag || a.to_label < min_label {
                     continue;
                 }
                 let key = DfsEdge::new(r, n_v as u32, lr, a.elabel, a.to_label);
-                out.add(key, Emb { prev: emb_prev, dedge: a.dedge }, gid);
+                let slot = dense.then(|| (r as usize * n_pairs + a.pair as usize) * 2);
+                out.add(slot, key, Emb { prev: emb_prev, v: a.to }, gid);
             }
             // forward edges from the other rightmost-path vertices
             for &j in &rmpath[1..] {
                 let (fl, ftl) = rm_fwd[j as usize];
                 let lj = dfs_label[j as usize];
                 for a in db.nbrs(phi[j as usize]) {
-                    if vstamp[a.to as usize] == stamp || a.to_label < min_label {
+                    if vmark[a.to as usize] & !0xffff_ffff == tag || a.to_label < min_label {
                         continue;
                     }
                     if fl < a.elabel || (fl == a.elabel && ftl <= a.to_label) {
                         let key = DfsEdge::new(j, n_v as u32, lj, a.elabel, a.to_label);
-                        out.add(key, Emb { prev: emb_prev, dedge: a.dedge }, gid);
+                        let slot = dense.then(|| (j as usize * n_pairs + a.pair as usize) * 2);
+                        out.add(slot, key, Emb { prev: emb_prev, v: a.to }, gid);
                     }
                 }
             }
@@ -575,7 +636,7 @@ impl Worker {
         }
         for (t, embs) in task.base.into_iter().enumerate() {
             let level = &mut self.levels[t];
-            level.reset();
+            level.reset(0);
             if level.children.is_empty() {
                 level.children.push(Child::default());
             }

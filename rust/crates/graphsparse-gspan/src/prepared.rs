@@ -15,9 +15,13 @@ pub(crate) struct Adj {
     pub elabel: u32,
     /// Label of the neighbour.
     pub to_label: u32,
-    /// Directed edge id: `2 * edge + d`, `d = 0` when leaving `ends[edge][0]`.
-    pub dedge: u32,
+    /// Dense id of `(elabel, to_label)`; ids follow the order of the pairs.
+    pub pair: u32,
 }
+
+/// Above this many distinct `(edge label, vertex label)` pairs the miner keys extensions by
+/// hashing instead of a dense per-node table.
+const DENSE_MAX_PAIRS: usize = 4096;
 
 /// Flattened, filtered view of a [`GraphDatabase`].
 ///
@@ -28,16 +32,19 @@ pub(crate) struct Adj {
 pub(crate) struct Prepared {
     pub vlabel: Vec<u32>,
     pub vgraph: Vec<u32>,
-    pub ends: Vec<[u32; 2]>,
     pub adj_ptr: Vec<u32>,
     pub adj: Vec<Adj>,
+    /// Number of distinct `(elabel, to_label)` pairs in the adjacency.
+    pub n_pairs: usize,
+    /// Whether extensions are keyed through dense tables (few label pairs).
+    pub dense_keys: bool,
 }
 
 impl Prepared {
     pub fn new(db: &GraphDatabase, min_support: usize) -> Result<Self> {
         let n_vertices = db.node_labels().len();
         let n_edges = db.edges().len();
-        if n_edges >= (1 << 31) {
+        if 2 * n_edges >= u32::MAX as usize {
             return Err(GspanError::TooLarge(format!("{n_edges} edges")));
         }
         if n_vertices >= u32::MAX as usize || db.len() >= u32::MAX as usize {
@@ -84,18 +91,17 @@ impl Prepared {
             acc += d;
             adj_ptr.push(acc);
         }
-        let mut adj = vec![Adj { to: 0, elabel: 0, to_label: 0, dedge: 0 }; acc as usize];
+        let mut adj = vec![Adj { to: 0, elabel: 0, to_label: 0, pair: 0 }; acc as usize];
         let mut cursor = adj_ptr.clone();
         for (e, (&[u, v], &l)) in ends.iter().zip(&elabel).enumerate() {
             if !keep[e] {
                 continue;
             }
-            let e = e as u32;
             adj[cursor[u as usize] as usize] =
-                Adj { to: v, elabel: l, to_label: vlabel[v as usize], dedge: 2 * e };
+                Adj { to: v, elabel: l, to_label: vlabel[v as usize], pair: 0 };
             cursor[u as usize] += 1;
             adj[cursor[v as usize] as usize] =
-                Adj { to: u, elabel: l, to_label: vlabel[u as usize], dedge: 2 * e + 1 };
+                Adj { to: u, elabel: l, to_label: vlabel[u as usize], pair: 0 };
             cursor[v as usize] += 1;
         }
         // label-sorted adjacency: extensions of one vertex come out in extension order
@@ -103,7 +109,14 @@ impl Prepared {
             adj[adj_ptr[v] as usize..adj_ptr[v + 1] as usize]
                 .sort_unstable_by_key(|a| (a.elabel, a.to_label, a.to));
         }
-        Ok(Self { vlabel, vgraph, ends, adj_ptr, adj })
+        let mut pairs: Vec<(u32, u32)> = adj.iter().map(|a| (a.elabel, a.to_label)).collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        for a in &mut adj {
+            a.pair = pairs.binary_search(&(a.elabel, a.to_label)).expect("invariant: listed") as u32;
+        }
+        let n_pairs = pairs.len();
+        Ok(Self { vlabel, vgraph, adj_ptr, adj, n_pairs, dense_keys: n_pairs <= DENSE_MAX_PAIRS })
     }
 
     #[inline]
@@ -111,18 +124,7 @@ impl Prepared {
         &self.adj[self.adj_ptr[v as usize] as usize..self.adj_ptr[v as usize + 1] as usize]
     }
 
-    /// `(from, to)` global endpoints of a directed edge.
-    #[inline]
-    pub fn endpoints(&self, dedge: u32) -> (u32, u32) {
-        let [a, b] = self.ends[(dedge >> 1) as usize];
-        if dedge & 1 == 0 { (a, b) } else { (b, a) }
-    }
-
     pub fn n_vertices(&self) -> usize {
         self.vlabel.len()
-    }
-
-    pub fn n_edges(&self) -> usize {
-        self.ends.len()
     }
 }
