@@ -32,8 +32,12 @@ fn main() {
     }
     let path = std::path::Path::new(&args[1]);
     let min_support: usize = args[2].parse().expect("MIN_SUPPORT must be an integer");
-    let threads: usize = args.get(3).map_or(0, |s| s.parse().expect("THREADS must be an integer"));
-    let max_size: Option<usize> = args.get(4).map(|s| s.parse().expect("MAX_SIZE must be an integer"));
+    let threads: usize = args
+        .get(3)
+        .map_or(0, |s| s.parse().expect("THREADS must be an integer"));
+    let max_size: Option<usize> = args
+        .get(4)
+        .map(|s| s.parse().expect("MAX_SIZE must be an integer"));
     let t0 = Instant::now();
     let data = if path.is_dir() {
         graphsparse_graph::read_tu(path, None)
@@ -42,14 +46,22 @@ fn main() {
     }
     .expect("cannot read the dataset");
     let load = t0.elapsed().as_secs_f64();
-    let params = MinerParams::new().min_support(min_support).max_size(max_size).check().unwrap();
+    let params = MinerParams::new()
+        .min_support(min_support)
+        .max_size(max_size)
+        .check()
+        .unwrap();
     let cancel = AtomicBool::new(false);
     let cpu0 = cpu_seconds();
     let res = if threads == 0 {
         mine_frequent(&data.db, &params, &cancel).unwrap()
     } else {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-        pool.install(|| mine_frequent_parallel(&data.db, &params, &cancel)).unwrap()
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| mine_frequent_parallel(&data.db, &params, &cancel))
+            .unwrap()
     };
     let cpu = cpu_seconds() - cpu0;
     let max_len = res.patterns.iter().map(|p| p.code.len()).max().unwrap_or(0);

@@ -29,7 +29,13 @@ pub struct DfsEdge {
 impl DfsEdge {
     /// A new edge tuple `(from, to, from_label, edge_label, to_label)`.
     pub const fn new(from: u32, to: u32, from_label: u32, edge_label: u32, to_label: u32) -> Self {
-        Self { from, to, from_label, edge_label, to_label }
+        Self {
+            from,
+            to,
+            from_label,
+            edge_label,
+            to_label,
+        }
     }
 
     /// True for a forward (tree) edge, `from < to`.
@@ -158,17 +164,26 @@ impl DfsCode {
             };
             if e.is_forward() {
                 if e.to != n {
-                    return Err(bad(k, format!("forward edge {e} must reach new vertex {n}")));
+                    return Err(bad(
+                        k,
+                        format!("forward edge {e} must reach new vertex {n}"),
+                    ));
                 }
                 if !on_path(rightmost, e.from) {
                     return Err(bad(k, format!("{e} does not start on the rightmost path")));
                 }
             } else {
                 if e.from != rightmost {
-                    return Err(bad(k, format!("backward edge {e} must start at vertex {rightmost}")));
+                    return Err(bad(
+                        k,
+                        format!("backward edge {e} must start at vertex {rightmost}"),
+                    ));
                 }
                 if e.from == e.to || !on_path(rightmost, e.to) {
-                    return Err(bad(k, format!("backward edge {e} must end on the rightmost path")));
+                    return Err(bad(
+                        k,
+                        format!("backward edge {e} must end on the rightmost path"),
+                    ));
                 }
                 if pairs.contains(&(e.to, e.from)) {
                     return Err(bad(k, format!("{e} repeats an edge")));
@@ -208,7 +223,11 @@ impl DfsCode {
 
     /// Number of vertices of the pattern (0 for the empty code).
     pub fn n_vertices(&self) -> usize {
-        self.edges.iter().map(|e| e.from.max(e.to) as usize + 1).max().unwrap_or(0)
+        self.edges
+            .iter()
+            .map(|e| e.from.max(e.to) as usize + 1)
+            .max()
+            .unwrap_or(0)
     }
 
     /// The label of every pattern vertex, indexed by DFS index.

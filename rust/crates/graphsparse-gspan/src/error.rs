@@ -31,7 +31,9 @@ pub enum GspanError {
         reason: String,
     },
     /// A graph given to [`crate::min_dfs_code`] is not connected.
-    #[error("graph is not connected ({n_components} components); DFS codes describe connected graphs")]
+    #[error(
+        "graph is not connected ({n_components} components); DFS codes describe connected graphs"
+    )]
     Disconnected {
         /// Number of connected components.
         n_components: usize,

@@ -97,7 +97,10 @@ pub fn mine_frequent(
 ) -> Result<MiningResult> {
     let mut v = CollectVisitor::default();
     let stats = mine(db, params, &mut v, cancel)?;
-    Ok(MiningResult { patterns: v.patterns, stats })
+    Ok(MiningResult {
+        patterns: v.patterns,
+        stats,
+    })
 }
 
 /// As [`mine_frequent`], in parallel on the current rayon pool; the same patterns in the
@@ -112,5 +115,8 @@ pub fn mine_frequent_parallel(
 ) -> Result<MiningResult> {
     let mut v = CollectVisitor::default();
     let stats = mine_parallel(db, params, &mut v, cancel)?;
-    Ok(MiningResult { patterns: v.patterns, stats })
+    Ok(MiningResult {
+        patterns: v.patterns,
+        stats,
+    })
 }

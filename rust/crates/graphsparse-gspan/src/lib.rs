@@ -46,16 +46,18 @@ mod code;
 mod error;
 mod frequent;
 mod fxhash;
-mod miner;
 mod mincode;
+mod miner;
 mod params;
 mod prepared;
 mod visit;
 
 pub use code::{DfsCode, DfsEdge, PatternGraph};
 pub use error::{GspanError, Result};
-pub use frequent::{CollectVisitor, FoundPattern, MiningResult, mine_frequent, mine_frequent_parallel};
-pub use miner::{mine, mine_parallel};
+pub use frequent::{
+    CollectVisitor, FoundPattern, MiningResult, mine_frequent, mine_frequent_parallel,
+};
 pub use mincode::min_dfs_code;
+pub use miner::{mine, mine_parallel};
 pub use params::{MinerParams, MinerValidParams};
 pub use visit::{MiningStats, Node, ParallelVisitor, Truncation, Visit, Visitor};

@@ -36,7 +36,11 @@ pub(crate) struct MinCodeScratch {
 }
 
 impl MinCodeScratch {
-    fn load(&mut self, labels: impl Iterator<Item = u32>, edges: impl Iterator<Item = (u32, u32, u32)> + Clone) {
+    fn load(
+        &mut self,
+        labels: impl Iterator<Item = u32>,
+        edges: impl Iterator<Item = (u32, u32, u32)> + Clone,
+    ) {
         self.labels.clear();
         self.labels.extend(labels);
         let n = self.labels.len();
@@ -75,7 +79,11 @@ impl MinCodeScratch {
         if code.len() <= 1 {
             return code.first().is_none_or(|e| e.from_label <= e.to_label);
         }
-        let n = code.iter().map(|e| e.from.max(e.to)).max().map_or(0, |m| m as usize + 1);
+        let n = code
+            .iter()
+            .map(|e| e.from.max(e.to))
+            .max()
+            .map_or(0, |m| m as usize + 1);
         let mut labels = std::mem::take(&mut self.labels);
         labels.clear();
         labels.resize(n, 0);
@@ -163,7 +171,13 @@ impl MinCodeScratch {
                 }
             }
             if let Some((j, le)) = bb {
-                let ext = DfsEdge::new(r, j, self.dfs_label[r as usize], le, self.dfs_label[j as usize]);
+                let ext = DfsEdge::new(
+                    r,
+                    j,
+                    self.dfs_label[r as usize],
+                    le,
+                    self.dfs_label[j as usize],
+                );
                 if cand.is_some_and(|c| c[k] != ext) {
                     return false;
                 }
@@ -222,8 +236,10 @@ impl MinCodeScratch {
                             continue;
                         }
                         let base = self.phi_next.len();
-                        self.phi_next.extend_from_slice(&self.phi[e * n..(e + 1) * n]);
-                        self.psi_next.extend_from_slice(&self.psi[e * n..(e + 1) * n]);
+                        self.phi_next
+                            .extend_from_slice(&self.phi[e * n..(e + 1) * n]);
+                        self.psi_next
+                            .extend_from_slice(&self.psi[e * n..(e + 1) * n]);
                         self.phi_next[base + v as usize] = w;
                         self.psi_next[base + w as usize] = v;
                     }
@@ -304,22 +320,33 @@ pub fn min_dfs_code(graph: GraphRef<'_>) -> Result<DfsCode> {
             }
         }
         if u == v {
-            return Err(GraphError::SelfLoop { graph: 0, vertex: u as usize }.into());
+            return Err(GraphError::SelfLoop {
+                graph: 0,
+                vertex: u as usize,
+            }
+            .into());
         }
         pairs.push((u.min(v), u.max(v)));
     }
     pairs.sort_unstable();
     if let Some(w) = pairs.windows(2).find(|w| w[0] == w[1]) {
-        return Err(
-            GraphError::ParallelEdge { graph: 0, u: w[0].0 as usize, v: w[0].1 as usize }.into()
-        );
+        return Err(GraphError::ParallelEdge {
+            graph: 0,
+            u: w[0].0 as usize,
+            v: w[0].1 as usize,
+        }
+        .into());
     }
     let n_components = count_components(n, graph.edges);
     if n_components > 1 {
         return Err(GspanError::Disconnected { n_components });
     }
     let mut s = MinCodeScratch::default();
-    let edges = graph.edges.iter().zip(graph.edge_labels).map(|(&[u, v], &l)| (u, v, l));
+    let edges = graph
+        .edges
+        .iter()
+        .zip(graph.edge_labels)
+        .map(|(&[u, v], &l)| (u, v, l));
     s.load(graph.node_labels.iter().copied(), edges);
     let done = s.run(None);
     debug_assert!(done, "invariant: a connected graph has a minimum code");
@@ -351,16 +378,28 @@ mod tests {
     use super::*;
 
     fn code(edges: &[(u32, u32, u32, u32, u32)]) -> DfsCode {
-        DfsCode::from_edges(edges.iter().map(|&(a, b, c, d, e)| DfsEdge::new(a, b, c, d, e)).collect())
-            .unwrap()
+        DfsCode::from_edges(
+            edges
+                .iter()
+                .map(|&(a, b, c, d, e)| DfsEdge::new(a, b, c, d, e))
+                .collect(),
+        )
+        .unwrap()
     }
 
     #[test]
     fn triangle_codes() {
         // triangle with one distinct vertex label 1 and two 0s
-        let g = GraphRef { node_labels: &[1, 0, 0], edges: &[[0, 1], [1, 2], [2, 0]], edge_labels: &[0, 0, 0] };
+        let g = GraphRef {
+            node_labels: &[1, 0, 0],
+            edges: &[[0, 1], [1, 2], [2, 0]],
+            edge_labels: &[0, 0, 0],
+        };
         let c = min_dfs_code(g).unwrap();
-        assert_eq!(c, code(&[(0, 1, 0, 0, 0), (1, 2, 0, 0, 1), (2, 0, 1, 0, 0)]));
+        assert_eq!(
+            c,
+            code(&[(0, 1, 0, 0, 0), (1, 2, 0, 0, 1), (2, 0, 1, 0, 0)])
+        );
         assert!(c.is_min());
         let other = code(&[(0, 1, 0, 0, 1), (1, 2, 1, 0, 0), (2, 0, 0, 0, 0)]);
         assert!(!other.is_min());
@@ -369,19 +408,59 @@ mod tests {
 
     #[test]
     fn errors_and_trivial_graphs() {
-        let g = GraphRef { node_labels: &[0, 0, 0], edges: &[[0, 1]], edge_labels: &[0] };
-        assert_eq!(min_dfs_code(g), Err(GspanError::Disconnected { n_components: 2 }));
-        let g = GraphRef { node_labels: &[0, 0], edges: &[[0, 1], [1, 0]], edge_labels: &[0, 0] };
-        assert!(matches!(min_dfs_code(g), Err(GspanError::Graph(GraphError::ParallelEdge { .. }))));
-        let g = GraphRef { node_labels: &[0, 0], edges: &[[0, 0]], edge_labels: &[0] };
-        assert!(matches!(min_dfs_code(g), Err(GspanError::Graph(GraphError::SelfLoop { .. }))));
-        let g = GraphRef { node_labels: &[0], edges: &[[0, 3]], edge_labels: &[0] };
+        let g = GraphRef {
+            node_labels: &[0, 0, 0],
+            edges: &[[0, 1]],
+            edge_labels: &[0],
+        };
+        assert_eq!(
+            min_dfs_code(g),
+            Err(GspanError::Disconnected { n_components: 2 })
+        );
+        let g = GraphRef {
+            node_labels: &[0, 0],
+            edges: &[[0, 1], [1, 0]],
+            edge_labels: &[0, 0],
+        };
+        assert!(matches!(
+            min_dfs_code(g),
+            Err(GspanError::Graph(GraphError::ParallelEdge { .. }))
+        ));
+        let g = GraphRef {
+            node_labels: &[0, 0],
+            edges: &[[0, 0]],
+            edge_labels: &[0],
+        };
+        assert!(matches!(
+            min_dfs_code(g),
+            Err(GspanError::Graph(GraphError::SelfLoop { .. }))
+        ));
+        let g = GraphRef {
+            node_labels: &[0],
+            edges: &[[0, 3]],
+            edge_labels: &[0],
+        };
         assert!(matches!(min_dfs_code(g), Err(GspanError::Graph(_))));
-        let g = GraphRef { node_labels: &[0, 1], edges: &[[0, 1]], edge_labels: &[] };
-        assert!(matches!(min_dfs_code(g), Err(GspanError::Graph(GraphError::Malformed(_)))));
-        let g = GraphRef { node_labels: &[4], edges: &[], edge_labels: &[] };
+        let g = GraphRef {
+            node_labels: &[0, 1],
+            edges: &[[0, 1]],
+            edge_labels: &[],
+        };
+        assert!(matches!(
+            min_dfs_code(g),
+            Err(GspanError::Graph(GraphError::Malformed(_)))
+        ));
+        let g = GraphRef {
+            node_labels: &[4],
+            edges: &[],
+            edge_labels: &[],
+        };
         assert!(min_dfs_code(g).unwrap().is_empty());
-        let g = GraphRef { node_labels: &[], edges: &[], edge_labels: &[] };
+        let g = GraphRef {
+            node_labels: &[],
+            edges: &[],
+            edge_labels: &[],
+        };
         assert!(min_dfs_code(g).unwrap().is_empty());
     }
 

@@ -31,6 +31,8 @@ use crate::visit::{MiningStats, Node, ParallelVisitor, Truncation, Visit, Visito
 const NONE: u32 = u32::MAX;
 /// Embeddings processed between two polls of the cancellation flag and the clock.
 const POLL_EVERY: usize = 1024;
+/// Embeddings whose parent chains are walked together (a multiple divides `POLL_EVERY`).
+const WALK_BATCH: usize = 16;
 
 /// One embedding: at depth 0, `prev` and `v` are the data vertices of DFS indices 0 and 1;
 /// deeper, `prev` indexes the parent node's embedding and `v` is the data vertex reached by
@@ -51,7 +53,12 @@ struct Child {
 
 impl Default for Child {
     fn default() -> Self {
-        Self { edge: DfsEdge::new(0, 0, 0, 0, 0), embs: Vec::new(), gids: Vec::new(), counts: Vec::new() }
+        Self {
+            edge: DfsEdge::new(0, 0, 0, 0, 0),
+            embs: Vec::new(),
+            gids: Vec::new(),
+            counts: Vec::new(),
+        }
     }
 }
 
@@ -60,7 +67,9 @@ impl Child {
     fn push(&mut self, emb: Emb, gid: u32) {
         self.embs.push(emb);
         match self.gids.last() {
-            Some(&g) if g == gid => *self.counts.last_mut().expect("invariant: parallel to gids") += 1,
+            Some(&g) if g == gid => {
+                *self.counts.last_mut().expect("invariant: parallel to gids") += 1
+            }
             _ => {
                 self.gids.push(gid);
                 self.counts.push(1);
@@ -170,7 +179,9 @@ fn stop_code(t: Truncation) -> u8 {
 
 impl Shared<'_> {
     fn set_stop(&self, t: Truncation) {
-        let _ = self.stop.compare_exchange(STOP_NONE, stop_code(t), Ordering::SeqCst, Ordering::SeqCst);
+        let _ =
+            self.stop
+                .compare_exchange(STOP_NONE, stop_code(t), Ordering::SeqCst, Ordering::SeqCst);
     }
 
     /// Checks the cancellation flag and the clock; true when the traversal must stop.
@@ -199,9 +210,11 @@ impl Shared<'_> {
                 self.nodes.fetch_add(1, Ordering::Relaxed);
             }
             Some(max) => {
-                let claimed = self.nodes.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
-                    (n < max).then_some(n + 1)
-                });
+                let claimed = self
+                    .nodes
+                    .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                        (n < max).then_some(n + 1)
+                    });
                 if claimed.is_err() {
                     self.set_stop(Truncation::MaxNodes);
                     return false;
@@ -256,6 +269,7 @@ struct Worker {
     parent: Vec<u32>,
     rmpath: Vec<u32>,
     rm_fwd: Vec<(u32, u32)>,
+    rm_thr: Vec<u32>,
     into_label: Vec<u32>,
     on_path: Vec<bool>,
     dfs_label: Vec<u32>,
@@ -286,7 +300,11 @@ impl<V: ParallelVisitor> Mode<V> for ParallelMode {
             return None;
         }
         let n_embs = if d == 0 {
-            w.levels[0].order.iter().map(|&c| w.levels[0].children[c as usize].embs.len()).sum()
+            w.levels[0]
+                .order
+                .iter()
+                .map(|&c| w.levels[0].children[c as usize].embs.len())
+                .sum()
         } else {
             w.levels[d - 1].children[w.cur[d - 1] as usize].embs.len()
         };
@@ -294,7 +312,10 @@ impl<V: ParallelVisitor> Mode<V> for ParallelMode {
             return None;
         }
         let order = std::mem::take(&mut w.levels[d].order);
-        let tasks: Vec<(Task, V)> = order.iter().map(|&c| (w.make_task(d, c), v.fork())).collect();
+        let tasks: Vec<(Task, V)> = order
+            .iter()
+            .map(|&c| (w.make_task(d, c), v.fork()))
+            .collect();
         w.levels[d].order = order;
         let done: Vec<(V, bool)> = tasks
             .into_par_iter()
@@ -328,6 +349,7 @@ impl Worker {
             parent: Vec::new(),
             rmpath: Vec::new(),
             rm_fwd: Vec::new(),
+            rm_thr: Vec::new(),
             into_label: Vec::new(),
             on_path: Vec::new(),
             dfs_label: Vec::new(),
@@ -348,7 +370,11 @@ impl Worker {
     /// visits its children. Returns true when the traversal stopped.
     fn expand<V: Visitor, M: Mode<V>>(&mut self, sh: &Shared<'_>, d: usize, v: &mut V) -> bool {
         self.ensure_depth(d);
-        let stopped = if d == 0 { self.gen_root(sh) } else { self.gen_children(sh, d) };
+        let stopped = if d == 0 {
+            self.gen_root(sh)
+        } else {
+            self.gen_children(sh, d)
+        };
         if stopped {
             return true;
         }
@@ -385,7 +411,12 @@ impl Worker {
         self.cur[d] = c;
         let visit = {
             let ch = &self.levels[d].children[c as usize];
-            v.pre(&Node { code: &self.code, vertex_label: None, graph_ids: &ch.gids, counts: &ch.counts })
+            v.pre(&Node {
+                code: &self.code,
+                vertex_label: None,
+                graph_ids: &ch.gids,
+                counts: &ch.counts,
+            })
         };
         let mut stopped = false;
         match visit {
@@ -399,7 +430,12 @@ impl Worker {
             }
         }
         let ch = &self.levels[d].children[c as usize];
-        v.post(&Node { code: &self.code, vertex_label: None, graph_ids: &ch.gids, counts: &ch.counts });
+        v.post(&Node {
+            code: &self.code,
+            vertex_label: None,
+            graph_ids: &ch.gids,
+            counts: &ch.counts,
+        });
         stopped
     }
 
@@ -433,7 +469,11 @@ impl Worker {
         let db = sh.db;
         let code = self.code.edges();
         // rightmost path of the current code
-        let n_v = code.iter().map(|e| e.from.max(e.to)).max().map_or(0, |m| m as usize + 1);
+        let n_v = code
+            .iter()
+            .map(|e| e.from.max(e.to))
+            .max()
+            .map_or(0, |m| m as usize + 1);
         let r = n_v as u32 - 1;
         self.parent.clear();
         self.parent.resize(n_v, NONE);
@@ -478,94 +518,162 @@ impl Worker {
             }
             self.fwd.push(e.is_forward());
         }
+        // rm_thr[k]: first label-pair id allowed for forward edges from rmpath[k]
+        self.rm_thr.clear();
+        for &j in &self.rmpath {
+            let key = self.rm_fwd[j as usize];
+            self.rm_thr
+                .push(db.pairs.partition_point(|&p| p < key) as u32);
+        }
         self.phi.clear();
-        self.phi.resize(n_v, 0);
+        self.phi.resize(n_v * WALK_BATCH, 0);
         let min_label = code[0].from_label;
         let n_pairs = db.n_pairs;
         let dense = db.dense_keys;
 
         let Self {
-            levels, cur, vmark, stamp, phi, rmpath, rm_fwd, on_path, r_adj, fwd, dfs_label, ..
+            levels,
+            cur,
+            vmark,
+            stamp,
+            phi,
+            rmpath,
+            rm_thr,
+            rm_fwd,
+            on_path,
+            r_adj,
+            fwd,
+            dfs_label,
+            ..
         } = self;
         let (lower, upper) = levels.split_at_mut(d);
         let out = &mut upper[0];
         out.reset(if dense { (n_v + 1) * n_pairs * 2 } else { 0 });
-        let chains: Vec<&[Emb]> =
-            (0..d).map(|t| lower[t].children[cur[t] as usize].embs.as_slice()).collect();
+        let chains: Vec<&[Emb]> = (0..d)
+            .map(|t| lower[t].children[cur[t] as usize].embs.as_slice())
+            .collect();
         let n_parent = chains[d - 1].len();
         let lr = dfs_label[r as usize];
-        for i in 0..n_parent {
-            if i % POLL_EVERY == POLL_EVERY - 1 && sh.poll() {
+        let mut i0 = 0;
+        let mut batch = [0u32; WALK_BATCH];
+        while i0 < n_parent {
+            if i0 % POLL_EVERY == 0 && i0 > 0 && sh.poll() {
                 return true;
             }
-            // a fresh stamp marks this embedding's vertices (no clearing between embeddings)
-            if *stamp == u32::MAX {
-                vmark.fill(0);
-                *stamp = 0;
+            // walk the prev chains of a batch of embeddings together: independent loads overlap
+            let bn = WALK_BATCH.min(n_parent - i0);
+            for (k, b) in batch[..bn].iter_mut().enumerate() {
+                *b = (i0 + k) as u32;
             }
-            *stamp += 1;
-            let tag = u64::from(*stamp) << 32;
-            let mut idx = i as u32;
             for t in (1..d).rev() {
-                let e = chains[t][idx as usize];
+                let level = chains[t];
                 if fwd[t] {
-                    let to = code[t].to;
-                    phi[to as usize] = e.v;
-                    vmark[e.v as usize] = tag | u64::from(to);
+                    let to = code[t].to as usize;
+                    for (k, b) in batch[..bn].iter_mut().enumerate() {
+                        let e = level[*b as usize];
+                        phi[k * n_v + to] = e.v;
+                        *b = e.prev;
+                    }
+                } else {
+                    for b in &mut batch[..bn] {
+                        *b = level[*b as usize].prev;
+                    }
                 }
-                idx = e.prev;
             }
-            let root = chains[0][idx as usize];
-            phi[0] = root.prev;
-            phi[1] = root.v;
-            vmark[root.prev as usize] = tag;
-            vmark[root.v as usize] = tag | 1;
+            for (k, b) in batch[..bn].iter().enumerate() {
+                let e = chains[0][*b as usize];
+                phi[k * n_v] = e.prev;
+                phi[k * n_v + 1] = e.v;
+            }
+            for k in 0..bn {
+                let i = i0 + k;
+                let phi = &phi[k * n_v..(k + 1) * n_v];
+                // a fresh stamp marks this embedding's vertices (no clearing between embeddings)
+                if *stamp == u32::MAX {
+                    vmark.fill(0);
+                    *stamp = 0;
+                }
+                *stamp += 1;
+                let tag = u64::from(*stamp) << 32;
+                for (x, &v) in phi.iter().enumerate() {
+                    vmark[v as usize] = tag | x as u64;
+                }
 
-            let gid = db.vgraph[phi[0] as usize];
-            let ur = phi[r as usize];
-            let emb_prev = i as u32;
-            let nbrs = db.nbrs(ur);
-            // backward edges from the rightmost vertex to the rightmost path
-            for a in nbrs {
-                let m = vmark[a.to as usize];
-                if m & !0xffff_ffff != tag {
-                    continue;
+                let gid = db.vgraph[phi[0] as usize];
+                let ur = phi[r as usize];
+                let emb_prev = i as u32;
+                let nbrs = db.nbrs(ur);
+                // backward edges from the rightmost vertex to the rightmost path
+                for a in nbrs {
+                    let m = vmark[a.to as usize];
+                    if m & !0xffff_ffff != tag {
+                        continue;
+                    }
+                    let j = m as u32;
+                    if !on_path[j as usize] || r_adj[j as usize] {
+                        continue;
+                    }
+                    let (fl, ftl) = rm_fwd[j as usize];
+                    if fl < a.elabel || (fl == a.elabel && ftl <= lr) {
+                        let key = DfsEdge::new(r, j, lr, a.elabel, a.to_label);
+                        let slot = dense.then(|| (j as usize * n_pairs + a.pair as usize) * 2 + 1);
+                        out.add(
+                            slot,
+                            key,
+                            Emb {
+                                prev: emb_prev,
+                                v: a.to,
+                            },
+                            gid,
+                        );
+                    }
                 }
-                let j = m as u32;
-                if !on_path[j as usize] || r_adj[j as usize] {
-                    continue;
-                }
-                let (fl, ftl) = rm_fwd[j as usize];
-                if fl < a.elabel || (fl == a.elabel && ftl <= lr) {
-                    let key = DfsEdge::new(r, j, lr, a.elabel, a.to_label);
-                    let slot = dense.then(|| (j as usize * n_pairs + a.pair as usize) * 2 + 1);
-                    out.add(slot, key, Emb { prev: emb_prev, v: a.to }, gid);
-                }
-            }
-            // forward edges from the rightmost vertex
-            for a in nbrs {
-                if vmark[a.to as usize] & !0xffff_ffff == tag || a.to_label < min_label {
-                    continue;
-                }
-                let key = DfsEdge::new(r, n_v as u32, lr, a.elabel, a.to_label);
-                let slot = dense.then(|| (r as usize * n_pairs + a.pair as usize) * 2);
-                out.add(slot, key, Emb { prev: emb_prev, v: a.to }, gid);
-            }
-            // forward edges from the other rightmost-path vertices
-            for &j in &rmpath[1..] {
-                let (fl, ftl) = rm_fwd[j as usize];
-                let lj = dfs_label[j as usize];
-                for a in db.nbrs(phi[j as usize]) {
+                // forward edges from the rightmost vertex
+                for a in nbrs {
                     if vmark[a.to as usize] & !0xffff_ffff == tag || a.to_label < min_label {
                         continue;
                     }
-                    if fl < a.elabel || (fl == a.elabel && ftl <= a.to_label) {
-                        let key = DfsEdge::new(j, n_v as u32, lj, a.elabel, a.to_label);
-                        let slot = dense.then(|| (j as usize * n_pairs + a.pair as usize) * 2);
-                        out.add(slot, key, Emb { prev: emb_prev, v: a.to }, gid);
+                    let key = DfsEdge::new(r, n_v as u32, lr, a.elabel, a.to_label);
+                    let slot = dense.then(|| (r as usize * n_pairs + a.pair as usize) * 2);
+                    out.add(
+                        slot,
+                        key,
+                        Emb {
+                            prev: emb_prev,
+                            v: a.to,
+                        },
+                        gid,
+                    );
+                }
+                // forward edges from the other rightmost-path vertices
+                for (&j, &thr) in rmpath[1..].iter().zip(&rm_thr[1..]) {
+                    let lj = dfs_label[j as usize];
+                    for a in db.nbrs(phi[j as usize]) {
+                        // minimality needs (edge label, to label) >= the rightmost-path edge's
+                        // pair; pair ids follow that order
+                        if vmark[a.to as usize] & !0xffff_ffff == tag
+                            || a.pair < thr
+                            || a.to_label < min_label
+                        {
+                            continue;
+                        }
+                        {
+                            let key = DfsEdge::new(j, n_v as u32, lj, a.elabel, a.to_label);
+                            let slot = dense.then(|| (j as usize * n_pairs + a.pair as usize) * 2);
+                            out.add(
+                                slot,
+                                key,
+                                Emb {
+                                    prev: emb_prev,
+                                    v: a.to,
+                                },
+                                gid,
+                            );
+                        }
                     }
                 }
             }
+            i0 += bn;
         }
         false
     }
@@ -581,7 +689,9 @@ impl Worker {
         }
         let children = &level.children;
         level.order.sort_unstable_by(|&a, &b| {
-            children[a as usize].edge.cmp_extension(&children[b as usize].edge)
+            children[a as usize]
+                .edge
+                .cmp_extension(&children[b as usize].edge)
         });
         if d == 0 {
             return;
@@ -623,7 +733,12 @@ impl Worker {
             }
             base[t] = packed;
         }
-        Task { code, base, gids, counts }
+        Task {
+            code,
+            base,
+            gids,
+            counts,
+        }
     }
 
     /// Runs a task: visits its root (with the forked visitor) and the subtree below.
@@ -717,7 +832,12 @@ fn visit_single_vertices<V: Visitor>(db: &GraphDatabase, sh: &Shared<'_>, v: &mu
         if !sh.begin_node() {
             return true;
         }
-        let node = Node { code: &empty, vertex_label: Some(l), graph_ids: gids, counts };
+        let node = Node {
+            code: &empty,
+            vertex_label: Some(l),
+            graph_ids: gids,
+            counts,
+        };
         if v.pre(&node) == Visit::Prune {
             sh.pruned.fetch_add(1, Ordering::Relaxed);
         }

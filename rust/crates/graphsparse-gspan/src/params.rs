@@ -112,7 +112,11 @@ impl MinerParams {
             return Err(GspanError::InvalidMinSupport(0));
         }
         if self.split_embeddings == 0 {
-            return Err(GspanError::InvalidParameter { name: "split_embeddings", min: 1, value: 0 });
+            return Err(GspanError::InvalidParameter {
+                name: "split_embeddings",
+                min: 1,
+                value: 0,
+            });
         }
         Ok(MinerValidParams(self))
     }

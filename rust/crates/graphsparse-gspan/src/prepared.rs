@@ -36,6 +36,8 @@ pub(crate) struct Prepared {
     pub adj: Vec<Adj>,
     /// Number of distinct `(elabel, to_label)` pairs in the adjacency.
     pub n_pairs: usize,
+    /// The distinct `(elabel, to_label)` pairs, sorted; `Adj::pair` indexes this.
+    pub pairs: Vec<(u32, u32)>,
     /// Whether extensions are keyed through dense tables (few label pairs).
     pub dense_keys: bool,
 }
@@ -91,17 +93,33 @@ impl Prepared {
             acc += d;
             adj_ptr.push(acc);
         }
-        let mut adj = vec![Adj { to: 0, elabel: 0, to_label: 0, pair: 0 }; acc as usize];
+        let mut adj = vec![
+            Adj {
+                to: 0,
+                elabel: 0,
+                to_label: 0,
+                pair: 0
+            };
+            acc as usize
+        ];
         let mut cursor = adj_ptr.clone();
         for (e, (&[u, v], &l)) in ends.iter().zip(&elabel).enumerate() {
             if !keep[e] {
                 continue;
             }
-            adj[cursor[u as usize] as usize] =
-                Adj { to: v, elabel: l, to_label: vlabel[v as usize], pair: 0 };
+            adj[cursor[u as usize] as usize] = Adj {
+                to: v,
+                elabel: l,
+                to_label: vlabel[v as usize],
+                pair: 0,
+            };
             cursor[u as usize] += 1;
-            adj[cursor[v as usize] as usize] =
-                Adj { to: u, elabel: l, to_label: vlabel[u as usize], pair: 0 };
+            adj[cursor[v as usize] as usize] = Adj {
+                to: u,
+                elabel: l,
+                to_label: vlabel[u as usize],
+                pair: 0,
+            };
             cursor[v as usize] += 1;
         }
         // label-sorted adjacency: extensions of one vertex come out in extension order
@@ -113,10 +131,20 @@ impl Prepared {
         pairs.sort_unstable();
         pairs.dedup();
         for a in &mut adj {
-            a.pair = pairs.binary_search(&(a.elabel, a.to_label)).expect("invariant: listed") as u32;
+            a.pair = pairs
+                .binary_search(&(a.elabel, a.to_label))
+                .expect("invariant: listed") as u32;
         }
         let n_pairs = pairs.len();
-        Ok(Self { vlabel, vgraph, adj_ptr, adj, n_pairs, dense_keys: n_pairs <= DENSE_MAX_PAIRS })
+        Ok(Self {
+            vlabel,
+            vgraph,
+            adj_ptr,
+            adj,
+            n_pairs,
+            pairs,
+            dense_keys: n_pairs <= DENSE_MAX_PAIRS,
+        })
     }
 
     #[inline]

@@ -11,7 +11,9 @@ use graphsparse_graph::{GraphDatabase, read_gspan, read_tu};
 use graphsparse_gspan::{MinerParams, mine_frequent, mine_frequent_parallel};
 
 fn data(rel: &str) -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../../shared/data").join(rel);
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../../shared/data")
+        .join(rel);
     if p.exists() {
         Some(p)
     } else {
@@ -53,17 +55,31 @@ fn cpdb_68_and_34() {
 #[test]
 fn mutag_parallel_equals_serial() {
     let Some(db) = mutag() else { return };
-    let params = MinerParams::new().min_support(56).single_vertices(true).check().unwrap();
+    let params = MinerParams::new()
+        .min_support(56)
+        .single_vertices(true)
+        .check()
+        .unwrap();
     let serial = mine_frequent(&db, &params, &AtomicBool::new(false)).unwrap();
     for threads in [2, 3] {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
         let par = pool
             .install(|| mine_frequent_parallel(&db, &params, &AtomicBool::new(false)))
             .unwrap();
         assert_eq!(par.patterns, serial.patterns);
     }
     // 7 vertex labels in MUTAG, of which 3 occur in at least 56 graphs (C, N, O)
-    assert_eq!(serial.patterns.iter().filter(|p| p.vertex_label.is_some()).count(), 3);
+    assert_eq!(
+        serial
+            .patterns
+            .iter()
+            .filter(|p| p.vertex_label.is_some())
+            .count(),
+        3
+    );
 }
 
 #[test]
@@ -93,8 +109,12 @@ fn mutag_19_parallel() {
     let Some(db) = mutag() else { return };
     let params = MinerParams::new().min_support(19).check().unwrap();
     let serial = mine_frequent(&db, &params, &AtomicBool::new(false)).unwrap();
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-    let par =
-        pool.install(|| mine_frequent_parallel(&db, &params, &AtomicBool::new(false))).unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let par = pool
+        .install(|| mine_frequent_parallel(&db, &params, &AtomicBool::new(false)))
+        .unwrap();
     assert_eq!(par.patterns, serial.patterns);
 }

@@ -10,7 +10,9 @@ use common::{
     brute_single_vertices, code_less, to_db, tuples,
 };
 use graphsparse_graph::GraphRef;
-use graphsparse_gspan::{DfsCode, DfsEdge, MinerParams, Node, Visit, Visitor, min_dfs_code, mine, mine_frequent};
+use graphsparse_gspan::{
+    DfsCode, DfsEdge, MinerParams, Node, Visit, Visitor, min_dfs_code, mine, mine_frequent,
+};
 use proptest::prelude::*;
 
 fn arb_db() -> impl Strategy<Value = Vec<G>> {
@@ -19,11 +21,19 @@ fn arb_db() -> impl Strategy<Value = Vec<G>> {
 }
 
 fn code_of(t: &Code) -> DfsCode {
-    DfsCode::from_edges(t.iter().map(|e| DfsEdge::new(e[0], e[1], e[2], e[3], e[4])).collect()).unwrap()
+    DfsCode::from_edges(
+        t.iter()
+            .map(|e| DfsEdge::new(e[0], e[1], e[2], e[3], e[4]))
+            .collect(),
+    )
+    .unwrap()
 }
 
 fn graph_ref(g: &G) -> (Vec<[u32; 2]>, Vec<u32>) {
-    (g.edges.iter().map(|&(a, b, _)| [a, b]).collect(), g.edges.iter().map(|e| e.2).collect())
+    (
+        g.edges.iter().map(|&(a, b, _)| [a, b]).collect(),
+        g.edges.iter().map(|e| e.2).collect(),
+    )
 }
 
 /// Number of label-preserving injective maps of the pattern's vertices into `g` that map every
@@ -33,9 +43,19 @@ fn count_monomorphisms(code: &DfsCode, g: &G) -> u32 {
     let mut map = vec![u32::MAX; pl.len()];
     let mut used = vec![false; g.labels.len()];
     fn edge_label(g: &G, a: u32, b: u32) -> Option<u32> {
-        g.edges.iter().find(|e| (e.0, e.1) == (a, b) || (e.0, e.1) == (b, a)).map(|e| e.2)
+        g.edges
+            .iter()
+            .find(|e| (e.0, e.1) == (a, b) || (e.0, e.1) == (b, a))
+            .map(|e| e.2)
     }
-    fn rec(k: usize, code: &DfsCode, pl: &[u32], g: &G, map: &mut Vec<u32>, used: &mut Vec<bool>) -> u32 {
+    fn rec(
+        k: usize,
+        code: &DfsCode,
+        pl: &[u32],
+        g: &G,
+        map: &mut Vec<u32>,
+        used: &mut Vec<bool>,
+    ) -> u32 {
         if k == pl.len() {
             let ok = code.edges().iter().all(|e| {
                 edge_label(g, map[e.from as usize], map[e.to as usize]) == Some(e.edge_label)

@@ -21,7 +21,10 @@ fn arb_db() -> impl Strategy<Value = Vec<G>> {
 }
 
 fn pool(n: usize) -> rayon::ThreadPool {
-    rayon::ThreadPoolBuilder::new().num_threads(n).build().unwrap()
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build()
+        .unwrap()
 }
 
 fn no_cancel() -> AtomicBool {
@@ -50,8 +53,13 @@ impl Visitor for TreeCheck {
             if code.len() != parent.len() + 1 || code.edges()[..parent.len()] != *parent.edges() {
                 self.errors.push(format!("{code} does not extend {parent}"));
             }
-            if !node.graph_ids().iter().all(|g| ids.binary_search(g).is_ok()) {
-                self.errors.push(format!("support of {code} is not a subset of its parent's"));
+            if !node
+                .graph_ids()
+                .iter()
+                .all(|g| ids.binary_search(g).is_ok())
+            {
+                self.errors
+                    .push(format!("support of {code} is not a subset of its parent's"));
             }
         } else if code.len() != 1 {
             self.errors.push(format!("{code} at the top level"));
@@ -70,7 +78,9 @@ impl Visitor for TreeCheck {
         self.post += 1;
         match self.stack.pop() {
             Some((c, _)) if c == *node.code() => {}
-            _ => self.errors.push(format!("unbalanced post for {}", node.code())),
+            _ => self
+                .errors
+                .push(format!("unbalanced post for {}", node.code())),
         }
     }
 }
@@ -83,7 +93,8 @@ struct Recorder {
 
 impl Visitor for Recorder {
     fn pre(&mut self, node: &Node<'_>) -> Visit {
-        self.log.push(format!("pre {} {:?}", node.code(), node.graph_ids()));
+        self.log
+            .push(format!("pre {} {:?}", node.code(), node.graph_ids()));
         Visit::Continue
     }
     fn post(&mut self, node: &Node<'_>) {
@@ -93,7 +104,9 @@ impl Visitor for Recorder {
 
 impl ParallelVisitor for Recorder {
     fn fork(&self) -> Self {
-        Self { log: vec!["fork".into()] }
+        Self {
+            log: vec!["fork".into()],
+        }
     }
     fn join(&mut self, mut child: Self) {
         self.log.push("join".into());
@@ -255,11 +268,17 @@ fn explosive_db() -> graphsparse_graph::GraphDatabase {
         }
         for v in 0..n {
             let w = (v + 5) % n;
-            if !edges.iter().any(|&(a, b, _)| (a, b) == (v, w) || (a, b) == (w, v)) {
+            if !edges
+                .iter()
+                .any(|&(a, b, _)| (a, b) == (v, w) || (a, b) == (w, v))
+            {
                 edges.push((v, w, 0));
             }
         }
-        graphs.push(G { labels: vec![0; n as usize], edges });
+        graphs.push(G {
+            labels: vec![0; n as usize],
+            edges,
+        });
     }
     to_db(&graphs)
 }
@@ -267,16 +286,30 @@ fn explosive_db() -> graphsparse_graph::GraphDatabase {
 #[test]
 fn time_limit_stops_and_reports() {
     let db = explosive_db();
-    let params = MinerParams::new().min_support(2).time_limit(Some(Duration::from_millis(150))).check().unwrap();
+    let params = MinerParams::new()
+        .min_support(2)
+        .time_limit(Some(Duration::from_millis(150)))
+        .check()
+        .unwrap();
     let t0 = Instant::now();
     let res = mine_frequent(&db, &params, &no_cancel()).unwrap();
     assert_eq!(res.stats.truncation, Some(Truncation::TimeLimit));
     assert!(!res.patterns.is_empty());
-    assert!(t0.elapsed() < Duration::from_secs(3), "took {:?}", t0.elapsed());
-    let res = pool(2).install(|| mine_frequent_parallel(&db, &params, &no_cancel())).unwrap();
+    assert!(
+        t0.elapsed() < Duration::from_secs(3),
+        "took {:?}",
+        t0.elapsed()
+    );
+    let res = pool(2)
+        .install(|| mine_frequent_parallel(&db, &params, &no_cancel()))
+        .unwrap();
     assert_eq!(res.stats.truncation, Some(Truncation::TimeLimit));
 
-    let zero = MinerParams::new().time_limit(Some(Duration::ZERO)).single_vertices(true).check().unwrap();
+    let zero = MinerParams::new()
+        .time_limit(Some(Duration::ZERO))
+        .single_vertices(true)
+        .check()
+        .unwrap();
     let res = mine_frequent(&db, &zero, &no_cancel()).unwrap();
     assert_eq!(res.stats.truncation, Some(Truncation::TimeLimit));
     assert!(res.patterns.is_empty());
@@ -296,7 +329,9 @@ fn cancellation_from_another_thread_stops_quickly() {
                 Instant::now()
             });
             let res = if parallel {
-                pool(2).install(|| mine_frequent_parallel(&db, &params, &cancel)).unwrap()
+                pool(2)
+                    .install(|| mine_frequent_parallel(&db, &params, &cancel))
+                    .unwrap()
             } else {
                 mine_frequent(&db, &params, &cancel).unwrap()
             };
@@ -305,7 +340,10 @@ fn cancellation_from_another_thread_stops_quickly() {
             assert_eq!(res.stats.truncation, Some(Truncation::Cancelled));
             done.saturating_duration_since(raised_at)
         });
-        assert!(raised < Duration::from_millis(500), "stopped {raised:?} after the flag");
+        assert!(
+            raised < Duration::from_millis(500),
+            "stopped {raised:?} after the flag"
+        );
     }
     let preset = AtomicBool::new(true);
     let res = mine_frequent(&db, &params, &preset).unwrap();
@@ -316,7 +354,11 @@ fn cancellation_from_another_thread_stops_quickly() {
 #[test]
 fn truncated_traversal_keeps_pre_post_balanced() {
     let db = explosive_db();
-    let params = MinerParams::new().min_support(2).max_nodes(Some(500)).check().unwrap();
+    let params = MinerParams::new()
+        .min_support(2)
+        .max_nodes(Some(500))
+        .check()
+        .unwrap();
     let mut v = TreeCheck::default();
     let stats = mine(&db, &params, &mut v, &no_cancel()).unwrap();
     assert_eq!(stats.truncation, Some(Truncation::MaxNodes));
@@ -327,12 +369,22 @@ fn truncated_traversal_keeps_pre_post_balanced() {
 
 #[test]
 fn parameter_errors() {
-    assert_eq!(MinerParams::new().min_support(0).check(), Err(GspanError::InvalidMinSupport(0)));
+    assert_eq!(
+        MinerParams::new().min_support(0).check(),
+        Err(GspanError::InvalidMinSupport(0))
+    );
     assert!(matches!(
         MinerParams::new().split_embeddings(0).check(),
-        Err(GspanError::InvalidParameter { name: "split_embeddings", .. })
+        Err(GspanError::InvalidParameter {
+            name: "split_embeddings",
+            ..
+        })
     ));
-    let p = MinerParams::new().min_support(3).max_size(Some(2)).check().unwrap();
+    let p = MinerParams::new()
+        .min_support(3)
+        .max_size(Some(2))
+        .check()
+        .unwrap();
     assert_eq!((p.min_support(), p.max_size()), (3, Some(2)));
     assert_eq!(p.clone().into_params().check().unwrap(), p);
 }
@@ -341,13 +393,22 @@ fn parameter_errors() {
 fn hand_example_triangle_with_tail() {
     // graph 0: triangle a-a-b with a tail b-c; graph 1: the path a-a-b
     let graphs = vec![
-        G { labels: vec![0, 0, 1, 2], edges: vec![(0, 1, 0), (1, 2, 0), (2, 0, 0), (2, 3, 1)] },
-        G { labels: vec![0, 0, 1], edges: vec![(0, 1, 0), (1, 2, 0)] },
+        G {
+            labels: vec![0, 0, 1, 2],
+            edges: vec![(0, 1, 0), (1, 2, 0), (2, 0, 0), (2, 3, 1)],
+        },
+        G {
+            labels: vec![0, 0, 1],
+            edges: vec![(0, 1, 0), (1, 2, 0)],
+        },
     ];
     let params = MinerParams::new().min_support(2).check().unwrap();
     let res = mine_frequent(&to_db(&graphs), &params, &no_cancel()).unwrap();
-    let got: Vec<(String, Vec<u32>)> =
-        res.patterns.iter().map(|p| (p.code.to_string(), p.graph_ids.clone())).collect();
+    let got: Vec<(String, Vec<u32>)> = res
+        .patterns
+        .iter()
+        .map(|p| (p.code.to_string(), p.graph_ids.clone()))
+        .collect();
     let want = vec![
         ("(0,1,0,0,0)".to_string(), vec![0, 1]),
         ("(0,1,0,0,0) (1,2,0,0,1)".to_string(), vec![0, 1]),
@@ -355,9 +416,17 @@ fn hand_example_triangle_with_tail() {
     ];
     assert_eq!(got, want);
     // with support 1 the triangle and the tail appear; the triangle's minimum code:
-    let all = mine_frequent(&to_db(&graphs), &MinerParams::new().check().unwrap(), &no_cancel()).unwrap();
-    let codes: BTreeMap<String, usize> =
-        all.patterns.iter().map(|p| (p.code.to_string(), p.support())).collect();
+    let all = mine_frequent(
+        &to_db(&graphs),
+        &MinerParams::new().check().unwrap(),
+        &no_cancel(),
+    )
+    .unwrap();
+    let codes: BTreeMap<String, usize> = all
+        .patterns
+        .iter()
+        .map(|p| (p.code.to_string(), p.support()))
+        .collect();
     assert_eq!(codes.get("(0,1,0,0,0) (1,2,0,0,1) (2,0,1,0,0)"), Some(&1));
     assert_eq!(codes.get("(0,1,1,1,2)"), Some(&1));
     assert_eq!(all.patterns.len(), 10);

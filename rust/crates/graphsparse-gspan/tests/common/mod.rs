@@ -90,13 +90,20 @@ fn rec(
     out: &mut Vec<Code>,
 ) {
     if n_disc as usize == g.labels.len() {
-        assert_eq!(code.len(), g.edges.len(), "a finished DFS has emitted every edge");
+        assert_eq!(
+            code.len(),
+            g.edges.len(),
+            "a finished DFS has emitted every edge"
+        );
         out.push(code.clone());
         return;
     }
     let Some(&top) = stack.last() else { return };
-    let unvisited: Vec<(u32, u32)> =
-        adj[top as usize].iter().copied().filter(|&(w, _)| idx[w as usize].is_none()).collect();
+    let unvisited: Vec<(u32, u32)> = adj[top as usize]
+        .iter()
+        .copied()
+        .filter(|&(w, _)| idx[w as usize].is_none())
+        .collect();
     if unvisited.is_empty() {
         stack.pop();
         rec(g, adj, idx, stack, code, n_disc, out);
@@ -112,7 +119,13 @@ fn rec(
             .iter()
             .filter(|&&(x, _)| x != top && idx[x as usize].is_some())
             .map(|&(x, l)| {
-                [n_disc, idx[x as usize].unwrap(), g.labels[w as usize], l, g.labels[x as usize]]
+                [
+                    n_disc,
+                    idx[x as usize].unwrap(),
+                    g.labels[w as usize],
+                    l,
+                    g.labels[x as usize],
+                ]
             })
             .collect();
         back.sort_by_key(|e| e[1]);
@@ -165,12 +178,20 @@ pub fn connected_subgraphs(g: &G, max_size: usize) -> Vec<G> {
         if mask.count_ones() as usize > max_size {
             continue;
         }
-        let chosen: Vec<(u32, u32, u32)> =
-            (0..m).filter(|k| mask >> k & 1 == 1).map(|k| g.edges[k]).collect();
+        let chosen: Vec<(u32, u32, u32)> = (0..m)
+            .filter(|k| mask >> k & 1 == 1)
+            .map(|k| g.edges[k])
+            .collect();
         let verts: BTreeSet<u32> = chosen.iter().flat_map(|&(a, b, _)| [a, b]).collect();
-        let pos: BTreeMap<u32, u32> = verts.iter().enumerate().map(|(i, &v)| (v, i as u32)).collect();
-        let edges: Vec<(u32, u32, u32)> =
-            chosen.iter().map(|&(a, b, l)| (pos[&a], pos[&b], l)).collect();
+        let pos: BTreeMap<u32, u32> = verts
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| (v, i as u32))
+            .collect();
+        let edges: Vec<(u32, u32, u32)> = chosen
+            .iter()
+            .map(|&(a, b, l)| (pos[&a], pos[&b], l))
+            .collect();
         if is_connected(verts.len(), &edges) {
             let labels = verts.iter().map(|&v| g.labels[v as usize]).collect();
             out.push(G { labels, edges });
@@ -180,7 +201,11 @@ pub fn connected_subgraphs(g: &G, max_size: usize) -> Vec<G> {
 }
 
 /// Frequent connected patterns (>= 1 edge) of `graphs`: minimum code → sorted graph ids.
-pub fn brute_patterns(graphs: &[G], min_support: usize, max_size: usize) -> BTreeMap<Code, Vec<u32>> {
+pub fn brute_patterns(
+    graphs: &[G],
+    min_support: usize,
+    max_size: usize,
+) -> BTreeMap<Code, Vec<u32>> {
     let mut occ: BTreeMap<Code, Vec<u32>> = BTreeMap::new();
     for (gid, g) in graphs.iter().enumerate() {
         let mut codes: BTreeSet<Code> = BTreeSet::new();
@@ -227,14 +252,23 @@ pub fn to_db(graphs: &[G]) -> GraphDatabase {
 }
 
 pub fn tuples(code: &graphsparse_gspan::DfsCode) -> Code {
-    code.edges().iter().map(|e| [e.from, e.to, e.from_label, e.edge_label, e.to_label]).collect()
+    code.edges()
+        .iter()
+        .map(|e| [e.from, e.to, e.from_label, e.edge_label, e.to_label])
+        .collect()
 }
 
 /// A random simple graph: `1..=max_v` vertices, at most `max_e` edges, random orientation.
-pub fn arb_graph(max_v: usize, max_e: usize, n_vlabels: u32, n_elabels: u32) -> impl Strategy<Value = G> {
+pub fn arb_graph(
+    max_v: usize,
+    max_e: usize,
+    n_vlabels: u32,
+    n_elabels: u32,
+) -> impl Strategy<Value = G> {
     (1..=max_v).prop_flat_map(move |n| {
-        let pairs: Vec<(u32, u32)> =
-            (0..n as u32).flat_map(|i| (i + 1..n as u32).map(move |j| (i, j))).collect();
+        let pairs: Vec<(u32, u32)> = (0..n as u32)
+            .flat_map(|i| (i + 1..n as u32).map(move |j| (i, j)))
+            .collect();
         let k = pairs.len().min(max_e);
         (
             prop::collection::vec(0..n_vlabels, n),
@@ -253,10 +287,16 @@ pub fn arb_graph(max_v: usize, max_e: usize, n_vlabels: u32, n_elabels: u32) -> 
 }
 
 /// A random connected graph with at least one edge (a random spanning tree plus extra edges).
-pub fn arb_connected(max_v: usize, max_extra: usize, n_vlabels: u32, n_elabels: u32) -> impl Strategy<Value = G> {
+pub fn arb_connected(
+    max_v: usize,
+    max_extra: usize,
+    n_vlabels: u32,
+    n_elabels: u32,
+) -> impl Strategy<Value = G> {
     (2..=max_v).prop_flat_map(move |n| {
-        let pairs: Vec<(u32, u32)> =
-            (0..n as u32).flat_map(|i| (i + 1..n as u32).map(move |j| (i, j))).collect();
+        let pairs: Vec<(u32, u32)> = (0..n as u32)
+            .flat_map(|i| (i + 1..n as u32).map(move |j| (i, j)))
+            .collect();
         (
             prop::collection::vec(0..n_vlabels, n),
             prop::collection::vec(any::<prop::sample::Index>(), n - 1),
