@@ -24,6 +24,27 @@ fn cpu_seconds() -> f64 {
         .unwrap_or(f64::NAN)
 }
 
+/// CPU seconds of each thread of this process whose name starts with `prefix` (Linux only).
+fn thread_cpu_seconds(prefix: &str) -> Vec<f64> {
+    let Ok(dir) = std::fs::read_dir("/proc/self/task") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for entry in dir.flatten() {
+        let comm = std::fs::read_to_string(entry.path().join("comm")).unwrap_or_default();
+        if !comm.starts_with(prefix) {
+            continue;
+        }
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        if let Some(pos) = stat.rfind(')') {
+            let f: Vec<&str> = stat[pos + 2..].split(' ').collect();
+            let ticks = f[11].parse::<f64>().unwrap_or(0.0) + f[12].parse::<f64>().unwrap_or(0.0);
+            out.push(ticks / 100.0);
+        }
+    }
+    out
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 3 {
@@ -46,22 +67,32 @@ fn main() {
     }
     .expect("cannot read the dataset");
     let load = t0.elapsed().as_secs_f64();
-    let params = MinerParams::new()
-        .min_support(min_support)
-        .max_size(max_size)
-        .check()
-        .unwrap();
+    // the parallel split rule can be tuned from the environment, for experiments
+    let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<usize>().ok());
+    let mut params = MinerParams::new().min_support(min_support).max_size(max_size);
+    if let Some(d) = env("GSPAN_SPLIT_DEPTH") {
+        params = params.split_depth(d);
+    }
+    if let Some(n) = env("GSPAN_SPLIT_EMBEDDINGS") {
+        params = params.split_embeddings(n);
+    }
+    let params = params.check().unwrap();
     let cancel = AtomicBool::new(false);
     let cpu0 = cpu_seconds();
+    let mut busy = Vec::new();
     let res = if threads == 0 {
         mine_frequent(&data.db, &params, &cancel).unwrap()
     } else {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
+            .thread_name(|i| format!("gspan-worker-{i}"))
             .build()
             .unwrap();
-        pool.install(|| mine_frequent_parallel(&data.db, &params, &cancel))
-            .unwrap()
+        let res = pool
+            .install(|| mine_frequent_parallel(&data.db, &params, &cancel))
+            .unwrap();
+        busy = thread_cpu_seconds("gspan-worker");
+        res
     };
     let cpu = cpu_seconds() - cpu0;
     let max_len = res.patterns.iter().map(|p| p.code.len()).max().unwrap_or(0);
@@ -76,4 +107,14 @@ fn main() {
         res.stats.seconds,
         cpu,
     );
+    if !busy.is_empty() {
+        // on a machine shared with other work, per-thread CPU time shows the load balance:
+        // with every worker busy until the end, the wall time on idle cores is the largest
+        let max = busy.iter().copied().fold(0.0, f64::max);
+        let total: f64 = busy.iter().sum();
+        println!(
+            "worker CPU seconds {busy:.2?}; balance (total / max) = {:.2}",
+            if max > 0.0 { total / max } else { f64::NAN }
+        );
+    }
 }

@@ -243,13 +243,26 @@ impl Shared<'_> {
     }
 }
 
-/// A subtree handed to another task: its root's code, embeddings and the (rebased) chain of
-/// ancestor embeddings that they point into.
-struct Task {
-    code: Vec<DfsEdge>,
-    base: Vec<Vec<Emb>>,
-    gids: Vec<u32>,
-    counts: Vec<u32>,
+/// Embeddings of the levels above a task's own, borrowed from the thread that forked it:
+/// level `t < prefix.len()` is `prefix[t]`, level `prefix.len()` is `top` (the task's root).
+#[derive(Clone, Copy, Default)]
+struct Base<'a> {
+    prefix: &'a [&'a [Emb]],
+    top: Option<&'a [Emb]>,
+}
+
+impl<'a> Base<'a> {
+    fn len(&self) -> usize {
+        self.prefix.len() + usize::from(self.top.is_some())
+    }
+
+    fn get(&self, t: usize) -> &'a [Emb] {
+        if t < self.prefix.len() {
+            self.prefix[t]
+        } else {
+            self.top.expect("invariant: t < len()")
+        }
+    }
 }
 
 /// Per-thread traversal state.
@@ -280,13 +293,13 @@ struct Worker {
 trait Mode<V: Visitor> {
     /// Runs the children of the node at depth `d` in parallel when the split rule says so;
     /// `Some(stopped)` when it did.
-    fn split(w: &mut Worker, sh: &Shared<'_>, d: usize, v: &mut V) -> Option<bool>;
+    fn split(w: &mut Worker, sh: &Shared<'_>, d: usize, v: &mut V, base: Base<'_>) -> Option<bool>;
 }
 
 struct SerialMode;
 
 impl<V: Visitor> Mode<V> for SerialMode {
-    fn split(_: &mut Worker, _: &Shared<'_>, _: usize, _: &mut V) -> Option<bool> {
+    fn split(_: &mut Worker, _: &Shared<'_>, _: usize, _: &mut V, _: Base<'_>) -> Option<bool> {
         None
     }
 }
@@ -294,34 +307,36 @@ impl<V: Visitor> Mode<V> for SerialMode {
 struct ParallelMode;
 
 impl<V: ParallelVisitor> Mode<V> for ParallelMode {
-    fn split(w: &mut Worker, sh: &Shared<'_>, d: usize, v: &mut V) -> Option<bool> {
+    fn split(w: &mut Worker, sh: &Shared<'_>, d: usize, v: &mut V, base: Base<'_>) -> Option<bool> {
         let n_children = w.levels[d].order.len();
         if n_children < 2 {
             return None;
         }
-        let n_embs = if d == 0 {
-            w.levels[0]
-                .order
-                .iter()
-                .map(|&c| w.levels[0].children[c as usize].embs.len())
-                .sum()
-        } else {
-            w.levels[d - 1].children[w.cur[d - 1] as usize].embs.len()
-        };
+        let level = &w.levels[d];
+        let n_embs: usize = level
+            .order
+            .iter()
+            .map(|&c| level.children[c as usize].embs.len())
+            .sum();
         if d >= sh.split_depth && n_embs < sh.split_embeddings {
             return None;
         }
-        let order = std::mem::take(&mut w.levels[d].order);
-        let tasks: Vec<(Task, V)> = order
-            .iter()
-            .map(|&c| (w.make_task(d, c), v.fork()))
-            .collect();
-        w.levels[d].order = order;
-        let done: Vec<(V, bool)> = tasks
-            .into_par_iter()
-            .map(|(task, mut fv)| {
+        let forks: Vec<V> = level.order.iter().map(|_| v.fork()).collect();
+        // the tasks borrow this thread's levels (read only until they are all done)
+        let prefix: Vec<&[Emb]> = (0..d).map(|t| w.chain(base, t)).collect();
+        let code = w.code.edges();
+        let done: Vec<(V, bool)> = level
+            .order
+            .par_iter()
+            .zip(forks)
+            .map(|(&c, mut fv)| {
+                let child = &level.children[c as usize];
                 let mut worker = sh.take_worker();
-                let stopped = worker.run_task::<V>(sh, task, &mut fv);
+                let base = Base {
+                    prefix: &prefix,
+                    top: Some(&child.embs),
+                };
+                let stopped = worker.run_task::<V>(sh, code, child, base, &mut fv);
                 sh.give_back(worker);
                 (fv, stopped)
             })
@@ -368,18 +383,24 @@ impl Worker {
 
     /// Expands the node of code length `d` (the root when `d == 0`): generates, filters and
     /// visits its children. Returns true when the traversal stopped.
-    fn expand<V: Visitor, M: Mode<V>>(&mut self, sh: &Shared<'_>, d: usize, v: &mut V) -> bool {
+    fn expand<V: Visitor, M: Mode<V>>(
+        &mut self,
+        sh: &Shared<'_>,
+        d: usize,
+        v: &mut V,
+        base: Base<'_>,
+    ) -> bool {
         self.ensure_depth(d);
         let stopped = if d == 0 {
             self.gen_root(sh)
         } else {
-            self.gen_children(sh, d)
+            self.gen_children(sh, d, base)
         };
         if stopped {
             return true;
         }
         self.select_children(sh, d);
-        if let Some(stopped) = M::split(self, sh, d, v) {
+        if let Some(stopped) = M::split(self, sh, d, v, base) {
             return stopped;
         }
         let order = std::mem::take(&mut self.levels[d].order);
@@ -387,7 +408,7 @@ impl Worker {
         for &c in &order {
             let edge = self.levels[d].children[c as usize].edge;
             self.code.push(edge);
-            stopped = self.visit_child::<V, M>(sh, d, c, v);
+            stopped = self.visit_child::<V, M>(sh, d, c, v, base);
             self.code.pop();
             if stopped {
                 break;
@@ -404,6 +425,7 @@ impl Worker {
         d: usize,
         c: u32,
         v: &mut V,
+        base: Base<'_>,
     ) -> bool {
         if !sh.begin_node() {
             return true;
@@ -425,7 +447,7 @@ impl Worker {
             }
             Visit::Continue => {
                 if self.code.len() < sh.max_size {
-                    stopped = self.expand::<V, M>(sh, d + 1, v);
+                    stopped = self.expand::<V, M>(sh, d + 1, v, base);
                 }
             }
         }
@@ -465,7 +487,7 @@ impl Worker {
     /// Embeddings are scanned in order, and consecutive ones usually share most of their
     /// ancestor chain; only the levels where the chain changed are unmarked and re-marked
     /// (`chain[t]` is the index, at level `t`, of the embedding currently marked).
-    fn gen_children(&mut self, sh: &Shared<'_>, d: usize) -> bool {
+    fn gen_children(&mut self, sh: &Shared<'_>, d: usize, base: Base<'_>) -> bool {
         let db = sh.db;
         let code = self.code.edges();
         // rightmost path of the current code
@@ -550,7 +572,13 @@ impl Worker {
         let out = &mut upper[0];
         out.reset(if dense { (n_v + 1) * n_pairs * 2 } else { 0 });
         let chains: Vec<&[Emb]> = (0..d)
-            .map(|t| lower[t].children[cur[t] as usize].embs.as_slice())
+            .map(|t| {
+                if t < base.len() {
+                    base.get(t)
+                } else {
+                    lower[t].children[cur[t] as usize].embs.as_slice()
+                }
+            })
             .collect();
         let n_parent = chains[d - 1].len();
         let lr = dfs_label[r as usize];
@@ -710,60 +738,58 @@ impl Worker {
         self.levels[d].order = order;
     }
 
-    /// Packs child `c` of `levels[d]` as a self-contained task: its embeddings plus the
-    /// ancestor embeddings they reach, renumbered.
-    fn make_task(&mut self, d: usize, c: u32) -> Task {
-        let child = &mut self.levels[d].children[c as usize];
-        let mut code = self.code.edges().to_vec();
-        code.push(child.edge);
-        let mut base = vec![Vec::new(); d + 1];
-        base[d] = child.embs.clone();
-        let gids = child.gids.clone();
-        let counts = child.counts.clone();
-        for t in (0..d).rev() {
-            let src = &self.levels[t].children[self.cur[t] as usize].embs;
-            let mut packed = Vec::new();
-            let mut last = NONE;
-            for e in base[t + 1].iter_mut() {
-                if e.prev != last {
-                    last = e.prev;
-                    packed.push(src[e.prev as usize]);
-                }
-                e.prev = packed.len() as u32 - 1;
-            }
-            base[t] = packed;
-        }
-        Task {
-            code,
-            base,
-            gids,
-            counts,
+    /// The embeddings of the current node's ancestor at code length `t + 1`.
+    fn chain<'a>(&'a self, base: Base<'a>, t: usize) -> &'a [Emb] {
+        if t < base.len() {
+            base.get(t)
+        } else {
+            &self.levels[t].children[self.cur[t] as usize].embs
         }
     }
 
-    /// Runs a task: visits its root (with the forked visitor) and the subtree below.
-    fn run_task<V: ParallelVisitor>(&mut self, sh: &Shared<'_>, task: Task, v: &mut V) -> bool {
-        let d = task.base.len() - 1;
-        self.ensure_depth(d);
+    /// Runs a forked subtree: its root `child` (code `parent_code` + `child.edge`, embeddings
+    /// `base.top`) is visited with the forked visitor, then expanded on this worker.
+    fn run_task<V: ParallelVisitor>(
+        &mut self,
+        sh: &Shared<'_>,
+        parent_code: &[DfsEdge],
+        child: &Child,
+        base: Base<'_>,
+        v: &mut V,
+    ) -> bool {
         self.code.truncate(0);
-        for &e in &task.code {
+        for &e in parent_code {
             self.code.push(e);
         }
-        for (t, embs) in task.base.into_iter().enumerate() {
-            let level = &mut self.levels[t];
-            level.reset(0);
-            if level.children.is_empty() {
-                level.children.push(Child::default());
-            }
-            level.n = 1;
-            level.children[0].embs = embs;
-            level.children[0].edge = task.code[t];
-            self.cur[t] = 0;
+        self.code.push(child.edge);
+        self.ensure_depth(base.len());
+        if !sh.begin_node() {
+            return true;
         }
-        let root = &mut self.levels[d].children[0];
-        root.gids = task.gids;
-        root.counts = task.counts;
-        self.visit_child::<V, ParallelMode>(sh, d, 0, v)
+        let mut stopped = false;
+        let visit = v.pre(&Node {
+            code: &self.code,
+            vertex_label: None,
+            graph_ids: &child.gids,
+            counts: &child.counts,
+        });
+        match visit {
+            Visit::Prune => {
+                sh.pruned.fetch_add(1, Ordering::Relaxed);
+            }
+            Visit::Continue => {
+                if self.code.len() < sh.max_size {
+                    stopped = self.expand::<V, ParallelMode>(sh, base.len(), v, base);
+                }
+            }
+        }
+        v.post(&Node {
+            code: &self.code,
+            vertex_label: None,
+            graph_ids: &child.gids,
+            counts: &child.counts,
+        });
+        stopped
     }
 }
 
@@ -776,8 +802,21 @@ fn traverse<V: Visitor, M: Mode<V>>(
 ) -> Result<MiningStats> {
     let start = Instant::now();
     let prepared = Prepared::new(db, params.min_support())?;
+    Ok(traverse_prepared::<V, M>(
+        db, &prepared, params, v, cancel, start,
+    ))
+}
+
+fn traverse_prepared<V: Visitor, M: Mode<V>>(
+    db: &GraphDatabase,
+    prepared: &Prepared,
+    params: &MinerValidParams,
+    v: &mut V,
+    cancel: &AtomicBool,
+    start: Instant,
+) -> MiningStats {
     let sh = Shared {
-        db: &prepared,
+        db: prepared,
         min_support: params.min_support(),
         max_size: params.max_size().unwrap_or(usize::MAX),
         split_depth: params.split_depth(),
@@ -796,16 +835,16 @@ fn traverse<V: Visitor, M: Mode<V>>(
         stopped = visit_single_vertices(db, &sh, v);
     }
     if !stopped && sh.max_size >= 1 {
-        let mut w = Worker::new(&prepared);
-        w.expand::<V, M>(&sh, 0, v);
+        let mut w = Worker::new(prepared);
+        w.expand::<V, M>(&sh, 0, v, Base::default());
     }
-    Ok(MiningStats {
+    MiningStats {
         nodes_visited: sh.nodes.load(Ordering::SeqCst),
         nodes_pruned: sh.pruned.load(Ordering::SeqCst),
         non_minimal: sh.non_min.load(Ordering::SeqCst),
         truncation: sh.truncation(),
         seconds: start.elapsed().as_secs_f64(),
-    })
+    }
 }
 
 fn visit_single_vertices<V: Visitor>(db: &GraphDatabase, sh: &Shared<'_>, v: &mut V) -> bool {
@@ -919,4 +958,99 @@ pub fn mine_parallel<V: ParallelVisitor>(
     cancel: &AtomicBool,
 ) -> Result<MiningStats> {
     traverse::<V, ParallelMode>(db, params, visitor, cancel)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frequent::CollectVisitor;
+    use crate::params::MinerParams;
+
+    /// 24 random graphs: 9 vertices, 3 vertex labels, 2 edge labels.
+    fn random_db() -> GraphDatabase {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % m) as u32
+        };
+        let (mut node_ptr, mut labels, mut edge_ptr, mut edges, mut elabels) =
+            (vec![0], Vec::new(), vec![0], Vec::new(), Vec::new());
+        for _ in 0..24 {
+            let n = 9u32;
+            labels.extend((0..n).map(|_| next(3)));
+            node_ptr.push(labels.len());
+            let mut pairs = Vec::new();
+            for v in 1..n {
+                pairs.push([next(u64::from(v)), v]);
+            }
+            for _ in 0..3 {
+                let (a, b) = (next(u64::from(n)), next(u64::from(n)));
+                if a != b && !pairs.contains(&[a.min(b), a.max(b)]) {
+                    pairs.push([a.min(b), a.max(b)]);
+                }
+            }
+            elabels.extend(pairs.iter().map(|_| next(2)));
+            edges.extend(pairs);
+            edge_ptr.push(edges.len());
+        }
+        GraphDatabase::new(node_ptr, labels, edge_ptr, edges, elabels).unwrap()
+    }
+
+    #[test]
+    fn hashed_extension_keys_equal_dense_keys() {
+        let db = random_db();
+        let params = MinerParams::new().min_support(3).check().unwrap();
+        let cancel = AtomicBool::new(false);
+        let mut prepared = Prepared::new(&db, 3).unwrap();
+        assert!(prepared.dense_keys);
+        let mut dense = CollectVisitor::default();
+        let s1 = traverse_prepared::<_, SerialMode>(
+            &db,
+            &prepared,
+            &params,
+            &mut dense,
+            &cancel,
+            Instant::now(),
+        );
+        prepared.dense_keys = false;
+        let mut hashed = CollectVisitor::default();
+        let s2 = traverse_prepared::<_, SerialMode>(
+            &db,
+            &prepared,
+            &params,
+            &mut hashed,
+            &cancel,
+            Instant::now(),
+        );
+        assert!(
+            dense.patterns.len() > 100,
+            "{} patterns",
+            dense.patterns.len()
+        );
+        assert_eq!(dense.patterns, hashed.patterns);
+        assert_eq!(
+            (s1.nodes_visited, s1.non_minimal),
+            (s2.nodes_visited, s2.non_minimal)
+        );
+    }
+
+    #[test]
+    fn infrequent_edges_are_dropped_before_mining() {
+        let db = random_db();
+        let all = Prepared::new(&db, 1).unwrap();
+        let some = Prepared::new(&db, 20).unwrap();
+        assert_eq!(all.adj.len(), 2 * db.edges().len());
+        assert!(some.adj.len() < all.adj.len());
+        assert!(some.pairs.windows(2).all(|w| w[0] < w[1]));
+        for v in 0..some.n_vertices() as u32 {
+            let nb = some.nbrs(v);
+            assert!(nb.windows(2).all(|w| w[0].pair <= w[1].pair));
+            assert!(
+                nb.iter()
+                    .all(|a| some.pairs[a.pair as usize] == (a.elabel, a.to_label))
+            );
+        }
+    }
 }

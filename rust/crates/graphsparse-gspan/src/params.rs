@@ -7,7 +7,7 @@ use crate::error::{GspanError, Result};
 /// Unchecked parameters of a gSpan traversal (a builder).
 ///
 /// Defaults: `min_support = 1`, `max_size = None` (unbounded), no single-vertex patterns, no
-/// node or time budget, parallel split depth 3 and split threshold 20 000 embeddings.
+/// node or time budget, parallel split depth 3 and split threshold 1 000 embeddings.
 ///
 /// # Example
 /// ```
@@ -49,7 +49,7 @@ impl MinerParams {
             max_nodes: None,
             time_limit: None,
             split_depth: 3,
-            split_embeddings: 20_000,
+            split_embeddings: 1_000,
         }
     }
 
@@ -92,8 +92,9 @@ impl MinerParams {
         self
     }
 
-    /// Parallel traversal only: deeper nodes with at least this many embeddings also split
-    /// (default 20 000; must be >= 1).
+    /// Parallel traversal only: deeper nodes whose frequent children hold at least this many
+    /// embeddings in total also split (default 1 000; must be >= 1). Splitting is cheap
+    /// (subtasks borrow the ancestors' embeddings), so fine splits balance load well.
     ///
     /// The split rule depends on the data only, never on the number of threads, so a visitor
     /// sees the same sequence of forks and joins whatever the pool size.
