@@ -68,8 +68,14 @@ fn main() {
     .expect("cannot read the dataset");
     let load = t0.elapsed().as_secs_f64();
     // the parallel split rule can be tuned from the environment, for experiments
-    let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<usize>().ok());
-    let mut params = MinerParams::new().min_support(min_support).max_size(max_size);
+    let env = |name: &str| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+    };
+    let mut params = MinerParams::new()
+        .min_support(min_support)
+        .max_size(max_size);
     if let Some(d) = env("GSPAN_SPLIT_DEPTH") {
         params = params.split_depth(d);
     }

@@ -943,9 +943,10 @@ pub fn mine<V: Visitor>(
 /// As [`mine`], with sibling subtrees run in parallel on the current rayon pool.
 ///
 /// Call it inside `pool.install(..)` to choose the pool; the crate never builds or
-/// configures the global pool. Every node shallower than `split_depth` edges, and every
-/// deeper node with at least `split_embeddings` embeddings, forks the visitor once per child
-/// and joins the forks back in child order (see [`ParallelVisitor`]). A complete traversal
+/// configures the global pool. Every node (with two or more children) shallower than
+/// `split_depth` edges, and every deeper one whose frequent children hold at least
+/// `split_embeddings` embeddings, forks the visitor once per child and joins the forks back
+/// in child order (see [`ParallelVisitor`]); rayon's work stealing spreads the subtrees. A complete traversal
 /// gives the same joined result for any number of threads; a truncated one (node or time
 /// budget, cancellation) stops wherever each thread was.
 ///
