@@ -20,3 +20,23 @@ def validate_database(
     edges: npt.NDArray[np.int64],
     edge_labels: npt.NDArray[np.int64],
 ) -> None: ...
+
+# gSpan mining (flat int64 arrays as GraphDataset holds them; labels are dense ids)
+def mine_subgraphs(
+    node_ptr: npt.NDArray[np.int64],
+    node_labels: npt.NDArray[np.int64],
+    edge_ptr: npt.NDArray[np.int64],
+    edges: npt.NDArray[np.int64],
+    edge_labels: npt.NDArray[np.int64],
+    min_support: int,
+    max_size: int | None,
+    single_vertices: bool,
+    max_nodes: int | None,
+    time_limit: float | None,
+    n_threads: int,
+) -> dict[str, Any]: ...
+def min_dfs_code(
+    node_labels: npt.NDArray[np.int64],
+    edges: npt.NDArray[np.int64],
+    edge_labels: npt.NDArray[np.int64],
+) -> npt.NDArray[np.int64]: ...

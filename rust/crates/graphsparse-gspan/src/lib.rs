@@ -1,1 +1,63 @@
-//! gSpan frequent connected subgraph mining (work in progress).
+//! gSpan frequent connected subgraph mining, exact and parallel, with a visitor traversal.
+//!
+//! The gSpan enumeration tree (Yan & Han 2002 [1]) visits every connected pattern that occurs
+//! in a graph database exactly once, through its minimum DFS code: children come from
+//! rightmost-path extension only and a child is kept when its code is minimal. Support (the
+//! number of distinct graphs containing a pattern) can only shrink below a node, so a minimum
+//! support prunes whole subtrees, and so can any visitor with its own bound (boosting's
+//! best-pattern search, the BCGD step of sparse learning over all subgraphs [2]).
+//!
+//! * [`DfsCode`], [`DfsEdge`]: codes, gSpan's DFS lexicographic order (`Ord`), the minimum-code
+//!   test [`DfsCode::is_min`], conversion to a graph; [`min_dfs_code`] canonicalises any small
+//!   connected labelled graph.
+//! * [`MinerParams`] → [`MinerValidParams`]: `min_support` (absolute), `max_size` (edges),
+//!   single-vertex patterns, node and time budgets.
+//! * [`mine`] / [`mine_parallel`]: the traversal, driving a [`Visitor`] /
+//!   [`ParallelVisitor`]; [`mine_frequent`] / [`mine_frequent_parallel`] collect all patterns
+//!   in canonical order (increasing DFS code).
+//!
+//! Embeddings are stored gBolt-style, 8 bytes each (`(parent embedding, directed data edge)`)
+//! in per-depth arenas reused across siblings, so memory is one frontier per depth. The
+//! parallel traversal splits sibling subtrees with rayon on the caller's pool, at places that
+//! depend on the data only, so results never depend on the number of threads.
+//!
+//! # Example
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use graphsparse_graph::parse_gspan;
+//! use graphsparse_gspan::{mine_frequent, MinerParams};
+//!
+//! // two molecules sharing the fragment C-C-O
+//! let text = "t # 0\nv 0 C\nv 1 C\nv 2 O\ne 0 1 1\ne 1 2 1\n\
+//!             t # 1\nv 0 C\nv 1 C\nv 2 O\nv 3 N\ne 0 1 1\ne 1 2 1\ne 2 3 1\n";
+//! let data = parse_gspan(text, "<doc>").unwrap();
+//! let params = MinerParams::new().min_support(2).check().unwrap();
+//! let res = mine_frequent(&data.db, &params, &AtomicBool::new(false)).unwrap();
+//! // C-C, C-O and C-C-O occur in both graphs
+//! assert_eq!(res.patterns.len(), 3);
+//! assert!(res.patterns.iter().all(|p| p.support() == 2 && p.code.is_min()));
+//! assert!(res.patterns.windows(2).all(|w| w[0].code < w[1].code));
+//! ```
+//!
+//! [1]: https://doi.org/10.1109/ICDM.2002.1184038
+//! [2]: https://doi.org/10.1007/s10994-013-5371-4
+
+mod code;
+mod error;
+mod frequent;
+mod fxhash;
+mod mincode;
+mod miner;
+mod params;
+mod prepared;
+mod visit;
+
+pub use code::{DfsCode, DfsEdge, PatternGraph};
+pub use error::{GspanError, Result};
+pub use frequent::{
+    CollectVisitor, FoundPattern, MiningResult, mine_frequent, mine_frequent_parallel,
+};
+pub use mincode::min_dfs_code;
+pub use miner::{mine, mine_parallel};
+pub use params::{MinerParams, MinerValidParams};
+pub use visit::{MiningStats, Node, ParallelVisitor, Truncation, Visit, Visitor};

@@ -21,6 +21,19 @@ impl From<graphsparse::graph::GraphError> for PyGsErr {
     }
 }
 
+impl From<graphsparse::gspan::GspanError> for PyGsErr {
+    fn from(err: graphsparse::gspan::GspanError) -> Self {
+        use graphsparse::gspan::GspanError as E;
+        match err {
+            E::Graph(g) => Self::from(g),
+            E::InvalidMinSupport(_) | E::InvalidParameter { .. } | E::InvalidCode { .. } => {
+                Self(InvalidParameterError::new_err(err.to_string()))
+            }
+            _ => Self(InvalidGraphError::new_err(err.to_string())),
+        }
+    }
+}
+
 impl From<PyGsErr> for PyErr {
     fn from(err: PyGsErr) -> Self {
         err.0

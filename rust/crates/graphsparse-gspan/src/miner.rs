@@ -1,0 +1,1057 @@
+//! The traversal engine: rightmost-path extension over compact embedding arenas, serial and
+//! rayon-parallel.
+//!
+//! Notation (gSpan / gBolt): a node of code length `d` has its embeddings in
+//! `levels[d - 1].children[cur[d - 1]].embs`; each embedding is `(prev, v)`: the index of the
+//! parent node's embedding it extends and the data vertex reached by the code's last edge.
+//! Walking `prev` pointers down to depth 0 recovers the vertex map (`phi`), marked in a stamp
+//! array (no clearing between embeddings). Whether a data edge between two mapped vertices is
+//! already used depends only on the code (it is used iff the code joins their DFS indices),
+//! so edges need no marks. A node's children
+//! are generated into `levels[d]`, one buffer per distinct extension edge, and the buffers are
+//! reused by the next sibling's children: memory is one frontier per depth, never the whole
+//! tree.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::time::Instant;
+
+use graphsparse_graph::GraphDatabase;
+use rayon::prelude::*;
+
+use crate::code::{DfsCode, DfsEdge};
+use crate::error::Result;
+use crate::fxhash::FxBuild;
+use crate::mincode::MinCodeScratch;
+use crate::params::MinerValidParams;
+use crate::prepared::Prepared;
+use crate::visit::{MiningStats, Node, ParallelVisitor, Truncation, Visit, Visitor};
+
+const NONE: u32 = u32::MAX;
+/// Embeddings processed between two polls of the cancellation flag and the clock.
+const POLL_EVERY: usize = 1024;
+/// Embeddings whose parent chains are walked together (a multiple divides `POLL_EVERY`).
+const WALK_BATCH: usize = 16;
+
+/// One embedding: at depth 0, `prev` and `v` are the data vertices of DFS indices 0 and 1;
+/// deeper, `prev` indexes the parent node's embedding and `v` is the data vertex reached by
+/// the code's last edge.
+#[derive(Debug, Clone, Copy)]
+struct Emb {
+    prev: u32,
+    v: u32,
+}
+
+#[derive(Debug, Clone)]
+struct Child {
+    edge: DfsEdge,
+    embs: Vec<Emb>,
+    gids: Vec<u32>,
+    counts: Vec<u32>,
+}
+
+impl Default for Child {
+    fn default() -> Self {
+        Self {
+            edge: DfsEdge::new(0, 0, 0, 0, 0),
+            embs: Vec::new(),
+            gids: Vec::new(),
+            counts: Vec::new(),
+        }
+    }
+}
+
+impl Child {
+    #[inline]
+    fn push(&mut self, emb: Emb, gid: u32) {
+        self.embs.push(emb);
+        match self.gids.last() {
+            Some(&g) if g == gid => {
+                *self.counts.last_mut().expect("invariant: parallel to gids") += 1
+            }
+            _ => {
+                self.gids.push(gid);
+                self.counts.push(1);
+            }
+        }
+    }
+}
+
+/// The children of the node being expanded at one depth.
+#[derive(Debug, Default)]
+struct Level {
+    children: Vec<Child>,
+    n: usize,
+    map: HashMap<DfsEdge, u32, FxBuild>,
+    /// frequent, minimal children in canonical (increasing extension) order
+    order: Vec<u32>,
+    /// dense extension keys: `(generation, child)` per `(vertex, label pair, direction)`
+    table: Vec<(u32, u32)>,
+    generation: u32,
+}
+
+impl Level {
+    /// Empties the level for a new node whose dense key table needs `table_len` slots.
+    fn reset(&mut self, table_len: usize) {
+        for c in &mut self.children[..self.n] {
+            c.embs.clear();
+            c.gids.clear();
+            c.counts.clear();
+        }
+        self.n = 0;
+        self.map.clear();
+        self.order.clear();
+        if self.table.len() < table_len {
+            self.table.resize(table_len, (0, 0));
+        }
+        if self.generation == u32::MAX {
+            self.table.fill((0, 0));
+            self.generation = 0;
+        }
+        self.generation += 1;
+    }
+
+    fn new_child(&mut self, key: DfsEdge) -> usize {
+        let i = self.n;
+        if i == self.children.len() {
+            self.children.push(Child::default());
+        }
+        self.children[i].edge = key;
+        self.n += 1;
+        i
+    }
+
+    /// Adds an embedding to the child `key`, found through the dense table slot `slot` when
+    /// given, else through the hash map.
+    #[inline]
+    fn add(&mut self, slot: Option<usize>, key: DfsEdge, emb: Emb, gid: u32) {
+        let idx = match slot {
+            Some(s) => {
+                let (g, i) = self.table[s];
+                if g == self.generation {
+                    i as usize
+                } else {
+                    let i = self.new_child(key);
+                    self.table[s] = (self.generation, i as u32);
+                    i
+                }
+            }
+            None => match self.map.get(&key) {
+                Some(&i) => i as usize,
+                None => {
+                    let i = self.new_child(key);
+                    self.map.insert(key, i as u32);
+                    i
+                }
+            },
+        };
+        self.children[idx].push(emb, gid);
+    }
+}
+
+/// State shared by every worker of one traversal.
+struct Shared<'a> {
+    db: &'a Prepared,
+    min_support: usize,
+    max_size: usize,
+    split_depth: usize,
+    split_embeddings: usize,
+    max_nodes: Option<u64>,
+    cancel: &'a AtomicBool,
+    deadline: Option<Instant>,
+    stop: AtomicU8,
+    nodes: AtomicU64,
+    pruned: AtomicU64,
+    non_min: AtomicU64,
+    spare: Mutex<Vec<Worker>>,
+}
+
+const STOP_NONE: u8 = 0;
+
+fn stop_code(t: Truncation) -> u8 {
+    match t {
+        Truncation::MaxNodes => 1,
+        Truncation::TimeLimit => 2,
+        Truncation::Cancelled => 3,
+    }
+}
+
+impl Shared<'_> {
+    fn set_stop(&self, t: Truncation) {
+        let _ =
+            self.stop
+                .compare_exchange(STOP_NONE, stop_code(t), Ordering::SeqCst, Ordering::SeqCst);
+    }
+
+    /// Checks the cancellation flag and the clock; true when the traversal must stop.
+    fn poll(&self) -> bool {
+        if self.stop.load(Ordering::Relaxed) != STOP_NONE {
+            return true;
+        }
+        if self.cancel.load(Ordering::Relaxed) {
+            self.set_stop(Truncation::Cancelled);
+            return true;
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.set_stop(Truncation::TimeLimit);
+            return true;
+        }
+        false
+    }
+
+    /// Claims one node of the budget; false when the traversal must stop instead.
+    fn begin_node(&self) -> bool {
+        if self.poll() {
+            return false;
+        }
+        match self.max_nodes {
+            None => {
+                self.nodes.fetch_add(1, Ordering::Relaxed);
+            }
+            Some(max) => {
+                let claimed = self
+                    .nodes
+                    .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                        (n < max).then_some(n + 1)
+                    });
+                if claimed.is_err() {
+                    self.set_stop(Truncation::MaxNodes);
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    fn truncation(&self) -> Option<Truncation> {
+        match self.stop.load(Ordering::SeqCst) {
+            1 => Some(Truncation::MaxNodes),
+            2 => Some(Truncation::TimeLimit),
+            3 => Some(Truncation::Cancelled),
+            _ => None,
+        }
+    }
+
+    fn take_worker(&self) -> Worker {
+        let spare = self.spare.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        spare.unwrap_or_else(|| Worker::new(self.db))
+    }
+
+    fn give_back(&self, w: Worker) {
+        self.spare.lock().unwrap_or_else(|p| p.into_inner()).push(w);
+    }
+}
+
+/// Embeddings of the levels above a task's own, borrowed from the thread that forked it:
+/// level `t < prefix.len()` is `prefix[t]`, level `prefix.len()` is `top` (the task's root).
+#[derive(Clone, Copy, Default)]
+struct Base<'a> {
+    prefix: &'a [&'a [Emb]],
+    top: Option<&'a [Emb]>,
+}
+
+impl<'a> Base<'a> {
+    fn len(&self) -> usize {
+        self.prefix.len() + usize::from(self.top.is_some())
+    }
+
+    fn get(&self, t: usize) -> &'a [Emb] {
+        if t < self.prefix.len() {
+            self.prefix[t]
+        } else {
+            self.top.expect("invariant: t < len()")
+        }
+    }
+}
+
+/// Per-thread traversal state.
+#[derive(Debug)]
+struct Worker {
+    levels: Vec<Level>,
+    cur: Vec<u32>,
+    code: DfsCode,
+    /// `stamp << 32 | DFS index` for the data vertices of the embedding being extended
+    vmark: Vec<u64>,
+    stamp: u32,
+    /// per DFS index: already joined to the rightmost vertex by a code edge
+    r_adj: Vec<bool>,
+    /// per code position: forward edge
+    fwd: Vec<bool>,
+    phi: Vec<u32>,
+    parent: Vec<u32>,
+    rmpath: Vec<u32>,
+    rm_fwd: Vec<(u32, u32)>,
+    rm_thr: Vec<u32>,
+    into_label: Vec<u32>,
+    on_path: Vec<bool>,
+    dfs_label: Vec<u32>,
+    mincode: MinCodeScratch,
+}
+
+/// Serial or parallel expansion of the children of a node.
+trait Mode<V: Visitor> {
+    /// Runs the children of the node at depth `d` in parallel when the split rule says so;
+    /// `Some(stopped)` when it did.
+    fn split(w: &mut Worker, sh: &Shared<'_>, d: usize, v: &mut V, base: Base<'_>) -> Option<bool>;
+}
+
+struct SerialMode;
+
+impl<V: Visitor> Mode<V> for SerialMode {
+    fn split(_: &mut Worker, _: &Shared<'_>, _: usize, _: &mut V, _: Base<'_>) -> Option<bool> {
+        None
+    }
+}
+
+struct ParallelMode;
+
+impl<V: ParallelVisitor> Mode<V> for ParallelMode {
+    fn split(w: &mut Worker, sh: &Shared<'_>, d: usize, v: &mut V, base: Base<'_>) -> Option<bool> {
+        let n_children = w.levels[d].order.len();
+        if n_children < 2 {
+            return None;
+        }
+        let level = &w.levels[d];
+        let n_embs: usize = level
+            .order
+            .iter()
+            .map(|&c| level.children[c as usize].embs.len())
+            .sum();
+        if d >= sh.split_depth && n_embs < sh.split_embeddings {
+            return None;
+        }
+        let forks: Vec<V> = level.order.iter().map(|_| v.fork()).collect();
+        // the tasks borrow this thread's levels (read only until they are all done)
+        let prefix: Vec<&[Emb]> = (0..d).map(|t| w.chain(base, t)).collect();
+        let code = w.code.edges();
+        let done: Vec<(V, bool)> = level
+            .order
+            .par_iter()
+            .zip(forks)
+            .map(|(&c, mut fv)| {
+                let child = &level.children[c as usize];
+                let mut worker = sh.take_worker();
+                let base = Base {
+                    prefix: &prefix,
+                    top: Some(&child.embs),
+                };
+                let stopped = worker.run_task::<V>(sh, code, child, base, &mut fv);
+                sh.give_back(worker);
+                (fv, stopped)
+            })
+            .collect();
+        let mut stopped = false;
+        for (fv, s) in done {
+            v.join(fv);
+            stopped |= s;
+        }
+        Some(stopped)
+    }
+}
+
+impl Worker {
+    fn new(db: &Prepared) -> Self {
+        Self {
+            levels: Vec::new(),
+            cur: Vec::new(),
+            code: DfsCode::new(),
+            vmark: vec![0; db.n_vertices()],
+            stamp: 0,
+            r_adj: Vec::new(),
+            fwd: Vec::new(),
+            phi: Vec::new(),
+            parent: Vec::new(),
+            rmpath: Vec::new(),
+            rm_fwd: Vec::new(),
+            rm_thr: Vec::new(),
+            into_label: Vec::new(),
+            on_path: Vec::new(),
+            dfs_label: Vec::new(),
+            mincode: MinCodeScratch::default(),
+        }
+    }
+
+    fn ensure_depth(&mut self, d: usize) {
+        while self.levels.len() <= d {
+            self.levels.push(Level::default());
+        }
+        if self.cur.len() <= d {
+            self.cur.resize(d + 1, 0);
+        }
+    }
+
+    /// Expands the node of code length `d` (the root when `d == 0`): generates, filters and
+    /// visits its children. Returns true when the traversal stopped.
+    fn expand<V: Visitor, M: Mode<V>>(
+        &mut self,
+        sh: &Shared<'_>,
+        d: usize,
+        v: &mut V,
+        base: Base<'_>,
+    ) -> bool {
+        self.ensure_depth(d);
+        let stopped = if d == 0 {
+            self.gen_root(sh)
+        } else {
+            self.gen_children(sh, d, base)
+        };
+        if stopped {
+            return true;
+        }
+        self.select_children(sh, d);
+        if let Some(stopped) = M::split(self, sh, d, v, base) {
+            return stopped;
+        }
+        let order = std::mem::take(&mut self.levels[d].order);
+        let mut stopped = false;
+        for &c in &order {
+            let edge = self.levels[d].children[c as usize].edge;
+            self.code.push(edge);
+            stopped = self.visit_child::<V, M>(sh, d, c, v, base);
+            self.code.pop();
+            if stopped {
+                break;
+            }
+        }
+        self.levels[d].order = order;
+        stopped
+    }
+
+    /// Visits child `c` of `levels[d]` (whose edge is already on `self.code`) and its subtree.
+    fn visit_child<V: Visitor, M: Mode<V>>(
+        &mut self,
+        sh: &Shared<'_>,
+        d: usize,
+        c: u32,
+        v: &mut V,
+        base: Base<'_>,
+    ) -> bool {
+        if !sh.begin_node() {
+            return true;
+        }
+        self.cur[d] = c;
+        let visit = {
+            let ch = &self.levels[d].children[c as usize];
+            v.pre(&Node {
+                code: &self.code,
+                vertex_label: None,
+                graph_ids: &ch.gids,
+                counts: &ch.counts,
+            })
+        };
+        let mut stopped = false;
+        match visit {
+            Visit::Prune => {
+                sh.pruned.fetch_add(1, Ordering::Relaxed);
+            }
+            Visit::Continue => {
+                if self.code.len() < sh.max_size {
+                    stopped = self.expand::<V, M>(sh, d + 1, v, base);
+                }
+            }
+        }
+        let ch = &self.levels[d].children[c as usize];
+        v.post(&Node {
+            code: &self.code,
+            vertex_label: None,
+            graph_ids: &ch.gids,
+            counts: &ch.counts,
+        });
+        stopped
+    }
+
+    /// One-edge patterns `(0, 1, a, e, b)` with `a <= b` (always minimal).
+    fn gen_root(&mut self, sh: &Shared<'_>) -> bool {
+        let db = sh.db;
+        let out = &mut self.levels[0];
+        out.reset(0);
+        for v in 0..db.n_vertices() as u32 {
+            if v as usize % POLL_EVERY == POLL_EVERY - 1 && sh.poll() {
+                return true;
+            }
+            let lv = db.vlabel[v as usize];
+            let gid = db.vgraph[v as usize];
+            for a in db.nbrs(v) {
+                if lv <= a.to_label {
+                    let key = DfsEdge::new(0, 1, lv, a.elabel, a.to_label);
+                    out.add(None, key, Emb { prev: v, v: a.to }, gid);
+                }
+            }
+        }
+        false
+    }
+
+    /// Rightmost-path extensions of every embedding of the node of code length `d >= 1`.
+    ///
+    /// Embeddings are scanned in order, and consecutive ones usually share most of their
+    /// ancestor chain; only the levels where the chain changed are unmarked and re-marked
+    /// (`chain[t]` is the index, at level `t`, of the embedding currently marked).
+    fn gen_children(&mut self, sh: &Shared<'_>, d: usize, base: Base<'_>) -> bool {
+        let db = sh.db;
+        let code = self.code.edges();
+        // rightmost path of the current code
+        let n_v = code
+            .iter()
+            .map(|e| e.from.max(e.to))
+            .max()
+            .map_or(0, |m| m as usize + 1);
+        let r = n_v as u32 - 1;
+        self.parent.clear();
+        self.parent.resize(n_v, NONE);
+        self.dfs_label.clear();
+        self.dfs_label.resize(n_v, 0);
+        self.rm_fwd.clear();
+        self.rm_fwd.resize(n_v, (0, 0));
+        self.into_label.clear();
+        self.into_label.resize(n_v, 0);
+        self.on_path.clear();
+        self.on_path.resize(n_v, false);
+        for e in code {
+            self.dfs_label[e.from as usize] = e.from_label;
+            self.dfs_label[e.to as usize] = e.to_label;
+            if e.is_forward() {
+                self.parent[e.to as usize] = e.from;
+                self.into_label[e.to as usize] = e.edge_label;
+            }
+        }
+        // rm_fwd[j] = (label of the rightmost-path edge leaving j, label of its other end)
+        self.rmpath.clear();
+        let mut x = r;
+        loop {
+            self.on_path[x as usize] = true;
+            self.rmpath.push(x);
+            if x == 0 {
+                break;
+            }
+            let p = self.parent[x as usize];
+            self.rm_fwd[p as usize] = (self.into_label[x as usize], self.dfs_label[x as usize]);
+            x = p;
+        }
+        // r_adj[j]: the code already joins j to the rightmost vertex (its data edge is used)
+        self.r_adj.clear();
+        self.r_adj.resize(n_v, false);
+        self.fwd.clear();
+        for e in code {
+            if e.from == r {
+                self.r_adj[e.to as usize] = true;
+            } else if e.to == r {
+                self.r_adj[e.from as usize] = true;
+            }
+            self.fwd.push(e.is_forward());
+        }
+        // rm_thr[k]: first label-pair id allowed for forward edges from rmpath[k]
+        self.rm_thr.clear();
+        for &j in &self.rmpath {
+            let key = self.rm_fwd[j as usize];
+            self.rm_thr
+                .push(db.pairs.partition_point(|&p| p < key) as u32);
+        }
+        self.phi.clear();
+        self.phi.resize(n_v * WALK_BATCH, 0);
+        let min_label = code[0].from_label;
+        let n_pairs = db.n_pairs;
+        let dense = db.dense_keys;
+
+        let Self {
+            levels,
+            cur,
+            vmark,
+            stamp,
+            phi,
+            rmpath,
+            rm_thr,
+            rm_fwd,
+            on_path,
+            r_adj,
+            fwd,
+            dfs_label,
+            ..
+        } = self;
+        let (lower, upper) = levels.split_at_mut(d);
+        let out = &mut upper[0];
+        out.reset(if dense { (n_v + 1) * n_pairs * 2 } else { 0 });
+        let chains: Vec<&[Emb]> = (0..d)
+            .map(|t| {
+                if t < base.len() {
+                    base.get(t)
+                } else {
+                    lower[t].children[cur[t] as usize].embs.as_slice()
+                }
+            })
+            .collect();
+        let n_parent = chains[d - 1].len();
+        let lr = dfs_label[r as usize];
+        let mut i0 = 0;
+        let mut batch = [0u32; WALK_BATCH];
+        while i0 < n_parent {
+            if i0 % POLL_EVERY == 0 && i0 > 0 && sh.poll() {
+                return true;
+            }
+            // walk the prev chains of a batch of embeddings together: independent loads overlap
+            let bn = WALK_BATCH.min(n_parent - i0);
+            for (k, b) in batch[..bn].iter_mut().enumerate() {
+                *b = (i0 + k) as u32;
+            }
+            for t in (1..d).rev() {
+                let level = chains[t];
+                if fwd[t] {
+                    let to = code[t].to as usize;
+                    for (k, b) in batch[..bn].iter_mut().enumerate() {
+                        let e = level[*b as usize];
+                        phi[k * n_v + to] = e.v;
+                        *b = e.prev;
+                    }
+                } else {
+                    for b in &mut batch[..bn] {
+                        *b = level[*b as usize].prev;
+                    }
+                }
+            }
+            for (k, b) in batch[..bn].iter().enumerate() {
+                let e = chains[0][*b as usize];
+                phi[k * n_v] = e.prev;
+                phi[k * n_v + 1] = e.v;
+            }
+            for k in 0..bn {
+                let i = i0 + k;
+                let phi = &phi[k * n_v..(k + 1) * n_v];
+                // a fresh stamp marks this embedding's vertices (no clearing between embeddings)
+                if *stamp == u32::MAX {
+                    vmark.fill(0);
+                    *stamp = 0;
+                }
+                *stamp += 1;
+                let tag = u64::from(*stamp) << 32;
+                for (x, &v) in phi.iter().enumerate() {
+                    vmark[v as usize] = tag | x as u64;
+                }
+
+                let gid = db.vgraph[phi[0] as usize];
+                let ur = phi[r as usize];
+                let emb_prev = i as u32;
+                let nbrs = db.nbrs(ur);
+                // backward edges from the rightmost vertex to the rightmost path
+                for a in nbrs {
+                    let m = vmark[a.to as usize];
+                    if m & !0xffff_ffff != tag {
+                        continue;
+                    }
+                    let j = m as u32;
+                    if !on_path[j as usize] || r_adj[j as usize] {
+                        continue;
+                    }
+                    let (fl, ftl) = rm_fwd[j as usize];
+                    if fl < a.elabel || (fl == a.elabel && ftl <= lr) {
+                        let key = DfsEdge::new(r, j, lr, a.elabel, a.to_label);
+                        let slot = dense.then(|| (j as usize * n_pairs + a.pair as usize) * 2 + 1);
+                        out.add(
+                            slot,
+                            key,
+                            Emb {
+                                prev: emb_prev,
+                                v: a.to,
+                            },
+                            gid,
+                        );
+                    }
+                }
+                // forward edges from the rightmost vertex
+                for a in nbrs {
+                    if vmark[a.to as usize] & !0xffff_ffff == tag || a.to_label < min_label {
+                        continue;
+                    }
+                    let key = DfsEdge::new(r, n_v as u32, lr, a.elabel, a.to_label);
+                    let slot = dense.then(|| (r as usize * n_pairs + a.pair as usize) * 2);
+                    out.add(
+                        slot,
+                        key,
+                        Emb {
+                            prev: emb_prev,
+                            v: a.to,
+                        },
+                        gid,
+                    );
+                }
+                // forward edges from the other rightmost-path vertices
+                for (&j, &thr) in rmpath[1..].iter().zip(&rm_thr[1..]) {
+                    let lj = dfs_label[j as usize];
+                    for a in db.nbrs(phi[j as usize]) {
+                        // minimality needs (edge label, to label) >= the rightmost-path edge's
+                        // pair; pair ids follow that order
+                        if vmark[a.to as usize] & !0xffff_ffff == tag
+                            || a.pair < thr
+                            || a.to_label < min_label
+                        {
+                            continue;
+                        }
+                        {
+                            let key = DfsEdge::new(j, n_v as u32, lj, a.elabel, a.to_label);
+                            let slot = dense.then(|| (j as usize * n_pairs + a.pair as usize) * 2);
+                            out.add(
+                                slot,
+                                key,
+                                Emb {
+                                    prev: emb_prev,
+                                    v: a.to,
+                                },
+                                gid,
+                            );
+                        }
+                    }
+                }
+            }
+            i0 += bn;
+        }
+        false
+    }
+
+    /// Keeps the frequent children with minimal codes, in canonical order.
+    fn select_children(&mut self, sh: &Shared<'_>, d: usize) {
+        let level = &mut self.levels[d];
+        level.order.clear();
+        for c in 0..level.n {
+            if level.children[c].gids.len() >= sh.min_support {
+                level.order.push(c as u32);
+            }
+        }
+        let children = &level.children;
+        level.order.sort_unstable_by(|&a, &b| {
+            children[a as usize]
+                .edge
+                .cmp_extension(&children[b as usize].edge)
+        });
+        if d == 0 {
+            return;
+        }
+        let mut order = std::mem::take(&mut level.order);
+        order.retain(|&c| {
+            let edge = self.levels[d].children[c as usize].edge;
+            self.code.push(edge);
+            let min = self.mincode.is_min(self.code.edges());
+            self.code.pop();
+            if !min {
+                sh.non_min.fetch_add(1, Ordering::Relaxed);
+            }
+            min
+        });
+        self.levels[d].order = order;
+    }
+
+    /// The embeddings of the current node's ancestor at code length `t + 1`.
+    fn chain<'a>(&'a self, base: Base<'a>, t: usize) -> &'a [Emb] {
+        if t < base.len() {
+            base.get(t)
+        } else {
+            &self.levels[t].children[self.cur[t] as usize].embs
+        }
+    }
+
+    /// Runs a forked subtree: its root `child` (code `parent_code` + `child.edge`, embeddings
+    /// `base.top`) is visited with the forked visitor, then expanded on this worker.
+    fn run_task<V: ParallelVisitor>(
+        &mut self,
+        sh: &Shared<'_>,
+        parent_code: &[DfsEdge],
+        child: &Child,
+        base: Base<'_>,
+        v: &mut V,
+    ) -> bool {
+        self.code.truncate(0);
+        for &e in parent_code {
+            self.code.push(e);
+        }
+        self.code.push(child.edge);
+        self.ensure_depth(base.len());
+        if !sh.begin_node() {
+            return true;
+        }
+        let mut stopped = false;
+        let visit = v.pre(&Node {
+            code: &self.code,
+            vertex_label: None,
+            graph_ids: &child.gids,
+            counts: &child.counts,
+        });
+        match visit {
+            Visit::Prune => {
+                sh.pruned.fetch_add(1, Ordering::Relaxed);
+            }
+            Visit::Continue => {
+                if self.code.len() < sh.max_size {
+                    stopped = self.expand::<V, ParallelMode>(sh, base.len(), v, base);
+                }
+            }
+        }
+        v.post(&Node {
+            code: &self.code,
+            vertex_label: None,
+            graph_ids: &child.gids,
+            counts: &child.counts,
+        });
+        stopped
+    }
+}
+
+/// Runs the single-vertex patterns (when enabled) and the edge tree through `v`.
+fn traverse<V: Visitor, M: Mode<V>>(
+    db: &GraphDatabase,
+    params: &MinerValidParams,
+    v: &mut V,
+    cancel: &AtomicBool,
+) -> Result<MiningStats> {
+    let start = Instant::now();
+    let prepared = Prepared::new(db, params.min_support())?;
+    Ok(traverse_prepared::<V, M>(
+        db, &prepared, params, v, cancel, start,
+    ))
+}
+
+fn traverse_prepared<V: Visitor, M: Mode<V>>(
+    db: &GraphDatabase,
+    prepared: &Prepared,
+    params: &MinerValidParams,
+    v: &mut V,
+    cancel: &AtomicBool,
+    start: Instant,
+) -> MiningStats {
+    let sh = Shared {
+        db: prepared,
+        min_support: params.min_support(),
+        max_size: params.max_size().unwrap_or(usize::MAX),
+        split_depth: params.split_depth(),
+        split_embeddings: params.split_embeddings(),
+        max_nodes: params.max_nodes(),
+        cancel,
+        deadline: params.time_limit().and_then(|t| start.checked_add(t)),
+        stop: AtomicU8::new(STOP_NONE),
+        nodes: AtomicU64::new(0),
+        pruned: AtomicU64::new(0),
+        non_min: AtomicU64::new(0),
+        spare: Mutex::new(Vec::new()),
+    };
+    let mut stopped = false;
+    if params.single_vertices() {
+        stopped = visit_single_vertices(db, &sh, v);
+    }
+    if !stopped && sh.max_size >= 1 {
+        let mut w = Worker::new(prepared);
+        w.expand::<V, M>(&sh, 0, v, Base::default());
+    }
+    MiningStats {
+        nodes_visited: sh.nodes.load(Ordering::SeqCst),
+        nodes_pruned: sh.pruned.load(Ordering::SeqCst),
+        non_minimal: sh.non_min.load(Ordering::SeqCst),
+        truncation: sh.truncation(),
+        seconds: start.elapsed().as_secs_f64(),
+    }
+}
+
+fn visit_single_vertices<V: Visitor>(db: &GraphDatabase, sh: &Shared<'_>, v: &mut V) -> bool {
+    let mut per_label: HashMap<u32, (Vec<u32>, Vec<u32>)> = HashMap::new();
+    for g in 0..db.len() {
+        for &l in db.graph(g).node_labels {
+            let (gids, counts) = per_label.entry(l).or_default();
+            if gids.last() == Some(&(g as u32)) {
+                *counts.last_mut().expect("invariant: parallel to gids") += 1;
+            } else {
+                gids.push(g as u32);
+                counts.push(1);
+            }
+        }
+    }
+    let mut labels: Vec<u32> = per_label.keys().copied().collect();
+    labels.sort_unstable();
+    let empty = DfsCode::new();
+    for l in labels {
+        let (gids, counts) = &per_label[&l];
+        if gids.len() < sh.min_support {
+            continue;
+        }
+        if !sh.begin_node() {
+            return true;
+        }
+        let node = Node {
+            code: &empty,
+            vertex_label: Some(l),
+            graph_ids: gids,
+            counts,
+        };
+        if v.pre(&node) == Visit::Prune {
+            sh.pruned.fetch_add(1, Ordering::Relaxed);
+        }
+        v.post(&node);
+    }
+    false
+}
+
+/// Traverses the gSpan tree of `db` serially, calling `visitor` at every node.
+///
+/// Nodes are the connected patterns with support >= `min_support` and at most `max_size`
+/// edges, each visited once through its minimum DFS code, in pre-order with children in
+/// increasing code order (so the pre-order is the increasing DFS-code order). Single-vertex
+/// patterns, when enabled, come first, by label.
+///
+/// # Arguments
+/// * `db` – the graphs (may be disconnected; patterns are connected).
+/// * `params` – validated parameters ([`crate::MinerParams::check`]).
+/// * `visitor` – receives every node; [`Visit::Prune`] skips a subtree.
+/// * `cancel` – raise it (from another thread) to stop within a few milliseconds.
+///
+/// # Returns
+/// Statistics, including [`MiningStats::truncation`] when a budget or `cancel` cut the
+/// traversal short.
+///
+/// # Errors
+/// [`crate::GspanError::TooLarge`] for databases beyond the 32-bit embedding store.
+///
+/// # Complexity
+/// Memory is one frontier of embeddings per depth (8 bytes each), not the whole tree.
+///
+/// # Example
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use graphsparse_graph::parse_gspan;
+/// use graphsparse_gspan::{mine, MinerParams, Node, Visit, Visitor};
+///
+/// struct Count(usize);
+/// impl Visitor for Count {
+///     fn pre(&mut self, _: &Node<'_>) -> Visit {
+///         self.0 += 1;
+///         Visit::Continue
+///     }
+/// }
+/// let db = parse_gspan("t # 0\nv 0 0\nv 1 0\nv 2 0\ne 0 1 0\ne 1 2 0\ne 2 0 0\n", "<doc>")
+///     .unwrap()
+///     .db;
+/// let params = MinerParams::new().min_support(1).check().unwrap();
+/// let mut count = Count(0);
+/// let stats = mine(&db, &params, &mut count, &AtomicBool::new(false)).unwrap();
+/// assert_eq!(count.0, 3); // an edge, a path of two edges, the triangle
+/// assert_eq!(stats.nodes_visited, 3);
+/// assert!(stats.truncation.is_none());
+/// ```
+pub fn mine<V: Visitor>(
+    db: &GraphDatabase,
+    params: &MinerValidParams,
+    visitor: &mut V,
+    cancel: &AtomicBool,
+) -> Result<MiningStats> {
+    traverse::<V, SerialMode>(db, params, visitor, cancel)
+}
+
+/// As [`mine`], with sibling subtrees run in parallel on the current rayon pool.
+///
+/// Call it inside `pool.install(..)` to choose the pool; the crate never builds or
+/// configures the global pool. Every node (with two or more children) shallower than
+/// `split_depth` edges, and every deeper one whose frequent children hold at least
+/// `split_embeddings` embeddings, forks the visitor once per child and joins the forks back
+/// in child order (see [`ParallelVisitor`]); rayon's work stealing spreads the subtrees. A complete traversal
+/// gives the same joined result for any number of threads; a truncated one (node or time
+/// budget, cancellation) stops wherever each thread was.
+///
+/// # Errors
+/// As [`mine`].
+pub fn mine_parallel<V: ParallelVisitor>(
+    db: &GraphDatabase,
+    params: &MinerValidParams,
+    visitor: &mut V,
+    cancel: &AtomicBool,
+) -> Result<MiningStats> {
+    traverse::<V, ParallelMode>(db, params, visitor, cancel)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frequent::CollectVisitor;
+    use crate::params::MinerParams;
+
+    /// 24 random graphs: 9 vertices, 3 vertex labels, 2 edge labels.
+    fn random_db() -> GraphDatabase {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % m) as u32
+        };
+        let (mut node_ptr, mut labels, mut edge_ptr, mut edges, mut elabels) =
+            (vec![0], Vec::new(), vec![0], Vec::new(), Vec::new());
+        for _ in 0..24 {
+            let n = 9u32;
+            labels.extend((0..n).map(|_| next(3)));
+            node_ptr.push(labels.len());
+            let mut pairs = Vec::new();
+            for v in 1..n {
+                pairs.push([next(u64::from(v)), v]);
+            }
+            for _ in 0..3 {
+                let (a, b) = (next(u64::from(n)), next(u64::from(n)));
+                if a != b && !pairs.contains(&[a.min(b), a.max(b)]) {
+                    pairs.push([a.min(b), a.max(b)]);
+                }
+            }
+            elabels.extend(pairs.iter().map(|_| next(2)));
+            edges.extend(pairs);
+            edge_ptr.push(edges.len());
+        }
+        GraphDatabase::new(node_ptr, labels, edge_ptr, edges, elabels).unwrap()
+    }
+
+    #[test]
+    fn hashed_extension_keys_equal_dense_keys() {
+        let db = random_db();
+        let params = MinerParams::new().min_support(3).check().unwrap();
+        let cancel = AtomicBool::new(false);
+        let mut prepared = Prepared::new(&db, 3).unwrap();
+        assert!(prepared.dense_keys);
+        let mut dense = CollectVisitor::default();
+        let s1 = traverse_prepared::<_, SerialMode>(
+            &db,
+            &prepared,
+            &params,
+            &mut dense,
+            &cancel,
+            Instant::now(),
+        );
+        prepared.dense_keys = false;
+        let mut hashed = CollectVisitor::default();
+        let s2 = traverse_prepared::<_, SerialMode>(
+            &db,
+            &prepared,
+            &params,
+            &mut hashed,
+            &cancel,
+            Instant::now(),
+        );
+        assert!(
+            dense.patterns.len() > 100,
+            "{} patterns",
+            dense.patterns.len()
+        );
+        assert_eq!(dense.patterns, hashed.patterns);
+        assert_eq!(
+            (s1.nodes_visited, s1.non_minimal),
+            (s2.nodes_visited, s2.non_minimal)
+        );
+    }
+
+    #[test]
+    fn infrequent_edges_are_dropped_before_mining() {
+        let db = random_db();
+        let all = Prepared::new(&db, 1).unwrap();
+        let some = Prepared::new(&db, 20).unwrap();
+        assert_eq!(all.adj.len(), 2 * db.edges().len());
+        assert!(some.adj.len() < all.adj.len());
+        assert!(some.pairs.windows(2).all(|w| w[0] < w[1]));
+        for v in 0..some.n_vertices() as u32 {
+            let nb = some.nbrs(v);
+            assert!(nb.windows(2).all(|w| w[0].pair <= w[1].pair));
+            assert!(
+                nb.iter()
+                    .all(|a| some.pairs[a.pair as usize] == (a.elabel, a.to_label))
+            );
+        }
+    }
+}

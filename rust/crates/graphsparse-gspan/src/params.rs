@@ -1,0 +1,170 @@
+//! Miner parameters as a linfa-style triplet: unchecked builder → `check()` → validated params.
+
+use std::time::Duration;
+
+use crate::error::{GspanError, Result};
+
+/// Unchecked parameters of a gSpan traversal (a builder).
+///
+/// Defaults: `min_support = 1`, `max_size = None` (unbounded), no single-vertex patterns, no
+/// node or time budget, parallel split depth 3 and split threshold 1 000 embeddings.
+///
+/// # Example
+/// ```
+/// use std::time::Duration;
+/// use graphsparse_gspan::MinerParams;
+/// let params = MinerParams::new()
+///     .min_support(19)
+///     .max_size(Some(6))
+///     .time_limit(Some(Duration::from_secs(60)))
+///     .check()
+///     .unwrap();
+/// assert_eq!(params.min_support(), 19);
+/// assert!(MinerParams::new().min_support(0).check().is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MinerParams {
+    min_support: usize,
+    max_size: Option<usize>,
+    single_vertices: bool,
+    max_nodes: Option<u64>,
+    time_limit: Option<Duration>,
+    split_depth: usize,
+    split_embeddings: usize,
+}
+
+impl Default for MinerParams {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl MinerParams {
+    /// The default parameters (see the type documentation).
+    pub const fn new() -> Self {
+        Self {
+            min_support: 1,
+            max_size: None,
+            single_vertices: false,
+            max_nodes: None,
+            time_limit: None,
+            split_depth: 3,
+            split_embeddings: 1_000,
+        }
+    }
+
+    /// Minimum support: the least number of distinct graphs a pattern must occur in (>= 1).
+    pub const fn min_support(mut self, min_support: usize) -> Self {
+        self.min_support = min_support;
+        self
+    }
+
+    /// Largest pattern size in edges; `None` is unbounded. `Some(0)` yields only the
+    /// single-vertex patterns (when enabled).
+    pub const fn max_size(mut self, max_size: Option<usize>) -> Self {
+        self.max_size = max_size;
+        self
+    }
+
+    /// Also report one single-vertex pattern (depth 0) per frequent vertex label, before the
+    /// edge patterns.
+    pub const fn single_vertices(mut self, yes: bool) -> Self {
+        self.single_vertices = yes;
+        self
+    }
+
+    /// Stop after visiting this many tree nodes (`None`: no limit).
+    pub const fn max_nodes(mut self, max_nodes: Option<u64>) -> Self {
+        self.max_nodes = max_nodes;
+        self
+    }
+
+    /// Stop after this much wall time, counted from the start of the call (`None`: no limit).
+    pub const fn time_limit(mut self, time_limit: Option<Duration>) -> Self {
+        self.time_limit = time_limit;
+        self
+    }
+
+    /// Parallel traversal only: every node shallower than this many edges hands each child
+    /// subtree to a separate task (default 3; 0 splits only by size).
+    pub const fn split_depth(mut self, depth: usize) -> Self {
+        self.split_depth = depth;
+        self
+    }
+
+    /// Parallel traversal only: deeper nodes whose frequent children hold at least this many
+    /// embeddings in total also split (default 1 000; must be >= 1). Splitting is cheap
+    /// (subtasks borrow the ancestors' embeddings), so fine splits balance load well.
+    ///
+    /// The split rule depends on the data only, never on the number of threads, so a visitor
+    /// sees the same sequence of forks and joins whatever the pool size.
+    pub const fn split_embeddings(mut self, n: usize) -> Self {
+        self.split_embeddings = n;
+        self
+    }
+
+    /// Validates the parameters.
+    ///
+    /// # Errors
+    /// [`GspanError::InvalidMinSupport`] when `min_support == 0`;
+    /// [`GspanError::InvalidParameter`] when `split_embeddings == 0`.
+    pub fn check(self) -> Result<MinerValidParams> {
+        if self.min_support == 0 {
+            return Err(GspanError::InvalidMinSupport(0));
+        }
+        if self.split_embeddings == 0 {
+            return Err(GspanError::InvalidParameter {
+                name: "split_embeddings",
+                min: 1,
+                value: 0,
+            });
+        }
+        Ok(MinerValidParams(self))
+    }
+}
+
+/// Validated miner parameters, produced by [`MinerParams::check`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MinerValidParams(MinerParams);
+
+impl MinerValidParams {
+    /// Minimum support (absolute number of graphs, >= 1).
+    pub const fn min_support(&self) -> usize {
+        self.0.min_support
+    }
+
+    /// Largest pattern size in edges (`None`: unbounded).
+    pub const fn max_size(&self) -> Option<usize> {
+        self.0.max_size
+    }
+
+    /// Whether single-vertex patterns are reported.
+    pub const fn single_vertices(&self) -> bool {
+        self.0.single_vertices
+    }
+
+    /// Node budget.
+    pub const fn max_nodes(&self) -> Option<u64> {
+        self.0.max_nodes
+    }
+
+    /// Time budget.
+    pub const fn time_limit(&self) -> Option<Duration> {
+        self.0.time_limit
+    }
+
+    /// Depth above which the parallel traversal always splits.
+    pub const fn split_depth(&self) -> usize {
+        self.0.split_depth
+    }
+
+    /// Embedding count from which deeper nodes split.
+    pub const fn split_embeddings(&self) -> usize {
+        self.0.split_embeddings
+    }
+
+    /// Back to the builder, to change a field and check again.
+    pub fn into_params(self) -> MinerParams {
+        self.0
+    }
+}
