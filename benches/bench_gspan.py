@@ -1,0 +1,123 @@
+"""Frequent-subgraph mining: graphsparse (1 and 2 threads) against gspan-mining on the same inputs.
+
+Each case runs in a fresh subprocess so that its peak memory is its own. The pattern counts of
+both miners are asserted equal (and equal to the published C++ gSpan counts); the table prints
+wall and CPU seconds, peak RSS, the thread speed-up and the ratio to the anchor. The pure-Python
+anchor is only run where it finishes in reasonable time (``--anchor-limit``).
+
+    python benches/bench_gspan.py            # all cases
+    python benches/bench_gspan.py --quick    # small cases only, a few seconds
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+DATA = Path(os.environ.get("GRAPHSPARSE_DATA", Path(__file__).resolve().parents[1] / ".." / "shared" / "data"))
+
+# (name, loader, path, min_support, published count of connected patterns with >= 1 edge)
+CASES = [
+    ("MUTAG", "tu", "tu/MUTAG", 56, 638),
+    ("CPDB", "gspan", "molecules/CPDB/mutagen.gsp", 68, 324),
+    ("CPDB", "gspan", "molecules/CPDB/mutagen.gsp", 14, 6_820),
+    ("MUTAG", "tu", "tu/MUTAG", 19, 40_220),
+    ("Mutagenicity", "tu", "tu/Mutagenicity", 434, 28_155),
+]
+QUICK = {("MUTAG", 56), ("CPDB", 68)}
+# single-thread CPU seconds of the C++ implementations measured on this machine kind (issue #2)
+CPP = {("MUTAG", 19): (6.3, 17.6), ("Mutagenicity", 434): (24.0, 45.0)}
+
+CHILD = r"""
+import json, resource, sys, time
+kind, path, minsup, miner, threads = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
+if miner == "graphsparse":
+    import graphsparse as gs
+    ds = gs.load_tu(path) if kind == "tu" else gs.read_gspan(path)
+    w0, c0 = time.perf_counter(), time.process_time()
+    found = gs.mine_subgraphs(ds, minsup, n_jobs=threads)
+    n = len(found)
+else:
+    sys.path.insert(0, sys.argv[6])
+    from tests.reference.gspan_anchor import mine_with_gspan_mining
+    import graphsparse as gs
+    ds = gs.load_tu(path) if kind == "tu" else gs.read_gspan(path)
+    gs.write_gspan(ds, sys.argv[7])
+    w0, c0 = time.perf_counter(), time.process_time()
+    n = len(mine_with_gspan_mining(sys.argv[7], minsup))
+wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"n": n, "wall": wall, "cpu": cpu, "rss_mib": rss}))
+"""
+
+
+def run(kind: str, path: Path, minsup: int, miner: str, threads: int, timeout: float) -> dict | None:
+    root = str(Path(__file__).resolve().parents[1])
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [sys.executable, "-c", CHILD, kind, str(path), str(minsup), miner, str(threads),
+               root, os.path.join(tmp, "db.gsp")]
+        try:
+            out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=True)
+        except subprocess.TimeoutExpired:
+            return None
+        except subprocess.CalledProcessError as exc:
+            raise SystemExit(f"{miner} failed on {path}:\n{exc.stderr}") from None
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small cases only")
+    parser.add_argument("--anchor-limit", type=float, default=300.0,
+                        help="seconds allowed to the pure-Python anchor per case (default 300)")
+    parser.add_argument("--no-anchor", action="store_true", help="skip gspan-mining")
+    args = parser.parse_args()
+    try:
+        import gspan_mining  # noqa: F401
+        have_anchor = not args.no_anchor
+    except ImportError:
+        have_anchor = False
+        print("gspan-mining not installed: anchor column skipped (pip install gspan-mining pandas)")
+
+    header = (f"{'dataset':<13}{'minsup':>7}{'patterns':>9}{'1-thr wall':>11}{'1-thr CPU':>10}"
+              f"{'2-thr wall':>11}{'speed-up':>9}{'RSS MiB':>8}{'gspan-mining':>13}{'ratio':>8}"
+              f"{'gBolt/Kudo CPU':>16}")
+    print(header)
+    print("-" * len(header))
+    for name, kind, rel, minsup, published in CASES:
+        if args.quick and (name, minsup) not in QUICK:
+            continue
+        path = DATA / rel
+        if not path.exists():
+            print(f"{name:<13}{minsup:>7}  (data not found at {path})")
+            continue
+        one = run(kind, path, minsup, "graphsparse", 1, 3600)
+        two = run(kind, path, minsup, "graphsparse", 2, 3600)
+        assert one and two and one["n"] == two["n"] == published, (name, minsup, one, two, published)
+        anchor = "-"
+        ratio = "-"
+        if have_anchor:
+            res = run(kind, path, minsup, "gspan-mining", 1, args.anchor_limit)
+            if res is None:
+                anchor = f">{args.anchor_limit:.0f}s"
+                ratio = f">{args.anchor_limit / one['wall']:.0f}x"
+            else:
+                assert res["n"] == published, ("gspan-mining disagrees", name, minsup, res["n"])
+                anchor = f"{res['wall']:.2f}s"
+                ratio = f"{res['wall'] / one['wall']:.0f}x"
+        cpp = CPP.get((name, minsup))
+        cpp_txt = f"{cpp[0]:.1f}/{cpp[1]:.1f}s" if cpp else "-"
+        print(f"{name:<13}{minsup:>7}{one['n']:>9}{one['wall']:>10.2f}s{one['cpu']:>9.2f}s"
+              f"{two['wall']:>10.2f}s{one['wall'] / two['wall']:>8.2f}x{one['rss_mib']:>8.0f}"
+              f"{anchor:>13}{ratio:>8}{cpp_txt:>16}", flush=True)
+    print("\ncounts asserted equal to the published C++ gSpan counts (and to gspan-mining where run);"
+          f"\nmachine: {os.cpu_count()} logical cores; ratio = anchor wall / our 1-thread wall")
+
+
+if __name__ == "__main__":
+    main()
