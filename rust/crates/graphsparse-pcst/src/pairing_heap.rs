@@ -14,8 +14,9 @@
 pub const NIL: u32 = u32::MAX;
 
 /// One heap node. `prev` is the parent for a first child, the left sibling otherwise, and
-/// [`NIL`] for a root.
+/// [`NIL`] for a root. Aligned so that a node never straddles two cache lines.
 #[derive(Clone, Copy, Debug)]
+#[repr(align(32))]
 struct Node {
     value: f64,
     offset: f64,
@@ -36,8 +37,6 @@ const EMPTY_NODE: Node = Node {
 #[derive(Clone, Debug, Default)]
 pub struct PairingArena {
     nodes: Vec<Node>,
-    /// Scratch list of the popped root's children (kept to avoid per-pop allocation).
-    buf: Vec<u32>,
 }
 
 impl PairingArena {
@@ -50,7 +49,6 @@ impl PairingArena {
     pub fn reset(&mut self, capacity: usize) {
         self.nodes.clear();
         self.nodes.resize(capacity, EMPTY_NODE);
-        self.buf.clear();
     }
 
     /// Links two heap roots; on equal values `b` becomes the parent.
@@ -67,8 +65,9 @@ impl PairingArena {
         } else {
             (b, a)
         };
-        let s_child = self.nodes[s as usize].child;
-        let s_offset = self.nodes[s as usize].offset;
+        let sn = &mut self.nodes[s as usize];
+        let (s_child, s_offset) = (sn.child, sn.offset);
+        sn.child = l;
         if s_child != NIL {
             self.nodes[s_child as usize].prev = l;
         }
@@ -77,7 +76,6 @@ impl PairingArena {
         ln.prev = s;
         ln.value -= s_offset;
         ln.offset -= s_offset;
-        self.nodes[s as usize].child = l;
         s
     }
 
@@ -114,6 +112,13 @@ impl PairingArena {
     }
 
     /// Removes and returns the minimum `(key, id)` of the heap rooted at `*root`.
+    ///
+    /// The children of the old root, most recently linked first, get the root's offset
+    /// added, are linked in pairs from left to right (`link(B[j], B[j+1])`), and the pairs
+    /// are folded from the last one back to the first (`root = link(root, P[k])`). The pair
+    /// list is threaded through the winners' `sibling` fields, most recent first, so no
+    /// scratch buffer is needed; `prev` and `sibling` are only cleared on the final root,
+    /// since `link` overwrites them on every other node.
     pub fn pop_min(&mut self, root: &mut u32) -> Option<(f64, u32)> {
         let x = *root;
         if x == NIL {
@@ -125,42 +130,45 @@ impl PairingArena {
             child,
             ..
         } = self.nodes[x as usize];
-        self.buf.clear();
+        self.nodes[x as usize] = EMPTY_NODE;
+        // pairing pass, left to right
+        let mut pairs = NIL;
         let mut c = child;
         while c != NIL {
-            let cn = &mut self.nodes[c as usize];
-            let next = cn.sibling;
-            cn.prev = NIL;
-            cn.sibling = NIL;
-            cn.value += offset;
-            cn.offset += offset;
-            self.buf.push(c);
-            c = next;
+            let a = c;
+            let an = &mut self.nodes[a as usize];
+            an.value += offset;
+            an.offset += offset;
+            let b = an.sibling;
+            let p = if b == NIL {
+                c = NIL;
+                a
+            } else {
+                let bn = &mut self.nodes[b as usize];
+                bn.value += offset;
+                bn.offset += offset;
+                c = bn.sibling;
+                self.link(a, b)
+            };
+            self.nodes[p as usize].sibling = pairs;
+            pairs = p;
         }
-        let k = self.buf.len();
-        // pairing pass, left to right, written back in place
-        let mut pairs = 0;
-        let mut j = 0;
-        while j + 1 < k {
-            let linked = self.link(self.buf[j], self.buf[j + 1]);
-            self.buf[pairs] = linked;
-            pairs += 1;
-            j += 2;
-        }
-        if j < k {
-            self.buf[pairs] = self.buf[j];
-            pairs += 1;
-        }
-        // fold pass, right to left, the accumulated root as the first argument
-        let mut r = NIL;
-        if pairs > 0 {
-            r = self.buf[pairs - 1];
-            for i in (0..pairs - 1).rev() {
-                r = self.link(r, self.buf[i]);
+        // fold pass, from the last pair back to the first
+        let mut r = pairs;
+        if r != NIL {
+            let mut k = self.nodes[r as usize].sibling;
+            while k != NIL {
+                let next = self.nodes[k as usize].sibling;
+                self.nodes[k as usize].sibling = NIL;
+                self.nodes[r as usize].sibling = NIL;
+                r = self.link(r, k);
+                k = next;
             }
+            let rn = &mut self.nodes[r as usize];
+            rn.prev = NIL;
+            rn.sibling = NIL;
         }
         *root = r;
-        self.nodes[x as usize] = EMPTY_NODE;
         Some((value, x))
     }
 
