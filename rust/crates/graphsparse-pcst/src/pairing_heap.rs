@@ -23,6 +23,8 @@ struct Node {
     child: u32,
     sibling: u32,
     prev: u32,
+    /// Caller's mark (the solver's "deleted edge part"), returned by `pop_min_tagged`.
+    tagged: bool,
 }
 
 const EMPTY_NODE: Node = Node {
@@ -31,6 +33,7 @@ const EMPTY_NODE: Node = Node {
     child: NIL,
     sibling: NIL,
     prev: NIL,
+    tagged: false,
 };
 
 /// Arena holding the nodes of any number of pairing heaps.
@@ -112,6 +115,19 @@ impl PairingArena {
     }
 
     /// Removes and returns the minimum `(key, id)` of the heap rooted at `*root`.
+    #[inline]
+    pub fn pop_min(&mut self, root: &mut u32) -> Option<(f64, u32)> {
+        self.pop_min_tagged(root).map(|(key, id, _)| (key, id))
+    }
+
+    /// Marks the live node `id`; the mark comes back from
+    /// [`pop_min_tagged`](Self::pop_min_tagged) and is cleared when the node is popped.
+    #[inline]
+    pub fn tag(&mut self, id: u32) {
+        self.nodes[id as usize].tagged = true;
+    }
+
+    /// Removes and returns the minimum `(key, id, tagged)` of the heap rooted at `*root`.
     ///
     /// The children of the old root, most recently linked first, get the root's offset
     /// added, are linked in pairs from left to right (`link(B[j], B[j+1])`), and the pairs
@@ -119,17 +135,12 @@ impl PairingArena {
     /// list is threaded through the winners' `sibling` fields, most recent first, so no
     /// scratch buffer is needed; `prev` and `sibling` are only cleared on the final root,
     /// since `link` overwrites them on every other node.
-    pub fn pop_min(&mut self, root: &mut u32) -> Option<(f64, u32)> {
+    pub fn pop_min_tagged(&mut self, root: &mut u32) -> Option<(f64, u32, bool)> {
         let x = *root;
         if x == NIL {
             return None;
         }
-        let Node {
-            value,
-            offset,
-            child,
-            ..
-        } = self.nodes[x as usize];
+        let Node { value, offset, child, tagged, .. } = self.nodes[x as usize];
         self.nodes[x as usize] = EMPTY_NODE;
         // pairing pass, left to right
         let mut pairs = NIL;
@@ -169,7 +180,7 @@ impl PairingArena {
             rn.sibling = NIL;
         }
         *root = r;
-        Some((value, x))
+        Some((value, x, tagged))
     }
 
     /// Changes the key of node `id` from `from` (the caller's value of its current true key) to
@@ -310,6 +321,22 @@ mod tests {
         // pop 4: pair link(2, 5) -> 5; pop 5 -> 2; pop 2: pair link(1, 3) -> 3; then 1
         let order: Vec<u32> = drain(&mut a, &mut r).into_iter().map(|x| x.1).collect();
         assert_eq!(order, vec![4, 5, 2, 3, 1]);
+    }
+
+    #[test]
+    fn tags_come_back_once() {
+        let mut a = arena(3);
+        let mut r = NIL;
+        a.insert(&mut r, 0, 1.0);
+        a.insert(&mut r, 1, 2.0);
+        a.insert(&mut r, 2, 3.0);
+        a.tag(1);
+        assert_eq!(a.pop_min_tagged(&mut r), Some((1.0, 0, false)));
+        assert_eq!(a.pop_min_tagged(&mut r), Some((2.0, 1, true)));
+        a.insert(&mut r, 1, 2.5); // a reinserted node starts untagged
+        assert_eq!(a.pop_min_tagged(&mut r), Some((2.5, 1, false)));
+        assert_eq!(a.pop_min_tagged(&mut r), Some((3.0, 2, false)));
+        assert_eq!(a.pop_min_tagged(&mut r), None);
     }
 
     #[test]

@@ -90,11 +90,9 @@ impl Clusters {
     }
 }
 
-/// Bit of [`EdgeState::ends`] marking the edge part as deleted (node ids are `< 2^31`).
-const DELETED: u32 = 1 << 31;
-
-/// Per-edge state, one 32-byte record: cost, the two parts' targets τ, and their endpoints
-/// (with the part's deleted flag in the top bit). Part `q` is side `q & 1` of edge `q / 2`.
+/// Per-edge state, one 32-byte record: cost, the two parts' targets τ, and their endpoints.
+/// Part `q` is side `q & 1` of edge `q / 2`; its "deleted" flag lives in its heap node
+/// ([`PairingArena::tag`]), where the pop that checks it has just loaded it.
 #[derive(Clone, Copy, Debug)]
 #[repr(align(32))]
 struct EdgeState {
@@ -316,24 +314,19 @@ impl PcstSolver {
     /// The endpoints of edge `e`.
     #[inline]
     fn ends(&self, e: usize) -> [u32; 2] {
-        let [u, v] = self.edges[e].ends;
-        [u & !DELETED, v & !DELETED]
+        self.edges[e].ends
     }
 
     /// The endpoint of edge part `q`.
     #[inline]
     fn endpoint(&self, q: u32) -> u32 {
-        self.edges[(q / 2) as usize].ends[(q & 1) as usize] & !DELETED
+        self.edges[(q / 2) as usize].ends[(q & 1) as usize]
     }
 
-    #[inline]
-    fn is_deleted(&self, q: u32) -> bool {
-        self.edges[(q / 2) as usize].ends[(q & 1) as usize] & DELETED != 0
-    }
-
+    /// Marks edge part `q` (live in some heap) deleted: it is skipped when popped.
     #[inline]
     fn delete_part(&mut self, q: u32) {
-        self.edges[(q / 2) as usize].ends[(q & 1) as usize] |= DELETED;
+        self.arena.tag(q);
     }
 
     #[inline]
@@ -451,12 +444,12 @@ impl PcstSolver {
             };
             if t_e < t_d {
                 let t = t_e;
-                let (_, q) = self
+                let (_, q, deleted) = self
                     .arena
-                    .pop_min(&mut self.cl.heap[c_e as usize])
+                    .pop_min_tagged(&mut self.cl.heap[c_e as usize])
                     .expect("invariant: a cluster in the edge queue has a non-empty heap");
                 self.refresh_next_edge(c_e);
-                if self.is_deleted(q) {
+                if deleted {
                     continue;
                 }
                 let qp = q ^ 1;
@@ -538,7 +531,7 @@ impl PcstSolver {
         } else if !cl.has_root[oi] {
             self.arena.add_all(cl.heap[oi], tm - cl.end[oi]);
             self.edge_record[e] = self.records.len() as u32;
-            let [a, b] = [q, q ^ 1].map(|p| self.edges[e].ends[(p & 1) as usize] & !DELETED);
+            let [a, b] = [q, q ^ 1].map(|p| self.edges[e].ends[(p & 1) as usize]);
             self.records.push([cc, o, a, b]);
         }
         cl.hot[oi].parent = new;
