@@ -5,6 +5,7 @@ The public API:
 * data — :mod:`graphsparse.datasets` (``GraphDataset``, ``load_tu``, ``read_gspan``,
   ``write_gspan``, ``from_networkx``, generators)
 * mining — :func:`mine_subgraphs` (parallel gSpan) returning :class:`Pattern` objects
+* Steiner — :func:`pcst` (prize-collecting Steiner forest, identical to ``pcst_fast``)
 * errors — :mod:`graphsparse.exceptions` (all bad-input errors are ``ValueError`` subclasses)
 """
 
@@ -15,6 +16,7 @@ import os as _os
 from . import _graphsparse, datasets, exceptions
 from .datasets import GraphDataset, from_networkx, load_tu, read_gspan, write_gspan
 from .mining import MiningResult, Pattern, mine_subgraphs, min_dfs_code
+from .steiner import pcst
 
 __version__: str = _graphsparse.__version__
 
@@ -33,6 +35,7 @@ __all__ = [
     "load_tu",
     "min_dfs_code",
     "mine_subgraphs",
+    "pcst",
     "read_gspan",
     "write_gspan",
 ]

@@ -40,3 +40,13 @@ def min_dfs_code(
     edges: npt.NDArray[np.int64],
     edge_labels: npt.NDArray[np.int64],
 ) -> npt.NDArray[np.int64]: ...
+# prize-collecting Steiner forest: (vertices, edge_ids)
+def pcst(
+    edges: npt.NDArray[np.int64],
+    prizes: npt.NDArray[np.float64],
+    costs: npt.NDArray[np.float64],
+    root: int = -1,
+    num_clusters: int = 1,
+    pruning: str = "gw",
+    eps: float = 1e-6,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...

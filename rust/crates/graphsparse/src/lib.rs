@@ -6,6 +6,7 @@
 //! |---|---|---|
 //! | [`graph`] | `graphsparse-graph`: labelled-graph databases, gSpan and TU readers | `graph` |
 //! | [`gspan`] | `graphsparse-gspan`: parallel gSpan with a visitor traversal | `gspan` |
+//! | [`pcst`] | `graphsparse-pcst`: GW prize-collecting Steiner forest (as `pcst_fast`) | `pcst` |
 //!
 //! # Example
 //! ```
@@ -18,3 +19,5 @@
 pub use graphsparse_graph as graph;
 #[cfg(feature = "gspan")]
 pub use graphsparse_gspan as gspan;
+#[cfg(feature = "pcst")]
+pub use graphsparse_pcst as pcst;
