@@ -13,6 +13,9 @@ use crate::util::{CHUNK, all_finite, check_len, first_non_finite, sum_abs};
 /// instead, which bounds the worst case by O(n log n); in practice 1–4 passes suffice.
 pub(crate) const MAX_FILTER_PASSES: usize = 32;
 
+/// Values tested at once against `ρ` in the first pass (a few SIMD compares).
+const BLOCK: usize = 16;
+
 /// Threshold `τ` with `Σ max(y_i − τ, 0) = z` (with `|y_i|` when `ABS`), by Condat's algorithm.
 ///
 /// Needs `y` non-empty, `z > 0` finite and `scratch.len() >= y.len()`. When `check` names the
@@ -37,25 +40,31 @@ pub(crate) fn condat_tau<const ABS: bool>(
                 return Err(first_non_finite(chunk, arg, c * CHUNK));
             }
         }
-        for &raw in chunk {
-            let yi = get(raw);
-            if yi > rho {
-                if e == t {
-                    // the very first element
+        for block in chunk.chunks(BLOCK) {
+            // Most blocks hold nothing above ρ once ρ has grown: a vectorised test skips them.
+            if !block.iter().fold(false, |hit, &raw| hit | (get(raw) > rho)) {
+                continue;
+            }
+            for &raw in block {
+                let yi = get(raw);
+                if yi > rho {
+                    if e == t {
+                        // the very first element
+                        s[e] = yi;
+                        e += 1;
+                        rho = yi - z;
+                        continue;
+                    }
+                    let r = rho + (yi - rho) / (e - t + 1) as f64;
+                    if r > yi - z {
+                        rho = r;
+                    } else {
+                        t = e; // v joins ṽ; v restarts as {y_i}
+                        rho = yi - z;
+                    }
                     s[e] = yi;
                     e += 1;
-                    rho = yi - z;
-                    continue;
                 }
-                let r = rho + (yi - rho) / (e - t + 1) as f64;
-                if r > yi - z {
-                    rho = r;
-                } else {
-                    t = e; // v joins ṽ; v restarts as {y_i}
-                    rho = yi - z;
-                }
-                s[e] = yi;
-                e += 1;
             }
         }
     }

@@ -15,7 +15,7 @@ use crate::error::{ProjError, Result};
 use crate::util::{all_finite, check_finite, check_len, dec, enc};
 
 /// Inputs up to this length use the sort-based Algorithm 1; longer ones the linear variant.
-pub const WEIGHTED_SORT_MAX_LEN: usize = 48;
+pub const WEIGHTED_SORT_MAX_LEN: usize = 16;
 
 /// Validates `y` and `eps` and the output length.
 fn validate(y: &[f64], eps: &[f64], out_len: usize) -> Result<()> {
