@@ -5,6 +5,8 @@ The public API:
 * data — :mod:`graphsparse.datasets` (``GraphDataset``, ``load_tu``, ``read_gspan``,
   ``write_gspan``, ``from_networkx``, generators)
 * mining — :func:`mine_subgraphs` (parallel gSpan) returning :class:`Pattern` objects
+* projections — :mod:`graphsparse.projections` (``project_simplex``, ``project_l1_ball``,
+  ``project_weighted_simplex``, ``project_capped_simplex``, ``project_top_k``)
 * errors — :mod:`graphsparse.exceptions` (all bad-input errors are ``ValueError`` subclasses)
 """
 
@@ -12,8 +14,15 @@ from __future__ import annotations
 
 import os as _os
 
-from . import _graphsparse, datasets, exceptions
+from . import _graphsparse, datasets, exceptions, projections
 from .datasets import GraphDataset, from_networkx, load_tu, read_gspan, write_gspan
+from .projections import (
+    project_capped_simplex,
+    project_l1_ball,
+    project_simplex,
+    project_top_k,
+    project_weighted_simplex,
+)
 
 __version__: str = _graphsparse.__version__
 
@@ -28,6 +37,12 @@ __all__ = [
     "exceptions",
     "from_networkx",
     "load_tu",
+    "project_capped_simplex",
+    "project_l1_ball",
+    "project_simplex",
+    "project_top_k",
+    "project_weighted_simplex",
+    "projections",
     "read_gspan",
     "write_gspan",
 ]

@@ -267,7 +267,11 @@ fn capped_tau(y: &[f64], k: f64, s: &mut [f64]) -> f64 {
             break; // the sample did not help (an unusual shape): pivot instead
         }
     }
-    while m > 0 {
+    // Each pivot removes at least one of the ≤ 2m breakpoints inside the interval; the cap
+    // only guards against an inconsistency that would otherwise loop forever.
+    let mut budget = 2 * m + 64;
+    while m > 0 && budget > 0 {
+        budget -= 1;
         let p = pivot(&s[..m], hi, &mut state);
         if d.at(p) + sum8(&s[..m], |z| clip01(z - p)) > k {
             lo = p;

@@ -6,6 +6,7 @@
 //! |---|---|---|
 //! | [`graph`] | `graphsparse-graph`: labelled-graph databases, gSpan and TU readers | `graph` |
 //! | [`gspan`] | `graphsparse-gspan`: parallel gSpan with a visitor traversal | `gspan` |
+//! | [`proj`] | `graphsparse-proj`: simplex, l1-ball, weighted/capped simplex, top-k projections | `proj` |
 //!
 //! # Example
 //! ```
@@ -18,3 +19,5 @@
 pub use graphsparse_graph as graph;
 #[cfg(feature = "gspan")]
 pub use graphsparse_gspan as gspan;
+#[cfg(feature = "proj")]
+pub use graphsparse_proj as proj;
