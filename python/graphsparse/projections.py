@@ -64,6 +64,8 @@ def _as_array(x: npt.ArrayLike, name: str, *, allow_2d: bool = True) -> FloatArr
 
 
 def _as_float(x: object, name: str) -> float:
+    if type(x) is float:  # the common case, without the slower ABC check
+        return x
     if isinstance(x, bool) or not isinstance(x, numbers.Real):
         raise InvalidParameterError(f"{name} must be a real number, got {x!r}")
     return float(x)
@@ -90,8 +92,12 @@ def _unalias(arr: FloatArray, out: FloatArray | None) -> FloatArray:
 
 
 def _n_threads(arr: FloatArray, n_jobs: int | None) -> int:
-    n = resolve_n_jobs(n_jobs)
-    return n if arr.ndim == 2 else 1
+    if arr.ndim == 1:
+        # one vector runs on the calling thread; still reject a bad n_jobs
+        if n_jobs is not None:
+            resolve_n_jobs(n_jobs)
+        return 1
+    return resolve_n_jobs(n_jobs)
 
 
 def project_simplex(

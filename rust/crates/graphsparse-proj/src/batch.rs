@@ -33,7 +33,16 @@ pub enum Parallel {
 }
 
 impl Parallel {
-    fn use_rayon(self, n_rows: usize, n_values: usize) -> bool {
+    /// Whether a batch of `n_rows` rows holding `n_values` values in all runs on rayon.
+    ///
+    /// # Example
+    /// ```
+    /// use graphsparse_proj::Parallel;
+    /// assert!(!Parallel::Auto.use_rayon(4, 100));
+    /// assert!(Parallel::Threshold(0).use_rayon(4, 100));
+    /// assert!(!Parallel::Threshold(0).use_rayon(1, 100)); // one row: nothing to split
+    /// ```
+    pub fn use_rayon(self, n_rows: usize, n_values: usize) -> bool {
         n_rows > 1
             && match self {
                 Parallel::Serial => false,

@@ -117,9 +117,19 @@ where
             py.detach(|| one(data, dst))
         } else {
             let par = parallel(n_threads, min_parallel);
-            run_interruptible(py, n_threads, |cancel| {
-                rows_in_blocks(data, shape[1], dst, par, &rows, cancel)
-            })?
+            let n_cols = shape[1];
+            if data.len() > BLOCK_VALUES {
+                // long work: on the pool, in blocks, answering Ctrl-C
+                run_interruptible(py, n_threads, |cancel| {
+                    rows_in_blocks(data, n_cols, dst, par, &rows, cancel)
+                })?
+            } else if par.use_rayon(shape[0], data.len()) {
+                let pool = crate::threads::pool(n_threads)?;
+                py.detach(|| pool.install(|| rows(data, n_cols, dst, par)))
+            } else {
+                // small batches never touch a pool (no thread hand-off)
+                py.detach(|| rows(data, n_cols, dst, Parallel::Serial))
+            }
         };
         res.map_err(PyGsErr::from)?;
     }
