@@ -340,18 +340,39 @@ def test_forced_parallel_path_equals_serial(data, seed):
         np.testing.assert_array_equal(call(n_threads=1), call(n_threads=2, min_parallel=0))
 
 
-def test_large_batches_run_in_interruptible_blocks():
+LARGE = np.random.default_rng(8).normal(size=(1100, 1000))
+LARGE_EPS = np.random.default_rng(9).uniform(0.0, 1.0, size=(1100, 1000))
+BLOCKED = {
+    "simplex": lambda a, e, **kw: gs.project_simplex(a, 2.0, **kw),
+    "l1": lambda a, e, **kw: gs.project_l1_ball(a, 3.0, **kw),
+    "capped": lambda a, e, **kw: gs.project_capped_simplex(a, 7.5, **kw),
+    "top_k": lambda a, e, **kw: gs.project_top_k(a, 9, **kw),
+    "weighted_rows": lambda a, e, **kw: gs.project_weighted_simplex(a, e, **kw),
+    "weighted_shared": lambda a, e, **kw: gs.project_weighted_simplex(a, LARGE_EPS[5], **kw),
+}
+
+
+@pytest.mark.parametrize("name", list(BLOCKED))
+def test_large_batches_run_in_interruptible_blocks(name):
     # more than 2**20 values: the binding works in blocks of rows between Ctrl-C checks
-    rng = np.random.default_rng(8)
-    data = rng.normal(size=(1100, 1000))
-    one = gs.project_simplex(data, n_jobs=1)
-    two = gs.project_simplex(data, n_jobs=2)
+    proj = BLOCKED[name]
+    one = proj(LARGE, LARGE_EPS, n_jobs=1)
+    two = proj(LARGE, LARGE_EPS, n_jobs=2)
     np.testing.assert_array_equal(one, two)
     for i in (0, 1047, 1048, 1099):  # either side of the first block boundary (1048 rows)
-        np.testing.assert_array_equal(one[i], gs.project_simplex(data[i]))
+        eps = LARGE_EPS[i : i + 1]
+        np.testing.assert_array_equal(one[i : i + 1], proj(LARGE[i : i + 1], eps))
+
+
+def test_large_batch_errors_name_the_global_row():
+    data = LARGE.copy()
     data[1060, 7] = np.nan
     with pytest.raises(InvalidParameterError, match=r"row 1060: v .*index 7"):
         gs.project_simplex(data, n_jobs=2)
+    eps = LARGE_EPS.copy()
+    eps[1070] = 0.0
+    with pytest.raises(InvalidParameterError, match=r"row 1070: eps has no positive entry"):
+        gs.project_weighted_simplex(LARGE, eps, n_jobs=2)
 
 
 def test_weighted_batches_with_shared_and_per_row_weights():

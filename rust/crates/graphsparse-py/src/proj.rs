@@ -32,7 +32,7 @@ fn parallel(n_threads: usize, min_parallel: Option<usize>) -> Parallel {
 /// Values per block of rows between two checks for Ctrl-C (a few milliseconds of work).
 const BLOCK_VALUES: usize = 1 << 20;
 
-/// Runs `rows` over blocks of whole rows, stopping early once `cancel` is set (the caller
+/// Runs `rows(first_row, block, n_cols, out_block, par)` over blocks of whole rows, stopping early once `cancel` is set (the caller
 /// then raises `KeyboardInterrupt`). Rows are independent, so blocking changes nothing.
 fn rows_in_blocks<G>(
     data: &[f64],
@@ -43,10 +43,10 @@ fn rows_in_blocks<G>(
     cancel: &AtomicBool,
 ) -> ProjResult
 where
-    G: Fn(&[f64], usize, &mut [f64], Parallel) -> ProjResult + Sync,
+    G: Fn(usize, &[f64], usize, &mut [f64], Parallel) -> ProjResult + Sync,
 {
     if n_cols == 0 || data.is_empty() {
-        return rows(data, n_cols, dst, par);
+        return rows(0, data, n_cols, dst, par);
     }
     let rows_per_block = (BLOCK_VALUES / n_cols).max(1);
     let block = rows_per_block * n_cols;
@@ -54,7 +54,7 @@ where
         if cancel.load(Ordering::Relaxed) {
             return Ok(());
         }
-        rows(x, n_cols, o, par).map_err(|e| match e {
+        rows(b * rows_per_block, x, n_cols, o, par).map_err(|e| match e {
             ProjError::InRow { row, source } => ProjError::InRow {
                 row: row + b * rows_per_block,
                 source,
@@ -79,7 +79,7 @@ fn run<'py, F, G>(
 ) -> PyResult<Bound<'py, PyArrayDyn<f64>>>
 where
     F: Fn(&[f64], &mut [f64]) -> ProjResult + Sync,
-    G: Fn(&[f64], usize, &mut [f64], Parallel) -> ProjResult + Sync,
+    G: Fn(usize, &[f64], usize, &mut [f64], Parallel) -> ProjResult + Sync,
 {
     let shape = v.shape().to_vec();
     if shape.len() != 1 && shape.len() != 2 {
@@ -125,10 +125,10 @@ where
                 })?
             } else if par.use_rayon(shape[0], data.len()) {
                 let pool = crate::threads::pool(n_threads)?;
-                py.detach(|| pool.install(|| rows(data, n_cols, dst, par)))
+                py.detach(|| pool.install(|| rows(0, data, n_cols, dst, par)))
             } else {
                 // small batches never touch a pool (no thread hand-off)
-                py.detach(|| rows(data, n_cols, dst, Parallel::Serial))
+                py.detach(|| rows(0, data, n_cols, dst, Parallel::Serial))
             }
         };
         res.map_err(PyGsErr::from)?;
@@ -155,7 +155,7 @@ pub fn project_simplex<'py>(
         n_threads,
         min_parallel,
         |x, o| proj::project_simplex_into(x, radius, o),
-        |x, c, o, p| proj::project_simplex_rows(x, c, radius, o, p),
+        |_, x, c, o, p| proj::project_simplex_rows(x, c, radius, o, p),
     )
 }
 
@@ -178,7 +178,7 @@ pub fn project_l1_ball<'py>(
         n_threads,
         min_parallel,
         |x, o| proj::project_l1_ball_into(x, radius, o),
-        |x, c, o, p| proj::project_l1_ball_rows(x, c, radius, o, p),
+        |_, x, c, o, p| proj::project_l1_ball_rows(x, c, radius, o, p),
     )
 }
 
@@ -215,7 +215,15 @@ pub fn project_weighted_simplex<'py>(
         n_threads,
         min_parallel,
         |x, o| proj::project_weighted_simplex_into(x, w, o),
-        |x, c, o, p| proj::project_weighted_simplex_rows(x, c, w, o, p),
+        |first, x, c, o, p| {
+            // per-row weights follow the block of rows being projected
+            let w = if w.len() == c {
+                w
+            } else {
+                &w[first * c..first * c + x.len()]
+            };
+            proj::project_weighted_simplex_rows(x, c, w, o, p)
+        },
     )
 }
 
@@ -238,7 +246,7 @@ pub fn project_capped_simplex<'py>(
         n_threads,
         min_parallel,
         |x, o| proj::project_capped_simplex_into(x, k, o),
-        |x, c, o, p| proj::project_capped_simplex_rows(x, c, k, o, p),
+        |_, x, c, o, p| proj::project_capped_simplex_rows(x, c, k, o, p),
     )
 }
 
@@ -261,7 +269,7 @@ pub fn project_top_k<'py>(
         n_threads,
         min_parallel,
         |x, o| proj::project_top_k_into(x, k, o),
-        |x, c, o, p| proj::project_top_k_rows(x, c, k, o, p),
+        |_, x, c, o, p| proj::project_top_k_rows(x, c, k, o, p),
     )
 }
 
