@@ -6,6 +6,8 @@ The public API:
   ``write_gspan``, ``from_networkx``, generators)
 * mining — :func:`mine_subgraphs` (parallel gSpan) returning :class:`Pattern` objects
 * Steiner — :func:`pcst` (prize-collecting Steiner forest, identical to ``pcst_fast``)
+* projections — :mod:`graphsparse.projections` (``project_simplex``, ``project_l1_ball``,
+  ``project_weighted_simplex``, ``project_capped_simplex``, ``project_top_k``)
 * errors — :mod:`graphsparse.exceptions` (all bad-input errors are ``ValueError`` subclasses)
 """
 
@@ -13,10 +15,17 @@ from __future__ import annotations
 
 import os as _os
 
-from . import _graphsparse, datasets, exceptions
+from . import _graphsparse, datasets, exceptions, projections
 from .datasets import GraphDataset, from_networkx, load_tu, read_gspan, write_gspan
 from .mining import MiningResult, Pattern, mine_subgraphs, min_dfs_code
 from .steiner import pcst
+from .projections import (
+    project_capped_simplex,
+    project_l1_ball,
+    project_simplex,
+    project_top_k,
+    project_weighted_simplex,
+)
 
 __version__: str = _graphsparse.__version__
 
@@ -36,6 +45,12 @@ __all__ = [
     "min_dfs_code",
     "mine_subgraphs",
     "pcst",
+    "project_capped_simplex",
+    "project_l1_ball",
+    "project_simplex",
+    "project_top_k",
+    "project_weighted_simplex",
+    "projections",
     "read_gspan",
     "write_gspan",
 ]

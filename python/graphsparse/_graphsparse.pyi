@@ -50,3 +50,44 @@ def pcst(
     pruning: str = "gw",
     eps: float = 1e-6,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...
+# projections: 1-D input, or 2-D input projected row by row on n_threads workers
+def project_simplex(
+    v: npt.NDArray[np.float64],
+    radius: float = 1.0,
+    *,
+    n_threads: int = 1,
+    out: npt.NDArray[np.float64] | None = None,
+    min_parallel: int | None = None,
+) -> npt.NDArray[np.float64]: ...
+def project_l1_ball(
+    v: npt.NDArray[np.float64],
+    radius: float = 1.0,
+    *,
+    n_threads: int = 1,
+    out: npt.NDArray[np.float64] | None = None,
+    min_parallel: int | None = None,
+) -> npt.NDArray[np.float64]: ...
+def project_weighted_simplex(
+    y: npt.NDArray[np.float64],
+    eps: npt.NDArray[np.float64],
+    *,
+    n_threads: int = 1,
+    out: npt.NDArray[np.float64] | None = None,
+    min_parallel: int | None = None,
+) -> npt.NDArray[np.float64]: ...
+def project_capped_simplex(
+    y: npt.NDArray[np.float64],
+    k: float,
+    *,
+    n_threads: int = 1,
+    out: npt.NDArray[np.float64] | None = None,
+    min_parallel: int | None = None,
+) -> npt.NDArray[np.float64]: ...
+def project_top_k(
+    y: npt.NDArray[np.float64],
+    k: int,
+    *,
+    n_threads: int = 1,
+    out: npt.NDArray[np.float64] | None = None,
+    min_parallel: int | None = None,
+) -> npt.NDArray[np.float64]: ...

@@ -40,6 +40,12 @@ impl From<graphsparse::pcst::PcstError> for PyGsErr {
     }
 }
 
+impl From<graphsparse::proj::ProjError> for PyGsErr {
+    fn from(err: graphsparse::proj::ProjError) -> Self {
+        Self(InvalidParameterError::new_err(err.to_string()))
+    }
+}
+
 impl From<PyGsErr> for PyErr {
     fn from(err: PyGsErr) -> Self {
         err.0

@@ -7,6 +7,7 @@ mod errors;
 mod graph;
 mod gspan;
 mod pcst;
+mod proj;
 mod threads;
 
 /// Rust kernels behind `graphsparse` (private module).
@@ -21,6 +22,7 @@ mod _graphsparse {
         crate::graph::register(m)?;
         crate::gspan::register(m)?;
         crate::pcst::register(m)?;
+        crate::proj::register(m)?;
         Ok(())
     }
 }

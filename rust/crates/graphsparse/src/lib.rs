@@ -7,6 +7,7 @@
 //! | [`graph`] | `graphsparse-graph`: labelled-graph databases, gSpan and TU readers | `graph` |
 //! | [`gspan`] | `graphsparse-gspan`: parallel gSpan with a visitor traversal | `gspan` |
 //! | [`pcst`] | `graphsparse-pcst`: GW prize-collecting Steiner forest (as `pcst_fast`) | `pcst` |
+//! | [`proj`] | `graphsparse-proj`: simplex, l1-ball, weighted/capped simplex, top-k projections | `proj` |
 //!
 //! # Example
 //! ```
@@ -21,3 +22,5 @@ pub use graphsparse_graph as graph;
 pub use graphsparse_gspan as gspan;
 #[cfg(feature = "pcst")]
 pub use graphsparse_pcst as pcst;
+#[cfg(feature = "proj")]
+pub use graphsparse_proj as proj;

@@ -1,0 +1,120 @@
+//! Small shared helpers: validation passes and index storage in `f64` scratch buffers.
+
+use crate::error::{ProjError, Result};
+
+/// Chunk length of the fused "check, then work" loops: small enough to stay in L1.
+pub(crate) const CHUNK: usize = 512;
+
+/// `true` when every entry is finite; a branch-free pass that the compiler vectorises.
+#[inline]
+pub(crate) fn all_finite(xs: &[f64]) -> bool {
+    // `&` rather than `&&`: no early exit, so the loop vectorises
+    xs.iter().fold(true, |ok, &x| ok & x.is_finite())
+}
+
+/// Errors with the first non-finite entry of `xs` (index offset by `base`), if any.
+pub(crate) fn check_finite(xs: &[f64], arg: &'static str, base: usize) -> Result<()> {
+    for (c, chunk) in xs.chunks(CHUNK).enumerate() {
+        if !all_finite(chunk) {
+            return Err(first_non_finite(chunk, arg, base + c * CHUNK));
+        }
+    }
+    Ok(())
+}
+
+/// The error for the first non-finite entry of `xs`, which must hold one.
+#[cold]
+pub(crate) fn first_non_finite(xs: &[f64], arg: &'static str, base: usize) -> ProjError {
+    let index = xs
+        .iter()
+        .position(|x| !x.is_finite())
+        .expect("invariant: a non-finite entry");
+    ProjError::NonFinite {
+        arg,
+        index: base + index,
+        value: xs[index],
+    }
+}
+
+/// Errors unless `out` has length `n`.
+#[inline]
+pub(crate) fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
+    if expected == got {
+        Ok(())
+    } else {
+        Err(ProjError::LengthMismatch {
+            what,
+            expected,
+            got,
+        })
+    }
+}
+
+/// Sum of `|x|` in a fixed order with eight partial sums (vectorises; deterministic).
+pub(crate) fn sum_abs(xs: &[f64]) -> f64 {
+    let mut acc = [0.0_f64; 8];
+    let chunks = xs.chunks_exact(8);
+    let rest = chunks.remainder();
+    for c in chunks {
+        for (a, x) in acc.iter_mut().zip(c) {
+            *a += x.abs();
+        }
+    }
+    let mut s = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+    for x in rest {
+        s += x.abs();
+    }
+    s
+}
+
+/// Stores an index in an `f64` slot of a scratch buffer (bit pattern, never used as a number).
+#[inline(always)]
+pub(crate) fn enc(i: usize) -> f64 {
+    f64::from_bits(i as u64)
+}
+
+/// Reads back an index stored with [`enc`].
+#[inline(always)]
+pub(crate) fn dec(x: f64) -> usize {
+    x.to_bits() as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finite_checks_find_the_first_bad_entry() {
+        let mut xs = vec![1.0; 2000];
+        assert!(check_finite(&xs, "v", 0).is_ok());
+        xs[1500] = f64::NEG_INFINITY;
+        xs[1700] = f64::NAN;
+        assert_eq!(
+            check_finite(&xs, "v", 0),
+            Err(ProjError::NonFinite {
+                arg: "v",
+                index: 1500,
+                value: f64::NEG_INFINITY
+            })
+        );
+        assert!(!all_finite(&[0.0, f64::NAN]));
+        assert!(!all_finite(&[f64::INFINITY]));
+        assert!(all_finite(&[f64::MAX, -f64::MAX, 0.0, -0.0, 5e-324]));
+    }
+
+    #[test]
+    fn indices_round_trip_through_f64_slots() {
+        for i in [0usize, 1, 2, 1 << 20, (1 << 40) + 7, usize::MAX >> 12] {
+            assert_eq!(dec(enc(i)), i);
+        }
+    }
+
+    #[test]
+    fn sum_abs_matches_a_plain_sum_on_exact_values() {
+        let xs: Vec<f64> = (0..37)
+            .map(|i| if i % 2 == 0 { i as f64 } else { -(i as f64) })
+            .collect();
+        assert_eq!(sum_abs(&xs), (0..37).sum::<i32>() as f64);
+        assert_eq!(sum_abs(&[]), 0.0);
+    }
+}
