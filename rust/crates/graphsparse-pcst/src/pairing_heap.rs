@@ -1,0 +1,436 @@
+//! Pairing heaps with lazy key offsets, replicating `pcst_fast`'s `PairingHeap` exactly.
+//!
+//! All heaps of one solver share an arena of nodes ([`PairingArena`]); a heap is just the
+//! index of its root node (or [`NIL`] when empty), so melding two heaps is one `link`. A node's
+//! index is chosen by the caller: the solver uses the edge-part id, since every edge part has at
+//! most one live node at any time.
+//!
+//! The *true key* of a node is its `value` plus the `offset` of every proper ancestor, which
+//! makes [`PairingArena::add_all`] O(1). Tie handling and the order of the pairing and fold
+//! passes decide which of several equal keys pops first; they follow spec §A.4 to the letter
+//! (a strict `<` in `link`, so on a tie the *second* argument becomes the parent).
+
+/// The "no node" / "empty heap" marker.
+pub const NIL: u32 = u32::MAX;
+
+/// One heap node. `prev` is the parent for a first child, the left sibling otherwise, and
+/// [`NIL`] for a root.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    value: f64,
+    offset: f64,
+    child: u32,
+    sibling: u32,
+    prev: u32,
+}
+
+const EMPTY_NODE: Node = Node {
+    value: 0.0,
+    offset: 0.0,
+    child: NIL,
+    sibling: NIL,
+    prev: NIL,
+};
+
+/// Arena holding the nodes of any number of pairing heaps.
+#[derive(Clone, Debug, Default)]
+pub struct PairingArena {
+    nodes: Vec<Node>,
+    /// Scratch list of the popped root's children (kept to avoid per-pop allocation).
+    buf: Vec<u32>,
+}
+
+impl PairingArena {
+    /// An empty arena; call [`reset`](Self::reset) before use.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Makes room for node ids `0..capacity`, forgetting every heap (keeps the allocation).
+    pub fn reset(&mut self, capacity: usize) {
+        self.nodes.clear();
+        self.nodes.resize(capacity, EMPTY_NODE);
+        self.buf.clear();
+    }
+
+    /// Links two heap roots; on equal values `b` becomes the parent.
+    #[inline]
+    fn link(&mut self, a: u32, b: u32) -> u32 {
+        if a == NIL {
+            return b;
+        }
+        if b == NIL {
+            return a;
+        }
+        let (s, l) = if self.nodes[a as usize].value < self.nodes[b as usize].value {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let s_child = self.nodes[s as usize].child;
+        let s_offset = self.nodes[s as usize].offset;
+        if s_child != NIL {
+            self.nodes[s_child as usize].prev = l;
+        }
+        let ln = &mut self.nodes[l as usize];
+        ln.sibling = s_child;
+        ln.prev = s;
+        ln.value -= s_offset;
+        ln.offset -= s_offset;
+        self.nodes[s as usize].child = l;
+        s
+    }
+
+    /// Inserts node `id` with key `key` into the heap rooted at `*root`.
+    #[inline]
+    pub fn insert(&mut self, root: &mut u32, id: u32, key: f64) {
+        self.nodes[id as usize] = Node {
+            value: key,
+            ..EMPTY_NODE
+        };
+        *root = self.link(*root, id);
+    }
+
+    /// The minimum `(key, id)` of the heap rooted at `root`, if any.
+    #[inline]
+    pub fn min(&self, root: u32) -> Option<(f64, u32)> {
+        (root != NIL).then(|| (self.nodes[root as usize].value, root))
+    }
+
+    /// The minimum key of a non-empty heap.
+    #[inline]
+    pub fn min_key(&self, root: u32) -> f64 {
+        self.nodes[root as usize].value
+    }
+
+    /// Adds `delta` to every key of the heap rooted at `root` (no-op when empty).
+    #[inline]
+    pub fn add_all(&mut self, root: u32, delta: f64) {
+        if root != NIL {
+            let r = &mut self.nodes[root as usize];
+            r.value += delta;
+            r.offset += delta;
+        }
+    }
+
+    /// Removes and returns the minimum `(key, id)` of the heap rooted at `*root`.
+    pub fn pop_min(&mut self, root: &mut u32) -> Option<(f64, u32)> {
+        let x = *root;
+        if x == NIL {
+            return None;
+        }
+        let Node {
+            value,
+            offset,
+            child,
+            ..
+        } = self.nodes[x as usize];
+        self.buf.clear();
+        let mut c = child;
+        while c != NIL {
+            let cn = &mut self.nodes[c as usize];
+            let next = cn.sibling;
+            cn.prev = NIL;
+            cn.sibling = NIL;
+            cn.value += offset;
+            cn.offset += offset;
+            self.buf.push(c);
+            c = next;
+        }
+        let k = self.buf.len();
+        // pairing pass, left to right, written back in place
+        let mut pairs = 0;
+        let mut j = 0;
+        while j + 1 < k {
+            let linked = self.link(self.buf[j], self.buf[j + 1]);
+            self.buf[pairs] = linked;
+            pairs += 1;
+            j += 2;
+        }
+        if j < k {
+            self.buf[pairs] = self.buf[j];
+            pairs += 1;
+        }
+        // fold pass, right to left, the accumulated root as the first argument
+        let mut r = NIL;
+        if pairs > 0 {
+            r = self.buf[pairs - 1];
+            for i in (0..pairs - 1).rev() {
+                r = self.link(r, self.buf[i]);
+            }
+        }
+        *root = r;
+        self.nodes[x as usize] = EMPTY_NODE;
+        Some((value, x))
+    }
+
+    /// Changes the key of node `id` from `from` (the caller's value of its current true key) to
+    /// `to`; `pcst_fast`'s `decrease_key`, also used to increase keys.
+    ///
+    /// The node keeps its subtree; `offset += from - value` keeps its children's true keys
+    /// (up to the rounding the reference also has), then it is cut out and relinked at the
+    /// root unless it already is the root.
+    pub fn set_key(&mut self, root: &mut u32, id: u32, from: f64, to: f64) {
+        let n = &mut self.nodes[id as usize];
+        n.offset += from - n.value;
+        n.value = to;
+        let prev = n.prev;
+        let sibling = n.sibling;
+        if prev == NIL {
+            return;
+        }
+        if self.nodes[prev as usize].child == id {
+            self.nodes[prev as usize].child = sibling;
+        } else {
+            self.nodes[prev as usize].sibling = sibling;
+        }
+        if sibling != NIL {
+            self.nodes[sibling as usize].prev = prev;
+        }
+        let n = &mut self.nodes[id as usize];
+        n.prev = NIL;
+        n.sibling = NIL;
+        *root = self.link(*root, id);
+    }
+
+    /// Melds the heaps rooted at `a` and `b` (in that argument order) and returns the new root.
+    #[inline]
+    pub fn meld(&mut self, a: u32, b: u32) -> u32 {
+        self.link(a, b)
+    }
+
+    /// The true key of node `id` (walks to the root; for tests and debugging).
+    #[cfg(test)]
+    fn true_key(&self, id: u32) -> f64 {
+        // climb: the parent of a node is the `prev` of its leftmost sibling
+        let mut key = self.nodes[id as usize].value;
+        let mut x = id;
+        loop {
+            let mut p = self.nodes[x as usize].prev;
+            while p != NIL && self.nodes[p as usize].child != x {
+                x = p;
+                p = self.nodes[x as usize].prev;
+            }
+            if p == NIL {
+                return key;
+            }
+            key += self.nodes[p as usize].offset;
+            x = p;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arena(n: usize) -> PairingArena {
+        let mut a = PairingArena::new();
+        a.reset(n);
+        a
+    }
+
+    fn children(a: &PairingArena, id: u32) -> Vec<u32> {
+        let mut out = vec![];
+        let mut c = a.nodes[id as usize].child;
+        while c != NIL {
+            out.push(c);
+            c = a.nodes[c as usize].sibling;
+        }
+        out
+    }
+
+    fn drain(a: &mut PairingArena, root: &mut u32) -> Vec<(f64, u32)> {
+        std::iter::from_fn(|| a.pop_min(root)).collect()
+    }
+
+    #[test]
+    fn link_tie_makes_second_argument_the_parent() {
+        let mut a = arena(2);
+        let mut r = NIL;
+        a.insert(&mut r, 0, 1.0);
+        a.insert(&mut r, 1, 1.0); // link(old root 0, new 1): tie -> 1 is the parent
+        assert_eq!(r, 1);
+        assert_eq!(children(&a, 1), vec![0]);
+        // strictly smaller first argument stays the parent
+        let mut a = arena(2);
+        let mut r = NIL;
+        a.insert(&mut r, 0, 0.5);
+        a.insert(&mut r, 1, 1.0);
+        assert_eq!(r, 0);
+        assert_eq!(children(&a, 0), vec![1]);
+        // meld follows the same rule
+        let mut a = arena(2);
+        let (mut h1, mut h2) = (NIL, NIL);
+        a.insert(&mut h1, 0, 2.0);
+        a.insert(&mut h2, 1, 2.0);
+        assert_eq!(a.meld(h1, h2), 1);
+    }
+
+    #[test]
+    fn equal_keys_pop_in_heap_shape_order() {
+        // inserts of equal keys: each new node becomes the root, so the newest pops first
+        let mut a = arena(4);
+        let mut r = NIL;
+        for id in 0..4 {
+            a.insert(&mut r, id, 3.0);
+        }
+        assert_eq!(r, 3);
+        assert_eq!(children(&a, 3), vec![2]);
+        // root 3 has the single child 2, which has child 1, ... (a path)
+        let order: Vec<u32> = drain(&mut a, &mut r).into_iter().map(|x| x.1).collect();
+        assert_eq!(order, vec![3, 2, 1, 0]);
+    }
+
+    #[test]
+    fn pop_min_pairs_left_to_right_then_folds_right_to_left() {
+        // root 0 (key 0) with children linked in order 1..=5, all key 1: child list is
+        // [5, 4, 3, 2, 1] (most recent first).
+        let mut a = arena(6);
+        let mut r = NIL;
+        a.insert(&mut r, 0, 0.0);
+        for id in 1..6 {
+            a.insert(&mut r, id, 1.0);
+        }
+        assert_eq!(children(&a, 0), vec![5, 4, 3, 2, 1]);
+        assert_eq!(a.pop_min(&mut r), Some((0.0, 0)));
+        // pairing: link(5,4) -> 4, link(3,2) -> 2, 1 alone; fold: link(1, 2) -> 2,
+        // link(2, 4) -> 4.
+        assert_eq!(r, 4);
+        assert_eq!(children(&a, 4), vec![2, 5]);
+        assert_eq!(children(&a, 2), vec![1, 3]);
+        // pop 4: pair link(2, 5) -> 5; pop 5 -> 2; pop 2: pair link(1, 3) -> 3; then 1
+        let order: Vec<u32> = drain(&mut a, &mut r).into_iter().map(|x| x.1).collect();
+        assert_eq!(order, vec![4, 5, 2, 3, 1]);
+    }
+
+    #[test]
+    fn add_all_shifts_every_key() {
+        let mut a = arena(5);
+        let mut r = NIL;
+        for (id, k) in [(0, 4.0), (1, 1.0), (2, 3.0), (3, 2.0), (4, 5.0)] {
+            a.insert(&mut r, id, k);
+        }
+        a.pop_min(&mut r); // give the heap some depth
+        a.add_all(r, 10.0);
+        for id in [0, 2, 3, 4] {
+            assert!(a.true_key(id) >= 12.0);
+        }
+        let keys: Vec<f64> = drain(&mut a, &mut r).into_iter().map(|x| x.0).collect();
+        assert_eq!(keys, vec![12.0, 13.0, 14.0, 15.0]);
+        a.add_all(NIL, 1.0); // empty heap: no-op
+    }
+
+    #[test]
+    fn set_key_on_root_keeps_it_in_place() {
+        let mut a = arena(3);
+        let mut r = NIL;
+        a.insert(&mut r, 0, 1.0);
+        a.insert(&mut r, 1, 2.0);
+        a.insert(&mut r, 2, 3.0);
+        a.set_key(&mut r, 0, 1.0, 0.5);
+        assert_eq!(r, 0);
+        assert_eq!(a.min(r), Some((0.5, 0)));
+        // offset absorbed from - value = 0: children unchanged
+        assert_eq!(a.true_key(1), 2.0);
+        assert_eq!(a.true_key(2), 3.0);
+    }
+
+    #[test]
+    fn set_key_on_non_root_cuts_and_relinks() {
+        let mut a = arena(4);
+        let mut r = NIL;
+        a.insert(&mut r, 0, 1.0);
+        a.insert(&mut r, 1, 2.0);
+        a.insert(&mut r, 2, 3.0);
+        a.insert(&mut r, 3, 4.0);
+        assert_eq!(children(&a, 0), vec![3, 2, 1]);
+        // a middle child (prev is its left sibling)
+        a.set_key(&mut r, 2, 3.0, 0.25);
+        assert_eq!(r, 2);
+        assert_eq!(children(&a, 2), vec![0]);
+        assert_eq!(children(&a, 0), vec![3, 1]);
+        // a first child (prev is its parent)
+        a.set_key(&mut r, 0, 1.0, 0.125);
+        assert_eq!(r, 0);
+        assert_eq!(children(&a, 0), vec![2, 3, 1]);
+        let keys: Vec<(f64, u32)> = drain(&mut a, &mut r);
+        assert_eq!(keys, vec![(0.125, 0), (0.25, 2), (2.0, 1), (4.0, 3)]);
+    }
+
+    #[test]
+    fn set_key_offset_uses_callers_from_value() {
+        // a node with a child: the offset absorbs (from - value), so a `from` that differs
+        // from the stored key shifts the child's true key by the difference
+        let mut a = arena(2);
+        let mut r = NIL;
+        a.insert(&mut r, 0, 1.0);
+        a.insert(&mut r, 1, 2.0);
+        a.set_key(&mut r, 0, 1.5, 1.0);
+        assert_eq!(a.true_key(1), 2.5);
+    }
+
+    /// xorshift, enough for a reproducible randomised check without extra dependencies
+    fn rng(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    #[test]
+    fn randomised_against_reference_multiset() {
+        let mut s = 0x9e37_79b9_7f4a_7c15_u64;
+        for _round in 0..200 {
+            let n = 1 + (rng(&mut s) % 60) as usize;
+            let mut a = arena(n);
+            let mut r = NIL;
+            let mut live: Vec<(u32, f64)> = vec![];
+            let mut free: Vec<u32> = (0..n as u32).rev().collect();
+            let mut last_pop = f64::NEG_INFINITY;
+            for _ in 0..400 {
+                match rng(&mut s) % 5 {
+                    0 | 1 if !free.is_empty() => {
+                        let id = free.pop().unwrap();
+                        // integer keys produce ties; keys never drop below the last pop
+                        let k = last_pop.max(0.0) + (rng(&mut s) % 8) as f64;
+                        a.insert(&mut r, id, k);
+                        live.push((id, k));
+                    }
+                    2 if !live.is_empty() => {
+                        let d = (rng(&mut s) % 4) as f64;
+                        a.add_all(r, d);
+                        live.iter_mut().for_each(|x| x.1 += d);
+                    }
+                    3 if !live.is_empty() => {
+                        let i = (rng(&mut s) as usize) % live.len();
+                        let (id, k) = live[i];
+                        let base = last_pop.max(0.0);
+                        let to = base + ((k - base) / 2.0).floor();
+                        a.set_key(&mut r, id, k, to);
+                        live[i].1 = to;
+                    }
+                    _ => {
+                        let got = a.pop_min(&mut r);
+                        let want = live.iter().map(|x| x.1).fold(f64::INFINITY, f64::min);
+                        match got {
+                            None => assert!(live.is_empty()),
+                            Some((k, id)) => {
+                                assert_eq!(k, want);
+                                assert!(k >= last_pop);
+                                last_pop = k;
+                                let i = live.iter().position(|x| x.0 == id).unwrap();
+                                assert_eq!(live[i].1, k);
+                                live.swap_remove(i);
+                                free.push(id);
+                            }
+                        }
+                    }
+                }
+                for &(id, k) in &live {
+                    assert_eq!(a.true_key(id), k);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,766 @@
+//! The event-driven Goemans–Williamson growth phase and the four pruning modes.
+//!
+//! Notation map (spec §A.3–A.8 → fields):
+//! `D` → `deact`, `E` → `next_edge`, cluster fields → the `Vec`s of [`Clusters`],
+//! edge-part targets τ → `tau`, `L1` → `merges`, inactive-merge records → `records`,
+//! `L2` → `kept`. Every floating-point expression is written in the reference's evaluation
+//! order (left to right, no FMA), which is what makes the output bit-identical.
+
+use crate::error::{PcstError, Result};
+use crate::pairing_heap::{NIL, PairingArena};
+use crate::queue::IndexedQueue;
+use crate::{PcstParams, PcstSolution, Pruning};
+
+/// Largest node or edge count: cluster ids (< 2n) and edge-part ids (< 2m) must fit in `u32`.
+const MAX_SIZE: usize = (u32::MAX / 2 - 1) as usize;
+
+/// Cluster state, struct-of-arrays; ids `0..n` are the singletons, merges append.
+#[derive(Clone, Debug, Default)]
+struct Clusters {
+    active: Vec<bool>,
+    has_root: Vec<bool>,
+    necessary: Vec<bool>,
+    start: Vec<f64>,
+    end: Vec<f64>,
+    moat: Vec<f64>,
+    prize: Vec<f64>,
+    submoat: Vec<f64>,
+    skipsum: Vec<f64>,
+    parent: Vec<u32>,
+    skip: Vec<u32>,
+    child1: Vec<u32>,
+    child2: Vec<u32>,
+    /// Root of the cluster's pairing heap of edge parts.
+    heap: Vec<u32>,
+}
+
+impl Clusters {
+    fn clear(&mut self, capacity: usize) {
+        macro_rules! each {
+            ($($f:ident),*) => {$( self.$f.clear(); self.$f.reserve(capacity); )*};
+        }
+        each!(
+            active, has_root, necessary, start, end, moat, prize, submoat, skipsum, parent, skip,
+            child1, child2, heap
+        );
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn push(
+        &mut self,
+        active: bool,
+        has_root: bool,
+        end: f64,
+        prize: f64,
+        submoat: f64,
+        child1: u32,
+        child2: u32,
+    ) -> u32 {
+        let id = self.active.len() as u32;
+        self.active.push(active);
+        self.has_root.push(has_root);
+        self.necessary.push(false);
+        self.start.push(0.0);
+        self.end.push(end);
+        self.moat.push(0.0);
+        self.prize.push(prize);
+        self.submoat.push(submoat);
+        self.skipsum.push(0.0);
+        self.parent.push(NIL);
+        self.skip.push(NIL);
+        self.child1.push(child1);
+        self.child2.push(child2);
+        self.heap.push(NIL);
+        id
+    }
+}
+
+/// A reusable PCST solver: keeps every buffer (heap arena, queues, cluster state, pruning
+/// scratch) between calls, so repeated solves on graphs of similar size allocate nothing.
+///
+/// # Example
+/// ```
+/// use graphsparse_pcst::{PcstParams, PcstSolution, PcstSolver};
+/// let edges = [[0, 1], [1, 2], [2, 3]];
+/// let costs = [1.0, 1.0, 1.0];
+/// let mut solver = PcstSolver::new();
+/// let mut out = PcstSolution::default();
+/// for prizes in [[5.0, 0.0, 0.0, 5.0], [0.1, 0.0, 0.0, 5.0]] {
+///     solver.solve_into(&edges, &prizes, &costs, &PcstParams::default(), &mut out).unwrap();
+/// }
+/// assert_eq!(out.nodes, vec![3]);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct PcstSolver {
+    arena: PairingArena,
+    deact: IndexedQueue,
+    next_edge: IndexedQueue,
+    cl: Clusters,
+    /// Endpoint of each edge part: `ends[2e] = u_e`, `ends[2e + 1] = v_e`.
+    ends: Vec<u32>,
+    tau: Vec<f64>,
+    part_deleted: Vec<bool>,
+    merges: Vec<u32>,
+    /// Inactive-merge record of each edge, or `NIL`.
+    edge_record: Vec<u32>,
+    /// `(active cluster, inactive cluster, active-side node, inactive-side node)`.
+    records: Vec<[u32; 4]>,
+    visited: Vec<(u32, f64)>,
+    // pruning scratch
+    good: Vec<bool>,
+    listed: Vec<bool>,
+    node_deleted: Vec<bool>,
+    kept: Vec<u32>,
+    adj_ptr: Vec<u32>,
+    adj: Vec<(u32, f64)>,
+    stack: Vec<u32>,
+    bfs: Vec<u32>,
+    comp: Vec<u32>,
+    comp_ptr: Vec<u32>,
+    comp_nodes: Vec<u32>,
+    pay: Vec<f64>,
+    dfs_parent: Vec<(u32, f64)>,
+    dfs_stack: Vec<(bool, u32)>,
+}
+
+impl PcstSolver {
+    /// A solver with empty buffers.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Solves and returns a fresh [`PcstSolution`]; see [`solve_into`](Self::solve_into).
+    ///
+    /// # Errors
+    /// As [`solve_into`](Self::solve_into).
+    pub fn solve(
+        &mut self,
+        edges: &[[usize; 2]],
+        prizes: &[f64],
+        costs: &[f64],
+        params: &PcstParams,
+    ) -> Result<PcstSolution> {
+        let mut out = PcstSolution::default();
+        self.solve_into(edges, prizes, costs, params, &mut out)?;
+        Ok(out)
+    }
+
+    /// Solves the prize-collecting Steiner forest problem, writing into `out` (its vectors
+    /// are cleared and reused).
+    ///
+    /// # Arguments
+    /// * `edges` — `m` undirected edges `[u, v]` over nodes `0..n`; self-loops and parallel
+    ///   edges are allowed (a self-loop is never output).
+    /// * `prizes` — `n` node prizes, finite and `>= 0`; `n = prizes.len()`.
+    /// * `costs` — `m` edge costs, finite and `>= 0`.
+    /// * `params` — root, number of trees, pruning and merge tolerance.
+    ///
+    /// # Returns
+    /// `out.nodes` and `out.edges` exactly as `pcst_fast` returns them (same order).
+    ///
+    /// # Errors
+    /// [`PcstError`] for negative or non-finite prizes or costs (checked in index order, the
+    /// prizes first), an out-of-range endpoint, a length mismatch, a root out of range or
+    /// with `num_clusters != 1`, an invalid `eps`, or inputs too large.
+    ///
+    /// # Complexity
+    /// O((n + m) log n) expected time; O(n + m) memory, all of it kept for the next call.
+    pub fn solve_into(
+        &mut self,
+        edges: &[[usize; 2]],
+        prizes: &[f64],
+        costs: &[f64],
+        params: &PcstParams,
+        out: &mut PcstSolution,
+    ) -> Result<()> {
+        out.nodes.clear();
+        out.edges.clear();
+        self.validate(edges, prizes, costs, params)?;
+        self.grow(prizes, costs, params);
+        self.mark_good(prizes.len(), params.root);
+        match params.pruning {
+            Pruning::None => self.prune_none(prizes.len(), out),
+            Pruning::Simple => {
+                self.select_kept();
+                self.output(prizes.len(), out);
+                out.edges.extend(self.kept.iter().map(|&e| e as usize));
+            }
+            Pruning::Gw => {
+                self.select_kept();
+                self.build_adjacency(prizes.len(), costs);
+                self.prune_gw(out);
+                self.output(prizes.len(), out);
+            }
+            Pruning::Strong => {
+                self.select_kept();
+                self.build_adjacency(prizes.len(), costs);
+                self.prune_strong(prizes, params.root);
+                self.output(prizes.len(), out);
+                for &e in &self.kept {
+                    let (u, v) = (self.ends[2 * e as usize], self.ends[2 * e as usize + 1]);
+                    if !self.node_deleted[u as usize] && !self.node_deleted[v as usize] {
+                        out.edges.push(e as usize);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks the input (prizes first, then edges in order) and copies the endpoints.
+    fn validate(
+        &mut self,
+        edges: &[[usize; 2]],
+        prizes: &[f64],
+        costs: &[f64],
+        params: &PcstParams,
+    ) -> Result<()> {
+        let n = prizes.len();
+        if n > MAX_SIZE {
+            return Err(PcstError::TooLarge {
+                what: "nodes",
+                value: n,
+                max: MAX_SIZE,
+            });
+        }
+        if edges.len() > MAX_SIZE {
+            return Err(PcstError::TooLarge {
+                what: "edges",
+                value: edges.len(),
+                max: MAX_SIZE,
+            });
+        }
+        if costs.len() != edges.len() {
+            return Err(PcstError::LengthMismatch {
+                edges: edges.len(),
+                costs: costs.len(),
+            });
+        }
+        if let Some(root) = params.root {
+            if params.num_clusters != 1 {
+                return Err(PcstError::RootedNumClusters(params.num_clusters));
+            }
+            if root >= n {
+                return Err(PcstError::RootOutOfRange { root, n_nodes: n });
+            }
+        }
+        if !(params.eps.is_finite() && params.eps >= 0.0) {
+            return Err(PcstError::InvalidEps(params.eps));
+        }
+        let mut total = 0.0;
+        for (index, &value) in prizes.iter().enumerate() {
+            if !value.is_finite() {
+                return Err(PcstError::NonFinitePrize { index, value });
+            }
+            if value < 0.0 {
+                return Err(PcstError::NegativePrize { index, value });
+            }
+            total += value;
+        }
+        self.ends.clear();
+        self.ends.reserve(2 * edges.len());
+        for (index, (&[u, v], &value)) in edges.iter().zip(costs).enumerate() {
+            for endpoint in [u, v] {
+                if endpoint >= n {
+                    return Err(PcstError::EndpointOutOfRange {
+                        edge: index,
+                        endpoint,
+                        n_nodes: n,
+                    });
+                }
+            }
+            if !value.is_finite() {
+                return Err(PcstError::NonFiniteCost { index, value });
+            }
+            if value < 0.0 {
+                return Err(PcstError::NegativeCost { index, value });
+            }
+            total += value;
+            self.ends.push(u as u32);
+            self.ends.push(v as u32);
+        }
+        if !(total * 4.0).is_finite() {
+            return Err(PcstError::Overflow { total });
+        }
+        Ok(())
+    }
+
+    /// Coverage of edge part `q` from its endpoint (`S`), from finished moats only (`Fin`),
+    /// and the top cluster, compressing the paths it walks (spec §A.7).
+    #[inline]
+    fn sum(&mut self, q: u32, t: f64) -> (f64, f64, u32) {
+        let cl = &mut self.cl;
+        let mut x = self.ends[q as usize];
+        let mut acc = 0.0;
+        self.visited.clear();
+        while cl.parent[x as usize] != NIL {
+            self.visited.push((x, acc));
+            let s = cl.skip[x as usize];
+            if s != NIL {
+                acc += cl.skipsum[x as usize];
+                x = s;
+            } else {
+                acc += cl.moat[x as usize];
+                x = cl.parent[x as usize];
+            }
+        }
+        for &(y, a) in &self.visited {
+            cl.skip[y as usize] = x;
+            cl.skipsum[y as usize] = acc - a;
+        }
+        if cl.active[x as usize] {
+            (acc + (t - cl.start[x as usize]), acc, x)
+        } else {
+            let s = acc + cl.moat[x as usize];
+            (s, s, x)
+        }
+    }
+
+    /// Re-keys cluster `c` in the edge-event queue after its heap changed.
+    #[inline]
+    fn refresh_next_edge(&mut self, c: u32) {
+        let h = self.cl.heap[c as usize];
+        if h == NIL {
+            self.next_edge.remove(c);
+        } else {
+            self.next_edge.set(c, self.arena.min_key(h));
+        }
+    }
+
+    /// The growth phase (spec §A.5–A.6).
+    fn grow(&mut self, prizes: &[f64], costs: &[f64], params: &PcstParams) {
+        let n = prizes.len();
+        let m = costs.len();
+        let root = params.root.map_or(NIL, |r| r as u32);
+        let target = if params.root.is_some() {
+            0
+        } else {
+            params.num_clusters
+        };
+        let eps = params.eps;
+
+        self.arena.reset(2 * m);
+        self.deact.reset(2 * n);
+        self.next_edge.reset(2 * n);
+        self.cl.clear(2 * n);
+        self.tau.clear();
+        self.tau.resize(2 * m, 0.0);
+        self.part_deleted.clear();
+        self.part_deleted.resize(2 * m, false);
+        self.merges.clear();
+        self.edge_record.clear();
+        self.edge_record.resize(m, NIL);
+        self.records.clear();
+
+        for (i, &p) in prizes.iter().enumerate() {
+            let is_root = i as u32 == root;
+            let end = if is_root { 0.0 } else { -1.0 };
+            self.cl.push(!is_root, is_root, end, p, 0.0, NIL, NIL);
+            if !is_root {
+                self.deact.set(i as u32, p);
+            }
+        }
+        for (e, &c) in costs.iter().enumerate() {
+            let (u, v) = (self.ends[2 * e], self.ends[2 * e + 1]);
+            let (au, av) = (self.cl.active[u as usize], self.cl.active[v as usize]);
+            let (tu, tv) = match (au, av) {
+                (true, true) => (c / 2.0, c / 2.0),
+                (true, false) => (c, 0.0),
+                (false, true) => (0.0, c),
+                (false, false) => (0.0, 0.0),
+            };
+            let q = 2 * e as u32;
+            self.tau[q as usize] = tu;
+            self.tau[q as usize + 1] = tv;
+            self.arena.insert(&mut self.cl.heap[u as usize], q, tu);
+            self.arena.insert(&mut self.cl.heap[v as usize], q + 1, tv);
+        }
+        for i in 0..n as u32 {
+            if self.cl.active[i as usize] && self.cl.heap[i as usize] != NIL {
+                self.next_edge
+                    .set(i, self.arena.min_key(self.cl.heap[i as usize]));
+            }
+        }
+
+        let mut n_active = n - usize::from(params.root.is_some());
+        while n_active > target {
+            let (t_e, c_e) = self.next_edge.min().unwrap_or((f64::INFINITY, NIL));
+            let Some((t_d, c_d)) = self.deact.min() else {
+                break; // unreachable with finite input: every active cluster is in `deact`
+            };
+            if t_e < t_d {
+                let t = t_e;
+                let (_, q) = self
+                    .arena
+                    .pop_min(&mut self.cl.heap[c_e as usize])
+                    .expect("invariant: a cluster in the edge queue has a non-empty heap");
+                self.refresh_next_edge(c_e);
+                if self.part_deleted[q as usize] {
+                    continue;
+                }
+                let qp = q ^ 1;
+                let e = (q / 2) as usize;
+                let c = costs[e];
+                let (s, _fin, cc) = self.sum(q, t);
+                let (sp, finp, o) = self.sum(qp, t);
+                let rem = (c - s) - sp;
+                if cc == o {
+                    self.part_deleted[qp as usize] = true;
+                    continue;
+                }
+                if rem < eps * c || rem == 0.0 {
+                    self.merge(e, q, cc, o, t + rem, &mut n_active);
+                } else if self.cl.active[o as usize] {
+                    let tn = t + rem / 2.0;
+                    self.tau[q as usize] = s + rem / 2.0;
+                    self.arena.insert(&mut self.cl.heap[cc as usize], q, tn);
+                    self.refresh_next_edge(cc);
+                    let from = (self.cl.start[o as usize] + self.tau[qp as usize]) - finp;
+                    self.arena
+                        .set_key(&mut self.cl.heap[o as usize], qp, from, tn);
+                    self.refresh_next_edge(o);
+                    self.tau[qp as usize] = sp + rem / 2.0;
+                } else {
+                    let tn = t + rem;
+                    self.tau[q as usize] = c - finp;
+                    self.arena.insert(&mut self.cl.heap[cc as usize], q, tn);
+                    self.refresh_next_edge(cc);
+                    let end_o = self.cl.end[o as usize];
+                    let from = (end_o + self.tau[qp as usize]) - finp;
+                    self.arena
+                        .set_key(&mut self.cl.heap[o as usize], qp, from, end_o);
+                    self.tau[qp as usize] = finp;
+                }
+            } else {
+                let t = t_d;
+                self.deact.pop_min();
+                let cl = &mut self.cl;
+                cl.active[c_d as usize] = false;
+                cl.end[c_d as usize] = t;
+                cl.moat[c_d as usize] = cl.end[c_d as usize] - cl.start[c_d as usize];
+                self.next_edge.remove(c_d);
+                n_active -= 1;
+            }
+        }
+    }
+
+    /// Merges along edge `e` (part `q` of active cluster `cc` reached cluster `o`) at time
+    /// `tm = t + rem`: records the edge, stops `cc` (and `o` when active), shifts and records
+    /// an inactive non-root `o`, and starts the new cluster unless it holds the root.
+    #[inline]
+    fn merge(&mut self, e: usize, q: u32, cc: u32, o: u32, tm: f64, n_active: &mut usize) {
+        self.merges.push(e as u32);
+        self.part_deleted[(q ^ 1) as usize] = true;
+        let (ci, oi) = (cc as usize, o as usize);
+        let has_root = self.cl.has_root[ci] || self.cl.has_root[oi];
+        let prize = self.cl.prize[ci] + self.cl.prize[oi];
+        let submoat = self.cl.submoat[ci] + self.cl.submoat[oi];
+        let new = self
+            .cl
+            .push(!has_root, has_root, 0.0, prize, submoat, cc, o);
+        let ni = new as usize;
+        let cl = &mut self.cl;
+        cl.active[ci] = false;
+        cl.end[ci] = tm;
+        cl.parent[ci] = new;
+        cl.moat[ci] = cl.end[ci] - cl.start[ci];
+        self.deact.remove(cc);
+        self.next_edge.remove(cc);
+        *n_active -= 1;
+        if cl.active[oi] {
+            cl.active[oi] = false;
+            cl.end[oi] = tm;
+            cl.moat[oi] = cl.end[oi] - cl.start[oi];
+            self.deact.remove(o);
+            self.next_edge.remove(o);
+            *n_active -= 1;
+        } else if !cl.has_root[oi] {
+            self.arena.add_all(cl.heap[oi], tm - cl.end[oi]);
+            self.edge_record[e] = self.records.len() as u32;
+            self.records
+                .push([cc, o, self.ends[q as usize], self.ends[(q ^ 1) as usize]]);
+        }
+        cl.parent[oi] = new;
+        cl.heap[ni] = self.arena.meld(cl.heap[ci], cl.heap[oi]);
+        cl.heap[ci] = NIL;
+        cl.heap[oi] = NIL;
+        cl.submoat[ni] += cl.moat[ci];
+        cl.submoat[ni] += cl.moat[oi];
+        if cl.active[ni] {
+            cl.start[ni] = tm;
+            self.deact.set(new, (tm + cl.prize[ni]) - cl.submoat[ni]);
+            self.refresh_next_edge(new);
+            *n_active += 1;
+        }
+    }
+
+    /// Marks the good nodes: those of the root's top cluster, or of every active cluster.
+    fn mark_good(&mut self, n: usize, root: Option<usize>) {
+        self.good.clear();
+        self.good.resize(n, false);
+        self.stack.clear();
+        match root {
+            Some(_) => {
+                if let Some(c) = (0..self.cl.active.len())
+                    .find(|&c| self.cl.has_root[c] && self.cl.parent[c] == NIL)
+                {
+                    self.stack.push(c as u32);
+                }
+            }
+            None => self
+                .stack
+                .extend((0..self.cl.active.len() as u32).filter(|&c| self.cl.active[c as usize])),
+        }
+        while let Some(c) = self.stack.pop() {
+            if (c as usize) < n {
+                self.good[c as usize] = true;
+            } else {
+                self.stack.push(self.cl.child1[c as usize]);
+                self.stack.push(self.cl.child2[c as usize]);
+            }
+        }
+    }
+
+    /// `none`: every merge edge; their endpoints in merge order, then the remaining good nodes.
+    fn prune_none(&mut self, n: usize, out: &mut PcstSolution) {
+        self.listed.clear();
+        self.listed.resize(n, false);
+        for &e in &self.merges {
+            out.edges.push(e as usize);
+            for x in [self.ends[2 * e as usize], self.ends[2 * e as usize + 1]] {
+                if !self.listed[x as usize] {
+                    self.listed[x as usize] = true;
+                    out.nodes.push(x as usize);
+                }
+            }
+        }
+        for i in 0..n {
+            if self.good[i] && !self.listed[i] {
+                out.nodes.push(i);
+            }
+        }
+    }
+
+    /// `L2`: the merge edges with both endpoints good, in merge order; resets `node_deleted`.
+    fn select_kept(&mut self) {
+        self.kept.clear();
+        for &e in &self.merges {
+            let (u, v) = (self.ends[2 * e as usize], self.ends[2 * e as usize + 1]);
+            if self.good[u as usize] && self.good[v as usize] {
+                self.kept.push(e);
+            }
+        }
+        self.node_deleted.clear();
+        self.node_deleted.resize(self.good.len(), false);
+    }
+
+    /// Output nodes: good and not deleted, ascending.
+    fn output(&self, n: usize, out: &mut PcstSolution) {
+        out.nodes
+            .extend((0..n).filter(|&i| self.good[i] && !self.node_deleted[i]));
+    }
+
+    /// Adjacency lists of the `L2` forest, in CSR form with the reference's neighbour order.
+    fn build_adjacency(&mut self, n: usize, costs: &[f64]) {
+        self.adj_ptr.clear();
+        self.adj_ptr.resize(n + 1, 0);
+        for &e in &self.kept {
+            self.adj_ptr[self.ends[2 * e as usize] as usize + 1] += 1;
+            self.adj_ptr[self.ends[2 * e as usize + 1] as usize + 1] += 1;
+        }
+        for i in 0..n {
+            self.adj_ptr[i + 1] += self.adj_ptr[i];
+        }
+        self.adj.clear();
+        self.adj.resize(self.adj_ptr[n] as usize, (NIL, 0.0));
+        // `stack` doubles as the fill cursor
+        self.stack.clear();
+        self.stack.extend_from_slice(&self.adj_ptr[..n]);
+        for &e in &self.kept {
+            let (u, v) = (self.ends[2 * e as usize], self.ends[2 * e as usize + 1]);
+            let c = costs[e as usize];
+            self.adj[self.stack[u as usize] as usize] = (v, c);
+            self.stack[u as usize] += 1;
+            self.adj[self.stack[v as usize] as usize] = (u, c);
+            self.stack[v as usize] += 1;
+        }
+    }
+
+    #[inline]
+    fn neighbours(&self, x: u32) -> std::ops::Range<usize> {
+        self.adj_ptr[x as usize] as usize..self.adj_ptr[x as usize + 1] as usize
+    }
+
+    /// Deletes `a` and everything reachable from it in the `L2` forest without entering `b`.
+    fn delete_side(&mut self, a: u32, b: u32) {
+        self.node_deleted[a as usize] = true;
+        self.bfs.clear();
+        self.bfs.push(a);
+        let mut head = 0;
+        while head < self.bfs.len() {
+            let x = self.bfs[head];
+            head += 1;
+            for k in self.neighbours(x) {
+                let y = self.adj[k].0;
+                if y != b && !self.node_deleted[y as usize] {
+                    self.node_deleted[y as usize] = true;
+                    self.bfs.push(y);
+                }
+            }
+        }
+    }
+
+    /// Marks cluster `x` and its ancestors necessary, up to the first already necessary one.
+    fn mark_necessary(&mut self, mut x: u32) {
+        while x != NIL && !self.cl.necessary[x as usize] {
+            self.cl.necessary[x as usize] = true;
+            x = self.cl.parent[x as usize];
+        }
+    }
+
+    /// `gw` pruning: reverse merge order, keeping edges whose inactive side is necessary.
+    fn prune_gw(&mut self, out: &mut PcstSolution) {
+        for i in (0..self.kept.len()).rev() {
+            let e = self.kept[i] as usize;
+            let (u, v) = (self.ends[2 * e], self.ends[2 * e + 1]);
+            if self.node_deleted[u as usize] && self.node_deleted[v as usize] {
+                continue;
+            }
+            let r = self.edge_record[e];
+            if r == NIL {
+                self.mark_necessary(u);
+                self.mark_necessary(v);
+                out.edges.push(e);
+            } else {
+                let [_, o, a, b] = self.records[r as usize];
+                if self.cl.necessary[o as usize] {
+                    out.edges.push(e);
+                    self.mark_necessary(b);
+                    self.mark_necessary(a);
+                } else {
+                    self.delete_side(b, a);
+                }
+            }
+        }
+    }
+
+    /// `strong` pruning: per component of the `L2` forest, the best subtree (rooted at the
+    /// root, or at the best root found by rerooting).
+    fn prune_strong(&mut self, prizes: &[f64], root: Option<usize>) {
+        let n = prizes.len();
+        self.comp.clear();
+        self.comp.resize(n, NIL);
+        self.comp_ptr.clear();
+        self.comp_ptr.push(0);
+        self.comp_nodes.clear();
+        let mut root_comp = NIL;
+        for i in 0..self.kept.len() {
+            let u = self.ends[2 * self.kept[i] as usize];
+            if self.comp[u as usize] != NIL {
+                continue;
+            }
+            let k = self.comp_ptr.len() as u32 - 1;
+            let first = self.comp_nodes.len();
+            self.comp[u as usize] = k;
+            self.comp_nodes.push(u);
+            let mut head = first;
+            while head < self.comp_nodes.len() {
+                let x = self.comp_nodes[head];
+                head += 1;
+                if root == Some(x as usize) {
+                    root_comp = k;
+                }
+                for j in self.neighbours(x) {
+                    let y = self.adj[j].0;
+                    if self.comp[y as usize] == NIL {
+                        self.comp[y as usize] = k;
+                        self.comp_nodes.push(y);
+                    }
+                }
+            }
+            self.comp_ptr.push(self.comp_nodes.len() as u32);
+        }
+        self.pay.clear();
+        self.pay.resize(n, 0.0);
+        self.dfs_parent.clear();
+        self.dfs_parent.resize(n, (NIL, 0.0));
+        for k in 0..self.comp_ptr.len() - 1 {
+            let s = if k as u32 == root_comp {
+                root.expect("invariant: a root component exists only when rooted") as u32
+            } else {
+                self.best_root(k, prizes)
+            };
+            self.prune_from(s, true, prizes);
+        }
+    }
+
+    /// Post-order "payoff" DFS from `s`: `pay[x]` = prize of `x` plus the positive net payoffs
+    /// of its subtrees; with `delete`, subtrees that do not pay for their edge are deleted.
+    fn prune_from(&mut self, s: u32, delete: bool, prizes: &[f64]) {
+        self.dfs_parent[s as usize] = (NIL, 0.0);
+        self.dfs_stack.clear();
+        self.dfs_stack.push((true, s));
+        while let Some((enter, x)) = self.dfs_stack.pop() {
+            let p = self.dfs_parent[x as usize].0;
+            if enter {
+                self.dfs_stack.push((false, x));
+                for j in self.neighbours(x) {
+                    let (y, c) = self.adj[j];
+                    if y != p {
+                        self.dfs_parent[y as usize] = (x, c);
+                        self.dfs_stack.push((true, y));
+                    }
+                }
+            } else {
+                self.pay[x as usize] = prizes[x as usize];
+                for j in self.neighbours(x) {
+                    let (y, c) = self.adj[j];
+                    if y == p {
+                        continue;
+                    }
+                    let v = self.pay[y as usize] - c;
+                    if v <= 0.0 {
+                        if delete {
+                            self.delete_side(y, x);
+                        }
+                    } else {
+                        self.pay[x as usize] += v;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The node of component `k` whose rooted payoff is largest (first found on ties).
+    fn best_root(&mut self, k: usize, prizes: &[f64]) -> u32 {
+        let mut b = self.comp_nodes[self.comp_ptr[k] as usize];
+        self.prune_from(b, false, prizes);
+        let mut best = self.pay[b as usize];
+        self.stack.clear();
+        for j in self.neighbours(b) {
+            self.stack.push(self.adj[j].0);
+        }
+        while let Some(x) = self.stack.pop() {
+            let (p, c) = self.dfs_parent[x as usize];
+            let mut w = self.pay[p as usize];
+            if self.pay[x as usize] - c > 0.0 {
+                w -= self.pay[x as usize] - c;
+            }
+            if w > c {
+                self.pay[x as usize] += w - c;
+            }
+            if self.pay[x as usize] > best {
+                b = x;
+                best = self.pay[x as usize];
+            }
+            for j in self.neighbours(x) {
+                let y = self.adj[j].0;
+                if y != p {
+                    self.stack.push(y);
+                }
+            }
+        }
+        b
+    }
+}

@@ -1,0 +1,563 @@
+//! The worked examples of spec §A.9, for every pruning mode.
+//!
+//! Node and edge lists are exact (order included). The values stated in the spec were checked
+//! against `pcst_fast` 1.0.10; the cases the spec leaves out (some pruning modes) are golden
+//! values from `pcst_fast` (`pcst-fast2` 1.1.0) and agree with the spec wherever it states them.
+
+use graphsparse_pcst::{PcstError, PcstParams, PcstSolver, Pruning, solve_pcst};
+
+type Case<'a> = (&'a str, &'a [usize], &'a [usize]);
+
+fn check(
+    edges: &[[usize; 2]],
+    prizes: &[f64],
+    costs: &[f64],
+    root: Option<usize>,
+    g: usize,
+    cases: &[Case<'_>],
+) {
+    check_eps(edges, prizes, costs, root, g, 1e-6, cases);
+}
+
+fn check_eps(
+    edges: &[[usize; 2]],
+    prizes: &[f64],
+    costs: &[f64],
+    root: Option<usize>,
+    g: usize,
+    eps: f64,
+    cases: &[Case<'_>],
+) {
+    for &(pruning, nodes, want_edges) in cases {
+        let params = PcstParams {
+            root,
+            num_clusters: g,
+            pruning: pruning.parse().unwrap(),
+            eps,
+        };
+        let sol = solve_pcst(edges, prizes, costs, &params).unwrap();
+        assert_eq!(
+            (sol.nodes.as_slice(), sol.edges.as_slice()),
+            (nodes, want_edges),
+            "pruning {pruning}, root {root:?}, g {g}"
+        );
+    }
+}
+
+const PATH: [[usize; 2]; 3] = [[0, 1], [1, 2], [2, 3]];
+
+fn grid(w: usize, h: usize) -> Vec<[usize; 2]> {
+    let mut edges = vec![];
+    for i in 0..w * h {
+        if i % w != w - 1 {
+            edges.push([i, i + 1]);
+        }
+        if i + w < w * h {
+            edges.push([i, i + w]);
+        }
+    }
+    edges
+}
+
+#[test]
+fn example_1_path_with_end_prizes() {
+    let p = [5.0, 0.0, 0.0, 5.0];
+    check(
+        &PATH,
+        &p,
+        &[1.0; 3],
+        None,
+        1,
+        &[
+            ("none", &[0, 1, 2, 3], &[0, 2, 1]),
+            ("simple", &[0, 1, 2, 3], &[0, 2, 1]),
+            ("gw", &[0, 1, 2, 3], &[1, 2, 0]),
+            ("strong", &[0, 1, 2, 3], &[0, 2, 1]),
+        ],
+    );
+    let two: &[Case<'_>] = &[
+        ("none", &[0, 3], &[]),
+        ("simple", &[0, 3], &[]),
+        ("gw", &[0, 3], &[]),
+        ("strong", &[0, 3], &[]),
+    ];
+    check(&PATH, &p, &[1.0; 3], None, 2, two);
+}
+
+#[test]
+fn example_2_many_or_zero_clusters() {
+    let p = [1.0, 2.0, 3.0, 4.0];
+    for g in [4, 10] {
+        let all: &[Case<'_>] = &[
+            ("none", &[0, 1, 2, 3], &[]),
+            ("simple", &[0, 1, 2, 3], &[]),
+            ("gw", &[0, 1, 2, 3], &[]),
+            ("strong", &[0, 1, 2, 3], &[]),
+        ];
+        check(&PATH, &p, &[1.0; 3], None, g, all);
+    }
+    check(
+        &PATH,
+        &p,
+        &[1.0; 3],
+        None,
+        0,
+        &[
+            ("none", &[0, 1, 2, 3], &[0, 2, 1]),
+            ("simple", &[], &[]),
+            ("gw", &[], &[]),
+            ("strong", &[], &[]),
+        ],
+    );
+}
+
+#[test]
+fn example_3_all_prizes_zero() {
+    for c in [1.0, 0.0] {
+        let last: &[Case<'_>] = &[
+            ("none", &[3], &[]),
+            ("simple", &[3], &[]),
+            ("gw", &[3], &[]),
+            ("strong", &[3], &[]),
+        ];
+        check(&PATH, &[0.0; 4], &[c; 3], None, 1, last);
+    }
+}
+
+#[test]
+fn example_4_no_edges() {
+    let best: &[Case<'_>] = &[
+        ("none", &[2], &[]),
+        ("simple", &[2], &[]),
+        ("gw", &[2], &[]),
+        ("strong", &[2], &[]),
+    ];
+    check(&[], &[1.0, 2.0, 3.0], &[], None, 1, best);
+    // the g largest prizes survive, the higher index on ties
+    check(
+        &[],
+        &[3.0, 1.0, 3.0, 2.0],
+        &[],
+        None,
+        2,
+        &[("gw", &[0, 2], &[])],
+    );
+    check(
+        &[],
+        &[1.0, 1.0, 1.0],
+        &[],
+        None,
+        2,
+        &[("strong", &[1, 2], &[])],
+    );
+}
+
+#[test]
+fn example_5_disconnected() {
+    let p = [3.0, 3.0, 10.0];
+    check(
+        &[[0, 1]],
+        &p,
+        &[1.0],
+        None,
+        1,
+        &[
+            ("none", &[0, 1, 2], &[0]),
+            ("simple", &[2], &[]),
+            ("gw", &[2], &[]),
+            ("strong", &[2], &[]),
+        ],
+    );
+    check(
+        &[[0, 1]],
+        &p,
+        &[1.0],
+        None,
+        2,
+        &[
+            ("none", &[0, 1, 2], &[0]),
+            ("simple", &[0, 1, 2], &[0]),
+            ("gw", &[0, 1, 2], &[0]),
+            ("strong", &[0, 1, 2], &[0]),
+        ],
+    );
+}
+
+#[test]
+fn example_6_rooted_path() {
+    check(
+        &PATH,
+        &[5.0, 0.0, 0.0, 5.0],
+        &[1.0; 3],
+        Some(0),
+        1,
+        &[
+            ("none", &[2, 3, 1, 0], &[2, 1, 0]),
+            ("simple", &[0, 1, 2, 3], &[2, 1, 0]),
+            ("gw", &[0, 1, 2, 3], &[0, 1, 2]),
+            ("strong", &[0, 1, 2, 3], &[2, 1, 0]),
+        ],
+    );
+}
+
+#[test]
+fn example_7_zero_cost_path() {
+    check(
+        &PATH,
+        &[0.0, 1.0, 0.0, 1.0],
+        &[0.0; 3],
+        None,
+        1,
+        &[
+            ("none", &[1, 2, 3], &[1, 2]),
+            ("simple", &[1, 2, 3], &[1, 2]),
+            ("gw", &[1, 2, 3], &[2, 1]),
+            ("strong", &[1, 2, 3], &[1, 2]),
+        ],
+    );
+}
+
+#[test]
+fn example_8_star() {
+    let edges: Vec<[usize; 2]> = (1..6).map(|i| [0, i]).collect();
+    check(
+        &edges,
+        &[0.0, 2.0, 2.0, 2.0, 0.5, 0.5],
+        &[1.0; 5],
+        None,
+        1,
+        &[
+            ("none", &[0, 1, 2, 3], &[0, 1, 2]),
+            ("simple", &[0, 1, 2, 3], &[0, 1, 2]),
+            ("gw", &[0, 1, 2, 3], &[2, 1, 0]),
+            ("strong", &[0, 1, 2, 3], &[0, 1, 2]),
+        ],
+    );
+}
+
+#[test]
+fn example_9_grid_4x4() {
+    let edges = grid(4, 4);
+    assert_eq!(edges.len(), 24);
+    let prizes: Vec<f64> = (0..16).map(|i| ((7 * i) % 5) as f64).collect();
+    let costs = vec![1.0; edges.len()];
+    check(
+        &edges,
+        &prizes,
+        &costs,
+        None,
+        1,
+        &[
+            (
+                "none",
+                &[1, 2, 3, 7, 4, 8, 6, 9, 13, 11, 12, 14, 5],
+                &[2, 6, 8, 11, 17, 13, 21, 22, 5, 15, 3, 10],
+            ),
+            (
+                "simple",
+                &[1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14],
+                &[2, 6, 8, 11, 17, 13, 21, 22, 5, 15, 3, 10],
+            ),
+            (
+                "gw",
+                &[1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14],
+                &[10, 3, 15, 5, 22, 21, 13, 17, 11, 8, 6, 2],
+            ),
+            (
+                "strong",
+                &[1, 2, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14],
+                &[2, 8, 11, 17, 13, 21, 22, 5, 15, 3, 10],
+            ),
+        ],
+    );
+    check(
+        &edges,
+        &prizes,
+        &costs,
+        None,
+        2,
+        &[
+            (
+                "none",
+                &[1, 2, 3, 7, 4, 8, 6, 9, 13, 11, 12, 14],
+                &[2, 6, 8, 11, 17, 13, 21, 22, 5, 15],
+            ),
+            (
+                "simple",
+                &[1, 2, 3, 4, 6, 7, 8, 9, 11, 12, 13, 14],
+                &[2, 6, 8, 11, 17, 13, 21, 22, 5, 15],
+            ),
+            (
+                "gw",
+                &[1, 2, 3, 4, 6, 7, 8, 9, 11, 12, 13, 14],
+                &[15, 5, 22, 21, 13, 17, 11, 8, 6, 2],
+            ),
+            (
+                "strong",
+                &[1, 2, 4, 6, 7, 8, 9, 11, 12, 13, 14],
+                &[2, 8, 11, 17, 13, 21, 22, 5, 15],
+            ),
+        ],
+    );
+    check(
+        &edges,
+        &prizes,
+        &costs,
+        Some(5),
+        1,
+        &[
+            (
+                "none",
+                &[1, 2, 3, 7, 4, 8, 6, 9, 13, 11, 12, 14, 5],
+                &[2, 6, 8, 11, 17, 13, 21, 22, 5, 15, 9, 10],
+            ),
+            (
+                "simple",
+                &[1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14],
+                &[2, 6, 8, 11, 17, 13, 21, 22, 5, 15, 9, 10],
+            ),
+            (
+                "gw",
+                &[1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14],
+                &[10, 9, 15, 5, 22, 21, 13, 17, 11, 8, 6, 2],
+            ),
+            (
+                "strong",
+                &[1, 2, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14],
+                &[2, 8, 11, 17, 13, 21, 22, 5, 15, 9, 10],
+            ),
+        ],
+    );
+}
+
+#[test]
+fn example_10_grid_5x3_real_weights() {
+    let edges = grid(5, 3);
+    assert_eq!(edges.len(), 22);
+    let prizes: Vec<f64> = (0..15)
+        .map(|i| ((37 * i) % 11) as f64 / 3.0 + 0.01 * (i as f64))
+        .collect();
+    let costs: Vec<f64> = (0..22)
+        .map(|e| 0.5 + ((13 * e) % 7) as f64 / 10.0)
+        .collect();
+    let none_nodes: &[usize] = &[3, 8, 7, 12, 13, 14, 4, 2, 6, 1, 5, 10, 9];
+    let most: &[usize] = &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14];
+    check(
+        &edges,
+        &prizes,
+        &costs,
+        None,
+        1,
+        &[
+            (
+                "none",
+                none_nodes,
+                &[7, 14, 21, 6, 20, 13, 5, 11, 3, 10, 17, 9],
+            ),
+            ("simple", most, &[7, 14, 21, 6, 20, 13, 5, 11, 3, 10, 17, 9]),
+            ("gw", most, &[9, 17, 10, 3, 11, 5, 13, 20, 6, 21, 14, 7]),
+            ("strong", most, &[7, 14, 21, 6, 20, 13, 5, 11, 3, 10, 17, 9]),
+        ],
+    );
+    check(
+        &edges,
+        &prizes,
+        &costs,
+        None,
+        3,
+        &[
+            ("none", none_nodes, &[7, 14, 21, 6, 20, 13, 5, 11, 3, 10]),
+            ("simple", most, &[7, 14, 21, 6, 20, 13, 5, 11, 3, 10]),
+            ("gw", most, &[10, 3, 11, 5, 13, 20, 6, 21, 14, 7]),
+            (
+                "strong",
+                &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13],
+                &[7, 14, 6, 20, 13, 5, 11, 3, 10],
+            ),
+        ],
+    );
+}
+
+#[test]
+fn example_11_errors() {
+    let p = PcstParams::default();
+    assert!(matches!(
+        solve_pcst(&[[0, 1]], &[1.0, -1.0], &[1.0], &p),
+        Err(PcstError::NegativePrize { index: 1, .. })
+    ));
+    assert!(matches!(
+        solve_pcst(&[[0, 1]], &[1.0, 1.0], &[-1.0], &p),
+        Err(PcstError::NegativeCost { index: 0, .. })
+    ));
+    assert!(matches!(
+        solve_pcst(&[[0, 2]], &[1.0, 1.0], &[1.0], &p),
+        Err(PcstError::EndpointOutOfRange {
+            edge: 0,
+            endpoint: 2,
+            n_nodes: 2
+        })
+    ));
+    // prizes are checked before edges, edges in index order
+    assert!(matches!(
+        solve_pcst(&[[0, 5], [0, 1]], &[1.0, -2.0], &[-1.0, -1.0], &p),
+        Err(PcstError::NegativePrize { .. })
+    ));
+    assert!(matches!(
+        solve_pcst(&[[0, 1], [0, 5]], &[1.0, 2.0], &[-1.0, 1.0], &p),
+        Err(PcstError::NegativeCost { index: 0, .. })
+    ));
+}
+
+#[test]
+fn errors_beyond_pcst_fast() {
+    let p = PcstParams::default();
+    let e = [[0, 1]];
+    assert!(matches!(
+        solve_pcst(&e, &[f64::NAN, 1.0], &[1.0], &p),
+        Err(PcstError::NonFinitePrize { index: 0, .. })
+    ));
+    assert!(matches!(
+        solve_pcst(&e, &[1.0, f64::INFINITY], &[1.0], &p),
+        Err(PcstError::NonFinitePrize { index: 1, .. })
+    ));
+    assert!(matches!(
+        solve_pcst(&e, &[1.0, 1.0], &[f64::NAN], &p),
+        Err(PcstError::NonFiniteCost { index: 0, .. })
+    ));
+    assert!(matches!(
+        solve_pcst(&e, &[1.0, 1.0], &[1.0, 2.0], &p),
+        Err(PcstError::LengthMismatch { edges: 1, costs: 2 })
+    ));
+    assert!(matches!(
+        solve_pcst(&e, &[f64::MAX, f64::MAX], &[1.0], &p),
+        Err(PcstError::Overflow { .. })
+    ));
+    let rooted = |root, num_clusters| PcstParams {
+        root: Some(root),
+        num_clusters,
+        ..p.clone()
+    };
+    assert!(matches!(
+        solve_pcst(&e, &[1.0, 1.0], &[1.0], &rooted(0, 2)),
+        Err(PcstError::RootedNumClusters(2))
+    ));
+    assert!(matches!(
+        solve_pcst(&e, &[1.0, 1.0], &[1.0], &rooted(0, 0)),
+        Err(PcstError::RootedNumClusters(0))
+    ));
+    assert!(matches!(
+        solve_pcst(&e, &[1.0, 1.0], &[1.0], &rooted(2, 1)),
+        Err(PcstError::RootOutOfRange {
+            root: 2,
+            n_nodes: 2
+        })
+    ));
+    for eps in [-1e-6, f64::NAN, f64::INFINITY] {
+        assert!(matches!(
+            solve_pcst(&e, &[1.0, 1.0], &[1.0], &PcstParams { eps, ..p.clone() }),
+            Err(PcstError::InvalidEps(_))
+        ));
+    }
+    for bad in ["GW", "Strong", "", "gw "] {
+        let err = bad.parse::<Pruning>().unwrap_err();
+        assert_eq!(err, PcstError::UnknownPruning(bad.to_owned()));
+        assert!(
+            err.to_string()
+                .contains("\"none\", \"simple\", \"gw\", \"strong\"")
+        );
+    }
+    for p in [Pruning::None, Pruning::Simple, Pruning::Gw, Pruning::Strong] {
+        assert_eq!(p.to_string().parse::<Pruning>().unwrap(), p);
+    }
+}
+
+#[test]
+fn example_12_eps_sensitivity() {
+    let prizes = [0.5 + 5e-9, 0.5 - 1e-8, 10.0];
+    check_eps(
+        &[[0, 1]],
+        &prizes,
+        &[1.0],
+        None,
+        1,
+        1e-6,
+        &[
+            ("none", &[0, 1, 2], &[0]),
+            ("simple", &[2], &[]),
+            ("gw", &[2], &[]),
+            ("strong", &[2], &[]),
+        ],
+    );
+    check_eps(
+        &[[0, 1]],
+        &prizes,
+        &[1.0],
+        None,
+        1,
+        1e-10,
+        &[
+            ("none", &[2], &[]),
+            ("simple", &[2], &[]),
+            ("gw", &[2], &[]),
+            ("strong", &[2], &[]),
+        ],
+    );
+}
+
+#[test]
+fn empty_graph_and_self_loops() {
+    let sol = solve_pcst(&[], &[], &[], &PcstParams::default()).unwrap();
+    assert!(sol.nodes.is_empty() && sol.edges.is_empty());
+    // a self-loop is never output
+    for pruning in [Pruning::None, Pruning::Simple, Pruning::Gw, Pruning::Strong] {
+        let params = PcstParams {
+            pruning,
+            ..Default::default()
+        };
+        let sol = solve_pcst(
+            &[[0, 0], [0, 1], [1, 1]],
+            &[2.0, 2.0],
+            &[0.0, 1.0, 0.0],
+            &params,
+        )
+        .unwrap();
+        assert_eq!((sol.nodes, sol.edges), (vec![0, 1], vec![1]), "{pruning}");
+    }
+}
+
+#[test]
+fn solver_reuse_matches_fresh_solves() {
+    let big = grid(9, 7);
+    let cases: Vec<(Vec<[usize; 2]>, Vec<f64>, Vec<f64>)> = vec![
+        (
+            grid(4, 4),
+            (0..16).map(|i| ((7 * i) % 5) as f64).collect(),
+            vec![1.0; 24],
+        ),
+        (PATH.to_vec(), vec![5.0, 0.0, 0.0, 5.0], vec![1.0; 3]),
+        (
+            big.clone(),
+            (0..63).map(|i| ((i * i) % 13) as f64 * 0.37).collect(),
+            vec![1.5; big.len()],
+        ),
+        (vec![], vec![1.0, 2.0], vec![]),
+    ];
+    let mut solver = PcstSolver::new();
+    let mut out = Default::default();
+    for round in 0..3 {
+        for (edges, prizes, costs) in &cases {
+            for pruning in [Pruning::None, Pruning::Simple, Pruning::Gw, Pruning::Strong] {
+                let root = (round == 1).then_some(0);
+                let params = PcstParams {
+                    pruning,
+                    root,
+                    ..Default::default()
+                };
+                solver
+                    .solve_into(edges, prizes, costs, &params, &mut out)
+                    .unwrap();
+                assert_eq!(out, solve_pcst(edges, prizes, costs, &params).unwrap());
+            }
+        }
+    }
+}
