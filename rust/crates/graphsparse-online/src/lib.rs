@@ -28,6 +28,7 @@ mod error;
 mod iht;
 mod learner;
 mod loss;
+mod projector;
 mod select;
 mod topk;
 
@@ -37,5 +38,9 @@ pub use error::{OnlineError, Result};
 pub use iht::{GraphStoIht, StoIht};
 pub use learner::{OnlineLearner, OnlineState};
 pub use loss::{Loss, decision, predict_label, sigmoid};
+pub use projector::{
+    Fallback, GraphProjection, GraphProjectionParams, GraphProjector, PROJECTION_EPS, Projection,
+    ProjectionParams, head_sparsity, sparsity_range,
+};
 pub use select::{SupportProjection, TopKProjection};
 pub use topk::{restrict_into, top_s_support, top_s_support_into};
