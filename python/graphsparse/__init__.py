@@ -5,6 +5,8 @@ The public API:
 * data — :mod:`graphsparse.datasets` (``GraphDataset``, ``load_tu``, ``read_gspan``,
   ``write_gspan``, ``from_networkx``, generators)
 * mining — :func:`mine_subgraphs` (parallel gSpan) returning :class:`Pattern` objects
+* online learning — :mod:`graphsparse.online` (GraphDA and baselines, head/tail projections)
+* metrics — :mod:`graphsparse.metrics` (support recovery and online-learning scores)
 * errors — :mod:`graphsparse.exceptions` (all bad-input errors are ``ValueError`` subclasses)
 """
 
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 import os as _os
 
-from . import _graphsparse, datasets, exceptions
+from . import _graphsparse, datasets, exceptions, metrics, online
 from .datasets import GraphDataset, from_networkx, load_tu, read_gspan, write_gspan
 
 __version__: str = _graphsparse.__version__
@@ -28,6 +30,8 @@ __all__ = [
     "exceptions",
     "from_networkx",
     "load_tu",
+    "metrics",
+    "online",
     "read_gspan",
     "write_gspan",
 ]

@@ -18,11 +18,15 @@ import numpy.typing as npt
 
 from . import _graphsparse as _rs
 from .exceptions import GraphFormatError, InvalidGraphError, InvalidParameterError
+from ._graphda_data import GraphDABenchmark, grid_edges, make_graphda_benchmark  # noqa: F401
 
 __all__ = [
+    "GraphDABenchmark",
     "GraphDataset",
     "from_networkx",
+    "grid_edges",
     "load_tu",
+    "make_graphda_benchmark",
     "make_subgraph_classification",
     "read_gspan",
     "write_gspan",

@@ -31,15 +31,19 @@ pub struct ProjectionParams {
     pub max_iter: usize,
     /// What to return when the range was not hit.
     pub fallback: Fallback,
+    /// PCST merge tolerance ([`PROJECTION_EPS`] = 1e-10 in GraphDA; `pcst_fast` uses 1e-6).
+    pub eps: f64,
 }
 
 impl Default for ProjectionParams {
-    /// `g = 1`, `max_iter = 20`, [`Fallback::LambdaHigh`]: the published GraphDA settings.
+    /// `g = 1`, `max_iter = 20`, [`Fallback::LambdaHigh`], `eps = 1e-10`: the published
+    /// GraphDA settings.
     fn default() -> Self {
         Self {
             num_clusters: 1,
             max_iter: 20,
             fallback: Fallback::LambdaHigh,
+            eps: PROJECTION_EPS,
         }
     }
 }
@@ -166,7 +170,7 @@ impl GraphProjector {
     /// `λ` (spec §B.4), and writes the result to `out`.
     ///
     /// Prizes are `π_i = w_i²`; each run is an unrooted GW-pruned PCST with costs `λ·c_e` and
-    /// tolerance [`PROJECTION_EPS`].
+    /// tolerance `params.eps`.
     /// 1. `λ_h = 2·(s_high-th smallest prize)`, else `2·(s_low-th smallest)`, else `2·max π`;
     ///    `λ_l = 0`.
     /// 2. Doubling: `λ_h ← 2λ_h` (starting from the value above) while the support has more
@@ -178,7 +182,7 @@ impl GraphProjector {
     /// # Errors
     /// [`OnlineError::LengthMismatch`] or [`OnlineError::NonFinite`] for `w` (also when a
     /// square overflows), [`OnlineError::InvalidParameter`] unless
-    /// `1 ≤ s_low ≤ s_high ≤ n`, `max_iter ≥ 1` and `num_clusters ≥ 1`.
+    /// `1 ≤ s_low ≤ s_high ≤ n`, `max_iter ≥ 1`, `num_clusters ≥ 1` and `eps ≥ 0`.
     ///
     /// # Complexity
     /// At most `max_iter + 1` PCST runs, each O(m log n).
@@ -208,7 +212,11 @@ impl GraphProjector {
             *p = x * x;
         }
         check_finite("w", &self.prizes)?;
+        if !(params.eps.is_finite() && params.eps >= 0.0) {
+            return Err(invalid("eps", "finite and >= 0", params.eps));
+        }
         self.pcst.num_clusters = params.num_clusters;
+        self.pcst.eps = params.eps;
         let max_iter = params.max_iter;
         let closest = params.fallback == Fallback::Closest;
         let dist = |k: usize| {

@@ -23,7 +23,7 @@ fn params(max_iter: usize) -> ProjectionParams {
     ProjectionParams {
         num_clusters: 1,
         max_iter,
-        fallback: Fallback::LambdaHigh,
+        ..ProjectionParams::default()
     }
 }
 

@@ -5,6 +5,7 @@
 
 mod errors;
 mod graph;
+mod online;
 mod threads;
 
 /// Rust kernels behind `graphsparse` (private module).
@@ -17,6 +18,7 @@ mod _graphsparse {
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
         crate::threads::register(m)?;
         crate::graph::register(m)?;
+        crate::online::register(m)?;
         Ok(())
     }
 }
