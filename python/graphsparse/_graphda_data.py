@@ -1,3 +1,4 @@
+# ruff: noqa: RUF002  (mathematical notation in docstrings)
 """The GraphDA benchmark generator: a 33×33 grid with a signal on one of four subgraphs.
 
 Protocol of Zhou, Chen & Ying (KDD 2019), §5 and Appendix B; graph-da's
@@ -120,9 +121,13 @@ def make_graphda_benchmark(
         if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < low:
             raise InvalidParameterError(f"{name} must be an integer >= {low}, got {v!r}")
     if n_train_pool is not None and (
-        isinstance(n_train_pool, bool) or not isinstance(n_train_pool, numbers.Integral) or n_train_pool < 1
+        isinstance(n_train_pool, bool)
+        or not isinstance(n_train_pool, numbers.Integral)
+        or n_train_pool < 1
     ):
-        raise InvalidParameterError(f"n_train_pool must be a positive integer or None, got {n_train_pool!r}")
+        raise InvalidParameterError(
+            f"n_train_pool must be a positive integer or None, got {n_train_pool!r}"
+        )
     rng = np.random.default_rng(random_state)
     p = GRID_SIZE * GRID_SIZE
     support = np.asarray(SUBGRAPHS[graph], dtype=np.int64)

@@ -17,8 +17,8 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _graphsparse as _rs
+from ._graphda_data import GraphDABenchmark, grid_edges, make_graphda_benchmark
 from .exceptions import GraphFormatError, InvalidGraphError, InvalidParameterError
-from ._graphda_data import GraphDABenchmark, grid_edges, make_graphda_benchmark  # noqa: F401
 
 __all__ = [
     "GraphDABenchmark",

@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001, RUF002  (mathematical notation in docstrings)
 """Online learning with graph-structured sparsity (Zhou, Chen & Ying, KDD 2019).
 
 Every learner sees the samples once, in order: it predicts with its current model (counting
@@ -56,7 +57,9 @@ def _real(name: str, value: Any, *, low: float = 0.0, strict: bool = True) -> fl
     v = float(value)
     ok = np.isfinite(v) and (v > low if strict else v >= low)
     if not ok:
-        raise InvalidParameterError(f"{name} must be finite and {'>' if strict else '>='} {low}, got {value!r}")
+        raise InvalidParameterError(
+            f"{name} must be finite and {'>' if strict else '>='} {low}, got {value!r}"
+        )
     return v
 
 
@@ -119,7 +122,9 @@ def _graph(
         if len(c) != len(e):
             raise InvalidParameterError(f"costs has {len(c)} entries, edges has {len(e)}")
         if np.any(c < 0):
-            raise InvalidParameterError(f"costs must be >= 0; costs[{int(np.argmax(c < 0))}] is negative")
+            raise InvalidParameterError(
+                f"costs must be >= 0; costs[{int(np.argmax(c < 0))}] is negative"
+            )
     return e, c
 
 
@@ -129,7 +134,9 @@ def _check_X(X: Any, name: str = "X") -> npt.NDArray[np.float64]:
     except (TypeError, ValueError):
         raise InvalidParameterError(f"{name} must be a 2-d array of real numbers") from None
     if arr.ndim != 2:
-        raise InvalidParameterError(f"{name} must be 2-d (n_samples, n_features), got shape {arr.shape}")
+        raise InvalidParameterError(
+            f"{name} must be 2-d (n_samples, n_features), got shape {arr.shape}"
+        )
     if arr.shape[1] == 0:
         raise InvalidParameterError(f"{name} has no features")
     if not np.all(np.isfinite(arr)):
@@ -165,7 +172,11 @@ def grid_groups(height: int, width: int, block: int = 3) -> list[list[int]]:
     width = _int("width", width)
     block = _int("block", block)
     return [
-        [r * width + c for r in range(br, min(br + block, height)) for c in range(bc, min(bc + block, width))]
+        [
+            r * width + c
+            for r in range(br, min(br + block, height))
+            for c in range(bc, min(bc + block, width))
+        ]
         for br in range(0, height, block)
         for bc in range(0, width, block)
     ]
@@ -379,7 +390,8 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
         n, p = Xa.shape
         if hasattr(self, "coef_") and p != self.n_features_in_:
             raise InvalidParameterError(
-                f"X has {p} features, but {type(self).__name__} was fitted with {self.n_features_in_}"
+                f"X has {p} features, but {type(self).__name__} was fitted with "
+                f"{self.n_features_in_}"
             )
         params = self._rust_params(p)
         ya = _check_y(y, n, params["loss"])
@@ -441,7 +453,11 @@ class _GraphMixin:
     fallback: str
 
     def _graph_params(self, p: int) -> dict[str, Any]:
-        hs = None if self.head_sparsity is None else _int("head_sparsity", self.head_sparsity, high=p)
+        hs = (
+            None
+            if self.head_sparsity is None
+            else _int("head_sparsity", self.head_sparsity, high=p)
+        )
         return {
             "sparsity": _int("sparsity", self.sparsity, high=p),
             "head_sparsity": hs,
@@ -622,7 +638,9 @@ class DAIHT(_OnlineClassifier):
     _method = "da_iht"
     _state_vectors = ("grad_avg",)
 
-    def __init__(self, sparsity: int, gamma: float, loss: str = "logistic", *, l2: float = 0.0) -> None:
+    def __init__(
+        self, sparsity: int, gamma: float, loss: str = "logistic", *, l2: float = 0.0
+    ) -> None:
         self.sparsity = sparsity
         self.gamma = gamma
         self.loss = loss
@@ -638,7 +656,7 @@ class DAIHT(_OnlineClassifier):
 
 class StoIHT(_OnlineClassifier):
     __doc__ = (
-        """StoIHT with block size 1: ``w ← top-s(w − lr/√t · g)`` (the intercept is not thresholded).
+        """StoIHT with block size 1: ``w ← top-s(w − lr/√t · g)``; the intercept is not thresholded.
 
     Parameters
     ----------
@@ -651,7 +669,9 @@ class StoIHT(_OnlineClassifier):
 
     _method = "sto_iht"
 
-    def __init__(self, sparsity: int, lr: float, loss: str = "logistic", *, l2: float = 0.0) -> None:
+    def __init__(
+        self, sparsity: int, lr: float, loss: str = "logistic", *, l2: float = 0.0
+    ) -> None:
         self.sparsity = sparsity
         self.lr = lr
         self.loss = loss
@@ -761,7 +781,9 @@ def _group_labels(groups: Any, p: int) -> npt.NDArray[np.int64]:
     try:
         lists = [list(g) for g in groups]
     except TypeError:
-        raise InvalidParameterError("groups must be a sequence of sequences of feature indices") from None
+        raise InvalidParameterError(
+            "groups must be a sequence of sequences of feature indices"
+        ) from None
     for k, g in enumerate(lists):
         if not g:
             raise InvalidParameterError(f"groups[{k}] is empty")
@@ -771,7 +793,9 @@ def _group_labels(groups: Any, p: int) -> npt.NDArray[np.int64]:
                     f"groups[{k}] has {i!r}, not a feature index in [0, {p - 1}]"
                 )
             if labels[int(i)] >= 0:
-                raise InvalidParameterError(f"feature {int(i)} is in more than one group (groups[{k}])")
+                raise InvalidParameterError(
+                    f"feature {int(i)} is in more than one group (groups[{k}])"
+                )
             labels[int(i)] = k
     return labels
 
