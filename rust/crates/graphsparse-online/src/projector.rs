@@ -258,7 +258,8 @@ impl GraphProjector {
             }
         }
         if it < max_iter && k >= s_low {
-            return Ok(self.emit(it, out));
+            self.emit(it, out);
+            return Ok(());
         }
         while it < max_iter {
             it += 1;
@@ -270,7 +271,8 @@ impl GraphProjector {
                 self.best.clone_from(&self.sol);
             }
             if s_low <= k && k <= s_high {
-                return Ok(self.emit(it, out));
+                self.emit(it, out);
+                return Ok(());
             }
             if k > s_high {
                 lambda_l = lambda_m;
@@ -286,7 +288,8 @@ impl GraphProjector {
         if closest && dist(k) > best_dist {
             std::mem::swap(&mut self.sol, &mut self.best);
         }
-        Ok(self.emit(it, out))
+        self.emit(it, out);
+        Ok(())
     }
 
     fn emit(&self, it: usize, out: &mut Projection) {

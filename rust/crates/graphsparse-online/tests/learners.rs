@@ -124,7 +124,7 @@ fn ada_grad_two_steps() {
         0.5 / (d + 1.0),
     ];
     close(&m.state().coef, &want, 1e-15);
-    let s: f64 = want[0] * 2.0 + want[1] + want[2] * -1.0 + want[3];
+    let s: f64 = want[0] * 2.0 + want[1] - want[2] + want[3];
     m.partial_fit(&X2, -1.0).unwrap();
     let r = s + 1.0;
     let g2 = [2.0 * r, r, -r, r];
@@ -152,7 +152,7 @@ fn da_group_lasso_and_sparse_group_lasso_one_step() {
     let s01 = 1.0 - 0.1 * 2f64.sqrt() / 5f64.sqrt();
     close(
         &gl.state().coef,
-        &[-0.5 * s01 * -1.0, -0.5 * s01 * 2.0, -0.5 * 0.8 * -0.5, 0.5],
+        &[0.5 * s01, -0.5 * s01 * 2.0, -0.5 * 0.8 * -0.5, 0.5],
         1e-15,
     );
 

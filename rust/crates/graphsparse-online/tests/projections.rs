@@ -33,7 +33,13 @@ fn golden_cases_of_graph_da_head_tail_binsearch() {
     assert_eq!(edges.len(), 60);
     let w: Vec<f64> = (0..36).map(|i| ((17 * i) % 13) as f64 / 6.0).collect();
     let mut proj = GraphProjector::new(36, &edges, &vec![1.0; 60]).unwrap();
-    let cases: [((usize, usize, usize), &[usize], &[usize], usize); 5] = [
+    type Case = (
+        (usize, usize, usize),
+        &'static [usize],
+        &'static [usize],
+        usize,
+    );
+    let cases: [Case; 5] = [
         ((5, 5, 20), &[29], &[], 20),
         (
             (8, 8, 20),
