@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import pickle
+import sys
 from typing import Any
 
 import networkx as nx
@@ -440,3 +441,31 @@ def test_metrics_reject_bad_input() -> None:
         metrics.auc_from_labels([1, 1], [1, -1])
     with pytest.raises(InvalidParameterError):
         metrics.misclassification_count([1, 0], [1, 1])
+
+
+# -- model selection of the benchmark (spec §C.11, checklist 19) -----------------------------------
+def test_benchmark_model_selection_breaks_ties_by_mistakes_then_grid_order() -> None:
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benches" / "bench_graphda.py"
+    spec = importlib.util.spec_from_file_location("bench_graphda", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules["bench_graphda"] = bench  # dataclasses resolve annotations through sys.modules
+    spec.loader.exec_module(bench)
+
+    def fit(acc: float, miss: int, acc_avg: float, miss_avg: int, tag: str) -> Any:
+        return bench.Fit(acc, acc_avg, miss, miss_avg, 0.0, tag)
+
+    fits = [
+        fit(0.70, 150, 0.60, 150, "a"),
+        fit(0.75, 160, 0.60, 140, "b"),  # higher accuracy wins
+        fit(0.75, 150, 0.60, 140, "c"),  # equal accuracy, fewer mistakes wins
+        fit(0.75, 150, 0.60, 140, "d"),  # full tie: the earlier grid point stays
+        fit(0.74, 100, 0.59, 100, "e"),
+    ]
+    assert bench.select(fits, avg=False).model == "c"
+    # for w̄: accuracies tie everywhere except e; fewest mistakes among ties is b (first)
+    assert bench.select(fits, avg=True).model == "b"
+    assert bench.select(fits[:1], avg=True).model == "a"
