@@ -8,6 +8,8 @@ The public API:
 * Steiner — :func:`pcst` (prize-collecting Steiner forest, identical to ``pcst_fast``)
 * projections — :mod:`graphsparse.projections` (``project_simplex``, ``project_l1_ball``,
   ``project_weighted_simplex``, ``project_capped_simplex``, ``project_top_k``)
+* online learning — :mod:`graphsparse.online` (GraphDA and baselines, head/tail projections)
+* metrics — :mod:`graphsparse.metrics` (support recovery and online-learning scores)
 * errors — :mod:`graphsparse.exceptions` (all bad-input errors are ``ValueError`` subclasses)
 """
 
@@ -15,10 +17,9 @@ from __future__ import annotations
 
 import os as _os
 
-from . import _graphsparse, datasets, exceptions, projections
+from . import _graphsparse, datasets, exceptions, metrics, online, projections
 from .datasets import GraphDataset, from_networkx, load_tu, read_gspan, write_gspan
-from .mining import MiningResult, Pattern, mine_subgraphs, min_dfs_code
-from .steiner import pcst
+from .mining import MiningResult, Pattern, min_dfs_code, mine_subgraphs
 from .projections import (
     project_capped_simplex,
     project_l1_ball,
@@ -26,6 +27,7 @@ from .projections import (
     project_top_k,
     project_weighted_simplex,
 )
+from .steiner import pcst
 
 __version__: str = _graphsparse.__version__
 
@@ -51,6 +53,8 @@ __all__ = [
     "project_top_k",
     "project_weighted_simplex",
     "projections",
+    "metrics",
+    "online",
     "read_gspan",
     "write_gspan",
 ]

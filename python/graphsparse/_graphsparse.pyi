@@ -91,3 +91,25 @@ def project_top_k(
     out: npt.NDArray[np.float64] | None = None,
     min_parallel: int | None = None,
 ) -> npt.NDArray[np.float64]: ...
+# online learners and WGM projections (graphsparse.online)
+def graph_projection(
+    w: npt.NDArray[np.float64],
+    edges: npt.NDArray[np.int64],
+    costs: npt.NDArray[np.float64],
+    s_low: int,
+    s_high: int,
+    num_clusters: int = 1,
+    max_iter: int = 20,
+    fallback: str = "lambda_high",
+    eps: float = 1e-10,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]: ...
+def online_pass(
+    method: str,
+    params: dict[str, Any],
+    x: npt.NDArray[np.float64],
+    y: npt.NDArray[np.float64],
+    state: dict[str, Any] | None = None,
+    edges: npt.NDArray[np.int64] | None = None,
+    costs: npt.NDArray[np.float64] | None = None,
+    groups: npt.NDArray[np.int64] | None = None,
+) -> dict[str, Any]: ...

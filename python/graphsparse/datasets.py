@@ -17,12 +17,16 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _graphsparse as _rs
+from ._graphda_data import GraphDABenchmark, grid_edges, make_graphda_benchmark
 from .exceptions import GraphFormatError, InvalidGraphError, InvalidParameterError
 
 __all__ = [
+    "GraphDABenchmark",
     "GraphDataset",
     "from_networkx",
+    "grid_edges",
     "load_tu",
+    "make_graphda_benchmark",
     "make_subgraph_classification",
     "read_gspan",
     "write_gspan",

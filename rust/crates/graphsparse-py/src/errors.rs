@@ -46,6 +46,17 @@ impl From<graphsparse::proj::ProjError> for PyGsErr {
     }
 }
 
+impl From<graphsparse::online::OnlineError> for PyGsErr {
+    fn from(err: graphsparse::online::OnlineError) -> Self {
+        use graphsparse::online::OnlineError as E;
+        let msg = err.to_string();
+        Self(match err {
+            E::EdgeOutOfRange { .. } | E::InvalidCost { .. } => InvalidGraphError::new_err(msg),
+            _ => InvalidParameterError::new_err(msg),
+        })
+    }
+}
+
 impl From<PyGsErr> for PyErr {
     fn from(err: PyGsErr) -> Self {
         err.0

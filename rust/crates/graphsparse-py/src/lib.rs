@@ -8,6 +8,7 @@ mod graph;
 mod gspan;
 mod pcst;
 mod proj;
+mod online;
 mod threads;
 
 /// Rust kernels behind `graphsparse` (private module).
@@ -23,6 +24,7 @@ mod _graphsparse {
         crate::gspan::register(m)?;
         crate::pcst::register(m)?;
         crate::proj::register(m)?;
+        crate::online::register(m)?;
         Ok(())
     }
 }

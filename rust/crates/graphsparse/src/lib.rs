@@ -8,6 +8,7 @@
 //! | [`gspan`] | `graphsparse-gspan`: parallel gSpan with a visitor traversal | `gspan` |
 //! | [`pcst`] | `graphsparse-pcst`: GW prize-collecting Steiner forest (as `pcst_fast`) | `pcst` |
 //! | [`proj`] | `graphsparse-proj`: simplex, l1-ball, weighted/capped simplex, top-k projections | `proj` |
+//! | [`online`] | `graphsparse-online`: WGM head/tail projections, GraphDA and online baselines | `online` |
 //!
 //! # Example
 //! ```
@@ -24,3 +25,5 @@ pub use graphsparse_gspan as gspan;
 pub use graphsparse_pcst as pcst;
 #[cfg(feature = "proj")]
 pub use graphsparse_proj as proj;
+#[cfg(feature = "online")]
+pub use graphsparse_online as online;

@@ -1,0 +1,165 @@
+# ruff: noqa: RUF002  (mathematical notation in docstrings)
+"""The GraphDA benchmark generator: a 33×33 grid with a signal on one of four subgraphs.
+
+Protocol of Zhou, Chen & Ying (KDD 2019), §5 and Appendix B; graph-da's
+``exp_logit_benchmark.py`` (described in spec §C.10, not copied).
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from ._graphda_constants import GRID_SIZE, SUBGRAPHS
+from .exceptions import InvalidParameterError
+
+__all__ = ["GraphDABenchmark", "grid_edges", "make_graphda_benchmark"]
+
+
+def grid_edges(height: int = GRID_SIZE, width: int = GRID_SIZE) -> npt.NDArray[np.int64]:
+    """Edges of the row-major ``height × width`` 4-neighbour grid (node ``r·width + c``).
+
+    Scanning nodes in order, each adds its right neighbour, then its lower neighbour; the
+    33×33 benchmark grid has 1089 nodes and 2112 edges.
+    """
+    for name, v in (("height", height), ("width", width)):
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 1:
+            raise InvalidParameterError(f"{name} must be a positive integer, got {v!r}")
+    edges: list[tuple[int, int]] = []
+    n = height * width
+    for i in range(n):
+        if i % width != width - 1:
+            edges.append((i, i + 1))
+        if i + width < n:
+            edges.append((i, i + width))
+    return np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+
+
+@dataclass(frozen=True)
+class GraphDABenchmark:
+    """One draw of the benchmark; all arrays are NumPy (features z-scored over all rows).
+
+    Attributes
+    ----------
+    X_train, y_train, X_valid, y_valid, X_test, y_test : ndarray
+        Features ``(n, 1089)`` and labels ±1 of the three splits.
+    edges : ndarray of int64, shape (2112, 2)
+        The grid (see :func:`grid_edges`).
+    costs : ndarray of float64, shape (2112,)
+        Unit edge costs.
+    true_support : ndarray of int64
+        The signal subgraph's nodes (the support of the true model).
+    coef : ndarray of float64, shape (1089,)
+        The true model: ``mu`` on the subgraph, 0 elsewhere.
+    graph : str
+        ``"Graph01"`` … ``"Graph04"``.
+    mu : float
+    """
+
+    X_train: npt.NDArray[np.float64]
+    y_train: npt.NDArray[np.float64]
+    X_valid: npt.NDArray[np.float64]
+    y_valid: npt.NDArray[np.float64]
+    X_test: npt.NDArray[np.float64]
+    y_test: npt.NDArray[np.float64]
+    edges: npt.NDArray[np.int64]
+    costs: npt.NDArray[np.float64]
+    true_support: npt.NDArray[np.int64]
+    coef: npt.NDArray[np.float64]
+    graph: str
+    mu: float
+
+
+def make_graphda_benchmark(
+    graph: str = "Graph01",
+    mu: float = 0.3,
+    n_train: int = 400,
+    n_valid: int = 400,
+    n_test: int = 400,
+    random_state: int | np.random.Generator | None = 0,
+    *,
+    n_train_pool: int | None = 1000,
+) -> GraphDABenchmark:
+    """Draw the GraphDA benchmark data (spec §C.10).
+
+    ``n = n_pool + n_valid + n_test`` rows are drawn with ``n_pool = max(n_train,
+    n_train_pool)``: the first ``⌊n/2⌋`` rows are labelled +1, the rest −1;
+    ``X ~ N(0, 1)`` (one flat draw, reshaped row-major); the positive rows' subgraph columns are
+    then redrawn from ``N(mu, 1)``; the rows are shuffled; every column is z-scored over all
+    ``n`` rows (population std; a constant column becomes 0). The split is in row order:
+    ``n_pool`` training rows (of which the first ``n_train`` are returned), then validation,
+    then test. The paper's "400 train / 400 validation / 400 test" is the default: 1000 training
+    rows drawn and 400 used, as in graph-da.
+
+    Parameters
+    ----------
+    graph : {"Graph01", "Graph02", "Graph03", "Graph04"}, default="Graph01"
+        The signal subgraph (26, 46, 92 or 132 nodes).
+    mu : float, default=0.3
+        Mean shift of the positive samples on the subgraph.
+    n_train, n_valid, n_test : int, default=400
+        Split sizes (``n_train >= 1``; the others may be 0).
+    random_state : int, numpy Generator or None, default=0
+        Seed of ``numpy.random.default_rng``; the reference is unseeded, so only the
+        distribution, not the draws, matches it.
+    n_train_pool : int or None, default=1000
+        Training rows drawn before keeping the first ``n_train`` (``None``: ``n_train``). It
+        changes only the pool the z-scores are computed on.
+
+    Returns
+    -------
+    GraphDABenchmark
+    """
+    if graph not in SUBGRAPHS:
+        raise InvalidParameterError(f"graph must be one of {sorted(SUBGRAPHS)}, got {graph!r}")
+    if isinstance(mu, bool) or not isinstance(mu, numbers.Real) or not np.isfinite(mu):
+        raise InvalidParameterError(f"mu must be a finite real number, got {mu!r}")
+    for name, v, low in (("n_train", n_train, 1), ("n_valid", n_valid, 0), ("n_test", n_test, 0)):
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < low:
+            raise InvalidParameterError(f"{name} must be an integer >= {low}, got {v!r}")
+    if n_train_pool is not None and (
+        isinstance(n_train_pool, bool)
+        or not isinstance(n_train_pool, numbers.Integral)
+        or n_train_pool < 1
+    ):
+        raise InvalidParameterError(
+            f"n_train_pool must be a positive integer or None, got {n_train_pool!r}"
+        )
+    rng = np.random.default_rng(random_state)
+    p = GRID_SIZE * GRID_SIZE
+    support = np.asarray(SUBGRAPHS[graph], dtype=np.int64)
+    n_pool = max(int(n_train), int(n_train_pool or 0))
+    n = n_pool + int(n_valid) + int(n_test)
+    n_pos = n // 2
+    y = np.ones(n, dtype=np.float64)
+    y[n_pos:] = -1.0
+    X = rng.normal(0.0, 1.0, size=n * p).reshape(n, p)
+    X[:n_pos, support] = rng.normal(float(mu), 1.0, size=(n_pos, len(support)))
+    order = rng.permutation(n)
+    X, y = X[order], y[order]
+    mean = X.mean(axis=0)
+    std = X.std(axis=0)
+    centred = X - mean
+    safe = np.where(std > 0.0, std, 1.0)
+    X = np.where(std > 0.0, centred / safe, 0.0)
+    a, b = n_pool, n_pool + int(n_valid)
+    coef = np.zeros(p)
+    coef[support] = float(mu)
+    edges = grid_edges()
+    return GraphDABenchmark(
+        X_train=np.ascontiguousarray(X[: int(n_train)]),
+        y_train=y[: int(n_train)].copy(),
+        X_valid=np.ascontiguousarray(X[a:b]),
+        y_valid=y[a:b].copy(),
+        X_test=np.ascontiguousarray(X[b:]),
+        y_test=y[b:].copy(),
+        edges=edges,
+        costs=np.ones(len(edges)),
+        true_support=np.sort(support),
+        coef=coef,
+        graph=graph,
+        mu=float(mu),
+    )

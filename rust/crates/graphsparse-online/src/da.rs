@@ -1,0 +1,189 @@
+//! Dual-averaging learners with support projections: GraphDA (spec §C.1) and DA-IHT (§C.2).
+
+use crate::error::{Result, check_positive, invalid};
+use crate::learner::{Core, Needs, impl_learner, running_average};
+use crate::loss::Loss;
+use crate::select::SupportProjection;
+use crate::topk::top_s_support_into;
+
+/// How `κ = −√(tt+1)/γ` is rounded: the two references differ in the last bit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum KappaRounding {
+    /// `-sqrt(tt+1.)/gamma` (GraphDA, ℓ1-RDA, DA-GL).
+    #[default]
+    NegSqrtOverGamma,
+    /// `-1./gamma*sqrt(tt+1.)` (DA-IHT).
+    NegInvGammaTimesSqrt,
+}
+
+impl KappaRounding {
+    #[inline]
+    pub(crate) fn kappa(self, tt: f64, gamma: f64) -> f64 {
+        match self {
+            Self::NegSqrtOverGamma => -(tt + 1.0).sqrt() / gamma,
+            Self::NegInvGammaTimesSqrt => -1.0 / gamma * (tt + 1.0).sqrt(),
+        }
+    }
+}
+
+/// GraphDA (Algorithm 1 of Zhou, Chen & Ying, KDD 2019, in the form of the reference code).
+///
+/// Per sample, with `tt` the 0-based sample index:
+/// 1. predict with `w` and `w̄`, count mistakes, take the gradient `g` at `w`;
+/// 2. `ḡ ← running average of g` (all `p + 1` coordinates);
+/// 3. `H = head(ḡ_{1:p})`, `b = P(ḡ, H)` with `b_b = ḡ_b`;
+/// 4. `w̃ = κ b` with `κ = −√(tt+1)/γ`;
+/// 5. `T = tail(w̃_{1:p})`, `w = P(w̃, T)` with `w_b = w̃_b`;
+/// 6. `w̄ ← running average of w`.
+///
+/// With [`crate::GraphProjection`] (the default, built by [`GraphDa::new`]) the head and tail
+/// are the WGM binary searches; with [`crate::TopKProjection`] and
+/// [`KappaRounding::NegInvGammaTimesSqrt`] it is exactly [`DaIht`].
+#[derive(Debug, Clone)]
+pub struct GraphDa<P: SupportProjection> {
+    pub(crate) core: Core,
+    gamma: f64,
+    kappa_rounding: KappaRounding,
+    projection: P,
+    support: Vec<usize>,
+    buf: Vec<f64>,
+}
+
+impl<P: SupportProjection> GraphDa<P> {
+    /// GraphDA on `p` features with an explicit head/tail pair.
+    ///
+    /// # Errors
+    /// [`crate::OnlineError::InvalidParameter`] for `p = 0`, `gamma ≤ 0` or `l2 < 0`.
+    pub fn with_projection(
+        p: usize,
+        gamma: f64,
+        loss: Loss,
+        l2: f64,
+        projection: P,
+    ) -> Result<Self> {
+        check_positive("gamma", gamma)?;
+        let needs = Needs {
+            grad_avg: true,
+            ..Needs::default()
+        };
+        Ok(Self {
+            core: Core::new(p, loss, l2, needs)?,
+            gamma,
+            kappa_rounding: KappaRounding::default(),
+            projection,
+            support: Vec::with_capacity(p),
+            buf: vec![0.0; p + 1],
+        })
+    }
+
+    /// Chooses the rounding of `κ` (builder style).
+    pub fn kappa_rounding(mut self, rounding: KappaRounding) -> Self {
+        self.kappa_rounding = rounding;
+        self
+    }
+
+    /// The head/tail pair.
+    pub fn projection(&self) -> &P {
+        &self.projection
+    }
+
+    /// The tail support `T` of the last update (ascending).
+    pub fn last_tail_support(&self) -> &[usize] {
+        &self.support
+    }
+
+    fn betas(&self) -> (f64, f64) {
+        (1.0, 1.0)
+    }
+
+    fn step(&mut self, x: &[f64], y: f64) -> Result<()> {
+        let p = self.core.p();
+        let tt = self.core.tt();
+        self.core.observe(x, y);
+        let st = &mut self.core.state;
+        running_average(&mut st.grad_avg, &self.core.grad, tt);
+        self.projection
+            .head_into(&st.grad_avg[..p], &mut self.support)?;
+        let kappa = self.kappa_rounding.kappa(tt, self.gamma);
+        self.buf.fill(0.0);
+        for &i in &self.support {
+            self.buf[i] = kappa * st.grad_avg[i];
+        }
+        self.buf[p] = kappa * st.grad_avg[p];
+        self.projection
+            .tail_into(&self.buf[..p], &mut self.support)?;
+        st.coef.fill(0.0);
+        for &i in &self.support {
+            st.coef[i] = self.buf[i];
+        }
+        st.coef[p] = self.buf[p];
+        self.core.finish();
+        Ok(())
+    }
+}
+
+impl_learner!(GraphDa<P>, P: SupportProjection);
+
+/// DA-IHT (spec §C.2): dual averaging with the exact top-`s` projection of `ḡ`.
+///
+/// `w̃ = κ ḡ` with `κ = −1/γ·√(tt+1)`; `w = w̃` on the top-`s` indices of `|ḡ_{1:p}|` (ties to
+/// the smaller index), `w_b = w̃_b`.
+#[derive(Debug, Clone)]
+pub struct DaIht {
+    pub(crate) core: Core,
+    gamma: f64,
+    sparsity: usize,
+    support: Vec<usize>,
+}
+
+impl DaIht {
+    /// DA-IHT on `p` features keeping `sparsity` of them.
+    ///
+    /// # Errors
+    /// [`crate::OnlineError::InvalidParameter`] for `p = 0`, `gamma ≤ 0`, `l2 < 0` or a
+    /// sparsity outside `1..=p`.
+    pub fn new(p: usize, gamma: f64, sparsity: usize, loss: Loss, l2: f64) -> Result<Self> {
+        check_positive("gamma", gamma)?;
+        check_sparsity(sparsity, p)?;
+        let needs = Needs {
+            grad_avg: true,
+            ..Needs::default()
+        };
+        Ok(Self {
+            core: Core::new(p, loss, l2, needs)?,
+            gamma,
+            sparsity,
+            support: Vec::with_capacity(p),
+        })
+    }
+
+    fn betas(&self) -> (f64, f64) {
+        (1.0, 1.0)
+    }
+
+    fn step(&mut self, x: &[f64], y: f64) -> Result<()> {
+        let p = self.core.p();
+        let tt = self.core.tt();
+        self.core.observe(x, y);
+        let st = &mut self.core.state;
+        running_average(&mut st.grad_avg, &self.core.grad, tt);
+        let kappa = KappaRounding::NegInvGammaTimesSqrt.kappa(tt, self.gamma);
+        top_s_support_into(&st.grad_avg[..p], self.sparsity, &mut self.support);
+        st.coef.fill(0.0);
+        for &i in &self.support {
+            st.coef[i] = kappa * st.grad_avg[i];
+        }
+        st.coef[p] = kappa * st.grad_avg[p];
+        self.core.finish();
+        Ok(())
+    }
+}
+
+impl_learner!(DaIht);
+
+pub(crate) fn check_sparsity(sparsity: usize, p: usize) -> Result<()> {
+    if sparsity == 0 || sparsity > p {
+        return Err(invalid("sparsity", "in 1..=n_features", sparsity));
+    }
+    Ok(())
+}

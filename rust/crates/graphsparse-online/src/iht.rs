@@ -1,0 +1,128 @@
+//! Stochastic iterative hard thresholding: StoIHT (spec §C.3) and GraphStoIHT (§C.4).
+
+use crate::da::check_sparsity;
+use crate::error::{Result, check_positive};
+use crate::learner::{Core, Needs, impl_learner};
+use crate::loss::Loss;
+use crate::select::SupportProjection;
+use crate::topk::top_s_support_into;
+
+/// StoIHT with block size 1: `w̃ = w − (lr/√t) g` (all `p + 1` coordinates, `t = tt + 1`), then
+/// `w` = `w̃` on the top-`s` indices of `|w̃_{1:p}|`, `w_b = w̃_b`.
+#[derive(Debug, Clone)]
+pub struct StoIht {
+    pub(crate) core: Core,
+    lr: f64,
+    sparsity: usize,
+    support: Vec<usize>,
+    buf: Vec<f64>,
+}
+
+impl StoIht {
+    /// StoIHT on `p` features with step `lr` keeping `sparsity` features.
+    ///
+    /// # Errors
+    /// [`crate::OnlineError::InvalidParameter`] for `p = 0`, `lr ≤ 0`, `l2 < 0` or a sparsity
+    /// outside `1..=p`.
+    pub fn new(p: usize, lr: f64, sparsity: usize, loss: Loss, l2: f64) -> Result<Self> {
+        check_positive("lr", lr)?;
+        check_sparsity(sparsity, p)?;
+        Ok(Self {
+            core: Core::new(p, loss, l2, Needs::default())?,
+            lr,
+            sparsity,
+            support: Vec::with_capacity(p),
+            buf: vec![0.0; p + 1],
+        })
+    }
+
+    fn betas(&self) -> (f64, f64) {
+        (1.0, 1.0)
+    }
+
+    fn step(&mut self, x: &[f64], y: f64) -> Result<()> {
+        let p = self.core.p();
+        let t = self.core.tt() + 1.0;
+        self.core.observe(x, y);
+        let alpha = -self.lr / t.sqrt();
+        let st = &mut self.core.state;
+        for ((b, &w), &g) in self.buf.iter_mut().zip(&st.coef).zip(&self.core.grad) {
+            *b = w + alpha * g;
+        }
+        top_s_support_into(&self.buf[..p], self.sparsity, &mut self.support);
+        st.coef.fill(0.0);
+        for &i in &self.support {
+            st.coef[i] = self.buf[i];
+        }
+        st.coef[p] = self.buf[p];
+        self.core.finish();
+        Ok(())
+    }
+}
+
+impl_learner!(StoIht);
+
+/// GraphStoIHT: StoIHT whose gradient is restricted to a head projection and whose iterate is
+/// a tail projection.
+///
+/// `H = head(g_{1:p})`; `h = P(g, H)` with `h_b = 0` (so the intercept never moves from 0);
+/// `w̃ = w − (lr/√t) h`; `T = tail(w̃_{1:p})`; `w = P(w̃, T)`, `w_b = w̃_b`.
+#[derive(Debug, Clone)]
+pub struct GraphStoIht<P: SupportProjection> {
+    pub(crate) core: Core,
+    lr: f64,
+    projection: P,
+    support: Vec<usize>,
+    buf: Vec<f64>,
+}
+
+impl<P: SupportProjection> GraphStoIht<P> {
+    /// GraphStoIHT on `p` features with step `lr` and the given head/tail pair.
+    ///
+    /// # Errors
+    /// [`crate::OnlineError::InvalidParameter`] for `p = 0`, `lr ≤ 0` or `l2 < 0`.
+    pub fn with_projection(p: usize, lr: f64, loss: Loss, l2: f64, projection: P) -> Result<Self> {
+        check_positive("lr", lr)?;
+        Ok(Self {
+            core: Core::new(p, loss, l2, Needs::default())?,
+            lr,
+            projection,
+            support: Vec::with_capacity(p),
+            buf: vec![0.0; p + 1],
+        })
+    }
+
+    /// The head/tail pair.
+    pub fn projection(&self) -> &P {
+        &self.projection
+    }
+
+    fn betas(&self) -> (f64, f64) {
+        (1.0, 1.0)
+    }
+
+    fn step(&mut self, x: &[f64], y: f64) -> Result<()> {
+        let p = self.core.p();
+        let t = self.core.tt() + 1.0;
+        self.core.observe(x, y);
+        let alpha = -self.lr / t.sqrt();
+        let grad = &self.core.grad;
+        self.projection.head_into(&grad[..p], &mut self.support)?;
+        let st = &mut self.core.state;
+        self.buf.copy_from_slice(&st.coef);
+        for &i in &self.support {
+            self.buf[i] = st.coef[i] + alpha * grad[i];
+        }
+        self.projection
+            .tail_into(&self.buf[..p], &mut self.support)?;
+        st.coef[..p].fill(0.0);
+        for &i in &self.support {
+            st.coef[i] = self.buf[i];
+        }
+        st.coef[p] = self.buf[p];
+        self.core.finish();
+        Ok(())
+    }
+}
+
+impl_learner!(GraphStoIht<P>, P: SupportProjection);

@@ -1,0 +1,270 @@
+//! Head/tail projections: the golden cases of spec §B.4 and the checklist properties 10–12.
+
+use graphsparse_online::{
+    Fallback, GraphDa, GraphProjectionParams, GraphProjector, Loss, OnlineLearner,
+    ProjectionParams, sparsity_range,
+};
+use proptest::prelude::*;
+
+fn grid(h: usize, w: usize) -> Vec<[usize; 2]> {
+    let mut e = Vec::new();
+    for i in 0..h * w {
+        if i % w != w - 1 {
+            e.push([i, i + 1]);
+        }
+        if i + w < h * w {
+            e.push([i, i + w]);
+        }
+    }
+    e
+}
+
+fn params(max_iter: usize) -> ProjectionParams {
+    ProjectionParams {
+        num_clusters: 1,
+        max_iter,
+        ..ProjectionParams::default()
+    }
+}
+
+#[test]
+fn golden_cases_of_graph_da_head_tail_binsearch() {
+    let edges = grid(6, 6);
+    assert_eq!(edges.len(), 60);
+    let w: Vec<f64> = (0..36).map(|i| ((17 * i) % 13) as f64 / 6.0).collect();
+    let mut proj = GraphProjector::new(36, &edges, &vec![1.0; 60]).unwrap();
+    type Case = (
+        (usize, usize, usize),
+        &'static [usize],
+        &'static [usize],
+        usize,
+    );
+    let cases: [Case; 5] = [
+        ((5, 5, 20), &[29], &[], 20),
+        (
+            (8, 8, 20),
+            &[3, 9, 15, 16, 22, 28, 29, 35],
+            &[42, 52, 28, 18, 54, 31, 7],
+            8,
+        ),
+        (
+            (10, 11, 20),
+            &[3, 9, 15, 16, 22, 28, 29, 35],
+            &[42, 52, 28, 18, 54, 31, 7],
+            20,
+        ),
+        (
+            (18, 19, 20),
+            &[
+                2, 3, 6, 9, 12, 15, 16, 18, 19, 20, 21, 22, 25, 28, 29, 31, 32, 35,
+            ],
+            &[
+                37, 35, 29, 47, 33, 23, 56, 28, 42, 7, 54, 52, 36, 31, 18, 12, 4,
+            ],
+            4,
+        ),
+        ((3, 3, 5), &[29], &[], 5),
+    ];
+    for ((lo, hi, it), nodes, edges_want, n_iter) in cases {
+        let got = proj.project(&w, lo, hi, &params(it)).unwrap();
+        assert_eq!(got.nodes, nodes, "nodes for {lo},{hi},{it}");
+        assert_eq!(got.edges, edges_want, "edges for {lo},{hi},{it}");
+        assert_eq!(got.n_iter, n_iter, "iterations for {lo},{hi},{it}");
+        // the closest fallback is never further from the range
+        let closest = proj
+            .project(
+                &w,
+                lo,
+                hi,
+                &ProjectionParams {
+                    fallback: Fallback::Closest,
+                    ..params(it)
+                },
+            )
+            .unwrap();
+        let d = |k: usize| if k < lo { lo - k } else { k.saturating_sub(hi) };
+        assert!(d(closest.nodes.len()) <= d(got.nodes.len()));
+        assert_eq!(closest.n_iter, got.n_iter);
+    }
+}
+
+#[test]
+fn all_zero_prizes_give_the_last_node() {
+    let edges = grid(3, 3);
+    let mut proj = GraphProjector::new(9, &edges, &vec![1.0; edges.len()]).unwrap();
+    let got = proj.project(&[0.0; 9], 2, 3, &params(20)).unwrap();
+    assert_eq!(got.nodes, vec![8]);
+}
+
+#[test]
+fn sparsity_ranges_follow_graph_da() {
+    assert_eq!(sparsity_range(26, 0.1, 1089), (26, 28));
+    assert_eq!(sparsity_range(46, 0.1, 1089), (46, 50));
+    assert_eq!(sparsity_range(92, 0.1, 1089), (92, 101));
+    assert_eq!(sparsity_range(132, 0.1, 1089), (132, 145));
+    assert_eq!(sparsity_range(544, 0.1, 1089), (544, 598));
+    assert_eq!(sparsity_range(10, 0.5, 12), (10, 12));
+}
+
+#[test]
+fn invalid_projection_input_is_an_error() {
+    let edges = grid(2, 2);
+    assert!(GraphProjector::new(4, &[[0, 4]], &[1.0]).is_err());
+    assert!(GraphProjector::new(4, &edges, &[1.0, -1.0, 1.0, 1.0]).is_err());
+    assert!(GraphProjector::new(4, &edges, &[1.0]).is_err());
+    let mut p = GraphProjector::new(4, &edges, &[1.0; 4]).unwrap();
+    assert!(p.project(&[1.0; 4], 0, 2, &params(5)).is_err());
+    assert!(p.project(&[1.0; 4], 3, 2, &params(5)).is_err());
+    assert!(p.project(&[1.0; 4], 1, 5, &params(5)).is_err());
+    assert!(p.project(&[1.0; 4], 1, 2, &params(0)).is_err());
+    assert!(
+        p.project(&[1.0, f64::NAN, 0.0, 0.0], 1, 2, &params(5))
+            .is_err()
+    );
+    assert!(
+        p.project(&[1e200, 0.0, 0.0, 0.0], 1, 2, &params(5))
+            .is_err()
+    );
+    assert!(p.project(&[1.0; 3], 1, 2, &params(5)).is_err());
+}
+
+struct Normal(u64);
+impl Normal {
+    fn uniform(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (((z ^ (z >> 31)) >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+    }
+    fn sample(&mut self) -> f64 {
+        let (u, v) = (self.uniform(), self.uniform());
+        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+    }
+}
+
+const GRAPH01: [usize; 26] = [
+    475, 505, 506, 507, 508, 509, 510, 511, 512, 539, 540, 541, 542, 543, 544, 545, 576, 609, 642,
+    643, 644, 645, 646, 647, 679, 712,
+];
+
+#[test]
+fn head_on_the_benchmark_grid_needs_one_pcst_run() {
+    let edges = grid(33, 33);
+    assert_eq!(edges.len(), 2112);
+    let mut proj = GraphProjector::new(1089, &edges, &vec![1.0; 2112]).unwrap();
+    let mut rng = Normal(42);
+    for _ in 0..5 {
+        let w: Vec<f64> = (0..1089)
+            .map(|i| rng.sample() + if GRAPH01.contains(&i) { 2.0 } else { 0.0 })
+            .collect();
+        let before = proj.n_pcst_runs();
+        let head = proj.project(&w, 544, 598, &params(20)).unwrap();
+        assert!((544..=598).contains(&head.nodes.len()));
+        assert_eq!(head.n_iter, 1);
+        assert_eq!(proj.n_pcst_runs() - before, 1);
+        let tail = proj.project(&w, 26, 28, &params(20)).unwrap();
+        assert!(tail.n_iter <= 20);
+        assert!(tail.nodes.len() <= 28);
+    }
+}
+
+fn random_graph(seed: u64, n: usize, m: usize) -> (Vec<[usize; 2]>, Vec<f64>) {
+    let mut rng = Normal(seed);
+    // a random spanning tree plus extra edges, so the graph is connected
+    let mut edges: Vec<[usize; 2]> = (1..n)
+        .map(|i| [(rng.uniform() * i as f64) as usize, i])
+        .collect();
+    for _ in 0..m {
+        edges.push([
+            (rng.uniform() * n as f64) as usize,
+            (rng.uniform() * n as f64) as usize,
+        ]);
+    }
+    let costs = edges.iter().map(|_| 0.5 + rng.uniform()).collect();
+    (edges, costs)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn prop_projection_lands_in_range_or_falls_back(seed in 0u64..10_000, n in 2usize..40,
+                                                   extra in 0usize..40, lo in 1usize..40,
+                                                   width in 0usize..5, max_iter in 1usize..25,
+                                                   zeros in 0.0f64..0.7) {
+        let (edges, costs) = random_graph(seed, n, extra);
+        let lo = lo.min(n);
+        let hi = (lo + width).min(n);
+        let mut rng = Normal(seed ^ 0xABCD);
+        let w: Vec<f64> = (0..n).map(|_| if rng.uniform() < zeros { 0.0 } else { rng.sample() }).collect();
+        let mut proj = GraphProjector::new(n, &edges, &costs).unwrap();
+        let before = proj.n_pcst_runs();
+        let got = proj.project(&w, lo, hi, &params(max_iter)).unwrap();
+        let k = got.nodes.len();
+        prop_assert!(got.n_iter <= max_iter);
+        prop_assert!(proj.n_pcst_runs() - before <= max_iter as u64 + 1);
+        if !(lo..=hi).contains(&k) {
+            prop_assert_eq!(got.n_iter, max_iter);
+        }
+        // nodes ascending and distinct; every edge joins two support nodes; a forest
+        prop_assert!(got.nodes.windows(2).all(|p| p[0] < p[1]));
+        for &e in &got.edges {
+            prop_assert!(got.nodes.binary_search(&edges[e][0]).is_ok());
+            prop_assert!(got.nodes.binary_search(&edges[e][1]).is_ok());
+        }
+        prop_assert!(got.edges.len() < k.max(1));
+        // deterministic and invariant under scaling w by a power of two (exact in floating point)
+        let again = proj.project(&w, lo, hi, &params(max_iter)).unwrap();
+        prop_assert_eq!(&again, &got);
+        let scaled: Vec<f64> = w.iter().map(|x| x * 4.0).collect();
+        let s = proj.project(&scaled, lo, hi, &params(max_iter)).unwrap();
+        prop_assert_eq!(&s.nodes, &got.nodes);
+        // sign flips change nothing (prizes are squares)
+        let neg: Vec<f64> = w.iter().map(|x| -x).collect();
+        prop_assert_eq!(proj.project(&neg, lo, hi, &params(max_iter)).unwrap(), got);
+    }
+}
+
+#[test]
+fn graph_da_iterates_live_on_the_tail_support() {
+    let (h, wd) = (5, 6);
+    let p = h * wd;
+    let edges = grid(h, wd);
+    let costs = vec![1.0; edges.len()];
+    let mut params = GraphProjectionParams::new(4);
+    params.head_sparsity = Some(12);
+    let mut m = GraphDa::new(p, &edges, &costs, 5.0, &params, Loss::Logistic, 0.0).unwrap();
+    assert_eq!(m.projection().head_range(), (12, 13));
+    assert_eq!(m.projection().tail_range(), (4, 4));
+    let mut rng = Normal(3);
+    for t in 0..40 {
+        let y = if t % 2 == 0 { 1.0 } else { -1.0 };
+        let x: Vec<f64> = (0..p)
+            .map(|i| rng.sample() + if i < 4 { 0.8 * y } else { 0.0 })
+            .collect();
+        m.partial_fit(&x, y).unwrap();
+        let st = m.state();
+        let tail = &m.projection().last_tail().nodes;
+        assert_eq!(m.last_tail_support(), &tail[..]);
+        // w is zero off the tail support and equal to κ·ḡ on its head-selected part
+        let kappa = -((t + 1) as f64).sqrt() / 5.0;
+        let head = &m.projection().last_head().nodes;
+        for i in 0..p {
+            let want = if tail.contains(&i) && head.contains(&i) {
+                kappa * st.grad_avg[i]
+            } else {
+                0.0
+            };
+            assert_eq!(st.coef[i], want, "coordinate {i} at step {t}");
+        }
+        let nnz = st.coef[..p].iter().filter(|v| **v != 0.0).count();
+        assert_eq!(
+            nnz,
+            tail.iter()
+                .filter(|i| head.contains(i) && st.grad_avg[**i] != 0.0)
+                .count()
+        );
+        assert_eq!(st.coef[p], kappa * st.grad_avg[p]);
+    }
+}
