@@ -16,7 +16,7 @@ from graphsparse.datasets import grid_edges, make_graphda_benchmark
 from graphsparse.exceptions import InvalidGraphError, InvalidParameterError
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference import online as ref
+from tests.reference import online as ref
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 from sklearn.metrics import balanced_accuracy_score, roc_auc_score

@@ -10,7 +10,7 @@ from graphsparse.exceptions import InvalidParameterError
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
-from reference import projections as ref
+from tests.reference import projections as ref
 
 finite = st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)
 tied = st.sampled_from([-2.0, -0.5, 0.0, 0.25, 0.5, 1.0, 3.0])
