@@ -6,9 +6,9 @@
 mod errors;
 mod graph;
 mod gspan;
+mod online;
 mod pcst;
 mod proj;
-mod online;
 mod threads;
 
 /// Rust kernels behind `graphsparse` (private module).

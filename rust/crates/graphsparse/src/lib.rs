@@ -21,9 +21,9 @@
 pub use graphsparse_graph as graph;
 #[cfg(feature = "gspan")]
 pub use graphsparse_gspan as gspan;
+#[cfg(feature = "online")]
+pub use graphsparse_online as online;
 #[cfg(feature = "pcst")]
 pub use graphsparse_pcst as pcst;
 #[cfg(feature = "proj")]
 pub use graphsparse_proj as proj;
-#[cfg(feature = "online")]
-pub use graphsparse_online as online;
