@@ -152,7 +152,7 @@ def test_project_weighted_simplex_matches_active_set_brute_force(case, seed):
 
 @given(case=weighted_case(max_len=400), seed=st.integers(0, 2**32 - 1))
 def test_project_weighted_simplex_long_inputs_use_the_linear_variant(case, seed):
-    # above the sort/linear switch (16 in Rust) the expected-linear variant runs
+    # above the sort/linear switch (12 in Rust) the expected-linear variant runs
     y, eps = case
     x = gs.project_weighted_simplex(y, eps)
     sc = scale_of(y, 1.0 / eps.max())

@@ -55,7 +55,10 @@ pub(crate) fn condat_tau<const ABS: bool>(
                         rho = yi - z;
                         continue;
                     }
-                    let r = rho + (yi - rho) / (e - t + 1) as f64;
+                    // the reciprocal does not depend on ρ, so the division leaves the
+                    // loop-carried chain (sorted inputs admit nearly every element here)
+                    let inv = 1.0 / (e - t + 1) as f64;
+                    let r = rho + (yi - rho) * inv;
                     if r > yi - z {
                         rho = r;
                     } else {
