@@ -7,10 +7,13 @@
 //! Walking `prev` pointers down to depth 0 recovers the vertex map (`phi`), marked in a stamp
 //! array (no clearing between embeddings). Whether a data edge between two mapped vertices is
 //! already used depends only on the code (it is used iff the code joins their DFS indices),
-//! so edges need no marks. A node's children
-//! are generated into `levels[d]`, one buffer per distinct extension edge, and the buffers are
-//! reused by the next sibling's children: memory is one frontier per depth, never the whole
-//! tree.
+//! so edges need no marks. A node's children are generated into `levels[d]`, one buffer per
+//! distinct extension edge, and the buffers are reused by the next sibling's children: memory
+//! is one frontier per depth, never the whole tree.
+//!
+//! Parallel mode: where the split rule fires, each child subtree becomes a rayon task with
+//! its own `Worker` (from a pool) and a `Base` that borrows the forking thread's ancestor
+//! embeddings, which stay untouched until every task has finished.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
