@@ -7,10 +7,13 @@
 //! Walking `prev` pointers down to depth 0 recovers the vertex map (`phi`), marked in a stamp
 //! array (no clearing between embeddings). Whether a data edge between two mapped vertices is
 //! already used depends only on the code (it is used iff the code joins their DFS indices),
-//! so edges need no marks. A node's children
-//! are generated into `levels[d]`, one buffer per distinct extension edge, and the buffers are
-//! reused by the next sibling's children: memory is one frontier per depth, never the whole
-//! tree.
+//! so edges need no marks. A node's children are generated into `levels[d]`, one buffer per
+//! distinct extension edge, and the buffers are reused by the next sibling's children: memory
+//! is one frontier per depth, never the whole tree.
+//!
+//! Parallel mode: where the split rule fires, each child subtree becomes a rayon task with
+//! its own `Worker` (from a pool) and a `Base` that borrows the forking thread's ancestor
+//! embeddings, which stay untouched until every task has finished.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -49,6 +52,8 @@ struct Child {
     embs: Vec<Emb>,
     gids: Vec<u32>,
     counts: Vec<u32>,
+    /// cannot reach the minimum support any more: embeddings are no longer stored
+    dead: bool,
 }
 
 impl Default for Child {
@@ -58,19 +63,37 @@ impl Default for Child {
             embs: Vec::new(),
             gids: Vec::new(),
             counts: Vec::new(),
+            dead: false,
         }
     }
 }
 
 impl Child {
+    fn clear(&mut self) {
+        self.embs.clear();
+        self.gids.clear();
+        self.counts.clear();
+    }
+
+    /// Adds an embedding in graph `gid`, after which the parent occurs in `remaining` more
+    /// graphs: a child that can no longer reach `min_support` stops storing embeddings.
     #[inline]
-    fn push(&mut self, emb: Emb, gid: u32) {
-        self.embs.push(emb);
+    fn push(&mut self, emb: Emb, gid: u32, remaining: usize, min_support: usize) {
+        if self.dead {
+            return;
+        }
         match self.gids.last() {
             Some(&g) if g == gid => {
-                *self.counts.last_mut().expect("invariant: parallel to gids") += 1
+                self.embs.push(emb);
+                *self.counts.last_mut().expect("invariant: parallel to gids") += 1;
             }
             _ => {
+                if self.gids.len() + 1 + remaining < min_support {
+                    self.dead = true;
+                    self.clear();
+                    return;
+                }
+                self.embs.push(emb);
                 self.gids.push(gid);
                 self.counts.push(1);
             }
@@ -89,16 +112,17 @@ struct Level {
     /// dense extension keys: `(generation, child)` per `(vertex, label pair, direction)`
     table: Vec<(u32, u32)>,
     generation: u32,
+    min_support: usize,
 }
 
 impl Level {
     /// Empties the level for a new node whose dense key table needs `table_len` slots.
-    fn reset(&mut self, table_len: usize) {
+    fn reset(&mut self, table_len: usize, min_support: usize) {
         for c in &mut self.children[..self.n] {
-            c.embs.clear();
-            c.gids.clear();
-            c.counts.clear();
+            c.clear();
+            c.dead = false;
         }
+        self.min_support = min_support;
         self.n = 0;
         self.map.clear();
         self.order.clear();
@@ -125,7 +149,7 @@ impl Level {
     /// Adds an embedding to the child `key`, found through the dense table slot `slot` when
     /// given, else through the hash map.
     #[inline]
-    fn add(&mut self, slot: Option<usize>, key: DfsEdge, emb: Emb, gid: u32) {
+    fn add(&mut self, slot: Option<usize>, key: DfsEdge, emb: Emb, gid: u32, remaining: usize) {
         let idx = match slot {
             Some(s) => {
                 let (g, i) = self.table[s];
@@ -146,7 +170,7 @@ impl Level {
                 }
             },
         };
-        self.children[idx].push(emb, gid);
+        self.children[idx].push(emb, gid, remaining, self.min_support);
     }
 }
 
@@ -244,11 +268,13 @@ impl Shared<'_> {
 }
 
 /// Embeddings of the levels above a task's own, borrowed from the thread that forked it:
-/// level `t < prefix.len()` is `prefix[t]`, level `prefix.len()` is `top` (the task's root).
+/// level `t < prefix.len()` is `prefix[t]`, level `prefix.len()` is `top` (the task's root,
+/// which occurs in the graphs `top_gids`).
 #[derive(Clone, Copy, Default)]
 struct Base<'a> {
     prefix: &'a [&'a [Emb]],
     top: Option<&'a [Emb]>,
+    top_gids: &'a [u32],
 }
 
 impl<'a> Base<'a> {
@@ -335,6 +361,7 @@ impl<V: ParallelVisitor> Mode<V> for ParallelMode {
                 let base = Base {
                     prefix: &prefix,
                     top: Some(&child.embs),
+                    top_gids: &child.gids,
                 };
                 let stopped = worker.run_task::<V>(sh, code, child, base, &mut fv);
                 sh.give_back(worker);
@@ -465,7 +492,7 @@ impl Worker {
     fn gen_root(&mut self, sh: &Shared<'_>) -> bool {
         let db = sh.db;
         let out = &mut self.levels[0];
-        out.reset(0);
+        out.reset(0, sh.min_support);
         for v in 0..db.n_vertices() as u32 {
             if v as usize % POLL_EVERY == POLL_EVERY - 1 && sh.poll() {
                 return true;
@@ -475,7 +502,8 @@ impl Worker {
             for a in db.nbrs(v) {
                 if lv <= a.to_label {
                     let key = DfsEdge::new(0, 1, lv, a.elabel, a.to_label);
-                    out.add(None, key, Emb { prev: v, v: a.to }, gid);
+                    let remaining = db.n_graphs - 1 - gid as usize;
+                    out.add(None, key, Emb { prev: v, v: a.to }, gid, remaining);
                 }
             }
         }
@@ -570,7 +598,10 @@ impl Worker {
         } = self;
         let (lower, upper) = levels.split_at_mut(d);
         let out = &mut upper[0];
-        out.reset(if dense { (n_v + 1) * n_pairs * 2 } else { 0 });
+        out.reset(
+            if dense { (n_v + 1) * n_pairs * 2 } else { 0 },
+            sh.min_support,
+        );
         let chains: Vec<&[Emb]> = (0..d)
             .map(|t| {
                 if t < base.len() {
@@ -581,6 +612,12 @@ impl Worker {
             })
             .collect();
         let n_parent = chains[d - 1].len();
+        let parent_gids: &[u32] = if d == base.len() {
+            base.top_gids
+        } else {
+            &lower[d - 1].children[cur[d - 1] as usize].gids
+        };
+        let mut gpos = 0;
         let lr = dfs_label[r as usize];
         let mut i0 = 0;
         let mut batch = [0u32; WALK_BATCH];
@@ -628,6 +665,10 @@ impl Worker {
                 }
 
                 let gid = db.vgraph[phi[0] as usize];
+                while parent_gids[gpos] < gid {
+                    gpos += 1;
+                }
+                let remaining = parent_gids.len() - 1 - gpos;
                 let ur = phi[r as usize];
                 let emb_prev = i as u32;
                 let nbrs = db.nbrs(ur);
@@ -653,6 +694,7 @@ impl Worker {
                                 v: a.to,
                             },
                             gid,
+                            remaining,
                         );
                     }
                 }
@@ -671,6 +713,7 @@ impl Worker {
                             v: a.to,
                         },
                         gid,
+                        remaining,
                     );
                 }
                 // forward edges from the other rightmost-path vertices
@@ -696,6 +739,7 @@ impl Worker {
                                     v: a.to,
                                 },
                                 gid,
+                                remaining,
                             );
                         }
                     }

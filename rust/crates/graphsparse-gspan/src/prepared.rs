@@ -30,6 +30,7 @@ const DENSE_MAX_PAIRS: usize = 4096;
 /// graphs cannot be part of a frequent pattern and are dropped from the adjacency.
 #[derive(Debug)]
 pub(crate) struct Prepared {
+    pub n_graphs: usize,
     pub vlabel: Vec<u32>,
     pub vgraph: Vec<u32>,
     pub adj_ptr: Vec<u32>,
@@ -137,6 +138,7 @@ impl Prepared {
         }
         let n_pairs = pairs.len();
         Ok(Self {
+            n_graphs: db.len(),
             vlabel,
             vgraph,
             adj_ptr,
