@@ -7,6 +7,7 @@ The public API:
 * mining — :func:`mine_subgraphs` (parallel gSpan) returning :class:`Pattern` objects
 * online learning — :mod:`graphsparse.online` (GraphDA and baselines, head/tail projections)
 * metrics — :mod:`graphsparse.metrics` (support recovery and online-learning scores)
+* Steiner — :func:`pcst` (prize-collecting Steiner forest, identical to ``pcst_fast``)
 * errors — :mod:`graphsparse.exceptions` (all bad-input errors are ``ValueError`` subclasses)
 """
 
@@ -16,6 +17,7 @@ import os as _os
 
 from . import _graphsparse, datasets, exceptions, metrics, online
 from .datasets import GraphDataset, from_networkx, load_tu, read_gspan, write_gspan
+from .steiner import pcst
 
 __version__: str = _graphsparse.__version__
 
@@ -32,6 +34,7 @@ __all__ = [
     "load_tu",
     "metrics",
     "online",
+    "pcst",
     "read_gspan",
     "write_gspan",
 ]

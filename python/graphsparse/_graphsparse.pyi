@@ -43,3 +43,14 @@ def online_pass(
     costs: npt.NDArray[np.float64] | None = None,
     groups: npt.NDArray[np.int64] | None = None,
 ) -> dict[str, Any]: ...
+
+# prize-collecting Steiner forest: (vertices, edge_ids)
+def pcst(
+    edges: npt.NDArray[np.int64],
+    prizes: npt.NDArray[np.float64],
+    costs: npt.NDArray[np.float64],
+    root: int = -1,
+    num_clusters: int = 1,
+    pruning: str = "gw",
+    eps: float = 1e-6,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...

@@ -14,14 +14,17 @@
 pub const NIL: u32 = u32::MAX;
 
 /// One heap node. `prev` is the parent for a first child, the left sibling otherwise, and
-/// [`NIL`] for a root.
+/// [`NIL`] for a root. Aligned so that a node never straddles two cache lines.
 #[derive(Clone, Copy, Debug)]
+#[repr(align(32))]
 struct Node {
     value: f64,
     offset: f64,
     child: u32,
     sibling: u32,
     prev: u32,
+    /// Caller's mark (the solver's "deleted edge part"), returned by `pop_min_tagged`.
+    tagged: bool,
 }
 
 const EMPTY_NODE: Node = Node {
@@ -30,14 +33,13 @@ const EMPTY_NODE: Node = Node {
     child: NIL,
     sibling: NIL,
     prev: NIL,
+    tagged: false,
 };
 
 /// Arena holding the nodes of any number of pairing heaps.
 #[derive(Clone, Debug, Default)]
 pub struct PairingArena {
     nodes: Vec<Node>,
-    /// Scratch list of the popped root's children (kept to avoid per-pop allocation).
-    buf: Vec<u32>,
 }
 
 impl PairingArena {
@@ -50,7 +52,6 @@ impl PairingArena {
     pub fn reset(&mut self, capacity: usize) {
         self.nodes.clear();
         self.nodes.resize(capacity, EMPTY_NODE);
-        self.buf.clear();
     }
 
     /// Links two heap roots; on equal values `b` becomes the parent.
@@ -67,8 +68,9 @@ impl PairingArena {
         } else {
             (b, a)
         };
-        let s_child = self.nodes[s as usize].child;
-        let s_offset = self.nodes[s as usize].offset;
+        let sn = &mut self.nodes[s as usize];
+        let (s_child, s_offset) = (sn.child, sn.offset);
+        sn.child = l;
         if s_child != NIL {
             self.nodes[s_child as usize].prev = l;
         }
@@ -77,7 +79,6 @@ impl PairingArena {
         ln.prev = s;
         ln.value -= s_offset;
         ln.offset -= s_offset;
-        self.nodes[s as usize].child = l;
         s
     }
 
@@ -114,54 +115,72 @@ impl PairingArena {
     }
 
     /// Removes and returns the minimum `(key, id)` of the heap rooted at `*root`.
+    #[inline]
     pub fn pop_min(&mut self, root: &mut u32) -> Option<(f64, u32)> {
+        self.pop_min_tagged(root).map(|(key, id, _)| (key, id))
+    }
+
+    /// Marks the live node `id`; the mark comes back from
+    /// [`pop_min_tagged`](Self::pop_min_tagged) and is cleared when the node is popped.
+    #[inline]
+    pub fn tag(&mut self, id: u32) {
+        self.nodes[id as usize].tagged = true;
+    }
+
+    /// Removes and returns the minimum `(key, id, tagged)` of the heap rooted at `*root`.
+    ///
+    /// The children of the old root, most recently linked first, get the root's offset
+    /// added, are linked in pairs from left to right (`link(B[j], B[j+1])`), and the pairs
+    /// are folded from the last one back to the first (`root = link(root, P[k])`). The pair
+    /// list is threaded through the winners' `sibling` fields, most recent first, so no
+    /// scratch buffer is needed; `prev` and `sibling` are only cleared on the final root,
+    /// since `link` overwrites them on every other node.
+    pub fn pop_min_tagged(&mut self, root: &mut u32) -> Option<(f64, u32, bool)> {
         let x = *root;
         if x == NIL {
             return None;
         }
-        let Node {
-            value,
-            offset,
-            child,
-            ..
-        } = self.nodes[x as usize];
-        self.buf.clear();
+        let Node { value, offset, child, tagged, .. } = self.nodes[x as usize];
+        self.nodes[x as usize] = EMPTY_NODE;
+        // pairing pass, left to right
+        let mut pairs = NIL;
         let mut c = child;
         while c != NIL {
-            let cn = &mut self.nodes[c as usize];
-            let next = cn.sibling;
-            cn.prev = NIL;
-            cn.sibling = NIL;
-            cn.value += offset;
-            cn.offset += offset;
-            self.buf.push(c);
-            c = next;
+            let a = c;
+            let an = &mut self.nodes[a as usize];
+            an.value += offset;
+            an.offset += offset;
+            let b = an.sibling;
+            let p = if b == NIL {
+                c = NIL;
+                a
+            } else {
+                let bn = &mut self.nodes[b as usize];
+                bn.value += offset;
+                bn.offset += offset;
+                c = bn.sibling;
+                self.link(a, b)
+            };
+            self.nodes[p as usize].sibling = pairs;
+            pairs = p;
         }
-        let k = self.buf.len();
-        // pairing pass, left to right, written back in place
-        let mut pairs = 0;
-        let mut j = 0;
-        while j + 1 < k {
-            let linked = self.link(self.buf[j], self.buf[j + 1]);
-            self.buf[pairs] = linked;
-            pairs += 1;
-            j += 2;
-        }
-        if j < k {
-            self.buf[pairs] = self.buf[j];
-            pairs += 1;
-        }
-        // fold pass, right to left, the accumulated root as the first argument
-        let mut r = NIL;
-        if pairs > 0 {
-            r = self.buf[pairs - 1];
-            for i in (0..pairs - 1).rev() {
-                r = self.link(r, self.buf[i]);
+        // fold pass, from the last pair back to the first
+        let mut r = pairs;
+        if r != NIL {
+            let mut k = self.nodes[r as usize].sibling;
+            while k != NIL {
+                let next = self.nodes[k as usize].sibling;
+                self.nodes[k as usize].sibling = NIL;
+                self.nodes[r as usize].sibling = NIL;
+                r = self.link(r, k);
+                k = next;
             }
+            let rn = &mut self.nodes[r as usize];
+            rn.prev = NIL;
+            rn.sibling = NIL;
         }
         *root = r;
-        self.nodes[x as usize] = EMPTY_NODE;
-        Some((value, x))
+        Some((value, x, tagged))
     }
 
     /// Changes the key of node `id` from `from` (the caller's value of its current true key) to
@@ -302,6 +321,22 @@ mod tests {
         // pop 4: pair link(2, 5) -> 5; pop 5 -> 2; pop 2: pair link(1, 3) -> 3; then 1
         let order: Vec<u32> = drain(&mut a, &mut r).into_iter().map(|x| x.1).collect();
         assert_eq!(order, vec![4, 5, 2, 3, 1]);
+    }
+
+    #[test]
+    fn tags_come_back_once() {
+        let mut a = arena(3);
+        let mut r = NIL;
+        a.insert(&mut r, 0, 1.0);
+        a.insert(&mut r, 1, 2.0);
+        a.insert(&mut r, 2, 3.0);
+        a.tag(1);
+        assert_eq!(a.pop_min_tagged(&mut r), Some((1.0, 0, false)));
+        assert_eq!(a.pop_min_tagged(&mut r), Some((2.0, 1, true)));
+        a.insert(&mut r, 1, 2.5); // a reinserted node starts untagged
+        assert_eq!(a.pop_min_tagged(&mut r), Some((2.5, 1, false)));
+        assert_eq!(a.pop_min_tagged(&mut r), Some((3.0, 2, false)));
+        assert_eq!(a.pop_min_tagged(&mut r), None);
     }
 
     #[test]

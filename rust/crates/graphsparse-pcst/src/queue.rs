@@ -67,7 +67,10 @@ impl IndexedQueue {
         } else {
             let i = p as usize;
             let old = self.heap[i];
-            if less(e, old) {
+            if old.key == key {
+                // same key: `e` and `old` are the same entry up to the sign of a zero
+                self.heap[i].key = key;
+            } else if less(e, old) {
                 self.sift_up(i, e);
             } else {
                 self.sift_down(i, e);
@@ -120,6 +123,11 @@ impl IndexedQueue {
     }
 
     /// Moves `e` down from the hole at `i`.
+    ///
+    /// Bottom-up ("Floyd") variant: the hole follows the smallest child down to a leaf,
+    /// then `e` sifts up from there. An entry whose key grew usually belongs near the
+    /// bottom, so this skips most comparisons against `e`; the final position is the same
+    /// as with the textbook sift-down because entries are totally ordered.
     #[inline]
     fn sift_down(&mut self, mut i: usize, e: Entry) {
         let len = self.heap.len();
@@ -138,15 +146,11 @@ impl IndexedQueue {
                     be = ce;
                 }
             }
-            if !less(be, e) {
-                break;
-            }
             self.heap[i] = be;
             self.pos[be.id as usize] = i as u32;
             i = best;
         }
-        self.heap[i] = e;
-        self.pos[e.id as usize] = i as u32;
+        self.sift_up(i, e);
     }
 }
 

@@ -14,24 +14,33 @@ use crate::{PcstParams, PcstSolution, Pruning};
 /// Largest node or edge count: cluster ids (< 2n) and edge-part ids (< 2m) must fit in `u32`.
 const MAX_SIZE: usize = (u32::MAX / 2 - 1) as usize;
 
-/// Cluster state, struct-of-arrays; ids `0..n` are the singletons, merges append.
+/// Per-cluster state that [`PcstSolver::sum`] walks (parent, skip pointer, moats) plus the
+/// start time read for the top cluster: one aligned 32-byte record, so a walk step costs one
+/// cache line instead of one per field.
+#[derive(Clone, Copy, Debug)]
+#[repr(align(32))]
+struct Hot {
+    skipsum: f64,
+    moat: f64,
+    start: f64,
+    parent: u32,
+    skip: u32,
+}
+
+/// Cluster state; ids `0..n` are the singletons, merges append.
 #[derive(Clone, Debug, Default)]
 struct Clusters {
+    hot: Vec<Hot>,
     active: Vec<bool>,
-    has_root: Vec<bool>,
-    necessary: Vec<bool>,
-    start: Vec<f64>,
-    end: Vec<f64>,
-    moat: Vec<f64>,
-    prize: Vec<f64>,
-    submoat: Vec<f64>,
-    skipsum: Vec<f64>,
-    parent: Vec<u32>,
-    skip: Vec<u32>,
-    child1: Vec<u32>,
-    child2: Vec<u32>,
     /// Root of the cluster's pairing heap of edge parts.
     heap: Vec<u32>,
+    end: Vec<f64>,
+    prize: Vec<f64>,
+    submoat: Vec<f64>,
+    child1: Vec<u32>,
+    child2: Vec<u32>,
+    has_root: Vec<bool>,
+    necessary: Vec<bool>,
 }
 
 impl Clusters {
@@ -40,9 +49,12 @@ impl Clusters {
             ($($f:ident),*) => {$( self.$f.clear(); self.$f.reserve(capacity); )*};
         }
         each!(
-            active, has_root, necessary, start, end, moat, prize, submoat, skipsum, parent, skip,
-            child1, child2, heap
+            hot, active, heap, end, prize, submoat, child1, child2, has_root, necessary
         );
+    }
+
+    fn len(&self) -> usize {
+        self.hot.len()
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -57,23 +69,36 @@ impl Clusters {
         child1: u32,
         child2: u32,
     ) -> u32 {
-        let id = self.active.len() as u32;
+        let id = self.hot.len() as u32;
+        self.hot.push(Hot {
+            skipsum: 0.0,
+            moat: 0.0,
+            start: 0.0,
+            parent: NIL,
+            skip: NIL,
+        });
         self.active.push(active);
+        self.heap.push(NIL);
         self.has_root.push(has_root);
         self.necessary.push(false);
-        self.start.push(0.0);
         self.end.push(end);
-        self.moat.push(0.0);
         self.prize.push(prize);
         self.submoat.push(submoat);
-        self.skipsum.push(0.0);
-        self.parent.push(NIL);
-        self.skip.push(NIL);
         self.child1.push(child1);
         self.child2.push(child2);
-        self.heap.push(NIL);
         id
     }
+}
+
+/// Per-edge state, one 32-byte record: cost, the two parts' targets τ, and their endpoints.
+/// Part `q` is side `q & 1` of edge `q / 2`; its "deleted" flag lives in its heap node
+/// ([`PairingArena::tag`]), where the pop that checks it has just loaded it.
+#[derive(Clone, Copy, Debug)]
+#[repr(align(32))]
+struct EdgeState {
+    cost: f64,
+    tau: [f64; 2],
+    ends: [u32; 2],
 }
 
 /// A reusable PCST solver: keeps every buffer (heap arena, queues, cluster state, pruning
@@ -97,10 +122,7 @@ pub struct PcstSolver {
     deact: IndexedQueue,
     next_edge: IndexedQueue,
     cl: Clusters,
-    /// Endpoint of each edge part: `ends[2e] = u_e`, `ends[2e + 1] = v_e`.
-    ends: Vec<u32>,
-    tau: Vec<f64>,
-    part_deleted: Vec<bool>,
+    edges: Vec<EdgeState>,
     merges: Vec<u32>,
     /// Inactive-merge record of each edge, or `NIL`.
     edge_record: Vec<u32>,
@@ -177,7 +199,7 @@ impl PcstSolver {
         out.nodes.clear();
         out.edges.clear();
         self.validate(edges, prizes, costs, params)?;
-        self.grow(prizes, costs, params);
+        self.grow(prizes, params);
         self.mark_good(prizes.len(), params.root);
         match params.pruning {
             Pruning::None => self.prune_none(prizes.len(), out),
@@ -188,17 +210,17 @@ impl PcstSolver {
             }
             Pruning::Gw => {
                 self.select_kept();
-                self.build_adjacency(prizes.len(), costs);
+                self.build_adjacency(prizes.len());
                 self.prune_gw(out);
                 self.output(prizes.len(), out);
             }
             Pruning::Strong => {
                 self.select_kept();
-                self.build_adjacency(prizes.len(), costs);
+                self.build_adjacency(prizes.len());
                 self.prune_strong(prizes, params.root);
                 self.output(prizes.len(), out);
                 for &e in &self.kept {
-                    let (u, v) = (self.ends[2 * e as usize], self.ends[2 * e as usize + 1]);
+                    let [u, v] = self.ends(e as usize);
                     if !self.node_deleted[u as usize] && !self.node_deleted[v as usize] {
                         out.edges.push(e as usize);
                     }
@@ -208,7 +230,7 @@ impl PcstSolver {
         Ok(())
     }
 
-    /// Checks the input (prizes first, then edges in order) and copies the endpoints.
+    /// Checks the input (prizes first, then edges in order) and fills the edge records.
     fn validate(
         &mut self,
         edges: &[[usize; 2]],
@@ -258,8 +280,8 @@ impl PcstSolver {
             }
             total += value;
         }
-        self.ends.clear();
-        self.ends.reserve(2 * edges.len());
+        self.edges.clear();
+        self.edges.reserve(edges.len());
         for (index, (&[u, v], &value)) in edges.iter().zip(costs).enumerate() {
             for endpoint in [u, v] {
                 if endpoint >= n {
@@ -277,8 +299,11 @@ impl PcstSolver {
                 return Err(PcstError::NegativeCost { index, value });
             }
             total += value;
-            self.ends.push(u as u32);
-            self.ends.push(v as u32);
+            self.edges.push(EdgeState {
+                cost: value,
+                tau: [0.0; 2],
+                ends: [u as u32, v as u32],
+            });
         }
         if !(total * 4.0).is_finite() {
             return Err(PcstError::Overflow { total });
@@ -286,33 +311,61 @@ impl PcstSolver {
         Ok(())
     }
 
+    /// The endpoints of edge `e`.
+    #[inline]
+    fn ends(&self, e: usize) -> [u32; 2] {
+        self.edges[e].ends
+    }
+
+    /// The endpoint of edge part `q`.
+    #[inline]
+    fn endpoint(&self, q: u32) -> u32 {
+        self.edges[(q / 2) as usize].ends[(q & 1) as usize]
+    }
+
+    /// Marks edge part `q` (live in some heap) deleted: it is skipped when popped.
+    #[inline]
+    fn delete_part(&mut self, q: u32) {
+        self.arena.tag(q);
+    }
+
+    #[inline]
+    fn tau(&mut self, q: u32) -> &mut f64 {
+        &mut self.edges[(q / 2) as usize].tau[(q & 1) as usize]
+    }
+
     /// Coverage of edge part `q` from its endpoint (`S`), from finished moats only (`Fin`),
     /// and the top cluster, compressing the paths it walks (spec §A.7).
     #[inline]
     fn sum(&mut self, q: u32, t: f64) -> (f64, f64, u32) {
-        let cl = &mut self.cl;
-        let mut x = self.ends[q as usize];
+        let mut x = self.endpoint(q);
+        let hot = &mut self.cl.hot;
         let mut acc = 0.0;
         self.visited.clear();
-        while cl.parent[x as usize] != NIL {
+        loop {
+            let h = &hot[x as usize];
+            if h.parent == NIL {
+                break;
+            }
             self.visited.push((x, acc));
-            let s = cl.skip[x as usize];
-            if s != NIL {
-                acc += cl.skipsum[x as usize];
-                x = s;
+            if h.skip != NIL {
+                acc += h.skipsum;
+                x = h.skip;
             } else {
-                acc += cl.moat[x as usize];
-                x = cl.parent[x as usize];
+                acc += h.moat;
+                x = h.parent;
             }
         }
         for &(y, a) in &self.visited {
-            cl.skip[y as usize] = x;
-            cl.skipsum[y as usize] = acc - a;
+            let h = &mut hot[y as usize];
+            h.skip = x;
+            h.skipsum = acc - a;
         }
-        if cl.active[x as usize] {
-            (acc + (t - cl.start[x as usize]), acc, x)
+        let h = &hot[x as usize];
+        if self.cl.active[x as usize] {
+            (acc + (t - h.start), acc, x)
         } else {
-            let s = acc + cl.moat[x as usize];
+            let s = acc + h.moat;
             (s, s, x)
         }
     }
@@ -329,9 +382,9 @@ impl PcstSolver {
     }
 
     /// The growth phase (spec §A.5–A.6).
-    fn grow(&mut self, prizes: &[f64], costs: &[f64], params: &PcstParams) {
+    fn grow(&mut self, prizes: &[f64], params: &PcstParams) {
         let n = prizes.len();
-        let m = costs.len();
+        let m = self.edges.len();
         let root = params.root.map_or(NIL, |r| r as u32);
         let target = if params.root.is_some() {
             0
@@ -344,10 +397,6 @@ impl PcstSolver {
         self.deact.reset(2 * n);
         self.next_edge.reset(2 * n);
         self.cl.clear(2 * n);
-        self.tau.clear();
-        self.tau.resize(2 * m, 0.0);
-        self.part_deleted.clear();
-        self.part_deleted.resize(2 * m, false);
         self.merges.clear();
         self.edge_record.clear();
         self.edge_record.resize(m, NIL);
@@ -361,25 +410,29 @@ impl PcstSolver {
                 self.deact.set(i as u32, p);
             }
         }
-        for (e, &c) in costs.iter().enumerate() {
-            let (u, v) = (self.ends[2 * e], self.ends[2 * e + 1]);
+        for e in 0..m {
+            let EdgeState {
+                cost: c,
+                ends: [u, v],
+                ..
+            } = self.edges[e];
             let (au, av) = (self.cl.active[u as usize], self.cl.active[v as usize]);
-            let (tu, tv) = match (au, av) {
-                (true, true) => (c / 2.0, c / 2.0),
-                (true, false) => (c, 0.0),
-                (false, true) => (0.0, c),
-                (false, false) => (0.0, 0.0),
+            let tau = match (au, av) {
+                (true, true) => [c / 2.0, c / 2.0],
+                (true, false) => [c, 0.0],
+                (false, true) => [0.0, c],
+                (false, false) => [0.0, 0.0],
             };
+            self.edges[e].tau = tau;
             let q = 2 * e as u32;
-            self.tau[q as usize] = tu;
-            self.tau[q as usize + 1] = tv;
-            self.arena.insert(&mut self.cl.heap[u as usize], q, tu);
-            self.arena.insert(&mut self.cl.heap[v as usize], q + 1, tv);
+            self.arena.insert(&mut self.cl.heap[u as usize], q, tau[0]);
+            self.arena
+                .insert(&mut self.cl.heap[v as usize], q + 1, tau[1]);
         }
         for i in 0..n as u32 {
-            if self.cl.active[i as usize] && self.cl.heap[i as usize] != NIL {
-                self.next_edge
-                    .set(i, self.arena.min_key(self.cl.heap[i as usize]));
+            let h = self.cl.heap[i as usize];
+            if self.cl.active[i as usize] && h != NIL {
+                self.next_edge.set(i, self.arena.min_key(h));
             }
         }
 
@@ -391,54 +444,54 @@ impl PcstSolver {
             };
             if t_e < t_d {
                 let t = t_e;
-                let (_, q) = self
+                let (_, q, deleted) = self
                     .arena
-                    .pop_min(&mut self.cl.heap[c_e as usize])
+                    .pop_min_tagged(&mut self.cl.heap[c_e as usize])
                     .expect("invariant: a cluster in the edge queue has a non-empty heap");
                 self.refresh_next_edge(c_e);
-                if self.part_deleted[q as usize] {
+                if deleted {
                     continue;
                 }
                 let qp = q ^ 1;
                 let e = (q / 2) as usize;
-                let c = costs[e];
+                let c = self.edges[e].cost;
                 let (s, _fin, cc) = self.sum(q, t);
                 let (sp, finp, o) = self.sum(qp, t);
                 let rem = (c - s) - sp;
                 if cc == o {
-                    self.part_deleted[qp as usize] = true;
+                    self.delete_part(qp);
                     continue;
                 }
                 if rem < eps * c || rem == 0.0 {
                     self.merge(e, q, cc, o, t + rem, &mut n_active);
                 } else if self.cl.active[o as usize] {
                     let tn = t + rem / 2.0;
-                    self.tau[q as usize] = s + rem / 2.0;
+                    *self.tau(q) = s + rem / 2.0;
                     self.arena.insert(&mut self.cl.heap[cc as usize], q, tn);
                     self.refresh_next_edge(cc);
-                    let from = (self.cl.start[o as usize] + self.tau[qp as usize]) - finp;
+                    let from = (self.cl.hot[o as usize].start + *self.tau(qp)) - finp;
                     self.arena
                         .set_key(&mut self.cl.heap[o as usize], qp, from, tn);
                     self.refresh_next_edge(o);
-                    self.tau[qp as usize] = sp + rem / 2.0;
+                    *self.tau(qp) = sp + rem / 2.0;
                 } else {
                     let tn = t + rem;
-                    self.tau[q as usize] = c - finp;
+                    *self.tau(q) = c - finp;
                     self.arena.insert(&mut self.cl.heap[cc as usize], q, tn);
                     self.refresh_next_edge(cc);
                     let end_o = self.cl.end[o as usize];
-                    let from = (end_o + self.tau[qp as usize]) - finp;
+                    let from = (end_o + *self.tau(qp)) - finp;
                     self.arena
                         .set_key(&mut self.cl.heap[o as usize], qp, from, end_o);
-                    self.tau[qp as usize] = finp;
+                    *self.tau(qp) = finp;
                 }
             } else {
                 let t = t_d;
                 self.deact.pop_min();
-                let cl = &mut self.cl;
-                cl.active[c_d as usize] = false;
-                cl.end[c_d as usize] = t;
-                cl.moat[c_d as usize] = cl.end[c_d as usize] - cl.start[c_d as usize];
+                let h = &mut self.cl.hot[c_d as usize];
+                self.cl.active[c_d as usize] = false;
+                self.cl.end[c_d as usize] = t;
+                h.moat = self.cl.end[c_d as usize] - h.start;
                 self.next_edge.remove(c_d);
                 n_active -= 1;
             }
@@ -451,7 +504,7 @@ impl PcstSolver {
     #[inline]
     fn merge(&mut self, e: usize, q: u32, cc: u32, o: u32, tm: f64, n_active: &mut usize) {
         self.merges.push(e as u32);
-        self.part_deleted[(q ^ 1) as usize] = true;
+        self.delete_part(q ^ 1);
         let (ci, oi) = (cc as usize, o as usize);
         let has_root = self.cl.has_root[ci] || self.cl.has_root[oi];
         let prize = self.cl.prize[ci] + self.cl.prize[oi];
@@ -463,32 +516,32 @@ impl PcstSolver {
         let cl = &mut self.cl;
         cl.active[ci] = false;
         cl.end[ci] = tm;
-        cl.parent[ci] = new;
-        cl.moat[ci] = cl.end[ci] - cl.start[ci];
+        cl.hot[ci].parent = new;
+        cl.hot[ci].moat = cl.end[ci] - cl.hot[ci].start;
         self.deact.remove(cc);
         self.next_edge.remove(cc);
         *n_active -= 1;
         if cl.active[oi] {
             cl.active[oi] = false;
             cl.end[oi] = tm;
-            cl.moat[oi] = cl.end[oi] - cl.start[oi];
+            cl.hot[oi].moat = cl.end[oi] - cl.hot[oi].start;
             self.deact.remove(o);
             self.next_edge.remove(o);
             *n_active -= 1;
         } else if !cl.has_root[oi] {
             self.arena.add_all(cl.heap[oi], tm - cl.end[oi]);
             self.edge_record[e] = self.records.len() as u32;
-            self.records
-                .push([cc, o, self.ends[q as usize], self.ends[(q ^ 1) as usize]]);
+            let [a, b] = [q, q ^ 1].map(|p| self.edges[e].ends[(p & 1) as usize]);
+            self.records.push([cc, o, a, b]);
         }
-        cl.parent[oi] = new;
+        cl.hot[oi].parent = new;
         cl.heap[ni] = self.arena.meld(cl.heap[ci], cl.heap[oi]);
         cl.heap[ci] = NIL;
         cl.heap[oi] = NIL;
-        cl.submoat[ni] += cl.moat[ci];
-        cl.submoat[ni] += cl.moat[oi];
+        cl.submoat[ni] += cl.hot[ci].moat;
+        cl.submoat[ni] += cl.hot[oi].moat;
         if cl.active[ni] {
-            cl.start[ni] = tm;
+            cl.hot[ni].start = tm;
             self.deact.set(new, (tm + cl.prize[ni]) - cl.submoat[ni]);
             self.refresh_next_edge(new);
             *n_active += 1;
@@ -502,15 +555,15 @@ impl PcstSolver {
         self.stack.clear();
         match root {
             Some(_) => {
-                if let Some(c) = (0..self.cl.active.len())
-                    .find(|&c| self.cl.has_root[c] && self.cl.parent[c] == NIL)
+                if let Some(c) = (0..self.cl.len())
+                    .find(|&c| self.cl.has_root[c] && self.cl.hot[c].parent == NIL)
                 {
                     self.stack.push(c as u32);
                 }
             }
             None => self
                 .stack
-                .extend((0..self.cl.active.len() as u32).filter(|&c| self.cl.active[c as usize])),
+                .extend((0..self.cl.len() as u32).filter(|&c| self.cl.active[c as usize])),
         }
         while let Some(c) = self.stack.pop() {
             if (c as usize) < n {
@@ -528,7 +581,7 @@ impl PcstSolver {
         self.listed.resize(n, false);
         for &e in &self.merges {
             out.edges.push(e as usize);
-            for x in [self.ends[2 * e as usize], self.ends[2 * e as usize + 1]] {
+            for x in self.ends(e as usize) {
                 if !self.listed[x as usize] {
                     self.listed[x as usize] = true;
                     out.nodes.push(x as usize);
@@ -546,7 +599,7 @@ impl PcstSolver {
     fn select_kept(&mut self) {
         self.kept.clear();
         for &e in &self.merges {
-            let (u, v) = (self.ends[2 * e as usize], self.ends[2 * e as usize + 1]);
+            let [u, v] = self.ends(e as usize);
             if self.good[u as usize] && self.good[v as usize] {
                 self.kept.push(e);
             }
@@ -562,12 +615,13 @@ impl PcstSolver {
     }
 
     /// Adjacency lists of the `L2` forest, in CSR form with the reference's neighbour order.
-    fn build_adjacency(&mut self, n: usize, costs: &[f64]) {
+    fn build_adjacency(&mut self, n: usize) {
         self.adj_ptr.clear();
         self.adj_ptr.resize(n + 1, 0);
         for &e in &self.kept {
-            self.adj_ptr[self.ends[2 * e as usize] as usize + 1] += 1;
-            self.adj_ptr[self.ends[2 * e as usize + 1] as usize + 1] += 1;
+            for x in self.ends(e as usize) {
+                self.adj_ptr[x as usize + 1] += 1;
+            }
         }
         for i in 0..n {
             self.adj_ptr[i + 1] += self.adj_ptr[i];
@@ -578,8 +632,8 @@ impl PcstSolver {
         self.stack.clear();
         self.stack.extend_from_slice(&self.adj_ptr[..n]);
         for &e in &self.kept {
-            let (u, v) = (self.ends[2 * e as usize], self.ends[2 * e as usize + 1]);
-            let c = costs[e as usize];
+            let [u, v] = self.ends(e as usize);
+            let c = self.edges[e as usize].cost;
             self.adj[self.stack[u as usize] as usize] = (v, c);
             self.stack[u as usize] += 1;
             self.adj[self.stack[v as usize] as usize] = (u, c);
@@ -615,7 +669,7 @@ impl PcstSolver {
     fn mark_necessary(&mut self, mut x: u32) {
         while x != NIL && !self.cl.necessary[x as usize] {
             self.cl.necessary[x as usize] = true;
-            x = self.cl.parent[x as usize];
+            x = self.cl.hot[x as usize].parent;
         }
     }
 
@@ -623,7 +677,7 @@ impl PcstSolver {
     fn prune_gw(&mut self, out: &mut PcstSolution) {
         for i in (0..self.kept.len()).rev() {
             let e = self.kept[i] as usize;
-            let (u, v) = (self.ends[2 * e], self.ends[2 * e + 1]);
+            let [u, v] = self.ends(e);
             if self.node_deleted[u as usize] && self.node_deleted[v as usize] {
                 continue;
             }
@@ -656,7 +710,7 @@ impl PcstSolver {
         self.comp_nodes.clear();
         let mut root_comp = NIL;
         for i in 0..self.kept.len() {
-            let u = self.ends[2 * self.kept[i] as usize];
+            let u = self.ends(self.kept[i] as usize)[0];
             if self.comp[u as usize] != NIL {
                 continue;
             }

@@ -32,6 +32,12 @@ impl From<graphsparse::online::OnlineError> for PyGsErr {
     }
 }
 
+impl From<graphsparse::pcst::PcstError> for PyGsErr {
+    fn from(err: graphsparse::pcst::PcstError) -> Self {
+        Self(InvalidParameterError::new_err(err.to_string()))
+    }
+}
+
 impl From<PyGsErr> for PyErr {
     fn from(err: PyGsErr) -> Self {
         err.0

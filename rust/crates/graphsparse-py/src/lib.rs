@@ -6,6 +6,7 @@
 mod errors;
 mod graph;
 mod online;
+mod pcst;
 mod threads;
 
 /// Rust kernels behind `graphsparse` (private module).
@@ -19,6 +20,7 @@ mod _graphsparse {
         crate::threads::register(m)?;
         crate::graph::register(m)?;
         crate::online::register(m)?;
+        crate::pcst::register(m)?;
         Ok(())
     }
 }

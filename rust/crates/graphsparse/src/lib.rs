@@ -7,6 +7,7 @@
 //! | [`graph`] | `graphsparse-graph`: labelled-graph databases, gSpan and TU readers | `graph` |
 //! | [`gspan`] | `graphsparse-gspan`: parallel gSpan with a visitor traversal | `gspan` |
 //! | [`online`] | `graphsparse-online`: WGM head/tail projections, GraphDA and online baselines | `online` |
+//! | [`pcst`] | `graphsparse-pcst`: GW prize-collecting Steiner forest (as `pcst_fast`) | `pcst` |
 //!
 //! # Example
 //! ```
@@ -21,3 +22,5 @@ pub use graphsparse_graph as graph;
 pub use graphsparse_gspan as gspan;
 #[cfg(feature = "online")]
 pub use graphsparse_online as online;
+#[cfg(feature = "pcst")]
+pub use graphsparse_pcst as pcst;
