@@ -1,0 +1,77 @@
+//! Criterion benches of the WGM projections and a GraphDA pass on the 33×33 benchmark grid.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use graphsparse::online::{
+    GraphDa, GraphProjectionParams, GraphProjector, Loss, OnlineLearner, ProjectionParams,
+};
+
+fn grid(h: usize, w: usize) -> Vec<[usize; 2]> {
+    let mut e = Vec::new();
+    for i in 0..h * w {
+        if i % w != w - 1 {
+            e.push([i, i + 1]);
+        }
+        if i + w < h * w {
+            e.push([i, i + w]);
+        }
+    }
+    e
+}
+
+/// Deterministic pseudo-normal draws (splitmix64 + Box–Muller), so the bench needs no rand.
+fn normals(seed: u64, n: usize) -> Vec<f64> {
+    let mut s = seed;
+    let mut uniform = || {
+        s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = s;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (((z ^ (z >> 31)) >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+    };
+    (0..n)
+        .map(|_| {
+            let (u, v) = (uniform(), uniform());
+            (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+        })
+        .collect()
+}
+
+fn projections(c: &mut Criterion) {
+    let edges = grid(33, 33);
+    let costs = vec![1.0; edges.len()];
+    let mut w = normals(1, 1089);
+    for v in &mut w[470..480] {
+        *v += 2.0;
+    }
+    let mut proj = GraphProjector::new(1089, &edges, &costs).unwrap();
+    let params = ProjectionParams::default();
+    let mut g = c.benchmark_group("wgm_projection_33x33");
+    g.bench_function("head_544_598", |b| {
+        b.iter(|| proj.project(&w, 544, 598, &params).unwrap())
+    });
+    g.bench_function("tail_26_28", |b| {
+        b.iter(|| proj.project(&w, 26, 28, &params).unwrap())
+    });
+    g.finish();
+}
+
+fn graph_da_pass(c: &mut Criterion) {
+    let (p, n) = (1089, 50);
+    let edges = grid(33, 33);
+    let costs = vec![1.0; edges.len()];
+    let x = normals(2, n * p);
+    let y: Vec<f64> = (0..n)
+        .map(|i| if i % 2 == 0 { 1.0 } else { -1.0 })
+        .collect();
+    let params = GraphProjectionParams::new(26);
+    let mut model = GraphDa::new(p, &edges, &costs, 10.0, &params, Loss::Logistic, 0.0).unwrap();
+    let mut g = c.benchmark_group("graph_da");
+    g.sample_size(10);
+    g.bench_function("pass_50_samples_33x33", |b| {
+        b.iter(|| model.fit(&x, &y).unwrap())
+    });
+    g.finish();
+}
+
+criterion_group!(benches, projections, graph_da_pass);
+criterion_main!(benches);
