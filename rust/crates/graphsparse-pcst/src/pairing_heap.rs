@@ -140,7 +140,13 @@ impl PairingArena {
         if x == NIL {
             return None;
         }
-        let Node { value, offset, child, tagged, .. } = self.nodes[x as usize];
+        let Node {
+            value,
+            offset,
+            child,
+            tagged,
+            ..
+        } = self.nodes[x as usize];
         self.nodes[x as usize] = EMPTY_NODE;
         // pairing pass, left to right
         let mut pairs = NIL;

@@ -11,6 +11,19 @@ use crate::pairing_heap::{NIL, PairingArena};
 use crate::queue::IndexedQueue;
 use crate::{PcstParams, PcstSolution, Pruning};
 
+/// Stall guard. In exact arithmetic an edge has at most one growth event between two
+/// merges or deactivations (the next one finds it fully covered), so more than
+/// `STALL_FACTOR * m + STALL_SLACK` growth events in a row only happen when an edge's
+/// remainder is below the floating-point resolution of the current time (for example
+/// subnormal costs, costs ~1e-10 times the prizes, or `eps = 0`). `pcst_fast` then loops
+/// forever on the same event; here the guard switches on a rescue rule that also merges
+/// edges whose remainder is within `RESCUE_TOLERANCE` (relative) of zero. Runs that never
+/// trip the guard are unaffected, and so stay identical to `pcst_fast`. The rescue rule
+/// also merges edges whose growth would not move the event time (`t + rem / 2 == t`).
+const STALL_FACTOR: usize = 4;
+const STALL_SLACK: usize = 64;
+const RESCUE_TOLERANCE: f64 = 16.0 * f64::EPSILON;
+
 /// Largest node or edge count: cluster ids (< 2n) and edge-part ids (< 2m) must fit in `u32`.
 const MAX_SIZE: usize = (u32::MAX / 2 - 1) as usize;
 
@@ -437,6 +450,10 @@ impl PcstSolver {
         }
 
         let mut n_active = n - usize::from(params.root.is_some());
+        // Stall guard, see `STALL_*` below: growth events since the last merge/deactivation.
+        let stall_limit = STALL_FACTOR * m + STALL_SLACK;
+        let mut growth_events = 0usize;
+        let mut rescue = false;
         while n_active > target {
             let (t_e, c_e) = self.next_edge.min().unwrap_or((f64::INFINITY, NIL));
             let Some((t_d, c_d)) = self.deact.min() else {
@@ -462,7 +479,14 @@ impl PcstSolver {
                     self.delete_part(qp);
                     continue;
                 }
-                if rem < eps * c || rem == 0.0 {
+                let covered = rem < eps * c || rem == 0.0 || {
+                    growth_events += 1;
+                    rescue |= growth_events > stall_limit;
+                    rescue
+                        && (t + rem / 2.0 == t || rem <= RESCUE_TOLERANCE * t.max(c).max(s).max(sp))
+                };
+                if covered {
+                    growth_events = 0;
                     self.merge(e, q, cc, o, t + rem, &mut n_active);
                 } else if self.cl.active[o as usize] {
                     let tn = t + rem / 2.0;
@@ -487,6 +511,7 @@ impl PcstSolver {
                 }
             } else {
                 let t = t_d;
+                growth_events = 0;
                 self.deact.pop_min();
                 let h = &mut self.cl.hot[c_d as usize];
                 self.cl.active[c_d as usize] = false;
