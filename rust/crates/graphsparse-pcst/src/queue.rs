@@ -124,13 +124,15 @@ impl IndexedQueue {
 
     /// Moves `e` down from the hole at `i`.
     ///
-    /// Bottom-up ("Floyd") variant: the hole follows the smallest child down to a leaf,
-    /// then `e` sifts up from there. An entry whose key grew usually belongs near the
-    /// bottom, so this skips most comparisons against `e`; the final position is the same
-    /// as with the textbook sift-down because entries are totally ordered.
+    /// When `e` does not belong among the hole's children it stays; otherwise the hole
+    /// follows the smallest child down to a leaf and `e` sifts up from there (Floyd's
+    /// bottom-up variant: a key that grew usually belongs near the bottom, and this skips
+    /// most comparisons against `e`). The final position is the textbook one because entries
+    /// are totally ordered.
     #[inline]
     fn sift_down(&mut self, mut i: usize, e: Entry) {
         let len = self.heap.len();
+        let mut first_level = true;
         loop {
             let first = ARITY * i + 1;
             if first >= len {
@@ -145,6 +147,12 @@ impl IndexedQueue {
                     best = c;
                     be = ce;
                 }
+            }
+            if first_level {
+                if !less(be, e) {
+                    break;
+                }
+                first_level = false;
             }
             self.heap[i] = be;
             self.pos[be.id as usize] = i as u32;

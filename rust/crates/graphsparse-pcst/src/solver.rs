@@ -330,12 +330,6 @@ impl PcstSolver {
         self.edges[e].ends
     }
 
-    /// The endpoint of edge part `q`.
-    #[inline]
-    fn endpoint(&self, q: u32) -> u32 {
-        self.edges[(q / 2) as usize].ends[(q & 1) as usize]
-    }
-
     /// Marks edge part `q` (live in some heap) deleted: it is skipped when popped.
     #[inline]
     fn delete_part(&mut self, q: u32) {
@@ -347,19 +341,16 @@ impl PcstSolver {
         &mut self.edges[(q / 2) as usize].tau[(q & 1) as usize]
     }
 
-    /// Coverage of edge part `q` from its endpoint (`S`), from finished moats only (`Fin`),
-    /// and the top cluster, compressing the paths it walks (spec §A.7).
+    /// Coverage of an edge part from its endpoint `x` (whose cluster record `hx` the caller
+    /// has loaded): the total `S`, the part from finished moats only `Fin`, and the top
+    /// cluster; compresses the paths it walks (spec §A.7).
     #[inline]
-    fn sum(&mut self, q: u32, t: f64) -> (f64, f64, u32) {
-        let mut x = self.endpoint(q);
+    fn sum(&mut self, mut x: u32, hx: Hot, t: f64) -> (f64, f64, u32) {
         let hot = &mut self.cl.hot;
         let mut acc = 0.0;
         self.visited.clear();
-        loop {
-            let h = &hot[x as usize];
-            if h.parent == NIL {
-                break;
-            }
+        let mut h = hx;
+        while h.parent != NIL {
             self.visited.push((x, acc));
             if h.skip != NIL {
                 acc += h.skipsum;
@@ -368,13 +359,13 @@ impl PcstSolver {
                 acc += h.moat;
                 x = h.parent;
             }
+            h = hot[x as usize];
         }
         for &(y, a) in &self.visited {
-            let h = &mut hot[y as usize];
-            h.skip = x;
-            h.skipsum = acc - a;
+            let hy = &mut hot[y as usize];
+            hy.skip = x;
+            hy.skipsum = acc - a;
         }
-        let h = &hot[x as usize];
         if self.cl.active[x as usize] {
             (acc + (t - h.start), acc, x)
         } else {
@@ -461,19 +452,34 @@ impl PcstSolver {
             };
             if t_e < t_d {
                 let t = t_e;
-                let (_, q, deleted) = self
+                // Loads are issued early so that their cache misses overlap with the heap
+                // and queue work: the popped part's edge record before the pop, its
+                // endpoints' cluster records before the edge-queue update.
+                let heap = &mut self.cl.heap[c_e as usize];
+                let (_, q) = self
                     .arena
-                    .pop_min_tagged(&mut self.cl.heap[c_e as usize])
-                    .expect("invariant: a cluster in the edge queue has a non-empty heap");
-                self.refresh_next_edge(c_e);
+                    .min(*heap)
+                    .expect("invariant: queued heaps are non-empty");
+                let edge = self.edges[(q / 2) as usize];
+                let (_, _, deleted) = self.arena.pop_min_tagged(heap).expect("checked above");
                 if deleted {
+                    self.refresh_next_edge(c_e);
                     continue;
                 }
                 let qp = q ^ 1;
                 let e = (q / 2) as usize;
-                let c = self.edges[e].cost;
-                let (s, _fin, cc) = self.sum(q, t);
-                let (sp, finp, o) = self.sum(qp, t);
+                let c = edge.cost;
+                let (x, xp) = (edge.ends[(q & 1) as usize], edge.ends[(qp & 1) as usize]);
+                let (hx, hxp) = (self.cl.hot[x as usize], self.cl.hot[xp as usize]);
+                self.refresh_next_edge(c_e);
+                let (s, _fin, cc) = self.sum(x, hx, t);
+                // a self-loop's second walk must see the first one's path compression
+                let hxp = if xp == x {
+                    self.cl.hot[x as usize]
+                } else {
+                    hxp
+                };
+                let (sp, finp, o) = self.sum(xp, hxp, t);
                 let rem = (c - s) - sp;
                 if cc == o {
                     self.delete_part(qp);
