@@ -145,6 +145,12 @@ def pcst(
     With ``pruning="gw"`` the output forest ``F`` satisfies the Lagrangian-preserving bound
     ``c(F) + 2 π(V \\ V_F) <= 2 OPT``. Expected time O((n + m) log n); the GIL is released.
 
+    ``pcst_fast`` never returns when an edge's remaining length falls below the
+    floating-point resolution of the event time (subnormal costs, costs about 1e-10 times the
+    prizes, or ``eps=0``); this implementation detects the stall (far more growth events in
+    a row than exact arithmetic allows) and then merges such edges, so it always terminates.
+    Runs that never trip this guard give exactly ``pcst_fast``'s output.
+
     Examples
     --------
     >>> import numpy as np

@@ -167,12 +167,18 @@ mod tests {
     use super::*;
     use std::collections::BTreeSet;
 
-    #[derive(PartialEq, PartialOrd, Clone, Copy)]
+    /// `(key, id)` with the total order of the reference's `std::set` (keys are never NaN).
+    #[derive(PartialEq, Clone, Copy)]
     struct K(f64, u32);
     impl Eq for K {}
+    impl PartialOrd for K {
+        fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+            Some(self.cmp(o))
+        }
+    }
     impl Ord for K {
         fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-            self.partial_cmp(o).unwrap()
+            self.0.partial_cmp(&o.0).unwrap().then(self.1.cmp(&o.1))
         }
     }
 

@@ -528,7 +528,8 @@ fn empty_graph_and_self_loops() {
 #[test]
 fn solver_reuse_matches_fresh_solves() {
     let big = grid(9, 7);
-    let cases: Vec<(Vec<[usize; 2]>, Vec<f64>, Vec<f64>)> = vec![
+    type Graph = (Vec<[usize; 2]>, Vec<f64>, Vec<f64>);
+    let cases: Vec<Graph> = vec![
         (
             grid(4, 4),
             (0..16).map(|i| ((7 * i) % 5) as f64).collect(),
