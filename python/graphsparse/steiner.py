@@ -1,4 +1,4 @@
-"""Prize-collecting Steiner forests (Goemans–Williamson), identical to ``pcst_fast``."""
+"""Prize-collecting Steiner forests (Goemans-Williamson), identical to ``pcst_fast``."""
 
 from __future__ import annotations
 
@@ -94,7 +94,7 @@ def pcst(
     pruning: PruningName = "gw",
     eps: float = 1e-6,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Prize-collecting Steiner forest by the Goemans–Williamson scheme.
+    """Prize-collecting Steiner forest by the Goemans-Williamson scheme.
 
     Runs the fast event-driven GW growth phase (Hegde, Indyk & Schmidt, 2014) followed by a
     pruning step, and returns exactly what ``pcst_fast.pcst_fast`` returns: the same nodes and
@@ -118,7 +118,7 @@ def pcst(
         ``g = 0`` the result is empty except with ``pruning="none"``; with ``g >= n`` every
         node is returned and no edge.
     pruning : {"none", "simple", "gw", "strong"}, default="gw"
-        ``"gw"`` is the Goemans–Williamson pruning (2-approximation, edges in reverse merge
+        ``"gw"`` is the Goemans-Williamson pruning (2-approximation, edges in reverse merge
         order); ``"strong"`` keeps, per tree, the best subtree (never worse than ``"gw"``);
         ``"simple"`` keeps the merge edges inside the selected clusters; ``"none"`` returns
         every merge edge.
@@ -144,6 +144,12 @@ def pcst(
     -----
     With ``pruning="gw"`` the output forest ``F`` satisfies the Lagrangian-preserving bound
     ``c(F) + 2 π(V \\ V_F) <= 2 OPT``. Expected time O((n + m) log n); the GIL is released.
+
+    ``pcst_fast`` never returns when an edge's remaining length falls below the
+    floating-point resolution of the event time (subnormal costs, costs about 1e-10 times the
+    prizes, or ``eps=0``); this implementation detects the stall (far more growth events in
+    a row than exact arithmetic allows) and then merges such edges, so it always terminates.
+    Runs that never trip this guard give exactly ``pcst_fast``'s output.
 
     Examples
     --------

@@ -4,7 +4,7 @@
 //! prize-collecting Steiner forest (PCSF) problem asks for a forest `F` minimising
 //! `c(F) + π(V \ V_F)`, with exactly `g` trees (unrooted) or one tree containing a given root.
 //! [`solve_pcst`] runs the event-driven Goemans–Williamson (GW) growth phase of Hegde, Indyk
-//! and Schmidt [1] followed by one of four pruning modes ([`Pruning`]). It reproduces the
+//! and Schmidt (2014) followed by one of four pruning modes ([`Pruning`]). It reproduces the
 //! reference implementation `pcst_fast` exactly — the same node list and the same edge list,
 //! in the same order — including its tie-breaking, which depends on the shape of its pairing
 //! heaps (replicated in [`pairing_heap`]) and on the `(key, cluster)` order of its event
@@ -16,6 +16,16 @@
 //!
 //! For repeated solves (the GraphDA head/tail projections call PCST many times per step),
 //! keep a [`PcstSolver`] and call [`PcstSolver::solve_into`]: it reuses every buffer.
+//!
+//! # Where it differs from `pcst_fast`
+//!
+//! * Input is validated: NaN or infinite prizes and costs, out-of-range roots, a root with
+//!   `num_clusters != 1` and absurdly large totals are errors ([`PcstError`]).
+//! * `pcst_fast` loops forever when an edge's remaining length falls below the floating-point
+//!   resolution of the current time (subnormal costs, costs ~1e-10 times the prizes, or
+//!   `eps = 0`). A stall guard detects this (far more growth events in a row than exact
+//!   arithmetic allows) and then also merges such edges, so every call terminates. Runs that
+//!   never trip the guard are exactly `pcst_fast`'s.
 //!
 //! # Example
 //! ```
@@ -34,9 +44,11 @@
 //! assert_eq!((sol.nodes, sol.edges), (vec![0, 3], vec![]));
 //! ```
 //!
-//! [1]: C. Hegde, P. Indyk and L. Schmidt, *A fast, adaptive variant of the Goemans–Williamson
+//! # References
+//!
+//! C. Hegde, P. Indyk and L. Schmidt, *A fast, adaptive variant of the Goemans–Williamson
 //! scheme for the prize-collecting Steiner tree problem*, 11th DIMACS Implementation Challenge
-//! (2014).
+//! (2014). Reference implementation: `pcst_fast` (PyPI `pcst-fast`, `fraenkel-lab/pcst_fast`).
 
 mod error;
 pub mod pairing_heap;

@@ -124,13 +124,15 @@ impl IndexedQueue {
 
     /// Moves `e` down from the hole at `i`.
     ///
-    /// Bottom-up ("Floyd") variant: the hole follows the smallest child down to a leaf,
-    /// then `e` sifts up from there. An entry whose key grew usually belongs near the
-    /// bottom, so this skips most comparisons against `e`; the final position is the same
-    /// as with the textbook sift-down because entries are totally ordered.
+    /// When `e` does not belong among the hole's children it stays; otherwise the hole
+    /// follows the smallest child down to a leaf and `e` sifts up from there (Floyd's
+    /// bottom-up variant: a key that grew usually belongs near the bottom, and this skips
+    /// most comparisons against `e`). The final position is the textbook one because entries
+    /// are totally ordered.
     #[inline]
     fn sift_down(&mut self, mut i: usize, e: Entry) {
         let len = self.heap.len();
+        let mut first_level = true;
         loop {
             let first = ARITY * i + 1;
             if first >= len {
@@ -146,6 +148,12 @@ impl IndexedQueue {
                     be = ce;
                 }
             }
+            if first_level {
+                if !less(be, e) {
+                    break;
+                }
+                first_level = false;
+            }
             self.heap[i] = be;
             self.pos[be.id as usize] = i as u32;
             i = best;
@@ -159,12 +167,18 @@ mod tests {
     use super::*;
     use std::collections::BTreeSet;
 
-    #[derive(PartialEq, PartialOrd, Clone, Copy)]
+    /// `(key, id)` with the total order of the reference's `std::set` (keys are never NaN).
+    #[derive(PartialEq, Clone, Copy)]
     struct K(f64, u32);
     impl Eq for K {}
+    impl PartialOrd for K {
+        fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+            Some(self.cmp(o))
+        }
+    }
     impl Ord for K {
         fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-            self.partial_cmp(o).unwrap()
+            self.0.partial_cmp(&o.0).unwrap().then(self.1.cmp(&o.1))
         }
     }
 

@@ -11,6 +11,19 @@ use crate::pairing_heap::{NIL, PairingArena};
 use crate::queue::IndexedQueue;
 use crate::{PcstParams, PcstSolution, Pruning};
 
+/// Stall guard. In exact arithmetic an edge has at most one growth event between two
+/// merges or deactivations (the next one finds it fully covered), so more than
+/// `STALL_FACTOR * m + STALL_SLACK` growth events in a row only happen when an edge's
+/// remainder is below the floating-point resolution of the current time (for example
+/// subnormal costs, costs ~1e-10 times the prizes, or `eps = 0`). `pcst_fast` then loops
+/// forever on the same event; here the guard switches on a rescue rule that also merges
+/// edges whose remainder is within `RESCUE_TOLERANCE` (relative) of zero. Runs that never
+/// trip the guard are unaffected, and so stay identical to `pcst_fast`. The rescue rule
+/// also merges edges whose growth would not move the event time (`t + rem / 2 == t`).
+const STALL_FACTOR: usize = 4;
+const STALL_SLACK: usize = 64;
+const RESCUE_TOLERANCE: f64 = 16.0 * f64::EPSILON;
+
 /// Largest node or edge count: cluster ids (< 2n) and edge-part ids (< 2m) must fit in `u32`.
 const MAX_SIZE: usize = (u32::MAX / 2 - 1) as usize;
 
@@ -317,12 +330,6 @@ impl PcstSolver {
         self.edges[e].ends
     }
 
-    /// The endpoint of edge part `q`.
-    #[inline]
-    fn endpoint(&self, q: u32) -> u32 {
-        self.edges[(q / 2) as usize].ends[(q & 1) as usize]
-    }
-
     /// Marks edge part `q` (live in some heap) deleted: it is skipped when popped.
     #[inline]
     fn delete_part(&mut self, q: u32) {
@@ -334,19 +341,16 @@ impl PcstSolver {
         &mut self.edges[(q / 2) as usize].tau[(q & 1) as usize]
     }
 
-    /// Coverage of edge part `q` from its endpoint (`S`), from finished moats only (`Fin`),
-    /// and the top cluster, compressing the paths it walks (spec §A.7).
+    /// Coverage of an edge part from its endpoint `x` (whose cluster record `hx` the caller
+    /// has loaded): the total `S`, the part from finished moats only `Fin`, and the top
+    /// cluster; compresses the paths it walks (spec §A.7).
     #[inline]
-    fn sum(&mut self, q: u32, t: f64) -> (f64, f64, u32) {
-        let mut x = self.endpoint(q);
+    fn sum(&mut self, mut x: u32, hx: Hot, t: f64) -> (f64, f64, u32) {
         let hot = &mut self.cl.hot;
         let mut acc = 0.0;
         self.visited.clear();
-        loop {
-            let h = &hot[x as usize];
-            if h.parent == NIL {
-                break;
-            }
+        let mut h = hx;
+        while h.parent != NIL {
             self.visited.push((x, acc));
             if h.skip != NIL {
                 acc += h.skipsum;
@@ -355,13 +359,13 @@ impl PcstSolver {
                 acc += h.moat;
                 x = h.parent;
             }
+            h = hot[x as usize];
         }
         for &(y, a) in &self.visited {
-            let h = &mut hot[y as usize];
-            h.skip = x;
-            h.skipsum = acc - a;
+            let hy = &mut hot[y as usize];
+            hy.skip = x;
+            hy.skipsum = acc - a;
         }
-        let h = &hot[x as usize];
         if self.cl.active[x as usize] {
             (acc + (t - h.start), acc, x)
         } else {
@@ -437,6 +441,10 @@ impl PcstSolver {
         }
 
         let mut n_active = n - usize::from(params.root.is_some());
+        // Stall guard, see `STALL_*` below: growth events since the last merge/deactivation.
+        let stall_limit = STALL_FACTOR * m + STALL_SLACK;
+        let mut growth_events = 0usize;
+        let mut rescue = false;
         while n_active > target {
             let (t_e, c_e) = self.next_edge.min().unwrap_or((f64::INFINITY, NIL));
             let Some((t_d, c_d)) = self.deact.min() else {
@@ -444,25 +452,47 @@ impl PcstSolver {
             };
             if t_e < t_d {
                 let t = t_e;
-                let (_, q, deleted) = self
+                // Loads are issued early so that their cache misses overlap with the heap
+                // and queue work: the popped part's edge record before the pop, its
+                // endpoints' cluster records before the edge-queue update.
+                let heap = &mut self.cl.heap[c_e as usize];
+                let (_, q) = self
                     .arena
-                    .pop_min_tagged(&mut self.cl.heap[c_e as usize])
-                    .expect("invariant: a cluster in the edge queue has a non-empty heap");
-                self.refresh_next_edge(c_e);
+                    .min(*heap)
+                    .expect("invariant: queued heaps are non-empty");
+                let edge = self.edges[(q / 2) as usize];
+                let (_, _, deleted) = self.arena.pop_min_tagged(heap).expect("checked above");
                 if deleted {
+                    self.refresh_next_edge(c_e);
                     continue;
                 }
                 let qp = q ^ 1;
                 let e = (q / 2) as usize;
-                let c = self.edges[e].cost;
-                let (s, _fin, cc) = self.sum(q, t);
-                let (sp, finp, o) = self.sum(qp, t);
+                let c = edge.cost;
+                let (x, xp) = (edge.ends[(q & 1) as usize], edge.ends[(qp & 1) as usize]);
+                let (hx, hxp) = (self.cl.hot[x as usize], self.cl.hot[xp as usize]);
+                self.refresh_next_edge(c_e);
+                let (s, _fin, cc) = self.sum(x, hx, t);
+                // a self-loop's second walk must see the first one's path compression
+                let hxp = if xp == x {
+                    self.cl.hot[x as usize]
+                } else {
+                    hxp
+                };
+                let (sp, finp, o) = self.sum(xp, hxp, t);
                 let rem = (c - s) - sp;
                 if cc == o {
                     self.delete_part(qp);
                     continue;
                 }
-                if rem < eps * c || rem == 0.0 {
+                let covered = rem < eps * c || rem == 0.0 || {
+                    growth_events += 1;
+                    rescue |= growth_events > stall_limit;
+                    rescue
+                        && (t + rem / 2.0 == t || rem <= RESCUE_TOLERANCE * t.max(c).max(s).max(sp))
+                };
+                if covered {
+                    growth_events = 0;
                     self.merge(e, q, cc, o, t + rem, &mut n_active);
                 } else if self.cl.active[o as usize] {
                     let tn = t + rem / 2.0;
@@ -487,6 +517,7 @@ impl PcstSolver {
                 }
             } else {
                 let t = t_d;
+                growth_events = 0;
                 self.deact.pop_min();
                 let h = &mut self.cl.hot[c_d as usize];
                 self.cl.active[c_d as usize] = false;

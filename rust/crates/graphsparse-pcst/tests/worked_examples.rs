@@ -528,7 +528,8 @@ fn empty_graph_and_self_loops() {
 #[test]
 fn solver_reuse_matches_fresh_solves() {
     let big = grid(9, 7);
-    let cases: Vec<(Vec<[usize; 2]>, Vec<f64>, Vec<f64>)> = vec![
+    type Graph = (Vec<[usize; 2]>, Vec<f64>, Vec<f64>);
+    let cases: Vec<Graph> = vec![
         (
             grid(4, 4),
             (0..16).map(|i| ((7 * i) % 5) as f64).collect(),
@@ -559,5 +560,72 @@ fn solver_reuse_matches_fresh_solves() {
                 assert_eq!(out, solve_pcst(edges, prizes, costs, &params).unwrap());
             }
         }
+    }
+}
+
+/// `pcst_fast` loops forever on this input (found by fuzzing): the subnormal costs leave
+/// remainders below the resolution of the event time. The stall guard must end the run with
+/// a valid forest.
+#[test]
+fn stalled_growth_terminates() {
+    let edges = [[1, 2], [2, 4], [3, 3], [2, 1], [1, 2], [2, 1], [0, 0]];
+    let prizes = [
+        1e-12,
+        2.2250738585072014e-308,
+        1e-300,
+        2.2250738585072014e-308,
+        1.0000000000000002,
+    ];
+    let costs = [
+        2.2250738585072014e-308,
+        5e-324,
+        10.0,
+        9.999999999999998,
+        3.0,
+        5e-324,
+        3.0,
+    ];
+    for pruning in [Pruning::None, Pruning::Simple, Pruning::Gw, Pruning::Strong] {
+        for g in [1, 2] {
+            let params = PcstParams {
+                num_clusters: g,
+                pruning,
+                ..Default::default()
+            };
+            let sol = solve_pcst(&edges, &prizes, &costs, &params).unwrap();
+            if pruning != Pruning::None {
+                assert_eq!(
+                    sol.nodes.len() - sol.edges.len(),
+                    g,
+                    "{pruning} g={g}: {sol:?}"
+                );
+            }
+        }
+    }
+    // eps = 0 on a grid with real weights: rounding residues must not stall the run either
+    let w = 12;
+    let mut grid_edges = vec![];
+    for i in 0..w * w {
+        if i % w != w - 1 {
+            grid_edges.push([i, i + 1]);
+        }
+        if i + w < w * w {
+            grid_edges.push([i, i + w]);
+        }
+    }
+    let prizes: Vec<f64> = (0..w * w)
+        .map(|i| ((i * 7919) % 101) as f64 / 7.0)
+        .collect();
+    let costs: Vec<f64> = (0..grid_edges.len())
+        .map(|e| 0.1 + ((e * 31) % 17) as f64 / 3.0)
+        .collect();
+    for g in [1, 3] {
+        let params = PcstParams {
+            num_clusters: g,
+            eps: 0.0,
+            ..Default::default()
+        };
+        let sol = solve_pcst(&grid_edges, &prizes, &costs, &params).unwrap();
+        assert_eq!(sol.nodes.len() - sol.edges.len(), g);
     }
 }

@@ -10,7 +10,10 @@ type IdArrays<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>);
 
 /// GW prize-collecting Steiner forest, identical to `pcst_fast.pcst_fast`.
 #[pyfunction]
-#[pyo3(signature = (edges, prizes, costs, root = -1, num_clusters = 1, pruning = "gw", eps = 1e-6))]
+#[pyo3(
+    signature = (edges, prizes, costs, root = -1, num_clusters = 1, pruning = "gw", eps = 1e-6),
+    text_signature = "(edges, prizes, costs, root=-1, num_clusters=1, pruning='gw', eps=1e-06)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn pcst<'py>(
     py: Python<'py>,
