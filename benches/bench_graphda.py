@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
 from graphsparse import metrics, online
 from graphsparse.datasets import GraphDABenchmark, make_graphda_benchmark
 

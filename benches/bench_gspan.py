@@ -19,7 +19,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-DATA = Path(os.environ.get("GRAPHSPARSE_DATA", Path(__file__).resolve().parents[1] / ".." / "shared" / "data"))
+DATA = Path(
+    os.environ.get(
+        "GRAPHSPARSE_DATA", Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
+    )
+)
 
 # (name, loader, path, min_support, published count of connected patterns with >= 1 edge)
 CASES = [
@@ -35,7 +39,8 @@ CPP = {("MUTAG", 19): (6.3, 17.6), ("Mutagenicity", 434): (24.0, 45.0)}
 
 CHILD = r"""
 import json, resource, sys, time
-kind, path, minsup, miner, threads = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
+kind, path, miner = sys.argv[1], sys.argv[2], sys.argv[4]
+minsup, threads = int(sys.argv[3]), int(sys.argv[5])
 if miner == "graphsparse":
     import graphsparse as gs
     ds = gs.load_tu(path) if kind == "tu" else gs.read_gspan(path)
@@ -56,11 +61,23 @@ print(json.dumps({"n": n, "wall": wall, "cpu": cpu, "rss_mib": rss}))
 """
 
 
-def run(kind: str, path: Path, minsup: int, miner: str, threads: int, timeout: float) -> dict | None:
+def run(
+    kind: str, path: Path, minsup: int, miner: str, threads: int, timeout: float
+) -> dict | None:
     root = str(Path(__file__).resolve().parents[1])
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = [sys.executable, "-c", CHILD, kind, str(path), str(minsup), miner, str(threads),
-               root, os.path.join(tmp, "db.gsp")]
+        cmd = [
+            sys.executable,
+            "-c",
+            CHILD,
+            kind,
+            str(path),
+            str(minsup),
+            miner,
+            str(threads),
+            root,
+            os.path.join(tmp, "db.gsp"),
+        ]
         try:
             out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=True)
         except subprocess.TimeoutExpired:
@@ -73,20 +90,27 @@ def run(kind: str, path: Path, minsup: int, miner: str, threads: int, timeout: f
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small cases only")
-    parser.add_argument("--anchor-limit", type=float, default=300.0,
-                        help="seconds allowed to the pure-Python anchor per case (default 300)")
+    parser.add_argument(
+        "--anchor-limit",
+        type=float,
+        default=300.0,
+        help="seconds allowed to the pure-Python anchor per case (default 300)",
+    )
     parser.add_argument("--no-anchor", action="store_true", help="skip gspan-mining")
     args = parser.parse_args()
     try:
         import gspan_mining  # noqa: F401
+
         have_anchor = not args.no_anchor
     except ImportError:
         have_anchor = False
         print("gspan-mining not installed: anchor column skipped (pip install gspan-mining pandas)")
 
-    header = (f"{'dataset':<13}{'minsup':>7}{'patterns':>9}{'1-thr wall':>11}{'1-thr CPU':>10}"
-              f"{'2-thr wall':>11}{'speed-up':>9}{'RSS MiB':>8}{'gspan-mining':>13}{'ratio':>8}"
-              f"{'gBolt/Kudo CPU':>16}")
+    header = (
+        f"{'dataset':<13}{'minsup':>7}{'patterns':>9}{'1-thr wall':>11}{'1-thr CPU':>10}"
+        f"{'2-thr wall':>11}{'speed-up':>9}{'RSS MiB':>8}{'gspan-mining':>13}{'ratio':>8}"
+        f"{'gBolt/Kudo CPU':>16}"
+    )
     print(header)
     print("-" * len(header))
     for name, kind, rel, minsup, published in CASES:
@@ -98,7 +122,13 @@ def main() -> None:
             continue
         one = run(kind, path, minsup, "graphsparse", 1, 3600)
         two = run(kind, path, minsup, "graphsparse", 2, 3600)
-        assert one and two and one["n"] == two["n"] == published, (name, minsup, one, two, published)
+        assert one and two and one["n"] == two["n"] == published, (
+            name,
+            minsup,
+            one,
+            two,
+            published,
+        )
         anchor = "-"
         ratio = "-"
         if have_anchor:
@@ -112,11 +142,16 @@ def main() -> None:
                 ratio = f"{res['wall'] / one['wall']:.0f}x"
         cpp = CPP.get((name, minsup))
         cpp_txt = f"{cpp[0]:.1f}/{cpp[1]:.1f}s" if cpp else "-"
-        print(f"{name:<13}{minsup:>7}{one['n']:>9}{one['wall']:>10.2f}s{one['cpu']:>9.2f}s"
-              f"{two['wall']:>10.2f}s{one['wall'] / two['wall']:>8.2f}x{one['rss_mib']:>8.0f}"
-              f"{anchor:>13}{ratio:>8}{cpp_txt:>16}", flush=True)
-    print("\ncounts asserted equal to the published C++ gSpan counts (and to gspan-mining where run);"
-          f"\nmachine: {os.cpu_count()} logical cores; ratio = anchor wall / our 1-thread wall")
+        print(
+            f"{name:<13}{minsup:>7}{one['n']:>9}{one['wall']:>10.2f}s{one['cpu']:>9.2f}s"
+            f"{two['wall']:>10.2f}s{one['wall'] / two['wall']:>8.2f}x{one['rss_mib']:>8.0f}"
+            f"{anchor:>13}{ratio:>8}{cpp_txt:>16}",
+            flush=True,
+        )
+    print(
+        "\ncounts asserted equal to the published C++ gSpan counts (and to gspan-mining where run);"
+        f"\nmachine: {os.cpu_count()} logical cores; ratio = anchor wall / our 1-thread wall"
+    )
 
 
 if __name__ == "__main__":

@@ -18,8 +18,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import graphsparse as gs
 import numpy as np
+
+import graphsparse as gs
 
 SIDES = (32, 100, 316, 1000)
 

@@ -24,8 +24,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import graphsparse as gs
 import numpy as np
+
+import graphsparse as gs
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from reference import projections as ref

@@ -20,7 +20,11 @@ else:
     if not os.environ.get("CI"):
         settings.load_profile("default-gs")
 
-DATA = Path(os.environ.get("GRAPHSPARSE_DATA", Path(__file__).resolve().parents[1] / ".." / "shared" / "data"))
+DATA = Path(
+    os.environ.get(
+        "GRAPHSPARSE_DATA", Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
+    )
+)
 
 
 @pytest.fixture(scope="session")

@@ -25,7 +25,10 @@ def test_mine_gspan_file_and_writes_patterns(tmp_path, capsys):
     path = tmp_path / "db.gsp"
     gs.write_gspan(ds, path)
     out_file = tmp_path / "patterns.gsp"
-    assert main(["mine", str(path), "--min-support", "0.25", "--max-size", "3", "-o", str(out_file)]) == 0
+    assert (
+        main(["mine", str(path), "--min-support", "0.25", "--max-size", "3", "-o", str(out_file)])
+        == 0
+    )
     out = capsys.readouterr().out
     expected = len(gs.mine_subgraphs(ds, 10, max_size=3))
     assert f"{expected} frequent connected patterns" in out
@@ -49,7 +52,10 @@ def test_mine_reports_bad_input_without_traceback(tmp_path, capsys):
 def test_demo_runs_as_a_program():
     proc = subprocess.run(
         [sys.executable, "-m", "graphsparse", "demo", "--n-samples", "60"],
-        capture_output=True, text=True, timeout=300, check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     assert "mined" in proc.stdout

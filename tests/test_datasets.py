@@ -20,7 +20,11 @@ def _edge_sets(ds: gs.GraphDataset) -> list[set]:
     for g in ds.graphs:
         out.append(
             {
-                (frozenset((g.nodes[u]["label"], g.nodes[v]["label"])), d["label"], frozenset((u, v)))
+                (
+                    frozenset((g.nodes[u]["label"], g.nodes[v]["label"])),
+                    d["label"],
+                    frozenset((u, v)),
+                )
                 for u, v, d in g.edges(data=True)
             }
         )
@@ -121,11 +125,11 @@ def test_mismatched_tu_files(tmp_path):
     (tmp_path / "X_A.txt").write_text("1, 2\n2, 1\n")
     (tmp_path / "X_graph_indicator.txt").write_text("1\n1\n")
     (tmp_path / "X_node_labels.txt").write_text("0\n")
-    with pytest.raises(GraphFormatError, match="1 labels but .* 2 vertices"):
+    with pytest.raises(GraphFormatError, match=r"1 labels but .* 2 vertices"):
         gs.load_tu(tmp_path)
     (tmp_path / "X_node_labels.txt").write_text("0\n1\n")
     (tmp_path / "X_graph_labels.txt").write_text("1\n0\n")
-    with pytest.raises(GraphFormatError, match="2 labels but .* 1 graphs"):
+    with pytest.raises(GraphFormatError, match=r"2 labels but .* 1 graphs"):
         gs.load_tu(tmp_path)
     with pytest.raises(FileNotFoundError):
         gs.load_tu(tmp_path / "nope")

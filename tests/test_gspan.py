@@ -39,10 +39,13 @@ def test_matches_brute_force(graphs, min_support, max_size, single):
     for p in got:
         h = p.to_networkx()
         assert nx.is_connected(h)
-        hits = [k for k, (rep, _) in enumerate(unmatched)
-                if nx.is_isomorphic(rep, h, node_match=_NM, edge_match=_EM)]
+        hits = [
+            k
+            for k, (rep, _) in enumerate(unmatched)
+            if nx.is_isomorphic(rep, h, node_match=_NM, edge_match=_EM)
+        ]
         assert len(hits) == 1, f"pattern {p} matched {len(hits)} brute-force classes"
-        rep, ids = unmatched.pop(hits[0])
+        _rep, ids = unmatched.pop(hits[0])
         assert p.support == len(ids)
         assert p.graph_ids.tolist() == sorted(ids)
     assert not unmatched
@@ -59,8 +62,12 @@ def test_invariant_to_vertex_numbering_and_graph_order(graphs, min_support, rnd)
         perm = nodes[:]
         rnd.shuffle(perm)
         h = nx.Graph()
-        h.add_nodes_from((perm[i], g.nodes[nodes[i]]) for i in rnd.sample(range(len(nodes)), len(nodes)))
-        h.add_edges_from((perm[nodes.index(u)], perm[nodes.index(v)], d) for u, v, d in g.edges(data=True))
+        h.add_nodes_from(
+            (perm[i], g.nodes[nodes[i]]) for i in rnd.sample(range(len(nodes)), len(nodes))
+        )
+        h.add_edges_from(
+            (perm[nodes.index(u)], perm[nodes.index(v)], d) for u, v, d in g.edges(data=True)
+        )
         relabelled.append(h)
     order = list(range(len(graphs)))
     rnd.shuffle(order)

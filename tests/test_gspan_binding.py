@@ -14,10 +14,11 @@ from typing import Any
 import networkx as nx
 import numpy as np
 import pytest
-from graphsparse import _graphsparse as rs
-from graphsparse.exceptions import InvalidGraphError, InvalidParameterError
 from hypothesis import given
 from hypothesis import strategies as st
+
+from graphsparse import _graphsparse as rs
+from graphsparse.exceptions import InvalidGraphError, InvalidParameterError
 
 Graph = tuple[list[int], list[tuple[int, int, int]]]  # vertex labels, (u, v, edge label)
 

@@ -11,15 +11,16 @@ from typing import Any
 import networkx as nx
 import numpy as np
 import pytest
-from graphsparse import metrics, online
-from graphsparse.datasets import grid_edges, make_graphda_benchmark
-from graphsparse.exceptions import InvalidGraphError, InvalidParameterError
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.reference import online as ref
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 from sklearn.metrics import balanced_accuracy_score, roc_auc_score
+
+from graphsparse import metrics, online
+from graphsparse.datasets import grid_edges, make_graphda_benchmark
+from graphsparse.exceptions import InvalidGraphError, InvalidParameterError
+from tests.reference import online as ref
 
 # -- strategies ------------------------------------------------------------------------------------
 finite = st.floats(-3.0, 3.0, allow_nan=False, allow_infinity=False)

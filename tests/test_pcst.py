@@ -5,13 +5,14 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-import graphsparse as gs
 import numpy as np
 import pytest
-from graphsparse.exceptions import InvalidParameterError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference.pcst import forest_trees, objective, optimum
+
+import graphsparse as gs
+from graphsparse.exceptions import InvalidParameterError
 
 try:
     import pcst_fast

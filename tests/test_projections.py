@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import graphsparse as gs
 import numpy as np
 import pytest
-from graphsparse import _graphsparse as _rs
-from graphsparse.exceptions import InvalidParameterError
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
+
+import graphsparse as gs
+from graphsparse import _graphsparse as _rs
+from graphsparse.exceptions import InvalidParameterError
 from tests.reference import projections as ref
 
 finite = st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)

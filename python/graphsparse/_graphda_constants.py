@@ -1,4 +1,3 @@
-# ruff: noqa: RUF002  (mathematical notation in docstrings)
 """The four signal subgraphs of the GraphDA benchmark grid (33×33, node = row·33 + col).
 
 Node lists of graph-da's ``bench_data['fig_1'..'fig_4']`` (Arias-Castro et al. 2011), sizes

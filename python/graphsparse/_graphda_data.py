@@ -1,4 +1,3 @@
-# ruff: noqa: RUF002  (mathematical notation in docstrings)
 """The GraphDA benchmark generator: a 33×33 grid with a signal on one of four subgraphs.
 
 Protocol of Zhou, Chen & Ying (KDD 2019), §5 and Appendix B; graph-da's

@@ -40,6 +40,7 @@ def min_dfs_code(
     edges: npt.NDArray[np.int64],
     edge_labels: npt.NDArray[np.int64],
 ) -> npt.NDArray[np.int64]: ...
+
 # prize-collecting Steiner forest: (vertices, edge_ids)
 def pcst(
     edges: npt.NDArray[np.int64],
@@ -50,6 +51,7 @@ def pcst(
     pruning: str = "gw",
     eps: float = 1e-6,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...
+
 # projections: 1-D input, or 2-D input projected row by row on n_threads workers
 def project_simplex(
     v: npt.NDArray[np.float64],
@@ -91,6 +93,7 @@ def project_top_k(
     out: npt.NDArray[np.float64] | None = None,
     min_parallel: int | None = None,
 ) -> npt.NDArray[np.float64]: ...
+
 # online learners and WGM projections (graphsparse.online)
 def graph_projection(
     w: npt.NDArray[np.float64],

@@ -122,9 +122,15 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="run the main job on built-in generated data")
     demo.add_argument("--n-samples", type=int, default=300, help="graphs to generate (default 300)")
     demo.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    demo.add_argument("--min-support", type=_min_support, default=0.05,
-                      help="count or fraction of graphs (default 0.05)")
-    demo.add_argument("--max-size", type=int, default=6, help="largest pattern in edges (default 6)")
+    demo.add_argument(
+        "--min-support",
+        type=_min_support,
+        default=0.05,
+        help="count or fraction of graphs (default 0.05)",
+    )
+    demo.add_argument(
+        "--max-size", type=int, default=6, help="largest pattern in edges (default 6)"
+    )
     demo.add_argument("--n-jobs", type=int, default=None, help="threads (default: all cores)")
     demo.add_argument("--top", type=int, default=10, help="patterns to show (default 10)")
     demo.set_defaults(func=_cmd_demo)
@@ -136,11 +142,16 @@ def build_parser() -> argparse.ArgumentParser:
         "(t/v/e lines) or a TU dataset folder (NAME_A.txt, ...).",
     )
     mine.add_argument("path", metavar="FILE_OR_FOLDER")
-    mine.add_argument("--min-support", type=_min_support, required=True,
-                      help="an absolute count (20) or a fraction of the graphs (0.1)")
+    mine.add_argument(
+        "--min-support",
+        type=_min_support,
+        required=True,
+        help="an absolute count (20) or a fraction of the graphs (0.1)",
+    )
     mine.add_argument("--max-size", type=int, default=None, help="largest pattern in edges")
-    mine.add_argument("--single-vertices", action="store_true",
-                      help="also report single-vertex patterns")
+    mine.add_argument(
+        "--single-vertices", action="store_true", help="also report single-vertex patterns"
+    )
     mine.add_argument("--n-jobs", type=int, default=None, help="threads (default: all cores)")
     mine.add_argument("--max-nodes", type=int, default=None, help="stop after this many tree nodes")
     mine.add_argument("--time-limit", type=float, default=None, help="stop after this many seconds")

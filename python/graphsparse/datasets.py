@@ -104,7 +104,9 @@ def _read_label_file(path: PathLike) -> np.ndarray:
             if not text:
                 continue
             if len(text.split()) != 1:
-                raise GraphFormatError(f"{path}:{lineno}: expected one label per line, got {text!r}")
+                raise GraphFormatError(
+                    f"{path}:{lineno}: expected one label per line, got {text!r}"
+                )
             tokens.append(text)
     return np.asarray(_tokens_to_values(tokens))
 
@@ -240,7 +242,7 @@ class GraphDataset:
     # -- views ----------------------------------------------------------------------------------
     @property
     def graphs(self) -> list[nx.Graph]:
-        """The graphs as ``networkx.Graph`` objects (vertices ``0..n-1``, ``"label"`` attributes)."""
+        """The graphs as ``networkx.Graph`` objects (vertices ``0..n-1``, ``label`` attributes)."""
         if self._graphs is None:
             self._graphs = [self.graph(i) for i in range(len(self))]
         return self._graphs
@@ -296,7 +298,9 @@ class GraphDataset:
         )
         return (
             same_y
-            and all(np.array_equal(a, b) for a, b in zip(self._arrays(), other._arrays(), strict=True))
+            and all(
+                np.array_equal(a, b) for a, b in zip(self._arrays(), other._arrays(), strict=True)
+            )
             and self.vertex_label_values == other.vertex_label_values
             and self.edge_label_values == other.edge_label_values
         )
@@ -466,7 +470,9 @@ def from_networkx(
             if node_label is None:
                 vlabels.append(0)
             elif node_label not in attrs:
-                raise InvalidGraphError(f"graph {gi}: node {node!r} has no {node_label!r} attribute")
+                raise InvalidGraphError(
+                    f"graph {gi}: node {node!r} has no {node_label!r} attribute"
+                )
             else:
                 vlabels.append(attrs[node_label])
         for u, v, attrs in g.edges(data=True):
@@ -549,7 +555,9 @@ def make_subgraph_classification(
     """
     for name, value in (("n_samples", n_samples), ("n_pool_a", n_pool_a), ("n_pool_b", n_pool_b)):
         if not isinstance(value, numbers.Integral) or value < (2 if name == "n_samples" else 0):
-            raise InvalidParameterError(f"{name} must be an integer >= 0 (n_samples >= 2), got {value!r}")
+            raise InvalidParameterError(
+                f"{name} must be an integer >= 0 (n_samples >= 2), got {value!r}"
+            )
     if n_pool_a + n_pool_b < 1:
         raise InvalidParameterError("n_pool_a + n_pool_b must be at least 1")
     for name, value in (("p1", p1), ("q1", q1), ("p2", p2), ("q2", q2)):

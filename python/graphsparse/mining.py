@@ -161,7 +161,9 @@ def _check_time_limit(value: Any) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not value > 0:
-        raise InvalidParameterError(f"time_limit must be a positive number of seconds, got {value!r}")
+        raise InvalidParameterError(
+            f"time_limit must be a positive number of seconds, got {value!r}"
+        )
     if not math.isfinite(float(value)):
         return None
     return float(value)
@@ -215,8 +217,8 @@ def mine_subgraphs(
     data : GraphDataset or sequence of networkx.Graph
         The graphs (networkx graphs need ``"label"`` attributes on vertices and edges).
     min_support : int or float
-        An ``int`` is an absolute number of graphs in ``[1, n_graphs]``; a ``float`` in ``(0, 1]`` is
-        a fraction of the graphs, rounded up.
+        An ``int`` is an absolute number of graphs in ``[1, n_graphs]``; a ``float`` in
+        ``(0, 1]`` is a fraction of the graphs, rounded up.
     max_size : int, optional
         Largest pattern size in edges (``None``: unbounded).
     n_jobs : int, optional

@@ -1,4 +1,4 @@
-# ruff: noqa: RUF001, RUF002  (mathematical notation in docstrings)
+# ruff: noqa: RUF001  (mathematical notation in docstrings)
 """Online learning with graph-structured sparsity (Zhou, Chen & Ying, KDD 2019).
 
 Every learner sees the samples once, in order: it predicts with its current model (counting

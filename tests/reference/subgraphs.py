@@ -36,7 +36,9 @@ def connected_edge_subgraphs(g: nx.Graph, max_edges: int | None = None):
 
 
 def frequent_subgraphs(
-    graphs: list[nx.Graph], min_support: int, max_edges: int | None = None,
+    graphs: list[nx.Graph],
+    min_support: int,
+    max_edges: int | None = None,
     single_vertices: bool = False,
 ) -> list[tuple[nx.Graph, frozenset[int]]]:
     """All connected patterns occurring in at least ``min_support`` graphs, with their graph ids."""
