@@ -36,6 +36,30 @@ const EMPTY_NODE: Node = Node {
     tagged: false,
 };
 
+/// `link` for two non-empty roots: the one with the strictly smaller value becomes the parent
+/// (on a tie, `b`); the other becomes its first child and absorbs the parent's offset.
+#[inline(always)]
+fn link_roots(nodes: &mut [Node], a: u32, b: u32) -> u32 {
+    // one range check for both ids lets the compiler drop the per-access ones below
+    assert!((a as usize) < nodes.len() && (b as usize) < nodes.len());
+    let (s, l) = if nodes[a as usize].value < nodes[b as usize].value {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    let (s_child, s_offset) = (nodes[s as usize].child, nodes[s as usize].offset);
+    nodes[s as usize].child = l;
+    if s_child != NIL {
+        nodes[s_child as usize].prev = l;
+    }
+    let ln = &mut nodes[l as usize];
+    ln.sibling = s_child;
+    ln.prev = s;
+    ln.value -= s_offset;
+    ln.offset -= s_offset;
+    s
+}
+
 /// Arena holding the nodes of any number of pairing heaps.
 #[derive(Clone, Debug, Default)]
 pub struct PairingArena {
@@ -55,7 +79,7 @@ impl PairingArena {
     }
 
     /// Links two heap roots; on equal values `b` becomes the parent.
-    #[inline]
+    #[inline(always)]
     fn link(&mut self, a: u32, b: u32) -> u32 {
         if a == NIL {
             return b;
@@ -63,23 +87,7 @@ impl PairingArena {
         if b == NIL {
             return a;
         }
-        let (s, l) = if self.nodes[a as usize].value < self.nodes[b as usize].value {
-            (a, b)
-        } else {
-            (b, a)
-        };
-        let sn = &mut self.nodes[s as usize];
-        let (s_child, s_offset) = (sn.child, sn.offset);
-        sn.child = l;
-        if s_child != NIL {
-            self.nodes[s_child as usize].prev = l;
-        }
-        let ln = &mut self.nodes[l as usize];
-        ln.sibling = s_child;
-        ln.prev = s;
-        ln.value -= s_offset;
-        ln.offset -= s_offset;
-        s
+        link_roots(&mut self.nodes, a, b)
     }
 
     /// Inserts node `id` with key `key` into the heap rooted at `*root`.
@@ -148,12 +156,13 @@ impl PairingArena {
             ..
         } = self.nodes[x as usize];
         self.nodes[x as usize] = EMPTY_NODE;
+        let nodes = &mut self.nodes[..];
         // pairing pass, left to right
         let mut pairs = NIL;
         let mut c = child;
         while c != NIL {
             let a = c;
-            let an = &mut self.nodes[a as usize];
+            let an = &mut nodes[a as usize];
             an.value += offset;
             an.offset += offset;
             let b = an.sibling;
@@ -161,29 +170,28 @@ impl PairingArena {
                 c = NIL;
                 a
             } else {
-                let bn = &mut self.nodes[b as usize];
+                let bn = &mut nodes[b as usize];
                 bn.value += offset;
                 bn.offset += offset;
                 c = bn.sibling;
-                self.link(a, b)
+                link_roots(nodes, a, b)
             };
-            self.nodes[p as usize].sibling = pairs;
+            nodes[p as usize].sibling = pairs;
             pairs = p;
         }
-        // fold pass, from the last pair back to the first
+        // fold pass, from the last pair back to the first; a node that wins a link keeps its
+        // `sibling`, so each one is cleared before it can win
         let mut r = pairs;
         if r != NIL {
-            let mut k = self.nodes[r as usize].sibling;
+            let mut k = nodes[r as usize].sibling;
+            nodes[r as usize].sibling = NIL;
             while k != NIL {
-                let next = self.nodes[k as usize].sibling;
-                self.nodes[k as usize].sibling = NIL;
-                self.nodes[r as usize].sibling = NIL;
-                r = self.link(r, k);
+                let next = nodes[k as usize].sibling;
+                nodes[k as usize].sibling = NIL;
+                r = link_roots(nodes, r, k);
                 k = next;
             }
-            let rn = &mut self.nodes[r as usize];
-            rn.prev = NIL;
-            rn.sibling = NIL;
+            nodes[r as usize].prev = NIL;
         }
         *root = r;
         Some((value, x, tagged))

@@ -138,16 +138,36 @@ impl IndexedQueue {
             if first >= len {
                 break;
             }
-            let end = (first + ARITY).min(len);
-            let mut best = first;
-            let mut be = self.heap[first];
-            for c in first + 1..end {
-                let ce = self.heap[c];
-                if less(ce, be) {
-                    best = c;
-                    be = ce;
+            let (best, be) = if first + ARITY <= len {
+                // full group: a two-round tournament (three independent-ish comparisons)
+                let g = &self.heap[first..first + ARITY];
+                let (i01, e01) = if less(g[1], g[0]) {
+                    (1, g[1])
+                } else {
+                    (0, g[0])
+                };
+                let (i23, e23) = if less(g[3], g[2]) {
+                    (3, g[3])
+                } else {
+                    (2, g[2])
+                };
+                if less(e23, e01) {
+                    (first + i23, e23)
+                } else {
+                    (first + i01, e01)
                 }
-            }
+            } else {
+                let mut best = first;
+                let mut be = self.heap[first];
+                for c in first + 1..len {
+                    let ce = self.heap[c];
+                    if less(ce, be) {
+                        best = c;
+                        be = ce;
+                    }
+                }
+                (best, be)
+            };
             if first_level {
                 if !less(be, e) {
                     break;

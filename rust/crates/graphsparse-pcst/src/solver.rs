@@ -2,7 +2,7 @@
 //!
 //! Notation map (spec §A.3–A.8 → fields):
 //! `D` → `deact`, `E` → `next_edge`, cluster fields → the `Vec`s of [`Clusters`],
-//! edge-part targets τ → `tau`, `L1` → `merges`, inactive-merge records → `records`,
+//! edge-part targets τ → `EdgeState::tau`, `L1` → `merges`, inactive-merge records → `records`,
 //! `L2` → `kept`. Every floating-point expression is written in the reference's evaluation
 //! order (left to right, no FMA), which is what makes the output bit-identical.
 
