@@ -6,6 +6,7 @@
 mod errors;
 mod graph;
 mod gspan;
+mod subgraph;
 mod threads;
 
 /// Rust kernels behind `graphsparse` (private module).
@@ -19,6 +20,7 @@ mod _graphsparse {
         crate::threads::register(m)?;
         crate::graph::register(m)?;
         crate::gspan::register(m)?;
+        crate::subgraph::register(m)?;
         Ok(())
     }
 }
