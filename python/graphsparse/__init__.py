@@ -5,6 +5,8 @@ The public API:
 * data — :mod:`graphsparse.datasets` (``GraphDataset``, ``load_tu``, ``read_gspan``,
   ``write_gspan``, ``from_networkx``, generators)
 * mining — :func:`mine_subgraphs` (parallel gSpan) returning :class:`Pattern` objects
+* subgraph models — :class:`SubgraphLogisticRegression`, :class:`SubgraphLinearRegression`,
+  :func:`lambda1_path`, :class:`SubgraphAdaBoost`, :class:`SubgraphLPBoost`
 * errors — :mod:`graphsparse.exceptions` (all bad-input errors are ``ValueError`` subclasses)
 """
 
@@ -15,6 +17,13 @@ import os as _os
 from . import _graphsparse, datasets, exceptions
 from .datasets import GraphDataset, from_networkx, load_tu, read_gspan, write_gspan
 from .mining import MiningResult, Pattern, mine_subgraphs, min_dfs_code
+from .models import (
+    SubgraphAdaBoost,
+    SubgraphLinearRegression,
+    SubgraphLogisticRegression,
+    SubgraphLPBoost,
+    lambda1_path,
+)
 
 __version__: str = _graphsparse.__version__
 
@@ -26,10 +35,15 @@ __all__ = [
     "GraphDataset",
     "MiningResult",
     "Pattern",
+    "SubgraphAdaBoost",
+    "SubgraphLPBoost",
+    "SubgraphLinearRegression",
+    "SubgraphLogisticRegression",
     "__version__",
     "datasets",
     "exceptions",
     "from_networkx",
+    "lambda1_path",
     "load_tu",
     "min_dfs_code",
     "mine_subgraphs",

@@ -40,3 +40,49 @@ def min_dfs_code(
     edges: npt.NDArray[np.int64],
     edge_labels: npt.NDArray[np.int64],
 ) -> npt.NDArray[np.int64]: ...
+
+# sparse learning over all subgraphs (BCGD, boosting search, pattern matching)
+def fit_subgraph_bcgd(
+    node_ptr: npt.NDArray[np.int64],
+    node_labels: npt.NDArray[np.int64],
+    edge_ptr: npt.NDArray[np.int64],
+    edges: npt.NDArray[np.int64],
+    edge_labels: npt.NDArray[np.int64],
+    y: npt.NDArray[np.float64],
+    loss: str,
+    lambdas: npt.NDArray[np.float64],
+    lambda2: float,
+    tol: float,
+    max_iter: int,
+    min_support: int,
+    max_size: int | None,
+    max_nodes: int | None,
+    time_limit: float | None,
+    prune: bool,
+    record_trace: bool,
+    n_threads: int,
+) -> list[dict[str, Any]]: ...
+def best_subgraph_stump(
+    node_ptr: npt.NDArray[np.int64],
+    node_labels: npt.NDArray[np.int64],
+    edge_ptr: npt.NDArray[np.int64],
+    edges: npt.NDArray[np.int64],
+    edge_labels: npt.NDArray[np.int64],
+    weights: npt.NDArray[np.float64],
+    labels: npt.NDArray[np.float64],
+    min_support: int,
+    max_size: int | None,
+    max_nodes: int | None,
+    time_limit: float | None,
+    prune: bool,
+    n_threads: int,
+) -> dict[str, Any]: ...
+def match_subgraph_patterns(
+    node_ptr: npt.NDArray[np.int64],
+    node_labels: npt.NDArray[np.int64],
+    edge_ptr: npt.NDArray[np.int64],
+    edges: npt.NDArray[np.int64],
+    edge_labels: npt.NDArray[np.int64],
+    codes: list[npt.NDArray[np.int64]],
+    n_threads: int,
+) -> list[npt.NDArray[np.int64]]: ...

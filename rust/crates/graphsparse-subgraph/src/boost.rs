@@ -4,10 +4,14 @@
 //! A stump is `h(g) = s (2 I(x ⊆ g) − 1)` with `s ∈ {−1, +1}`; its gain is `Σ_i w_i y_i h(g_i)`.
 //! Below a node with graphs `1(x)`, no pattern can beat the Morishita–Kudo bound
 //! [`WeightedGain::bound`], so a subtree whose bound is below the best gain found so far
-//! (shared between threads through an atomic) is pruned.
+//! (shared between threads through an atomic) is pruned. A subtree whose bound only *equals*
+//! the best gain is pruned when the best stump's code is smaller than the node's (every code
+//! below is larger still, so it could only lose the tie-break): plateaus of equal gains, common
+//! when the weights are sparse (LPBoost), do not force a full traversal, and the answer stays
+//! independent of the thread count.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use graphsparse_graph::GraphDatabase;
@@ -69,6 +73,7 @@ struct Best<'a> {
     gain: &'a WeightedGain,
     prune: bool,
     incumbent: Arc<AtomicU64>,
+    global: Arc<Mutex<Option<(f64, DfsCode)>>>,
     best: Option<(f64, DfsCode, Vec<u32>, f64)>,
 }
 
@@ -87,16 +92,36 @@ impl Visitor for Best<'_> {
         if better(g, node.code(), &self.best) {
             let sign = if plus >= 0.0 { 1.0 } else { -1.0 };
             self.best = Some((g, node.code().clone(), ids.to_vec(), sign));
-            self.incumbent.fetch_max(g.to_bits(), Ordering::Relaxed);
+            if g >= f64::from_bits(self.incumbent.load(Ordering::Relaxed)) {
+                let mut global = self.global.lock().unwrap_or_else(|p| p.into_inner());
+                let wins = match &*global {
+                    None => true,
+                    Some((bg, bc)) => g > *bg || (g == *bg && node.code() < bc),
+                };
+                if wins {
+                    *global = Some((g, node.code().clone()));
+                    self.incumbent.fetch_max(g.to_bits(), Ordering::Relaxed);
+                }
+            }
         }
-        // strict: a subtree that can only tie is kept (ties go to the smaller code)
-        if self.prune
-            && self.gain.bound(ids) < f64::from_bits(self.incumbent.load(Ordering::Relaxed))
-        {
-            Visit::Prune
-        } else {
-            Visit::Continue
+        if !self.prune {
+            return Visit::Continue;
         }
+        let bound = self.gain.bound(ids);
+        let incumbent = f64::from_bits(self.incumbent.load(Ordering::Relaxed));
+        if bound < incumbent {
+            return Visit::Prune;
+        }
+        if bound == incumbent {
+            let global = self.global.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some((bg, bc)) = &*global
+                && bound <= *bg
+                && bc < node.code()
+            {
+                return Visit::Prune;
+            }
+        }
+        Visit::Continue
     }
 }
 
@@ -106,6 +131,7 @@ impl ParallelVisitor for Best<'_> {
             gain: self.gain,
             prune: self.prune,
             incumbent: Arc::clone(&self.incumbent),
+            global: Arc::clone(&self.global),
             best: None,
         }
     }
@@ -176,6 +202,7 @@ pub fn best_stump(
         gain: &gain,
         prune: params.prune,
         incumbent: Arc::new(AtomicU64::new(0)),
+        global: Arc::new(Mutex::new(None)),
         best: None,
     };
     let stats = if params.parallel {
