@@ -7,7 +7,7 @@ design matrix:
 * :class:`SubgraphLogisticRegression`, :class:`SubgraphLinearRegression` — L1 / elastic-net
   models fitted by block coordinate gradient descent with the Theorem 11 pruning (the paper's
   Figure 7), ``mean_i L(y_i, mu_i) + lambda1 ||b||_1 + lambda2/2 ||b||^2``. The loss is the *mean*
-  over samples, as in glmnet, so the paper's ``lambda1`` grid (0.004–0.010 on CPDB) applies.
+  over samples, as in glmnet, so the paper's ``lambda1`` grid (0.004-0.010 on CPDB) applies.
 * :func:`lambda1_path` — a warm-started regularisation path.
 * :class:`SubgraphAdaBoost` (Kudo et al. 2005) and :class:`SubgraphLPBoost` (gBoost, Saigo et al.
   2009) — decision stumps ``s (2 I(x ⊆ g) - 1)`` found by branch and bound.
@@ -123,12 +123,16 @@ def _codes_for(patterns: Sequence[Pattern], ds: GraphDataset) -> list[np.ndarray
     return out
 
 
-def _occurrences(patterns: Sequence[Pattern], ds: GraphDataset, n_jobs: int | None) -> list[np.ndarray]:
+def _occurrences(
+    patterns: Sequence[Pattern], ds: GraphDataset, n_jobs: int | None
+) -> list[np.ndarray]:
     """For each pattern, the ids of the graphs of ``ds`` that contain it."""
     codes = _codes_for(patterns, ds)
     present = [c for c in codes if c is not None]
     found = iter(
-        _rs.match_subgraph_patterns(*ds._arrays(), present, resolve_n_jobs(n_jobs)) if present else []
+        _rs.match_subgraph_patterns(*ds._arrays(), present, resolve_n_jobs(n_jobs))
+        if present
+        else []
     )
     empty = np.zeros(0, dtype=np.int64)
     return [empty if c is None else next(found) for c in codes]
@@ -219,7 +223,9 @@ class _SubgraphBCGD(BaseEstimator):
     def _set_fitted(self, ds: GraphDataset, d: dict[str, Any]) -> None:
         self.coef_ = np.asarray(d["coef"], dtype=np.float64)
         self.intercept_ = float(d["intercept"])
-        self.patterns_ = [_pattern(c, ids, ds) for c, ids in zip(d["codes"], d["graph_ids"], strict=True)]
+        self.patterns_ = [
+            _pattern(c, ids, ds) for c, ids in zip(d["codes"], d["graph_ids"], strict=True)
+        ]
         self.equivalent_patterns_ = [
             [_pattern(c, ids, ds) for c in eq]
             for eq, ids in zip(d["equivalents"], d["graph_ids"], strict=True)
@@ -273,7 +279,7 @@ class _SubgraphBCGD(BaseEstimator):
         return self
 
     def decision_function(self, X: Any) -> np.ndarray:
-        """The linear predictor ``intercept_ + sum_j coef_[j] I(patterns_[j] ⊆ g)`` of each graph."""
+        """The linear predictor ``intercept_ + sum_j coef_[j] I(patterns_[j] ⊆ g)`` per graph."""
         check_is_fitted(self, "coef_")
         return _linear_decision(self.patterns_, self.coef_, self.intercept_, X, self.n_jobs)
 
@@ -466,7 +472,9 @@ class _StumpEnsemble(ClassifierMixin, BaseEstimator):
                 coef.append(0.0)
             coef[index[key]] += 2.0 * weight * s["sign"]
             intercept -= weight * s["sign"]
-            self.estimators_.append((_pattern(s["code"], s["graph_ids"], ds), float(s["sign"]), weight))
+            self.estimators_.append(
+                (_pattern(s["code"], s["graph_ids"], ds), float(s["sign"]), weight)
+            )
         self.patterns_ = [_pattern(c, i, ds) for c, i in zip(codes, ids, strict=True)]
         self.coef_ = np.asarray(coef, dtype=np.float64)
         self.intercept_ = float(intercept)
@@ -485,7 +493,7 @@ class SubgraphAdaBoost(_StumpEnsemble):
     """Adaboost with subgraph decision stumps (Kudo, Maeda & Matsumoto 2005).
 
     Each round finds the stump ``h(g) = s (2 I(x ⊆ g) - 1)`` with the largest weighted gain
-    ``sum_i w_i y_i h(g_i)`` over all subgraphs by branch and bound (Morishita–Kudo bound), then
+    ``sum_i w_i y_i h(g_i)`` over all subgraphs by branch and bound (Morishita-Kudo bound), then
     applies the usual Adaboost update.
 
     Parameters
@@ -645,7 +653,9 @@ class SubgraphLPBoost(_StumpEnsemble):
         self.objective_ = objective
         if not self.converged_:
             warnings.warn(
-                f"LPBoost did not converge in max_iter={max_iter} columns", ConvergenceWarning, stacklevel=2
+                f"LPBoost did not converge in max_iter={max_iter} columns",
+                ConvergenceWarning,
+                stacklevel=2,
             )
         keep = [(c, float(a)) for c, a in zip(cols, alpha, strict=True) if a > 1e-12]
         if not keep:
@@ -654,7 +664,9 @@ class SubgraphLPBoost(_StumpEnsemble):
         return self
 
 
-def _lpboost_master(h: np.ndarray, labels: np.ndarray, cap: float) -> tuple[np.ndarray, np.ndarray, float]:
+def _lpboost_master(
+    h: np.ndarray, labels: np.ndarray, cap: float
+) -> tuple[np.ndarray, np.ndarray, float]:
     """Solve the restricted soft-margin LP; return stump weights, dual sample weights, optimum.
 
     Variables ``(a_1..a_m, xi_1..xi_n, rho)``; minimise ``-rho + cap sum xi`` subject to
