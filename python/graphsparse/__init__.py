@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os as _os
 
-from . import _graphsparse, datasets, exceptions
+from . import _graphsparse, datasets, exceptions, plotting
 from .datasets import GraphDataset, from_networkx, load_tu, read_gspan, write_gspan
 from .mining import MiningResult, Pattern, mine_subgraphs, min_dfs_code
 from .models import (
@@ -47,6 +47,7 @@ __all__ = [
     "load_tu",
     "min_dfs_code",
     "mine_subgraphs",
+    "plotting",
     "read_gspan",
     "write_gspan",
 ]
