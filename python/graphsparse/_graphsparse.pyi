@@ -61,6 +61,7 @@ def fit_subgraph_bcgd(
     prune: bool,
     record_trace: bool,
     n_threads: int,
+    cache: bool = True,
 ) -> list[dict[str, Any]]: ...
 def best_subgraph_stump(
     node_ptr: npt.NDArray[np.int64],

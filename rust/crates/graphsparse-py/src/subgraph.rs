@@ -142,6 +142,7 @@ fn fit_to_dict<'py>(py: Python<'py>, fit: &BcgdFit) -> PyResult<Bound<'py, PyDic
 #[pyo3(signature = (
     node_ptr, node_labels, edge_ptr, edges, edge_labels, y, loss, lambdas, lambda2, tol,
     max_iter, min_support, max_size, max_nodes, time_limit, prune, record_trace, n_threads,
+    cache = true,
 ))]
 #[allow(clippy::too_many_arguments)]
 fn fit_subgraph_bcgd<'py>(
@@ -164,6 +165,7 @@ fn fit_subgraph_bcgd<'py>(
     prune: bool,
     record_trace: bool,
     n_threads: i64,
+    cache: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let db = crate::graph::database_from_arrays(
         &node_ptr,
@@ -192,6 +194,7 @@ fn fit_subgraph_bcgd<'py>(
         .time_limit(opt_duration(time_limit)?)
         .prune(prune)
         .parallel(n_threads > 1)
+        .cache(cache)
         .record_trace(record_trace)
         .check()
         .map_err(PyGsErr::from)?;

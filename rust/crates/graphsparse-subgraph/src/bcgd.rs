@@ -27,6 +27,7 @@ use graphsparse_gspan::{
     DfsCode, MinerParams, Node, ParallelVisitor, Truncation, Visit, Visitor, mine, mine_parallel,
 };
 
+use crate::cache::{TreeCache, search_cached};
 use crate::error::{Result, SubgraphError, bad};
 use crate::fxhash::FxHasher;
 use crate::loss::Loss;
@@ -49,6 +50,7 @@ pub struct BcgdParams {
     time_limit: Option<Duration>,
     prune: bool,
     parallel: bool,
+    cache: bool,
     record_trace: bool,
 }
 
@@ -70,6 +72,7 @@ impl BcgdParams {
             time_limit: None,
             prune: true,
             parallel: false,
+            cache: true,
             record_trace: false,
         }
     }
@@ -122,6 +125,13 @@ impl BcgdParams {
     /// Traverse sibling subtrees in parallel on the current rayon pool.
     pub const fn parallel(mut self, v: bool) -> Self {
         self.parallel = v;
+        self
+    }
+    /// Keep the visited tree (graph ids, children) between iterations, so later searches walk
+    /// it without re-embedding and expand only the frontier (default on). The cached search is
+    /// serial; `parallel` then applies only to the uncached search.
+    pub const fn cache(mut self, v: bool) -> Self {
+        self.cache = v;
         self
     }
     /// Keep the coefficients of every iteration in [`BcgdFit::trace`].
@@ -279,13 +289,13 @@ struct Found {
     active: Option<usize>,
 }
 
-struct Search<'c, 'a> {
+pub(crate) struct Search<'c, 'a> {
     ctx: &'c Ctx<'a>,
     cand: Vec<u32>,
     marks: Vec<usize>,
     seen: FxMap<Box<[u32]>, Option<u32>>,
     found: Vec<Found>,
-    visited: u64,
+    pub(crate) visited: u64,
     skipped: u64,
 }
 
@@ -303,31 +313,41 @@ impl<'c, 'a> Search<'c, 'a> {
     }
 }
 
-impl Visitor for Search<'_, '_> {
-    fn pre(&mut self, node: &Node<'_>) -> Visit {
-        let ctx = self.ctx;
-        self.visited += 1;
-        let depth = node.depth();
+impl Search<'_, '_> {
+    /// Dictionary passing: the nonzero features below the node (code prefix match).
+    pub(crate) fn enter(&mut self, code: &DfsCode) {
+        let depth = code.len();
         let start = *self.marks.last().expect("invariant: marks never empty");
         let new_start = self.cand.len();
         if depth >= 1 {
-            let e = node.code().edges()[depth - 1];
+            let e = code.edges()[depth - 1];
             for idx in start..new_start {
                 let k = self.cand[idx];
-                let code = ctx.active_codes[k as usize].edges();
-                if code.len() >= depth && code[depth - 1] == e {
+                let fc = self.ctx.active_codes[k as usize].edges();
+                if fc.len() >= depth && fc[depth - 1] == e {
                     self.cand.push(k);
                 }
             }
         }
         self.marks.push(new_start);
+    }
+
+    pub(crate) fn leave(&mut self) {
+        let start = self.marks.pop().expect("invariant: enter pushed a mark");
+        self.cand.truncate(start);
+    }
+
+    /// `T_j` of the node's column (first sight only) and the Theorem 11 pruning test.
+    pub(crate) fn evaluate(&mut self, code: &DfsCode, ids: &[u32]) -> Visit {
+        let ctx = self.ctx;
+        self.visited += 1;
+        let new_start = *self.marks.last().expect("invariant: marks never empty");
         let (mut bup, mut blo) = (0.0f64, 0.0f64);
         for &k in &self.cand[new_start..] {
             let c = ctx.active_c[k as usize];
             bup = bup.max(c);
             blo = blo.min(c);
         }
-        let ids = node.graph_ids();
         let (mut lup, mut llo, mut s1, mut s2) = (0.0, 0.0, 0.0, 0.0);
         for &i in ids {
             let a = ctx.g1[i as usize];
@@ -343,7 +363,7 @@ impl Visitor for Search<'_, '_> {
             Some(slot) => {
                 self.skipped += 1;
                 if let Some(f) = *slot {
-                    self.found[f as usize].equivalents.push(node.code().clone());
+                    self.found[f as usize].equivalents.push(code.clone());
                 }
             }
             None => {
@@ -355,7 +375,7 @@ impl Visitor for Search<'_, '_> {
                 let slot = if t != 0.0 || active.is_some() {
                     self.found.push(Found {
                         ids: ids.to_vec(),
-                        code: node.code().clone(),
+                        code: code.clone(),
                         equivalents: Vec::new(),
                         t,
                         h,
@@ -375,10 +395,16 @@ impl Visitor for Search<'_, '_> {
             Visit::Continue
         }
     }
+}
+
+impl Visitor for Search<'_, '_> {
+    fn pre(&mut self, node: &Node<'_>) -> Visit {
+        self.enter(node.code());
+        self.evaluate(node.code(), node.graph_ids())
+    }
 
     fn post(&mut self, _node: &Node<'_>) {
-        let start = self.marks.pop().expect("invariant: pre pushed a mark");
-        self.cand.truncate(start);
+        self.leave();
     }
 }
 
@@ -492,6 +518,19 @@ pub fn fit_bcgd<L: Loss + ?Sized>(
     warm: Option<&BcgdFit>,
     cancel: &AtomicBool,
 ) -> Result<BcgdFit> {
+    let mut cache = params.0.cache.then(|| TreeCache::new(params.0.max_size));
+    fit_with_cache(db, y, loss, params, warm, cancel, cache.as_mut())
+}
+
+fn fit_with_cache<L: Loss + ?Sized>(
+    db: &GraphDatabase,
+    y: &[f64],
+    loss: &L,
+    params: &BcgdValidParams,
+    warm: Option<&BcgdFit>,
+    cancel: &AtomicBool,
+    mut cache: Option<&mut TreeCache>,
+) -> Result<BcgdFit> {
     let p = &params.0;
     let n = db.len();
     if y.len() != n {
@@ -587,14 +626,14 @@ pub fn fit_bcgd<L: Loss + ?Sized>(
             .time_limit(remaining_time)
             .check()?;
         let mut search = Search::new(&ctx, (0..active.len() as u32).collect());
-        let stats = if p.parallel {
-            mine_parallel(db, &miner, &mut search, cancel)?
-        } else {
-            mine(db, &miner, &mut search, cancel)?
+        let cut = match cache.as_deref_mut() {
+            Some(c) => search_cached(c, db, &miner, &mut search, cancel)?,
+            None if p.parallel => mine_parallel(db, &miner, &mut search, cancel)?.truncation,
+            None => mine(db, &miner, &mut search, cancel)?.truncation,
         };
-        nodes_used += stats.nodes_visited;
-        if stats.truncation.is_some() {
-            truncation = stats.truncation;
+        nodes_used += search.visited;
+        if cut.is_some() {
+            truncation = cut;
             break;
         }
         let (visited, skipped) = (search.visited, search.skipped);
@@ -710,6 +749,7 @@ pub fn fit_bcgd<L: Loss + ?Sized>(
                 })
             })
             .collect();
+        active.sort_by(|a, b| a.code.cmp(&b.code));
         alpha_init = (alpha / C.powi(5)).min(1.0);
         n_iter += 1;
         mu.fill(intercept);
@@ -750,7 +790,8 @@ pub fn fit_bcgd<L: Loss + ?Sized>(
 }
 
 /// Fits a regularisation path: one model per `λ1` of `lambdas` (in the order given; a
-/// decreasing grid is the useful one), each warm-started from the previous.
+/// decreasing grid is the useful one), each warm-started from the previous and reusing the
+/// tree cache of the previous fits.
 ///
 /// # Errors
 /// As [`fit_bcgd`], and [`SubgraphError::InvalidParameter`] for a `λ1` that is not positive.
@@ -763,9 +804,10 @@ pub fn fit_bcgd_path<L: Loss + ?Sized>(
     cancel: &AtomicBool,
 ) -> Result<Vec<BcgdFit>> {
     let mut out: Vec<BcgdFit> = Vec::with_capacity(lambdas.len());
+    let mut cache = params.0.cache.then(|| TreeCache::new(params.0.max_size));
     for &lam in lambdas {
         let pk = params.clone().into_params().lambda1(lam).check()?;
-        let fit = fit_bcgd(db, y, loss, &pk, out.last(), cancel)?;
+        let fit = fit_with_cache(db, y, loss, &pk, out.last(), cancel, cache.as_mut())?;
         let stop = fit.truncation.is_some();
         out.push(fit);
         if stop {

@@ -14,6 +14,7 @@
 mod bcgd;
 mod boost;
 mod bounds;
+mod cache;
 mod error;
 mod fxhash;
 mod loss;

@@ -267,7 +267,7 @@ fn bcgd_matches_explicit_matrix_every_iteration() {
 }
 
 #[test]
-fn pruning_and_parallel_do_not_change_the_iterates() {
+fn pruning_cache_and_parallel_do_not_change_the_iterates() {
     let db = random_db(40, 5);
     let y = responses(&db, 3, true);
     let base = BcgdParams::new(0.01)
@@ -279,18 +279,22 @@ fn pruning_and_parallel_do_not_change_the_iterates() {
     assert_same_trace(&pruned, &unpruned);
     let visited = |f: &BcgdFit| f.history.iter().map(|h| h.visited).sum::<u64>();
     assert!(visited(&pruned) < visited(&unpruned));
+    let uncached = fit(&db, &y, &Logistic, base.clone().cache(false));
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(3)
         .build()
         .unwrap();
-    let par = pool.install(|| fit(&db, &y, &Logistic, base.clone().parallel(true)));
-    assert_same_trace(&pruned, &par);
-    assert_eq!(pruned.features, par.features);
-    for (a, b) in pruned.history.iter().zip(&par.history) {
-        assert_eq!(
-            (a.visited, a.skipped, a.nonzeros),
-            (b.visited, b.skipped, b.nonzeros)
-        );
+    let par = pool.install(|| fit(&db, &y, &Logistic, base.clone().cache(false).parallel(true)));
+    for other in [&uncached, &par] {
+        assert_same_trace(&pruned, other);
+        assert_eq!(pruned.features, other.features);
+        // the cached search evaluates exactly the nodes the plain traversal visits
+        for (a, b) in pruned.history.iter().zip(&other.history) {
+            assert_eq!(
+                (a.visited, a.skipped, a.nonzeros),
+                (b.visited, b.skipped, b.nonzeros)
+            );
+        }
     }
     // skipped = visited - distinct columns (unpruned search sees the whole tree)
     let all = mine_frequent(
@@ -345,6 +349,23 @@ fn warm_started_path_matches_cold_starts() {
     )
     .unwrap();
     assert_eq!(path.len(), lambdas.len());
+    let uncached = fit_bcgd_path(
+        &db,
+        &y,
+        &Logistic,
+        &params.clone().cache(false).check().unwrap(),
+        &lambdas,
+        &AtomicBool::new(false),
+    )
+    .unwrap();
+    for (a, b) in path.iter().zip(&uncached) {
+        assert_eq!(a.n_iter, b.n_iter);
+        assert_eq!(a.features.len(), b.features.len());
+        for (fa, fb) in a.features.iter().zip(&b.features) {
+            assert_eq!(fa.graph_ids, fb.graph_ids);
+            assert!((fa.coef - fb.coef).abs() < 1e-10);
+        }
+    }
     for (lam, warm) in lambdas.iter().zip(&path) {
         let cold = fit(&db, &y, &Logistic, params.clone().lambda1(*lam));
         assert!(
