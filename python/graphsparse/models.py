@@ -8,7 +8,11 @@ design matrix:
   models fitted by block coordinate gradient descent with the Theorem 11 pruning (the paper's
   Figure 7), ``mean_i L(y_i, mu_i) + lambda1 ||b||_1 + lambda2/2 ||b||^2``. The loss is the *mean*
   over samples, as in glmnet, so the paper's ``lambda1`` grid (0.004-0.010 on CPDB) applies.
-* :func:`lambda1_path` — a warm-started regularisation path.
+* :func:`lambda1_path` — a warm-started regularisation path sharing one tree cache.
+
+Beyond the paper, the visited part of the enumeration tree (each node's graph ids and children)
+is cached between iterations, so a search re-evaluates known nodes without re-embedding them and
+runs gSpan only below the frontier nodes it needs to enter.
 * :class:`SubgraphAdaBoost` (Kudo et al. 2005) and :class:`SubgraphLPBoost` (gBoost, Saigo et al.
   2009) — decision stumps ``s (2 I(x ⊆ g) - 1)`` found by branch and bound.
 
@@ -306,8 +310,10 @@ _PARAMS_DOC = """
     max_iter : int, default=1000
         Most BCGD iterations; a :class:`~sklearn.exceptions.ConvergenceWarning` says when hit.
     n_jobs : int, optional
-        Rust worker threads (``None``: all cores, capped by ``GRAPHSPARSE_NUM_THREADS``).
-        Use ``n_jobs=1`` inside a parallel ``GridSearchCV``.
+        Rust worker threads (``None``: all cores, capped by ``GRAPHSPARSE_NUM_THREADS``) for
+        matching patterns in new graphs. The fit itself walks a cache of the visited tree
+        between iterations (no re-embedding; only frontier nodes are expanded), which is
+        serial. Use ``n_jobs=1`` inside a parallel ``GridSearchCV``.
     max_nodes : int, optional
         Budget of enumeration-tree nodes over the whole fit.
     time_limit : float, optional

@@ -6,7 +6,8 @@
 //!
 //! Learners on the gSpan tree:
 //! * [`fit_bcgd`] / [`fit_bcgd_path`]: L1 / elastic-net models by block coordinate gradient
-//!   descent with the Theorem 11 pruning (paper Figure 7), parameters [`BcgdParams`].
+//!   descent with the Theorem 11 pruning (paper Figure 7), parameters [`BcgdParams`]; the
+//!   visited tree is cached between iterations and along the path (see [`BcgdParams::cache`]).
 //! * [`best_stump`]: the branch-and-bound search for the decision stump with the largest
 //!   weighted gain (Adaboost's weak learner, LPBoost's pricing step).
 //! * [`match_patterns`]: which graphs contain which patterns (prediction on new graphs).
