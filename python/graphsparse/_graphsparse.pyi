@@ -78,6 +78,19 @@ def best_subgraph_stump(
     prune: bool,
     n_threads: int,
 ) -> dict[str, Any]: ...
+def fit_subgraph_adaboost(
+    node_ptr: npt.NDArray[np.int64],
+    node_labels: npt.NDArray[np.int64],
+    edge_ptr: npt.NDArray[np.int64],
+    edges: npt.NDArray[np.int64],
+    edge_labels: npt.NDArray[np.int64],
+    labels: npt.NDArray[np.float64],
+    rounds: int,
+    min_support: int,
+    max_size: int | None,
+    max_nodes: int | None,
+    time_limit: float | None,
+) -> dict[str, Any]: ...
 def match_subgraph_patterns(
     node_ptr: npt.NDArray[np.int64],
     node_labels: npt.NDArray[np.int64],

@@ -500,7 +500,9 @@ class SubgraphAdaBoost(_StumpEnsemble):
 
     Each round finds the stump ``h(g) = s (2 I(x ⊆ g) - 1)`` with the largest weighted gain
     ``sum_i w_i y_i h(g_i)`` over all subgraphs by branch and bound (Morishita-Kudo bound), then
-    applies the usual Adaboost update.
+    applies the usual Adaboost update. The whole loop runs in Rust, and the rounds share a
+    cache of the visited tree (no re-embedding of known nodes). ``n_jobs`` applies to
+    prediction only.
 
     Parameters
     ----------
@@ -540,33 +542,26 @@ class SubgraphAdaBoost(_StumpEnsemble):
         labels = 2.0 * _binary_response(self, y, len(ds)) - 1.0
         rounds = _check_int(self.n_estimators, "n_estimators", 1)
         minsup = _check_min_support(self.min_support, len(ds))
-        n = len(ds)
-        w = np.full(n, 1.0 / n)
-        stumps: list[tuple[dict[str, Any], float]] = []
-        self.n_visited_ = []
-        for _ in range(rounds):
-            s = self._search(ds, w, labels, minsup)
-            self.n_visited_.append(int(s["visited"]))
-            if s["code"] is None:
-                break
-            inside = np.zeros(n, dtype=bool)
-            inside[s["graph_ids"]] = True
-            h = s["sign"] * np.where(inside, 1.0, -1.0)
-            err = float(w[h != labels].sum())
-            if err >= 0.5:
-                break
-            err = max(err, 1e-10)
-            alpha = 0.5 * math.log((1.0 - err) / err)
-            stumps.append((s, alpha))
-            w = w * np.exp(-alpha * labels * h)
-            w /= w.sum()
-            if s["truncated"] is not None:
-                warnings.warn(
-                    f"stump search stopped by its {s['truncated']} budget; the round used the best "
-                    "stump found so far",
-                    TruncatedSearchWarning,
-                    stacklevel=2,
-                )
+        d = _rs.fit_subgraph_adaboost(
+            *ds._arrays(),
+            np.ascontiguousarray(labels, dtype=np.float64),
+            rounds,
+            minsup,
+            _check_optional_int(self.max_size, "max_size", 1),
+            _check_optional_int(self.max_nodes, "max_nodes", 1),
+            _check_time_limit(self.time_limit),
+        )
+        self.n_visited_ = [int(v) for v in d["visited"]]
+        stumps = [
+            ({"code": c, "graph_ids": i, "sign": float(s)}, float(a))
+            for c, i, s, a in zip(d["codes"], d["graph_ids"], d["signs"], d["weights"], strict=True)
+        ]
+        if d["truncated"] is not None:
+            warnings.warn(
+                f"Adaboost stopped by its {d['truncated']} budget after {len(stumps)} rounds",
+                TruncatedSearchWarning,
+                stacklevel=2,
+            )
         if not stumps:
             raise InvalidParameterError("no subgraph stump beats chance on this data")
         self._finish(ds, stumps)

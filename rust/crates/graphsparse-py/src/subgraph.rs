@@ -4,7 +4,8 @@ use std::time::Duration;
 
 use graphsparse::gspan::{DfsCode, DfsEdge, Truncation};
 use graphsparse::subgraph::{
-    BcgdFit, BcgdParams, Logistic, Squared, StumpParams, best_stump, fit_bcgd_path, match_patterns,
+    BcgdFit, BcgdParams, Logistic, Squared, StumpParams, adaboost, best_stump, fit_bcgd_path,
+    match_patterns,
 };
 use numpy::{IntoPyArray, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
@@ -278,6 +279,69 @@ fn best_subgraph_stump<'py>(
     Ok(d)
 }
 
+/// Adaboost with subgraph stumps (searches share a cache of the visited tree).
+#[pyfunction]
+#[pyo3(signature = (
+    node_ptr, node_labels, edge_ptr, edges, edge_labels, labels, rounds, min_support,
+    max_size, max_nodes, time_limit,
+))]
+#[allow(clippy::too_many_arguments)]
+fn fit_subgraph_adaboost<'py>(
+    py: Python<'py>,
+    node_ptr: PyReadonlyArray1<'py, i64>,
+    node_labels: PyReadonlyArray1<'py, i64>,
+    edge_ptr: PyReadonlyArray1<'py, i64>,
+    edges: PyReadonlyArray2<'py, i64>,
+    edge_labels: PyReadonlyArray1<'py, i64>,
+    labels: PyReadonlyArray1<'py, f64>,
+    rounds: i64,
+    min_support: i64,
+    max_size: Option<i64>,
+    max_nodes: Option<i64>,
+    time_limit: Option<f64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let db = crate::graph::database_from_arrays(
+        &node_ptr,
+        &node_labels,
+        &edge_ptr,
+        &edges,
+        &edge_labels,
+    )?;
+    let rounds = usize::try_from(rounds)
+        .map_err(|_| bad_param(format!("n_estimators must be >= 1, got {rounds}")))?;
+    let params = StumpParams {
+        min_support: usize::try_from(min_support)
+            .map_err(|_| bad_param(format!("min_support must be >= 1, got {min_support}")))?,
+        max_size: opt_u64("max_size", max_size)?.map(|v| v as usize),
+        max_nodes: opt_u64("max_nodes", max_nodes)?,
+        time_limit: opt_duration(time_limit)?,
+        prune: true,
+        parallel: false,
+    };
+    let l = labels.as_slice()?;
+    let fit = crate::threads::run_interruptible(py, 1, |cancel| {
+        adaboost(&db, l, rounds, &params, cancel)
+    })?
+    .map_err(PyGsErr::from)?;
+    let d = PyDict::new(py);
+    let codes = PyList::empty(py);
+    let ids = PyList::empty(py);
+    for s in &fit.stumps {
+        codes.append(code_array(py, &s.code)?)?;
+        ids.append(ids_array(py, &s.graph_ids))?;
+    }
+    d.set_item("codes", codes)?;
+    d.set_item("graph_ids", ids)?;
+    let signs: Vec<f64> = fit.stumps.iter().map(|s| s.sign).collect();
+    let weights: Vec<f64> = fit.stumps.iter().map(|s| s.weight).collect();
+    d.set_item("signs", signs.into_pyarray(py))?;
+    d.set_item("weights", weights.into_pyarray(py))?;
+    let visited: Vec<i64> = fit.visited.iter().map(|&v| v as i64).collect();
+    d.set_item("visited", visited.into_pyarray(py))?;
+    d.set_item("truncated", fit.truncation.map(truncation_name))?;
+    Ok(d)
+}
+
 /// For each pattern (an int64 DFS code of shape `(k, 5)`), the graphs that contain it.
 #[pyfunction]
 #[pyo3(signature = (node_ptr, node_labels, edge_ptr, edges, edge_labels, codes, n_threads))]
@@ -332,6 +396,7 @@ fn match_subgraph_patterns<'py>(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fit_subgraph_bcgd, m)?)?;
     m.add_function(wrap_pyfunction!(best_subgraph_stump, m)?)?;
+    m.add_function(wrap_pyfunction!(fit_subgraph_adaboost, m)?)?;
     m.add_function(wrap_pyfunction!(match_subgraph_patterns, m)?)?;
     Ok(())
 }

@@ -27,7 +27,7 @@ use graphsparse_gspan::{
     DfsCode, MinerParams, Node, ParallelVisitor, Truncation, Visit, Visitor, mine, mine_parallel,
 };
 
-use crate::cache::{TreeCache, search_cached};
+use crate::cache::{CachedSearch, TreeCache, search_cached};
 use crate::error::{Result, SubgraphError, bad};
 use crate::fxhash::FxHasher;
 use crate::loss::Loss;
@@ -394,6 +394,21 @@ impl Search<'_, '_> {
         } else {
             Visit::Continue
         }
+    }
+}
+
+impl CachedSearch for Search<'_, '_> {
+    fn enter(&mut self, code: &DfsCode) {
+        Search::enter(self, code);
+    }
+    fn evaluate(&mut self, code: &DfsCode, ids: &[u32]) -> Visit {
+        Search::evaluate(self, code, ids)
+    }
+    fn leave(&mut self) {
+        Search::leave(self);
+    }
+    fn visited(&self) -> u64 {
+        self.visited
     }
 }
 

@@ -20,6 +20,7 @@ use graphsparse_gspan::{
 };
 
 use crate::bounds::WeightedGain;
+use crate::cache::{CachedSearch, TreeCache, search_cached};
 use crate::error::{Result, SubgraphError, bad};
 
 /// Parameters of [`best_stump`].
@@ -75,6 +76,7 @@ struct Best<'a> {
     incumbent: Arc<AtomicU64>,
     global: Arc<Mutex<Option<(f64, DfsCode)>>>,
     best: Option<(f64, DfsCode, Vec<u32>, f64)>,
+    visited: u64,
 }
 
 fn better(g: f64, c: &DfsCode, than: &Option<(f64, DfsCode, Vec<u32>, f64)>) -> bool {
@@ -86,20 +88,32 @@ fn better(g: f64, c: &DfsCode, than: &Option<(f64, DfsCode, Vec<u32>, f64)>) -> 
 
 impl Visitor for Best<'_> {
     fn pre(&mut self, node: &Node<'_>) -> Visit {
-        let ids = node.graph_ids();
+        self.evaluate(node.code(), node.graph_ids())
+    }
+}
+
+impl CachedSearch for Best<'_> {
+    fn enter(&mut self, _code: &DfsCode) {}
+    fn leave(&mut self) {}
+    fn visited(&self) -> u64 {
+        self.visited
+    }
+
+    fn evaluate(&mut self, code: &DfsCode, ids: &[u32]) -> Visit {
+        self.visited += 1;
         let plus = self.gain.gain_plus(ids);
         let g = plus.abs();
-        if better(g, node.code(), &self.best) {
+        if better(g, code, &self.best) {
             let sign = if plus >= 0.0 { 1.0 } else { -1.0 };
-            self.best = Some((g, node.code().clone(), ids.to_vec(), sign));
+            self.best = Some((g, code.clone(), ids.to_vec(), sign));
             if g >= f64::from_bits(self.incumbent.load(Ordering::Relaxed)) {
                 let mut global = self.global.lock().unwrap_or_else(|p| p.into_inner());
                 let wins = match &*global {
                     None => true,
-                    Some((bg, bc)) => g > *bg || (g == *bg && node.code() < bc),
+                    Some((bg, bc)) => g > *bg || (g == *bg && code < bc),
                 };
                 if wins {
-                    *global = Some((g, node.code().clone()));
+                    *global = Some((g, code.clone()));
                     self.incumbent.fetch_max(g.to_bits(), Ordering::Relaxed);
                 }
             }
@@ -116,7 +130,7 @@ impl Visitor for Best<'_> {
             let global = self.global.lock().unwrap_or_else(|p| p.into_inner());
             if let Some((bg, bc)) = &*global
                 && bound <= *bg
-                && bc < node.code()
+                && bc < code
             {
                 return Visit::Prune;
             }
@@ -133,6 +147,7 @@ impl ParallelVisitor for Best<'_> {
             incumbent: Arc::clone(&self.incumbent),
             global: Arc::clone(&self.global),
             best: None,
+            visited: 0,
         }
     }
 
@@ -204,6 +219,7 @@ pub fn best_stump(
         incumbent: Arc::new(AtomicU64::new(0)),
         global: Arc::new(Mutex::new(None)),
         best: None,
+        visited: 0,
     };
     let stats = if params.parallel {
         mine_parallel(db, &miner, &mut v, cancel)?
@@ -228,4 +244,117 @@ pub fn best_stump(
             truncation: stats.truncation,
         },
     })
+}
+
+/// One weak learner of [`adaboost`]: `weight · sign · (2 I(code ⊆ g) − 1)`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stump {
+    /// The pattern.
+    pub code: DfsCode,
+    /// Sorted ids of the training graphs that contain it.
+    pub graph_ids: Vec<u32>,
+    /// `+1` or `−1`.
+    pub sign: f64,
+    /// The Adaboost weight `α_t = ½ ln((1 − ε_t) / ε_t)`.
+    pub weight: f64,
+}
+
+/// The result of [`adaboost`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct AdaBoostFit {
+    /// The weak learners, one per round.
+    pub stumps: Vec<Stump>,
+    /// Tree nodes evaluated by each round's search.
+    pub visited: Vec<u64>,
+    /// Why the fit stopped early (a budget or cancellation), if it did.
+    pub truncation: Option<Truncation>,
+}
+
+/// Adaboost with subgraph stumps (Kudo et al. 2005): `rounds` rounds of "best stump by
+/// branch and bound under the current weights, then the exponential reweighting".
+///
+/// The searches share one cache of the visited tree, so later rounds re-evaluate known nodes
+/// without re-embedding (gBoost's trick). Stops early when no stump beats chance
+/// (`ε_t ≥ ½`); `ε_t` is floored at `1e-10`.
+///
+/// # Errors
+/// As [`best_stump`].
+pub fn adaboost(
+    db: &GraphDatabase,
+    labels: &[f64],
+    rounds: usize,
+    params: &StumpParams,
+    cancel: &AtomicBool,
+) -> Result<AdaBoostFit> {
+    let n = db.len();
+    if labels.len() != n || n == 0 {
+        return Err(SubgraphError::InvalidResponse(format!(
+            "labels ({}) need one value per graph ({n})",
+            labels.len()
+        )));
+    }
+    if labels.iter().any(|&y| y != 1.0 && y != -1.0) {
+        return Err(SubgraphError::InvalidResponse(
+            "labels must be -1 or +1".into(),
+        ));
+    }
+    let miner = MinerParams::new()
+        .min_support(params.min_support)
+        .max_size(params.max_size)
+        .max_nodes(params.max_nodes)
+        .time_limit(params.time_limit)
+        .check()?;
+    let mut cache = TreeCache::new(params.max_size);
+    let mut w = vec![1.0 / n as f64; n];
+    let mut fit = AdaBoostFit {
+        stumps: Vec::new(),
+        visited: Vec::new(),
+        truncation: None,
+    };
+    let mut inside = vec![false; n];
+    for _ in 0..rounds {
+        let gain = WeightedGain::new(&w, labels);
+        let mut v = Best {
+            gain: &gain,
+            prune: params.prune,
+            incumbent: Arc::new(AtomicU64::new(0)),
+            global: Arc::new(Mutex::new(None)),
+            best: None,
+            visited: 0,
+        };
+        let cut = search_cached(&mut cache, db, &miner, &mut v, cancel)?;
+        fit.visited.push(v.visited);
+        if cut.is_some() {
+            fit.truncation = cut;
+            break;
+        }
+        let Some((_, code, ids, sign)) = v.best else {
+            break;
+        };
+        inside.fill(false);
+        for &i in &ids {
+            inside[i as usize] = true;
+        }
+        let h = |i: usize| if inside[i] { sign } else { -sign };
+        let err: f64 = (0..n).filter(|&i| h(i) != labels[i]).map(|i| w[i]).sum();
+        if err >= 0.5 {
+            break;
+        }
+        let err = err.max(1e-10);
+        let alpha = 0.5 * ((1.0 - err) / err).ln();
+        for i in 0..n {
+            w[i] *= (-alpha * labels[i] * h(i)).exp();
+        }
+        let total: f64 = w.iter().sum();
+        for x in w.iter_mut() {
+            *x /= total;
+        }
+        fit.stumps.push(Stump {
+            code,
+            graph_ids: ids,
+            sign,
+            weight: alpha,
+        });
+    }
+    Ok(fit)
 }

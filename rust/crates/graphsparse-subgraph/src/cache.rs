@@ -13,8 +13,19 @@ use std::time::Instant;
 use graphsparse_graph::GraphDatabase;
 use graphsparse_gspan::{DfsCode, MinerValidParams, Node, Truncation, Visit, Visitor, mine};
 
-use crate::bcgd::Search;
 use crate::error::Result;
+
+/// A search that can run over the cached tree: dictionary-passing hooks plus node evaluation.
+pub(crate) trait CachedSearch {
+    /// Entering a node (before `evaluate`), also for path nodes that are not evaluated.
+    fn enter(&mut self, code: &DfsCode);
+    /// Evaluates a node; `Prune` skips its subtree.
+    fn evaluate(&mut self, code: &DfsCode, ids: &[u32]) -> Visit;
+    /// Leaving a node entered with `enter`.
+    fn leave(&mut self);
+    /// Nodes evaluated so far.
+    fn visited(&self) -> u64;
+}
 
 struct CNode {
     code: DfsCode,
@@ -64,10 +75,10 @@ impl Limits<'_> {
     }
 }
 
-fn walk(
+fn walk<S: CachedSearch>(
     cache: &TreeCache,
     idx: u32,
-    search: &mut Search<'_, '_>,
+    search: &mut S,
     need: &mut Vec<(DfsCode, u32)>,
     lim: &Limits<'_>,
 ) -> Option<Truncation> {
@@ -76,7 +87,7 @@ fn walk(
         .as_ref()
         .expect("invariant: walk enters expanded nodes only");
     for &c in children {
-        if let Some(t) = lim.check(search.visited) {
+        if let Some(t) = lim.check(search.visited()) {
             return Some(t);
         }
         let node = &cache.nodes[c as usize];
@@ -104,15 +115,15 @@ enum Frame {
     New(u32, bool),
 }
 
-struct Expand<'s, 'c, 'a> {
-    search: &'s mut Search<'c, 'a>,
+struct Expand<'s, S> {
+    search: &'s mut S,
     cache: &'s mut TreeCache,
     targets: Vec<(DfsCode, u32)>,
     all: bool,
     frames: Vec<Frame>,
 }
 
-impl Visitor for Expand<'_, '_, '_> {
+impl<S: CachedSearch> Visitor for Expand<'_, S> {
     fn pre(&mut self, node: &Node<'_>) -> Visit {
         let code = node.code();
         let parent = match self.frames.last() {
@@ -176,11 +187,11 @@ impl Visitor for Expand<'_, '_, '_> {
 }
 
 /// One BCGD search through the cache; returns why it stopped early, if it did.
-pub(crate) fn search_cached(
+pub(crate) fn search_cached<S: CachedSearch>(
     cache: &mut TreeCache,
     db: &GraphDatabase,
     miner: &MinerValidParams,
-    search: &mut Search<'_, '_>,
+    search: &mut S,
     cancel: &AtomicBool,
 ) -> Result<Option<Truncation>> {
     let lim = Limits {
@@ -199,7 +210,7 @@ pub(crate) fn search_cached(
         return Ok(None);
     }
     need.sort_by(|a, b| a.0.cmp(&b.0));
-    let before = search.visited;
+    let before = search.visited();
     let params = miner
         .clone()
         .into_params()

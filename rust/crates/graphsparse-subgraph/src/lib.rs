@@ -25,7 +25,7 @@ pub use bcgd::{
     BcgdFit, BcgdParams, BcgdValidParams, Feature, IterationStats, TraceStep, fit_bcgd,
     fit_bcgd_path, objective,
 };
-pub use boost::{StumpParams, StumpSearch, best_stump};
+pub use boost::{AdaBoostFit, Stump, StumpParams, StumpSearch, adaboost, best_stump};
 pub use bounds::{AbsCorrelation, Bounds, SeparableFunction, WeightedError, WeightedGain};
 pub use error::{Result, SubgraphError};
 pub use graphsparse_gspan::Truncation;

@@ -7,8 +7,8 @@ use std::sync::atomic::AtomicBool;
 use graphsparse_graph::GraphDatabase;
 use graphsparse_gspan::{MinerParams, mine_frequent};
 use graphsparse_subgraph::{
-    BcgdFit, BcgdParams, Logistic, Loss, Squared, StumpParams, Truncation, best_stump, fit_bcgd,
-    fit_bcgd_path, match_patterns, objective,
+    BcgdFit, BcgdParams, Logistic, Loss, Squared, StumpParams, Truncation, adaboost, best_stump,
+    fit_bcgd, fit_bcgd_path, match_patterns, objective,
 };
 
 fn random_db(n_graphs: usize, seed: u64) -> GraphDatabase {
@@ -516,4 +516,68 @@ fn matcher_agrees_with_gspan_occurrences() {
     for (p, ids) in all.patterns.iter().zip(&serial) {
         assert_eq!(&p.graph_ids, ids, "{:?}", p.code);
     }
+}
+
+#[test]
+fn adaboost_with_cache_picks_the_brute_force_best_stump_each_round() {
+    let db = random_db(30, 55);
+    let labels: Vec<f64> = responses(&db, 4, true)
+        .iter()
+        .map(|&v| 2.0 * v - 1.0)
+        .collect();
+    let params = StumpParams {
+        max_size: Some(5),
+        ..StumpParams::default()
+    };
+    let fit = adaboost(&db, &labels, 12, &params, &AtomicBool::new(false)).unwrap();
+    assert!(fit.stumps.len() >= 5);
+    let all = mine_frequent(
+        &db,
+        &MinerParams::new().max_size(Some(5)).check().unwrap(),
+        &AtomicBool::new(false),
+    )
+    .unwrap();
+    let n = db.len();
+    let mut w = vec![1.0 / n as f64; n];
+    for (t, s) in fit.stumps.iter().enumerate() {
+        // the uncached search under the same weights finds the same stump
+        let plain = best_stump(&db, &w, &labels, &params, &AtomicBool::new(false)).unwrap();
+        assert_eq!(plain.code.as_ref(), Some(&s.code), "round {t}");
+        assert_eq!(plain.sign, s.sign);
+        let total: f64 = w.iter().zip(&labels).map(|(a, b)| a * b).sum();
+        let best = all
+            .patterns
+            .iter()
+            .map(|p| {
+                let inside: f64 = p
+                    .graph_ids
+                    .iter()
+                    .map(|&i| w[i as usize] * labels[i as usize])
+                    .sum();
+                (2.0 * inside - total).abs()
+            })
+            .fold(0.0, f64::max);
+        let h = |i: usize| {
+            if s.graph_ids.contains(&(i as u32)) {
+                s.sign
+            } else {
+                -s.sign
+            }
+        };
+        let gain: f64 = (0..n).map(|i| w[i] * labels[i] * h(i)).sum();
+        assert!((gain - best).abs() < 1e-12, "round {t}: {gain} vs {best}");
+        let err: f64 = (0..n).filter(|&i| h(i) != labels[i]).map(|i| w[i]).sum();
+        assert!((s.weight - 0.5 * ((1.0 - err) / err).ln()).abs() < 1e-9);
+        for i in 0..n {
+            w[i] *= (-s.weight * labels[i] * h(i)).exp();
+        }
+        let z: f64 = w.iter().sum();
+        w.iter_mut().for_each(|x| *x /= z);
+    }
+    // later rounds evaluate nodes from the cache: the visited counts stay bounded by the tree
+    assert!(
+        fit.visited
+            .iter()
+            .all(|&v| v as usize <= all.patterns.len())
+    );
 }
