@@ -10,6 +10,8 @@ The public API:
   ``project_weighted_simplex``, ``project_capped_simplex``, ``project_top_k``)
 * online learning — :mod:`graphsparse.online` (GraphDA and baselines, head/tail projections)
 * metrics — :mod:`graphsparse.metrics` (support recovery and online-learning scores)
+* subgraph models — :class:`SubgraphLogisticRegression`, :class:`SubgraphLinearRegression`,
+  :func:`lambda1_path`, :class:`SubgraphAdaBoost`, :class:`SubgraphLPBoost`
 * errors — :mod:`graphsparse.exceptions` (all bad-input errors are ``ValueError`` subclasses)
 """
 
@@ -17,9 +19,16 @@ from __future__ import annotations
 
 import os as _os
 
-from . import _graphsparse, datasets, exceptions, metrics, online, projections
+from . import _graphsparse, datasets, exceptions, metrics, online, plotting, projections
 from .datasets import GraphDataset, from_networkx, load_tu, read_gspan, write_gspan
 from .mining import MiningResult, Pattern, min_dfs_code, mine_subgraphs
+from .models import (
+    SubgraphAdaBoost,
+    SubgraphLinearRegression,
+    SubgraphLogisticRegression,
+    SubgraphLPBoost,
+    lambda1_path,
+)
 from .projections import (
     project_capped_simplex,
     project_l1_ball,
@@ -39,10 +48,15 @@ __all__ = [
     "GraphDataset",
     "MiningResult",
     "Pattern",
+    "SubgraphAdaBoost",
+    "SubgraphLPBoost",
+    "SubgraphLinearRegression",
+    "SubgraphLogisticRegression",
     "__version__",
     "datasets",
     "exceptions",
     "from_networkx",
+    "lambda1_path",
     "load_tu",
     "min_dfs_code",
     "mine_subgraphs",
@@ -55,6 +69,7 @@ __all__ = [
     "projections",
     "metrics",
     "online",
+    "plotting",
     "read_gspan",
     "write_gspan",
 ]

@@ -8,6 +8,8 @@ import sys
 import time
 from collections.abc import Sequence
 
+import numpy as np
+
 from . import __version__
 from .datasets import (
     GraphDataset,
@@ -86,28 +88,45 @@ def _cmd_mine(args: argparse.Namespace) -> int:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
+    from .models import SubgraphLogisticRegression
+
     print(f"graphsparse {__version__} demo: planted-motif graph classification data")
     t0 = time.perf_counter()
     ds = make_subgraph_classification(n_samples=args.n_samples, random_state=args.seed)
     print(f"generated {ds!r} in {time.perf_counter() - t0:.2f} s (seed {args.seed})")
-    result = mine_subgraphs(ds, args.min_support, max_size=args.max_size, n_jobs=args.n_jobs)
-    print(
-        f"\nmined {len(result)} connected patterns in >= {args.min_support} of the graphs "
-        f"(max {args.max_size} edges) in {result.seconds:.3f} s, "
-        f"{result.nodes_visited} enumeration-tree nodes"
+    n_train = (3 * len(ds)) // 4
+    train, test = ds[:n_train], ds[n_train:]
+    y = np.asarray(ds.y)
+    model = SubgraphLogisticRegression(
+        lambda1=args.lambda1,
+        max_size=args.max_size,
+        min_support=args.min_support,
+        n_jobs=args.n_jobs,
     )
-    y = ds.y
-    print("\npatterns most over-represented in the positive class:")
-    scored = []
-    n_pos = int((y == 1).sum())
-    n_neg = len(y) - n_pos
-    for p in result:
-        pos = int((y[p.graph_ids] == 1).sum())
-        scored.append((pos / max(n_pos, 1) - (p.support - pos) / max(n_neg, 1), pos, p))
-    scored.sort(key=lambda t: (-t[0], -t[2].n_edges))
-    print(f"{'diff':>6} {'pos':>4} {'neg':>4}  pattern")
-    for diff, pos, p in scored[: args.top]:
-        print(f"{diff:6.2f} {pos:4d} {p.support - pos:4d}  {p}")
+    t0 = time.perf_counter()
+    model.fit(train, y[:n_train])
+    seconds = time.perf_counter() - t0
+    visited = sum(h["visited"] for h in model.history_)
+    skipped = sum(h["skipped"] for h in model.history_)
+    print(
+        f"\nL1 logistic regression over all subgraphs (lambda1={args.lambda1}, "
+        f"min_support={args.min_support}, max_size={args.max_size}) on {n_train} graphs:"
+    )
+    print(
+        f"  mined the gSpan tree on the fly: {model.n_iter_} BCGD iterations, "
+        f"{visited} tree nodes visited ({100.0 * skipped / max(visited, 1):.1f}% skipped as "
+        f"duplicate columns), {seconds:.2f} s, converged={model.converged_}"
+    )
+    print(f"  train accuracy {model.score(train, y[:n_train]):.3f}")
+    if len(test):
+        print(f"  test accuracy  {model.score(test, y[n_train:]):.3f} ({len(test)} held-out graphs)")
+    order = np.argsort(-np.abs(model.coef_), kind="stable")
+    print(f"\n{len(model.coef_)} selected patterns (largest |coefficient| first):")
+    print(f"{'coef':>8} {'support':>7} {'equiv':>5}  pattern")
+    for j in order[: args.top]:
+        p = model.patterns_[j]
+        n_eq = len(model.equivalent_patterns_[j])
+        print(f"{model.coef_[j]:8.3f} {p.support:7d} {n_eq:5d}  {p}")
     return 0
 
 
@@ -133,6 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("--n-jobs", type=int, default=None, help="threads (default: all cores)")
     demo.add_argument("--top", type=int, default=10, help="patterns to show (default 10)")
+    demo.add_argument("--lambda1", type=float, default=0.01,
+                      help="L1 weight of the model (default 0.01)")
     demo.set_defaults(func=_cmd_demo)
 
     mine = sub.add_parser(

@@ -195,6 +195,8 @@ class GraphDataset:
 
     def __getitem__(self, key: Any) -> GraphDataset:
         n = len(self)
+        if isinstance(key, tuple) and len(key) == 2 and key[1] is Ellipsis:
+            key = key[0]  # scikit-learn's _safe_indexing asks for X[indices, ...]
         if isinstance(key, numbers.Integral) and not isinstance(key, bool | np.bool_):
             i = int(key)
             if not -n <= i < n:

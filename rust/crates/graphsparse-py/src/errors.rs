@@ -57,6 +57,16 @@ impl From<graphsparse::online::OnlineError> for PyGsErr {
     }
 }
 
+impl From<graphsparse::subgraph::SubgraphError> for PyGsErr {
+    fn from(err: graphsparse::subgraph::SubgraphError) -> Self {
+        use graphsparse::subgraph::SubgraphError as E;
+        match err {
+            E::Gspan(g) => Self::from(g),
+            _ => Self(InvalidParameterError::new_err(err.to_string())),
+        }
+    }
+}
+
 impl From<PyGsErr> for PyErr {
     fn from(err: PyGsErr) -> Self {
         err.0

@@ -9,6 +9,7 @@ mod gspan;
 mod online;
 mod pcst;
 mod proj;
+mod subgraph;
 mod threads;
 
 /// Rust kernels behind `graphsparse` (private module).
@@ -25,6 +26,7 @@ mod _graphsparse {
         crate::pcst::register(m)?;
         crate::proj::register(m)?;
         crate::online::register(m)?;
+        crate::subgraph::register(m)?;
         Ok(())
     }
 }

@@ -3,9 +3,31 @@
 //! Building blocks: [`SeparableFunction`] (Morishita–Kudo bounds, Lemma 8) with the classic
 //! objectives built on it ([`WeightedGain`], [`WeightedError`], [`AbsCorrelation`]), and the
 //! [`Loss`] trait with [`Logistic`] and [`Squared`] losses.
+//!
+//! Learners on the gSpan tree:
+//! * [`fit_bcgd`] / [`fit_bcgd_path`]: L1 / elastic-net models by block coordinate gradient
+//!   descent with the Theorem 11 pruning (paper Figure 7), parameters [`BcgdParams`]; the
+//!   visited tree is cached between iterations and along the path (see [`BcgdParams::cache`]).
+//! * [`best_stump`]: the branch-and-bound search for the decision stump with the largest
+//!   weighted gain (Adaboost's weak learner, LPBoost's pricing step).
+//! * [`match_patterns`]: which graphs contain which patterns (prediction on new graphs).
 
+mod bcgd;
+mod boost;
 mod bounds;
+mod cache;
+mod error;
+mod fxhash;
 mod loss;
+mod matching;
 
+pub use bcgd::{
+    BcgdFit, BcgdParams, BcgdValidParams, Feature, IterationStats, TraceStep, fit_bcgd,
+    fit_bcgd_path, objective,
+};
+pub use boost::{AdaBoostFit, Stump, StumpParams, StumpSearch, adaboost, best_stump};
 pub use bounds::{AbsCorrelation, Bounds, SeparableFunction, WeightedError, WeightedGain};
+pub use error::{Result, SubgraphError};
+pub use graphsparse_gspan::Truncation;
 pub use loss::{Logistic, Loss, Squared};
+pub use matching::match_patterns;

@@ -9,6 +9,7 @@
 //! | [`pcst`] | `graphsparse-pcst`: GW prize-collecting Steiner forest (as `pcst_fast`) | `pcst` |
 //! | [`proj`] | `graphsparse-proj`: simplex, l1-ball, weighted/capped simplex, top-k projections | `proj` |
 //! | [`online`] | `graphsparse-online`: WGM head/tail projections, GraphDA and online baselines | `online` |
+//! | [`subgraph`] | `graphsparse-subgraph`: sparse models over all subgraph features (BCGD, boosting) | `subgraph` |
 //!
 //! # Example
 //! ```
@@ -27,3 +28,5 @@ pub use graphsparse_online as online;
 pub use graphsparse_pcst as pcst;
 #[cfg(feature = "proj")]
 pub use graphsparse_proj as proj;
+#[cfg(feature = "subgraph")]
+pub use graphsparse_subgraph as subgraph;

@@ -1,0 +1,833 @@
+//! L1 / elastic-net learning over all subgraph features by block coordinate gradient descent
+//! (Takigawa & Mamitsuka, Figure 7).
+//!
+//! Problem: `min over (β0, β)  Σ_i L(y_i, μ_i) / n + λ1 ||β||_1 + λ2/2 ||β||²` with
+//! `μ_i = β0 + Σ_j β_j I(x_j ⊆ g_i)`, over every connected subgraph `x_j` of the data.
+//!
+//! Notation map (paper → code): `L'_i/n`, `L''_i/n` → `g1[i]`, `g2[i]`; `H_jj` → `h`;
+//! `b_j` → `b`; `T(θ)_j` → `t`; `d_j` → `d`; `\overline{L}_j`, `\underline{L}_j` → `lup`, `llo`;
+//! `\overline{B}_j`, `\underline{B}_j` → `bup`, `blo`; the dictionary `h[j]` of nonzero features
+//! below `x_j` → the candidate stack `cand` (depth-first dictionary passing: a feature is below
+//! a node exactly when the node's DFS code is a prefix of the feature's code).
+//!
+//! Each iteration traverses the gSpan tree once. At each node it computes `T_j` and prunes the
+//! subtree when `max(Lup + Bup, −Llo − Blo) ≤ λ1` (Theorem 11): then `T_k = 0` for every `k` below.
+//! A node whose graph-id set (column) was already seen this iteration is the same feature: it
+//! is counted as skipped and recorded as an equivalent pattern, and the traversal continues
+//! below it. Columns are compared exactly (hash map keyed by the sorted ids).
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::hash::BuildHasherDefault;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use graphsparse_graph::GraphDatabase;
+use graphsparse_gspan::{
+    DfsCode, MinerParams, Node, ParallelVisitor, Truncation, Visit, Visitor, mine, mine_parallel,
+};
+
+use crate::cache::{CachedSearch, TreeCache, search_cached};
+use crate::error::{Result, SubgraphError, bad};
+use crate::fxhash::FxHasher;
+use crate::loss::Loss;
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+/// Unchecked BCGD parameters (a builder); see [`BcgdParams::check`].
+///
+/// Defaults follow the paper's experiments: `λ2 = 0`, `tol = 1e-3`, `max_iter = 1000`,
+/// `min_support = 1`, unbounded pattern size, pruning on, serial traversal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BcgdParams {
+    lambda1: f64,
+    lambda2: f64,
+    tol: f64,
+    max_iter: usize,
+    min_support: usize,
+    max_size: Option<usize>,
+    max_nodes: Option<u64>,
+    time_limit: Option<Duration>,
+    prune: bool,
+    parallel: bool,
+    cache: bool,
+    record_trace: bool,
+}
+
+/// Validated BCGD parameters, from [`BcgdParams::check`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct BcgdValidParams(BcgdParams);
+
+impl BcgdParams {
+    /// Parameters with the given `λ1` and the defaults for everything else.
+    pub const fn new(lambda1: f64) -> Self {
+        Self {
+            lambda1,
+            lambda2: 0.0,
+            tol: 1e-3,
+            max_iter: 1000,
+            min_support: 1,
+            max_size: None,
+            max_nodes: None,
+            time_limit: None,
+            prune: true,
+            parallel: false,
+            cache: true,
+            record_trace: false,
+        }
+    }
+
+    /// The L1 weight `λ1 > 0` (on the mean loss).
+    pub const fn lambda1(mut self, v: f64) -> Self {
+        self.lambda1 = v;
+        self
+    }
+    /// The ridge weight `λ2 ≥ 0`.
+    pub const fn lambda2(mut self, v: f64) -> Self {
+        self.lambda2 = v;
+        self
+    }
+    /// Stop when `||H d||_∞ ≤ tol` (`tol > 0`).
+    pub const fn tol(mut self, v: f64) -> Self {
+        self.tol = v;
+        self
+    }
+    /// Most iterations (updates) of one fit.
+    pub const fn max_iter(mut self, v: usize) -> Self {
+        self.max_iter = v;
+        self
+    }
+    /// Least number of graphs a pattern must occur in (≥ 1).
+    pub const fn min_support(mut self, v: usize) -> Self {
+        self.min_support = v;
+        self
+    }
+    /// Largest pattern size in edges (`None`: unbounded).
+    pub const fn max_size(mut self, v: Option<usize>) -> Self {
+        self.max_size = v;
+        self
+    }
+    /// Node budget over the whole fit (all iterations together).
+    pub const fn max_nodes(mut self, v: Option<u64>) -> Self {
+        self.max_nodes = v;
+        self
+    }
+    /// Wall-time budget of the whole fit.
+    pub const fn time_limit(mut self, v: Option<Duration>) -> Self {
+        self.time_limit = v;
+        self
+    }
+    /// Use the Theorem 11 bound to prune (turn off only to check that pruning is safe).
+    pub const fn prune(mut self, v: bool) -> Self {
+        self.prune = v;
+        self
+    }
+    /// Traverse sibling subtrees in parallel on the current rayon pool.
+    pub const fn parallel(mut self, v: bool) -> Self {
+        self.parallel = v;
+        self
+    }
+    /// Keep the visited tree (graph ids, children) between iterations, so later searches walk
+    /// it without re-embedding and expand only the frontier (default on). The cached search is
+    /// serial; `parallel` then applies only to the uncached search.
+    pub const fn cache(mut self, v: bool) -> Self {
+        self.cache = v;
+        self
+    }
+    /// Keep the coefficients of every iteration in [`BcgdFit::trace`].
+    pub const fn record_trace(mut self, v: bool) -> Self {
+        self.record_trace = v;
+        self
+    }
+
+    /// Validates the parameters.
+    ///
+    /// # Errors
+    /// [`SubgraphError::InvalidParameter`] naming the first parameter out of range.
+    pub fn check(self) -> Result<BcgdValidParams> {
+        if !(self.lambda1.is_finite() && self.lambda1 > 0.0) {
+            return Err(bad(
+                "lambda1",
+                format!("must be finite and > 0, got {}", self.lambda1),
+            ));
+        }
+        if !(self.lambda2.is_finite() && self.lambda2 >= 0.0) {
+            return Err(bad(
+                "lambda2",
+                format!("must be finite and >= 0, got {}", self.lambda2),
+            ));
+        }
+        if !(self.tol.is_finite() && self.tol > 0.0) {
+            return Err(bad(
+                "tol",
+                format!("must be finite and > 0, got {}", self.tol),
+            ));
+        }
+        if self.min_support == 0 {
+            return Err(bad("min_support", "must be >= 1"));
+        }
+        Ok(BcgdValidParams(self))
+    }
+}
+
+impl BcgdValidParams {
+    /// The parameters back as a builder.
+    pub fn into_params(self) -> BcgdParams {
+        self.0
+    }
+    /// `λ1`.
+    pub const fn lambda1(&self) -> f64 {
+        self.0.lambda1
+    }
+}
+
+/// One selected feature: an equivalence class of patterns with the same occurrence set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Feature {
+    /// The representative pattern (the smallest DFS code met).
+    pub code: DfsCode,
+    /// Sorted ids of the graphs containing it (the column `1(x)`).
+    pub graph_ids: Vec<u32>,
+    /// The coefficient `β_j` (nonzero).
+    pub coef: f64,
+    /// Other patterns met with the same column, in increasing DFS-code order.
+    pub equivalents: Vec<DfsCode>,
+}
+
+/// What one iteration did.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct IterationStats {
+    /// Objective after the iteration's update (unchanged for the final check).
+    pub objective: f64,
+    /// Nonzero coefficients after the update.
+    pub nonzeros: usize,
+    /// Tree nodes visited by the search.
+    pub visited: u64,
+    /// Visited nodes whose column was already seen in the same search.
+    pub skipped: u64,
+    /// Wall time of the iteration in seconds.
+    pub seconds: f64,
+}
+
+/// The coefficients after one update (kept when `record_trace` is on).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TraceStep {
+    /// The intercept `β0`.
+    pub intercept: f64,
+    /// `(column, coefficient)` of every nonzero feature.
+    pub coefs: Vec<(Vec<u32>, f64)>,
+}
+
+/// A fitted model and how the fit went.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BcgdFit {
+    /// The intercept `β0`.
+    pub intercept: f64,
+    /// The nonzero features, in increasing DFS-code order of their representatives.
+    pub features: Vec<Feature>,
+    /// Number of updates made.
+    pub n_iter: usize,
+    /// Whether `||H d||_∞ ≤ tol` was reached.
+    pub converged: bool,
+    /// Why the fit stopped early (a budget or cancellation), if it did.
+    pub truncation: Option<Truncation>,
+    /// One entry per search (the updates, then the final convergence check when it happened).
+    pub history: Vec<IterationStats>,
+    /// The coefficients after each update, when asked for.
+    pub trace: Vec<TraceStep>,
+}
+
+impl BcgdFit {
+    /// `μ_i = β0 + Σ_j β_j I(x_j ⊆ g_i)` for the training graphs.
+    pub fn decision_function(&self, n: usize) -> Vec<f64> {
+        let mut mu = vec![self.intercept; n];
+        for f in &self.features {
+            for &i in &f.graph_ids {
+                mu[i as usize] += f.coef;
+            }
+        }
+        mu
+    }
+}
+
+fn clip_h(h: f64) -> f64 {
+    h.clamp(1e-10, 1e10)
+}
+
+/// `T_j` of Lemma 10: the minimiser of the one-dimensional quadratic model with the L1 term.
+fn soft_step(b: f64, lambda1: f64, h: f64) -> f64 {
+    if b < -lambda1 {
+        -(b + lambda1) / h
+    } else if b > lambda1 {
+        -(b - lambda1) / h
+    } else {
+        0.0
+    }
+}
+
+/// Read-only data of one search.
+struct Ctx<'a> {
+    g1: &'a [f64],
+    g2: &'a [f64],
+    lambda1: f64,
+    lambda2: f64,
+    prune: bool,
+    active_codes: Vec<&'a DfsCode>,
+    active_c: Vec<f64>,
+    active_beta: Vec<f64>,
+    by_col: FxMap<&'a [u32], usize>,
+}
+
+/// A column met by the search whose `T_j ≠ 0` or `β_j ≠ 0`.
+struct Found {
+    ids: Vec<u32>,
+    code: DfsCode,
+    equivalents: Vec<DfsCode>,
+    t: f64,
+    h: f64,
+    sum_g1: f64,
+    active: Option<usize>,
+}
+
+pub(crate) struct Search<'c, 'a> {
+    ctx: &'c Ctx<'a>,
+    cand: Vec<u32>,
+    marks: Vec<usize>,
+    seen: FxMap<Box<[u32]>, Option<u32>>,
+    found: Vec<Found>,
+    pub(crate) visited: u64,
+    skipped: u64,
+}
+
+impl<'c, 'a> Search<'c, 'a> {
+    fn new(ctx: &'c Ctx<'a>, cand: Vec<u32>) -> Self {
+        Self {
+            ctx,
+            cand,
+            marks: vec![0],
+            seen: FxMap::default(),
+            found: Vec::new(),
+            visited: 0,
+            skipped: 0,
+        }
+    }
+}
+
+impl Search<'_, '_> {
+    /// Dictionary passing: the nonzero features below the node (code prefix match).
+    pub(crate) fn enter(&mut self, code: &DfsCode) {
+        let depth = code.len();
+        let start = *self.marks.last().expect("invariant: marks never empty");
+        let new_start = self.cand.len();
+        if depth >= 1 {
+            let e = code.edges()[depth - 1];
+            for idx in start..new_start {
+                let k = self.cand[idx];
+                let fc = self.ctx.active_codes[k as usize].edges();
+                if fc.len() >= depth && fc[depth - 1] == e {
+                    self.cand.push(k);
+                }
+            }
+        }
+        self.marks.push(new_start);
+    }
+
+    pub(crate) fn leave(&mut self) {
+        let start = self.marks.pop().expect("invariant: enter pushed a mark");
+        self.cand.truncate(start);
+    }
+
+    /// `T_j` of the node's column (first sight only) and the Theorem 11 pruning test.
+    pub(crate) fn evaluate(&mut self, code: &DfsCode, ids: &[u32]) -> Visit {
+        let ctx = self.ctx;
+        self.visited += 1;
+        let new_start = *self.marks.last().expect("invariant: marks never empty");
+        let (mut bup, mut blo) = (0.0f64, 0.0f64);
+        for &k in &self.cand[new_start..] {
+            let c = ctx.active_c[k as usize];
+            bup = bup.max(c);
+            blo = blo.min(c);
+        }
+        let (mut lup, mut llo, mut s1, mut s2) = (0.0, 0.0, 0.0, 0.0);
+        for &i in ids {
+            let a = ctx.g1[i as usize];
+            if a > 0.0 {
+                lup += a;
+            } else {
+                llo += a;
+            }
+            s1 += a;
+            s2 += ctx.g2[i as usize];
+        }
+        match self.seen.get(ids) {
+            Some(slot) => {
+                self.skipped += 1;
+                if let Some(f) = *slot {
+                    self.found[f as usize].equivalents.push(code.clone());
+                }
+            }
+            None => {
+                let h = clip_h(s2 + ctx.lambda2);
+                let active = ctx.by_col.get(ids).copied();
+                let beta = active.map_or(0.0, |k| ctx.active_beta[k]);
+                let b = s1 + (ctx.lambda2 - h) * beta;
+                let t = soft_step(b, ctx.lambda1, h);
+                let slot = if t != 0.0 || active.is_some() {
+                    self.found.push(Found {
+                        ids: ids.to_vec(),
+                        code: code.clone(),
+                        equivalents: Vec::new(),
+                        t,
+                        h,
+                        sum_g1: s1,
+                        active,
+                    });
+                    Some((self.found.len() - 1) as u32)
+                } else {
+                    None
+                };
+                self.seen.insert(ids.into(), slot);
+            }
+        }
+        if ctx.prune && (lup + bup).max(-llo - blo) <= ctx.lambda1 {
+            Visit::Prune
+        } else {
+            Visit::Continue
+        }
+    }
+}
+
+impl CachedSearch for Search<'_, '_> {
+    fn enter(&mut self, code: &DfsCode) {
+        Search::enter(self, code);
+    }
+    fn evaluate(&mut self, code: &DfsCode, ids: &[u32]) -> Visit {
+        Search::evaluate(self, code, ids)
+    }
+    fn leave(&mut self) {
+        Search::leave(self);
+    }
+    fn visited(&self) -> u64 {
+        self.visited
+    }
+}
+
+impl Visitor for Search<'_, '_> {
+    fn pre(&mut self, node: &Node<'_>) -> Visit {
+        self.enter(node.code());
+        self.evaluate(node.code(), node.graph_ids())
+    }
+
+    fn post(&mut self, _node: &Node<'_>) {
+        self.leave();
+    }
+}
+
+impl ParallelVisitor for Search<'_, '_> {
+    fn fork(&self) -> Self {
+        let start = *self.marks.last().expect("invariant: marks never empty");
+        Self::new(self.ctx, self.cand[start..].to_vec())
+    }
+
+    fn join(&mut self, child: Self) {
+        self.visited += child.visited;
+        self.skipped += child.skipped;
+        // the child's subtree comes after everything this visitor has seen (DFS order)
+        let mut target: Vec<Option<u32>> = vec![None; child.found.len()];
+        for (key, slot) in child.seen {
+            match self.seen.entry(key) {
+                Entry::Occupied(o) => {
+                    self.skipped += 1;
+                    if let (Some(cf), Some(pf)) = (slot, *o.get()) {
+                        target[cf as usize] = Some(pf);
+                    }
+                }
+                Entry::Vacant(v) => {
+                    v.insert(None);
+                }
+            }
+        }
+        for (cf, f) in child.found.into_iter().enumerate() {
+            if let Some(pf) = target[cf] {
+                let dst = &mut self.found[pf as usize].equivalents;
+                dst.push(f.code);
+                dst.extend(f.equivalents);
+            } else {
+                let idx = self.found.len() as u32;
+                *self
+                    .seen
+                    .get_mut(f.ids.as_slice())
+                    .expect("invariant: inserted above") = Some(idx);
+                self.found.push(f);
+            }
+        }
+    }
+}
+
+/// One entry of the direction: a feature with `T_j ≠ 0` or `β_j ≠ 0`.
+struct DirEntry {
+    ids: Vec<u32>,
+    code: DfsCode,
+    equivalents: Vec<DfsCode>,
+    beta: f64,
+    grad: f64,
+    h: f64,
+    d: f64,
+}
+
+fn mean_loss<L: Loss + ?Sized>(loss: &L, y: &[f64], mu: &[f64]) -> f64 {
+    let s: f64 = y.iter().zip(mu).map(|(&yi, &m)| loss.value(yi, m)).sum();
+    s / y.len() as f64
+}
+
+fn penalty(lambda1: f64, lambda2: f64, betas: impl Iterator<Item = f64>) -> f64 {
+    let (mut l1, mut l2) = (0.0, 0.0);
+    for b in betas {
+        l1 += b.abs();
+        l2 += b * b;
+    }
+    lambda1 * l1 + 0.5 * lambda2 * l2
+}
+
+/// The objective `Σ_i L(y_i, μ_i)/n + λ1 ||β||_1 + λ2/2 ||β||²` of a model on its training data.
+pub fn objective<L: Loss + ?Sized>(
+    loss: &L,
+    y: &[f64],
+    fit: &BcgdFit,
+    lambda1: f64,
+    lambda2: f64,
+) -> f64 {
+    let mu = fit.decision_function(y.len());
+    mean_loss(loss, y, &mu) + penalty(lambda1, lambda2, fit.features.iter().map(|f| f.coef))
+}
+
+fn merge_codes(mut codes: Vec<DfsCode>) -> (DfsCode, Vec<DfsCode>) {
+    codes.sort();
+    codes.dedup();
+    let rep = codes.remove(0);
+    (rep, codes)
+}
+
+/// Fits the model by BCGD, from zero or warm-started from `warm`.
+///
+/// # Arguments
+/// * `db`, `y`: the graphs and one response per graph (`y ∈ {0, 1}` for [`crate::Logistic`]).
+/// * `loss`: the loss (mean over samples).
+/// * `params`: see [`BcgdParams`].
+/// * `warm`: a previous fit on the same data to start from (a regularisation path).
+/// * `cancel`: raised by the caller to stop; the fit returns what it has with
+///   [`Truncation::Cancelled`].
+///
+/// # Errors
+/// [`SubgraphError::InvalidResponse`] when `y` does not have one finite value per graph;
+/// gSpan errors from the traversal.
+///
+/// # Complexity
+/// Each iteration is one pruned traversal of the gSpan tree plus `O(Σ_j |1(x_j)|)` over the
+/// selected features for the line search.
+pub fn fit_bcgd<L: Loss + ?Sized>(
+    db: &GraphDatabase,
+    y: &[f64],
+    loss: &L,
+    params: &BcgdValidParams,
+    warm: Option<&BcgdFit>,
+    cancel: &AtomicBool,
+) -> Result<BcgdFit> {
+    let mut cache = params.0.cache.then(|| TreeCache::new(params.0.max_size));
+    fit_with_cache(db, y, loss, params, warm, cancel, cache.as_mut())
+}
+
+fn fit_with_cache<L: Loss + ?Sized>(
+    db: &GraphDatabase,
+    y: &[f64],
+    loss: &L,
+    params: &BcgdValidParams,
+    warm: Option<&BcgdFit>,
+    cancel: &AtomicBool,
+    mut cache: Option<&mut TreeCache>,
+) -> Result<BcgdFit> {
+    let p = &params.0;
+    let n = db.len();
+    if y.len() != n {
+        return Err(SubgraphError::InvalidResponse(format!(
+            "has {} values for {n} graphs",
+            y.len()
+        )));
+    }
+    if n == 0 {
+        return Err(SubgraphError::InvalidResponse("no graphs".into()));
+    }
+    if let Some(i) = y.iter().position(|v| !v.is_finite()) {
+        return Err(SubgraphError::InvalidResponse(format!(
+            "value {} at index {i} is not finite",
+            y[i]
+        )));
+    }
+    let start = Instant::now();
+    let (lambda1, lambda2) = (p.lambda1, p.lambda2);
+    let nf = n as f64;
+    let (mut intercept, mut active): (f64, Vec<Feature>) = match warm {
+        Some(w) => (w.intercept, w.features.clone()),
+        None => (0.0, Vec::new()),
+    };
+    let mut history = Vec::new();
+    let mut trace = Vec::new();
+    let mut alpha_init = 1.0f64;
+    let (mut converged, mut truncation, mut n_iter) = (false, None, 0usize);
+    let mut nodes_used = 0u64;
+    let (mut mu, mut g1, mut g2) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    let mut dmu = vec![0.0; n];
+    let mut trial = vec![0.0; n];
+    for _t in 0..=p.max_iter {
+        let it_start = Instant::now();
+        mu.fill(intercept);
+        for f in &active {
+            for &i in &f.graph_ids {
+                mu[i as usize] += f.coef;
+            }
+        }
+        for i in 0..n {
+            g1[i] = loss.d1(y[i], mu[i]) / nf;
+            g2[i] = loss.d2(y[i], mu[i]) / nf;
+        }
+        let f_old =
+            mean_loss(loss, y, &mu) + penalty(lambda1, lambda2, active.iter().map(|f| f.coef));
+        // H_kk and (λ2 − H_kk) β_k of the nonzero features, for Bup / Blo
+        let active_h: Vec<f64> = active
+            .iter()
+            .map(|f| clip_h(f.graph_ids.iter().map(|&i| g2[i as usize]).sum::<f64>() + lambda2))
+            .collect();
+        let ctx = Ctx {
+            g1: &g1,
+            g2: &g2,
+            lambda1,
+            lambda2,
+            prune: p.prune,
+            active_codes: active.iter().map(|f| &f.code).collect(),
+            active_c: active
+                .iter()
+                .zip(&active_h)
+                .map(|(f, &h)| (lambda2 - h) * f.coef)
+                .collect(),
+            active_beta: active.iter().map(|f| f.coef).collect(),
+            by_col: active
+                .iter()
+                .enumerate()
+                .map(|(k, f)| (f.graph_ids.as_slice(), k))
+                .collect(),
+        };
+        let remaining_time = match p.time_limit {
+            Some(limit) => match limit.checked_sub(start.elapsed()) {
+                Some(r) if !r.is_zero() => Some(r),
+                _ => {
+                    truncation = Some(Truncation::TimeLimit);
+                    break;
+                }
+            },
+            None => None,
+        };
+        let remaining_nodes = match p.max_nodes {
+            Some(m) if m <= nodes_used => {
+                truncation = Some(Truncation::MaxNodes);
+                break;
+            }
+            Some(m) => Some(m - nodes_used),
+            None => None,
+        };
+        let miner = MinerParams::new()
+            .min_support(p.min_support)
+            .max_size(p.max_size)
+            .max_nodes(remaining_nodes)
+            .time_limit(remaining_time)
+            .check()?;
+        let mut search = Search::new(&ctx, (0..active.len() as u32).collect());
+        let cut = match cache.as_deref_mut() {
+            Some(c) => search_cached(c, db, &miner, &mut search, cancel)?,
+            None if p.parallel => mine_parallel(db, &miner, &mut search, cancel)?.truncation,
+            None => mine(db, &miner, &mut search, cancel)?.truncation,
+        };
+        nodes_used += search.visited;
+        if cut.is_some() {
+            truncation = cut;
+            break;
+        }
+        let (visited, skipped) = (search.visited, search.skipped);
+        // the direction over {T_j ≠ 0} ∪ {β_j ≠ 0}
+        let mut covered = vec![false; active.len()];
+        let mut dir: Vec<DirEntry> = Vec::with_capacity(search.found.len() + active.len());
+        for f in search.found {
+            let beta = f.active.map_or(0.0, |k| {
+                covered[k] = true;
+                active[k].coef
+            });
+            let mut codes = vec![f.code];
+            codes.extend(f.equivalents);
+            if let Some(k) = f.active {
+                codes.push(active[k].code.clone());
+                codes.extend(active[k].equivalents.iter().cloned());
+            }
+            let (code, equivalents) = merge_codes(codes);
+            dir.push(DirEntry {
+                ids: f.ids,
+                code,
+                equivalents,
+                beta,
+                grad: f.sum_g1 + lambda2 * beta,
+                h: f.h,
+                d: f.t - beta,
+            });
+        }
+        for (k, f) in active.iter().enumerate() {
+            if !covered[k] {
+                // pruned: Theorem 11 guarantees T_k = 0
+                let s1: f64 = f.graph_ids.iter().map(|&i| g1[i as usize]).sum();
+                dir.push(DirEntry {
+                    ids: f.graph_ids.clone(),
+                    code: f.code.clone(),
+                    equivalents: f.equivalents.clone(),
+                    beta: f.coef,
+                    grad: s1 + lambda2 * f.coef,
+                    h: active_h[k],
+                    d: -f.coef,
+                });
+            }
+        }
+        let sum_g1: f64 = g1.iter().sum();
+        let h0 = clip_h(g2.iter().sum());
+        let mut d0 = -sum_g1 / h0;
+        let opt = dir
+            .iter()
+            .map(|e| (e.h * e.d).abs())
+            .fold((h0 * d0).abs(), f64::max);
+        if opt <= p.tol {
+            converged = true;
+            history.push(IterationStats {
+                objective: f_old,
+                nonzeros: active.len(),
+                visited,
+                skipped,
+                seconds: it_start.elapsed().as_secs_f64(),
+            });
+            break;
+        }
+        if n_iter == p.max_iter {
+            break;
+        }
+        // Gauss–Southwell-r
+        let dmax = dir.iter().map(|e| e.d.abs()).fold(d0.abs(), f64::max);
+        const V: f64 = 0.9;
+        for e in dir.iter_mut() {
+            if e.d.abs() <= V * dmax {
+                e.d = 0.0;
+            }
+        }
+        if d0.abs() <= V * dmax {
+            d0 = 0.0;
+        }
+        // Armijo
+        let mut delta = sum_g1 * d0;
+        for e in &dir {
+            delta += e.grad * e.d + lambda1 * ((e.beta + e.d).abs() - e.beta.abs());
+        }
+        dmu.fill(d0);
+        for e in &dir {
+            if e.d != 0.0 {
+                for &i in &e.ids {
+                    dmu[i as usize] += e.d;
+                }
+            }
+        }
+        const SIGMA: f64 = 0.1;
+        const C: f64 = 0.5;
+        let mut alpha = alpha_init;
+        for _ in 0..100 {
+            for i in 0..n {
+                trial[i] = mu[i] + alpha * dmu[i];
+            }
+            let f_new = mean_loss(loss, y, &trial)
+                + penalty(lambda1, lambda2, dir.iter().map(|e| e.beta + alpha * e.d));
+            if f_new <= f_old + alpha * SIGMA * delta {
+                break;
+            }
+            alpha *= C;
+        }
+        intercept += alpha * d0;
+        active = dir
+            .into_iter()
+            .filter_map(|e| {
+                let coef = e.beta + alpha * e.d;
+                (coef != 0.0).then_some(Feature {
+                    code: e.code,
+                    graph_ids: e.ids,
+                    coef,
+                    equivalents: e.equivalents,
+                })
+            })
+            .collect();
+        active.sort_by(|a, b| a.code.cmp(&b.code));
+        alpha_init = (alpha / C.powi(5)).min(1.0);
+        n_iter += 1;
+        mu.fill(intercept);
+        for f in &active {
+            for &i in &f.graph_ids {
+                mu[i as usize] += f.coef;
+            }
+        }
+        let objective =
+            mean_loss(loss, y, &mu) + penalty(lambda1, lambda2, active.iter().map(|f| f.coef));
+        if p.record_trace {
+            trace.push(TraceStep {
+                intercept,
+                coefs: active
+                    .iter()
+                    .map(|f| (f.graph_ids.clone(), f.coef))
+                    .collect(),
+            });
+        }
+        history.push(IterationStats {
+            objective,
+            nonzeros: active.len(),
+            visited,
+            skipped,
+            seconds: it_start.elapsed().as_secs_f64(),
+        });
+    }
+    active.sort_by(|a, b| a.code.cmp(&b.code));
+    Ok(BcgdFit {
+        intercept,
+        features: active,
+        n_iter,
+        converged,
+        truncation,
+        history,
+        trace,
+    })
+}
+
+/// Fits a regularisation path: one model per `λ1` of `lambdas` (in the order given; a
+/// decreasing grid is the useful one), each warm-started from the previous and reusing the
+/// tree cache of the previous fits.
+///
+/// # Errors
+/// As [`fit_bcgd`], and [`SubgraphError::InvalidParameter`] for a `λ1` that is not positive.
+pub fn fit_bcgd_path<L: Loss + ?Sized>(
+    db: &GraphDatabase,
+    y: &[f64],
+    loss: &L,
+    params: &BcgdValidParams,
+    lambdas: &[f64],
+    cancel: &AtomicBool,
+) -> Result<Vec<BcgdFit>> {
+    let mut out: Vec<BcgdFit> = Vec::with_capacity(lambdas.len());
+    let mut cache = params.0.cache.then(|| TreeCache::new(params.0.max_size));
+    for &lam in lambdas {
+        let pk = params.clone().into_params().lambda1(lam).check()?;
+        let fit = fit_with_cache(db, y, loss, &pk, out.last(), cancel, cache.as_mut())?;
+        let stop = fit.truncation.is_some();
+        out.push(fit);
+        if stop {
+            break;
+        }
+    }
+    Ok(out)
+}

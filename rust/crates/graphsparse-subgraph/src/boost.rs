@@ -1,0 +1,360 @@
+//! The best decision stump by branch and bound: Adaboost's weak learner (Kudo et al. 2005) and
+//! LPBoost's pricing step (gBoost, Saigo et al. 2009) on the gSpan tree.
+//!
+//! A stump is `h(g) = s (2 I(x ⊆ g) − 1)` with `s ∈ {−1, +1}`; its gain is `Σ_i w_i y_i h(g_i)`.
+//! Below a node with graphs `1(x)`, no pattern can beat the Morishita–Kudo bound
+//! [`WeightedGain::bound`], so a subtree whose bound is below the best gain found so far
+//! (shared between threads through an atomic) is pruned. A subtree whose bound only *equals*
+//! the best gain is pruned when the best stump's code is smaller than the node's (every code
+//! below is larger still, so it could only lose the tie-break): plateaus of equal gains, common
+//! when the weights are sparse (LPBoost), do not force a full traversal, and the answer stays
+//! independent of the thread count.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use graphsparse_graph::GraphDatabase;
+use graphsparse_gspan::{
+    DfsCode, MinerParams, Node, ParallelVisitor, Truncation, Visit, Visitor, mine, mine_parallel,
+};
+
+use crate::bounds::WeightedGain;
+use crate::cache::{CachedSearch, TreeCache, search_cached};
+use crate::error::{Result, SubgraphError, bad};
+
+/// Parameters of [`best_stump`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct StumpParams {
+    /// Least number of graphs a pattern must occur in (≥ 1).
+    pub min_support: usize,
+    /// Largest pattern size in edges (`None`: unbounded).
+    pub max_size: Option<usize>,
+    /// Node budget of the search.
+    pub max_nodes: Option<u64>,
+    /// Time budget of the search.
+    pub time_limit: Option<Duration>,
+    /// Prune with the bound (turn off only to check that pruning is safe).
+    pub prune: bool,
+    /// Traverse sibling subtrees in parallel on the current rayon pool.
+    pub parallel: bool,
+}
+
+impl Default for StumpParams {
+    fn default() -> Self {
+        Self {
+            min_support: 1,
+            max_size: None,
+            max_nodes: None,
+            time_limit: None,
+            prune: true,
+            parallel: false,
+        }
+    }
+}
+
+/// The result of [`best_stump`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct StumpSearch {
+    /// The best pattern (`None` when the tree is empty).
+    pub code: Option<DfsCode>,
+    /// Its graphs, sorted.
+    pub graph_ids: Vec<u32>,
+    /// The stump's sign `s` (+1 or −1).
+    pub sign: f64,
+    /// Its gain `Σ_i w_i y_i h(g_i)` (≥ 0 whenever a pattern exists).
+    pub gain: f64,
+    /// Nodes visited.
+    pub visited: u64,
+    /// Why the search stopped early, if it did (the result is then the best seen so far).
+    pub truncation: Option<Truncation>,
+}
+
+struct Best<'a> {
+    gain: &'a WeightedGain,
+    prune: bool,
+    incumbent: Arc<AtomicU64>,
+    global: Arc<Mutex<Option<(f64, DfsCode)>>>,
+    best: Option<(f64, DfsCode, Vec<u32>, f64)>,
+    visited: u64,
+}
+
+fn better(g: f64, c: &DfsCode, than: &Option<(f64, DfsCode, Vec<u32>, f64)>) -> bool {
+    match than {
+        None => true,
+        Some((bg, bc, _, _)) => g > *bg || (g == *bg && c < bc),
+    }
+}
+
+impl Visitor for Best<'_> {
+    fn pre(&mut self, node: &Node<'_>) -> Visit {
+        self.evaluate(node.code(), node.graph_ids())
+    }
+}
+
+impl CachedSearch for Best<'_> {
+    fn enter(&mut self, _code: &DfsCode) {}
+    fn leave(&mut self) {}
+    fn visited(&self) -> u64 {
+        self.visited
+    }
+
+    fn evaluate(&mut self, code: &DfsCode, ids: &[u32]) -> Visit {
+        self.visited += 1;
+        let plus = self.gain.gain_plus(ids);
+        let g = plus.abs();
+        if better(g, code, &self.best) {
+            let sign = if plus >= 0.0 { 1.0 } else { -1.0 };
+            self.best = Some((g, code.clone(), ids.to_vec(), sign));
+            if g >= f64::from_bits(self.incumbent.load(Ordering::Relaxed)) {
+                let mut global = self.global.lock().unwrap_or_else(|p| p.into_inner());
+                let wins = match &*global {
+                    None => true,
+                    Some((bg, bc)) => g > *bg || (g == *bg && code < bc),
+                };
+                if wins {
+                    *global = Some((g, code.clone()));
+                    self.incumbent.fetch_max(g.to_bits(), Ordering::Relaxed);
+                }
+            }
+        }
+        if !self.prune {
+            return Visit::Continue;
+        }
+        let bound = self.gain.bound(ids);
+        let incumbent = f64::from_bits(self.incumbent.load(Ordering::Relaxed));
+        if bound < incumbent {
+            return Visit::Prune;
+        }
+        if bound == incumbent {
+            let global = self.global.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some((bg, bc)) = &*global
+                && bound <= *bg
+                && bc < code
+            {
+                return Visit::Prune;
+            }
+        }
+        Visit::Continue
+    }
+}
+
+impl ParallelVisitor for Best<'_> {
+    fn fork(&self) -> Self {
+        Best {
+            gain: self.gain,
+            prune: self.prune,
+            incumbent: Arc::clone(&self.incumbent),
+            global: Arc::clone(&self.global),
+            best: None,
+            visited: 0,
+        }
+    }
+
+    fn join(&mut self, child: Self) {
+        if let Some(b) = child.best
+            && better(b.0, &b.1, &self.best)
+        {
+            self.best = Some(b);
+        }
+    }
+}
+
+/// Finds the stump `(x, s)` with the largest gain `Σ_i w_i y_i s (2 I(x ⊆ g_i) − 1)`.
+///
+/// Ties go to the smaller DFS code, then to `s = +1`; the answer does not depend on the
+/// thread count.
+///
+/// # Arguments
+/// * `weights`: non-negative sample weights; `labels`: `±1`, one per graph.
+///
+/// # Errors
+/// [`SubgraphError::InvalidResponse`] for lengths that do not match the database or labels
+/// other than ±1; [`SubgraphError::InvalidParameter`] for negative or non-finite weights or
+/// `min_support == 0`.
+///
+/// # Example
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use graphsparse_graph::parse_gspan;
+/// use graphsparse_subgraph::{best_stump, StumpParams};
+/// let text = "t # 0\nv 0 0\nv 1 1\ne 0 1 0\nt # 1\nv 0 0\nv 1 0\ne 0 1 0\n";
+/// let db = parse_gspan(text, "<doc>").unwrap().db;
+/// let s = best_stump(&db, &[0.5, 0.5], &[1.0, -1.0], &StumpParams::default(), &AtomicBool::new(false)).unwrap();
+/// assert_eq!(s.gain, 1.0); // either edge separates the two graphs
+/// ```
+pub fn best_stump(
+    db: &GraphDatabase,
+    weights: &[f64],
+    labels: &[f64],
+    params: &StumpParams,
+    cancel: &AtomicBool,
+) -> Result<StumpSearch> {
+    let n = db.len();
+    if weights.len() != n || labels.len() != n {
+        return Err(SubgraphError::InvalidResponse(format!(
+            "weights ({}) and labels ({}) need one value per graph ({n})",
+            weights.len(),
+            labels.len()
+        )));
+    }
+    if weights.iter().any(|w| !(w.is_finite() && *w >= 0.0)) {
+        return Err(bad("weights", "must be finite and >= 0"));
+    }
+    if labels.iter().any(|&y| y != 1.0 && y != -1.0) {
+        return Err(SubgraphError::InvalidResponse(
+            "labels must be -1 or +1".into(),
+        ));
+    }
+    let miner = MinerParams::new()
+        .min_support(params.min_support)
+        .max_size(params.max_size)
+        .max_nodes(params.max_nodes)
+        .time_limit(params.time_limit)
+        .check()?;
+    let gain = WeightedGain::new(weights, labels);
+    let mut v = Best {
+        gain: &gain,
+        prune: params.prune,
+        incumbent: Arc::new(AtomicU64::new(0)),
+        global: Arc::new(Mutex::new(None)),
+        best: None,
+        visited: 0,
+    };
+    let stats = if params.parallel {
+        mine_parallel(db, &miner, &mut v, cancel)?
+    } else {
+        mine(db, &miner, &mut v, cancel)?
+    };
+    Ok(match v.best {
+        Some((g, code, ids, sign)) => StumpSearch {
+            code: Some(code),
+            graph_ids: ids,
+            sign,
+            gain: g,
+            visited: stats.nodes_visited,
+            truncation: stats.truncation,
+        },
+        None => StumpSearch {
+            code: None,
+            graph_ids: Vec::new(),
+            sign: 1.0,
+            gain: 0.0,
+            visited: stats.nodes_visited,
+            truncation: stats.truncation,
+        },
+    })
+}
+
+/// One weak learner of [`adaboost`]: `weight · sign · (2 I(code ⊆ g) − 1)`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stump {
+    /// The pattern.
+    pub code: DfsCode,
+    /// Sorted ids of the training graphs that contain it.
+    pub graph_ids: Vec<u32>,
+    /// `+1` or `−1`.
+    pub sign: f64,
+    /// The Adaboost weight `α_t = ½ ln((1 − ε_t) / ε_t)`.
+    pub weight: f64,
+}
+
+/// The result of [`adaboost`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct AdaBoostFit {
+    /// The weak learners, one per round.
+    pub stumps: Vec<Stump>,
+    /// Tree nodes evaluated by each round's search.
+    pub visited: Vec<u64>,
+    /// Why the fit stopped early (a budget or cancellation), if it did.
+    pub truncation: Option<Truncation>,
+}
+
+/// Adaboost with subgraph stumps (Kudo et al. 2005): `rounds` rounds of "best stump by
+/// branch and bound under the current weights, then the exponential reweighting".
+///
+/// The searches share one cache of the visited tree, so later rounds re-evaluate known nodes
+/// without re-embedding (gBoost's trick). Stops early when no stump beats chance
+/// (`ε_t ≥ ½`); `ε_t` is floored at `1e-10`.
+///
+/// # Errors
+/// As [`best_stump`].
+pub fn adaboost(
+    db: &GraphDatabase,
+    labels: &[f64],
+    rounds: usize,
+    params: &StumpParams,
+    cancel: &AtomicBool,
+) -> Result<AdaBoostFit> {
+    let n = db.len();
+    if labels.len() != n || n == 0 {
+        return Err(SubgraphError::InvalidResponse(format!(
+            "labels ({}) need one value per graph ({n})",
+            labels.len()
+        )));
+    }
+    if labels.iter().any(|&y| y != 1.0 && y != -1.0) {
+        return Err(SubgraphError::InvalidResponse(
+            "labels must be -1 or +1".into(),
+        ));
+    }
+    let miner = MinerParams::new()
+        .min_support(params.min_support)
+        .max_size(params.max_size)
+        .max_nodes(params.max_nodes)
+        .time_limit(params.time_limit)
+        .check()?;
+    let mut cache = TreeCache::new(params.max_size);
+    let mut w = vec![1.0 / n as f64; n];
+    let mut fit = AdaBoostFit {
+        stumps: Vec::new(),
+        visited: Vec::new(),
+        truncation: None,
+    };
+    let mut inside = vec![false; n];
+    for _ in 0..rounds {
+        let gain = WeightedGain::new(&w, labels);
+        let mut v = Best {
+            gain: &gain,
+            prune: params.prune,
+            incumbent: Arc::new(AtomicU64::new(0)),
+            global: Arc::new(Mutex::new(None)),
+            best: None,
+            visited: 0,
+        };
+        let cut = search_cached(&mut cache, db, &miner, &mut v, cancel)?;
+        fit.visited.push(v.visited);
+        if cut.is_some() {
+            fit.truncation = cut;
+            break;
+        }
+        let Some((_, code, ids, sign)) = v.best else {
+            break;
+        };
+        inside.fill(false);
+        for &i in &ids {
+            inside[i as usize] = true;
+        }
+        let h = |i: usize| if inside[i] { sign } else { -sign };
+        let err: f64 = (0..n).filter(|&i| h(i) != labels[i]).map(|i| w[i]).sum();
+        if err >= 0.5 {
+            break;
+        }
+        let err = err.max(1e-10);
+        let alpha = 0.5 * ((1.0 - err) / err).ln();
+        for i in 0..n {
+            w[i] *= (-alpha * labels[i] * h(i)).exp();
+        }
+        let total: f64 = w.iter().sum();
+        for x in w.iter_mut() {
+            *x /= total;
+        }
+        fit.stumps.push(Stump {
+            code,
+            graph_ids: ids,
+            sign,
+            weight: alpha,
+        });
+    }
+    Ok(fit)
+}

@@ -1,0 +1,231 @@
+//! The visited part of the gSpan tree kept between BCGD iterations (beyond the paper).
+//!
+//! Every node the search has evaluated is stored with its DFS code and graph ids; a node whose
+//! children were generated stores their indices (in DFS order), a node that was pruned is a
+//! *frontier* node (`children == None`). A search first walks the cached tree, evaluating
+//! nodes without any embedding work; the frontier nodes it wants to enter are then expanded by
+//! one gSpan traversal that follows only the paths to them (path nodes are re-embedded but not
+//! evaluated again), and everything it finds below them joins the cache.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use graphsparse_graph::GraphDatabase;
+use graphsparse_gspan::{DfsCode, MinerValidParams, Node, Truncation, Visit, Visitor, mine};
+
+use crate::error::Result;
+
+/// A search that can run over the cached tree: dictionary-passing hooks plus node evaluation.
+pub(crate) trait CachedSearch {
+    /// Entering a node (before `evaluate`), also for path nodes that are not evaluated.
+    fn enter(&mut self, code: &DfsCode);
+    /// Evaluates a node; `Prune` skips its subtree.
+    fn evaluate(&mut self, code: &DfsCode, ids: &[u32]) -> Visit;
+    /// Leaving a node entered with `enter`.
+    fn leave(&mut self);
+    /// Nodes evaluated so far.
+    fn visited(&self) -> u64;
+}
+
+struct CNode {
+    code: DfsCode,
+    ids: Vec<u32>,
+    children: Option<Vec<u32>>,
+}
+
+/// The cached tree; index 0 is the (empty) root.
+pub(crate) struct TreeCache {
+    nodes: Vec<CNode>,
+    max_size: Option<usize>,
+}
+
+impl TreeCache {
+    pub(crate) fn new(max_size: Option<usize>) -> Self {
+        Self {
+            nodes: vec![CNode {
+                code: DfsCode::new(),
+                ids: Vec::new(),
+                children: None,
+            }],
+            max_size,
+        }
+    }
+}
+
+struct Limits<'a> {
+    max_nodes: Option<u64>,
+    deadline: Option<Instant>,
+    cancel: &'a AtomicBool,
+}
+
+impl Limits<'_> {
+    fn check(&self, visited: u64) -> Option<Truncation> {
+        if self.max_nodes.is_some_and(|m| visited >= m) {
+            return Some(Truncation::MaxNodes);
+        }
+        if visited % 1024 == 0 {
+            if self.cancel.load(Ordering::Relaxed) {
+                return Some(Truncation::Cancelled);
+            }
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                return Some(Truncation::TimeLimit);
+            }
+        }
+        None
+    }
+}
+
+fn walk<S: CachedSearch>(
+    cache: &TreeCache,
+    idx: u32,
+    search: &mut S,
+    need: &mut Vec<(DfsCode, u32)>,
+    lim: &Limits<'_>,
+) -> Option<Truncation> {
+    let children = cache.nodes[idx as usize]
+        .children
+        .as_ref()
+        .expect("invariant: walk enters expanded nodes only");
+    for &c in children {
+        if let Some(t) = lim.check(search.visited()) {
+            return Some(t);
+        }
+        let node = &cache.nodes[c as usize];
+        search.enter(&node.code);
+        let mut out = None;
+        if search.evaluate(&node.code, &node.ids) == Visit::Continue {
+            if node.children.is_some() {
+                out = walk(cache, c, search, need, lim);
+            } else {
+                need.push((node.code.clone(), c));
+            }
+        }
+        search.leave();
+        if out.is_some() {
+            return out;
+        }
+    }
+    None
+}
+
+enum Frame {
+    Skip,
+    Path,
+    Target(u32),
+    New(u32, bool),
+}
+
+struct Expand<'s, S> {
+    search: &'s mut S,
+    cache: &'s mut TreeCache,
+    targets: Vec<(DfsCode, u32)>,
+    all: bool,
+    frames: Vec<Frame>,
+}
+
+impl<S: CachedSearch> Visitor for Expand<'_, S> {
+    fn pre(&mut self, node: &Node<'_>) -> Visit {
+        let code = node.code();
+        let parent = match self.frames.last() {
+            Some(Frame::Target(i) | Frame::New(i, _)) => Some(*i),
+            None if self.all => Some(0),
+            _ => None,
+        };
+        if let Some(p) = parent {
+            self.search.enter(code);
+            let v = self.search.evaluate(code, node.graph_ids());
+            let idx = self.cache.nodes.len() as u32;
+            let at_max = self.cache.max_size.is_some_and(|m| code.len() >= m);
+            self.cache.nodes.push(CNode {
+                code: code.clone(),
+                ids: node.graph_ids().to_vec(),
+                children: at_max.then(Vec::new),
+            });
+            self.cache.nodes[p as usize]
+                .children
+                .get_or_insert_with(Vec::new)
+                .push(idx);
+            self.frames.push(Frame::New(idx, v == Visit::Continue));
+            return v;
+        }
+        if let Ok(k) = self.targets.binary_search_by(|(c, _)| c.cmp(code)) {
+            let idx = self.targets[k].1;
+            self.cache.nodes[idx as usize].children = Some(Vec::new());
+            self.search.enter(code);
+            self.frames.push(Frame::Target(idx));
+            return Visit::Continue;
+        }
+        let n = code.len();
+        if self
+            .targets
+            .iter()
+            .any(|(t, _)| t.len() > n && t.edges()[..n] == *code.edges())
+        {
+            self.search.enter(code);
+            self.frames.push(Frame::Path);
+            Visit::Continue
+        } else {
+            self.frames.push(Frame::Skip);
+            Visit::Prune
+        }
+    }
+
+    fn post(&mut self, _node: &Node<'_>) {
+        match self.frames.pop() {
+            Some(Frame::Skip) | None => {}
+            Some(Frame::New(idx, continued)) => {
+                if continued {
+                    self.cache.nodes[idx as usize]
+                        .children
+                        .get_or_insert_with(Vec::new);
+                }
+                self.search.leave();
+            }
+            Some(Frame::Path | Frame::Target(_)) => self.search.leave(),
+        }
+    }
+}
+
+/// One BCGD search through the cache; returns why it stopped early, if it did.
+pub(crate) fn search_cached<S: CachedSearch>(
+    cache: &mut TreeCache,
+    db: &GraphDatabase,
+    miner: &MinerValidParams,
+    search: &mut S,
+    cancel: &AtomicBool,
+) -> Result<Option<Truncation>> {
+    let lim = Limits {
+        max_nodes: miner.max_nodes(),
+        deadline: miner
+            .time_limit()
+            .and_then(|t| Instant::now().checked_add(t)),
+        cancel,
+    };
+    let mut need = Vec::new();
+    let all = cache.nodes[0].children.is_none();
+    if !all && let Some(t) = walk(cache, 0, search, &mut need, &lim) {
+        return Ok(Some(t));
+    }
+    if !all && need.is_empty() {
+        return Ok(None);
+    }
+    need.sort_by(|a, b| a.0.cmp(&b.0));
+    let before = search.visited();
+    let params = miner
+        .clone()
+        .into_params()
+        .max_nodes(miner.max_nodes().map(|m| m.saturating_sub(before).max(1)))
+        .check()?;
+    if all {
+        cache.nodes[0].children = Some(Vec::new());
+    }
+    let mut ex = Expand {
+        search,
+        cache,
+        targets: need,
+        all,
+        frames: Vec::new(),
+    };
+    let stats = mine(db, &params, &mut ex, cancel)?;
+    Ok(stats.truncation)
+}

@@ -1,0 +1,33 @@
+//! Error type of the subgraph-learning crate.
+
+use graphsparse_gspan::GspanError;
+
+/// Errors returned by the learners of this crate.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SubgraphError {
+    /// A parameter is out of range (the message names it).
+    #[error("{name}: {reason}")]
+    InvalidParameter {
+        /// Name of the parameter.
+        name: &'static str,
+        /// What is wrong with its value.
+        reason: String,
+    },
+    /// The response does not fit the database or the loss.
+    #[error("y: {0}")]
+    InvalidResponse(String),
+    /// The underlying gSpan traversal failed.
+    #[error(transparent)]
+    Gspan(#[from] GspanError),
+}
+
+/// `Result` with [`SubgraphError`] as the default error.
+pub type Result<T, E = SubgraphError> = std::result::Result<T, E>;
+
+pub(crate) fn bad(name: &'static str, reason: impl Into<String>) -> SubgraphError {
+    SubgraphError::InvalidParameter {
+        name,
+        reason: reason.into(),
+    }
+}

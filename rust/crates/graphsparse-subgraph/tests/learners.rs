@@ -1,0 +1,583 @@
+//! BCGD against an explicit-matrix implementation, pruning / parallel / warm-start
+//! equivalences, the stump search against brute force, and the matcher against gSpan.
+#![allow(clippy::needless_range_loop)] // explicit-matrix reference reads best with indices
+
+use std::sync::atomic::AtomicBool;
+
+use graphsparse_graph::GraphDatabase;
+use graphsparse_gspan::{MinerParams, mine_frequent};
+use graphsparse_subgraph::{
+    BcgdFit, BcgdParams, Logistic, Loss, Squared, StumpParams, Truncation, adaboost, best_stump,
+    fit_bcgd, fit_bcgd_path, match_patterns, objective,
+};
+
+fn random_db(n_graphs: usize, seed: u64) -> GraphDatabase {
+    let mut s = seed | 1;
+    let mut next = move |m: u64| {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s % m) as u32
+    };
+    let (mut node_ptr, mut labels, mut edge_ptr, mut edges, mut elabels) =
+        (vec![0], Vec::new(), vec![0], Vec::new(), Vec::new());
+    for _ in 0..n_graphs {
+        let n = 4 + next(4);
+        labels.extend((0..n).map(|_| next(2)));
+        node_ptr.push(labels.len());
+        let mut pairs = Vec::new();
+        for v in 1..n {
+            pairs.push([next(u64::from(v)), v]);
+        }
+        for _ in 0..2 {
+            let (a, b) = (next(u64::from(n)), next(u64::from(n)));
+            if a != b && !pairs.contains(&[a.min(b), a.max(b)]) {
+                pairs.push([a.min(b), a.max(b)]);
+            }
+        }
+        elabels.extend(pairs.iter().map(|_| next(2)));
+        edges.extend(pairs);
+        edge_ptr.push(edges.len());
+    }
+    GraphDatabase::new(node_ptr, labels, edge_ptr, edges, elabels).unwrap()
+}
+
+fn responses(db: &GraphDatabase, seed: u64, binary: bool) -> Vec<f64> {
+    // depends on the graphs, so that patterns carry signal
+    (0..db.len())
+        .map(|g| {
+            let gr = db.graph(g);
+            let ones = gr.node_labels.iter().filter(|&&l| l == 1).count() as f64;
+            let noise = ((g as u64 * 2_654_435_761 + seed) % 7) as f64 / 7.0;
+            let score = ones / gr.n_vertices() as f64 + 0.6 * noise - 0.8;
+            if binary {
+                f64::from(u8::from(score > 0.0))
+            } else {
+                score + 0.1 * gr.n_edges() as f64
+            }
+        })
+        .collect()
+}
+
+/// Distinct columns in DFS order (first occurrence kept), as in `tests/reference/bcgd.py`.
+fn columns(db: &GraphDatabase, max_size: usize) -> Vec<Vec<u32>> {
+    let params = MinerParams::new().max_size(Some(max_size)).check().unwrap();
+    let res = mine_frequent(db, &params, &AtomicBool::new(false)).unwrap();
+    let mut out: Vec<Vec<u32>> = Vec::new();
+    for p in res.patterns {
+        if !out.contains(&p.graph_ids) {
+            out.push(p.graph_ids);
+        }
+    }
+    out
+}
+
+struct Step {
+    intercept: f64,
+    coefs: Vec<f64>,
+}
+
+/// Explicit-matrix BCGD (the same rules, written over dense columns).
+fn explicit_bcgd(
+    cols: &[Vec<u32>],
+    y: &[f64],
+    loss: &dyn Loss,
+    lam1: f64,
+    lam2: f64,
+    tol: f64,
+    max_iter: usize,
+) -> (Vec<Step>, bool) {
+    let (n, p) = (y.len(), cols.len());
+    let x: Vec<Vec<f64>> = cols
+        .iter()
+        .map(|c| {
+            let mut v = vec![0.0; n];
+            for &i in c {
+                v[i as usize] = 1.0;
+            }
+            v
+        })
+        .collect();
+    let mu_of = |b0: f64, b: &[f64]| -> Vec<f64> {
+        (0..n)
+            .map(|i| b0 + (0..p).map(|j| x[j][i] * b[j]).sum::<f64>())
+            .collect()
+    };
+    let obj = |b0: f64, b: &[f64]| -> f64 {
+        let mu = mu_of(b0, b);
+        let l: f64 = (0..n).map(|i| loss.value(y[i], mu[i])).sum::<f64>() / n as f64;
+        l + lam1 * b.iter().map(|v| v.abs()).sum::<f64>()
+            + 0.5 * lam2 * b.iter().map(|v| v * v).sum::<f64>()
+    };
+    let (mut b0, mut b) = (0.0, vec![0.0; p]);
+    let mut alpha_init = 1.0f64;
+    let mut steps = Vec::new();
+    for _ in 0..max_iter {
+        let mu = mu_of(b0, &b);
+        let d1: Vec<f64> = (0..n).map(|i| loss.d1(y[i], mu[i]) / n as f64).collect();
+        let d2: Vec<f64> = (0..n).map(|i| loss.d2(y[i], mu[i]) / n as f64).collect();
+        let h: Vec<f64> = (0..p)
+            .map(|j| ((0..n).map(|i| x[j][i] * d2[i]).sum::<f64>() + lam2).clamp(1e-10, 1e10))
+            .collect();
+        let h0 = d2.iter().sum::<f64>().clamp(1e-10, 1e10);
+        let grad: Vec<f64> = (0..p)
+            .map(|j| (0..n).map(|i| x[j][i] * d1[i]).sum::<f64>() + lam2 * b[j])
+            .collect();
+        let mut d: Vec<f64> = (0..p)
+            .map(|j| {
+                let bj = grad[j] - h[j] * b[j];
+                let t = if bj < -lam1 {
+                    -(bj + lam1) / h[j]
+                } else if bj > lam1 {
+                    -(bj - lam1) / h[j]
+                } else {
+                    0.0
+                };
+                t - b[j]
+            })
+            .collect();
+        let s1: f64 = d1.iter().sum();
+        let mut dd0 = -s1 / h0;
+        let opt = (0..p)
+            .map(|j| (h[j] * d[j]).abs())
+            .fold((h0 * dd0).abs(), f64::max);
+        if opt <= tol {
+            return (steps, true);
+        }
+        let dmax = d.iter().map(|v| v.abs()).fold(dd0.abs(), f64::max);
+        for v in d.iter_mut() {
+            if v.abs() <= 0.9 * dmax {
+                *v = 0.0;
+            }
+        }
+        if dd0.abs() <= 0.9 * dmax {
+            dd0 = 0.0;
+        }
+        let f_old = obj(b0, &b);
+        let delta: f64 = (0..p)
+            .map(|j| grad[j] * d[j] + lam1 * ((b[j] + d[j]).abs() - b[j].abs()))
+            .sum::<f64>()
+            + s1 * dd0;
+        let mut alpha = alpha_init;
+        for _ in 0..100 {
+            let bt: Vec<f64> = (0..p).map(|j| b[j] + alpha * d[j]).collect();
+            if obj(b0 + alpha * dd0, &bt) <= f_old + alpha * 0.1 * delta {
+                break;
+            }
+            alpha *= 0.5;
+        }
+        b0 += alpha * dd0;
+        for j in 0..p {
+            b[j] += alpha * d[j];
+        }
+        alpha_init = (alpha / 0.5f64.powi(5)).min(1.0);
+        steps.push(Step {
+            intercept: b0,
+            coefs: b.clone(),
+        });
+    }
+    (steps, false)
+}
+
+fn dense(fit_coefs: &[(Vec<u32>, f64)], cols: &[Vec<u32>]) -> Vec<f64> {
+    let mut out = vec![0.0; cols.len()];
+    for (ids, c) in fit_coefs {
+        let j = cols
+            .iter()
+            .position(|col| col == ids)
+            .expect("feature is a column of the explicit matrix");
+        out[j] = *c;
+    }
+    out
+}
+
+fn fit(db: &GraphDatabase, y: &[f64], loss: &dyn Loss, p: BcgdParams) -> BcgdFit {
+    fit_bcgd(
+        db,
+        y,
+        loss,
+        &p.check().unwrap(),
+        None,
+        &AtomicBool::new(false),
+    )
+    .unwrap()
+}
+
+fn assert_same_trace(a: &BcgdFit, b: &BcgdFit) {
+    assert_eq!(a.trace.len(), b.trace.len());
+    for (s, t) in a.trace.iter().zip(&b.trace) {
+        assert!((s.intercept - t.intercept).abs() < 1e-12);
+        assert_eq!(s.coefs.len(), t.coefs.len());
+        for ((ia, ca), (ib, cb)) in s.coefs.iter().zip(&t.coefs) {
+            assert_eq!(ia, ib);
+            assert!((ca - cb).abs() < 1e-12, "{ca} vs {cb}");
+        }
+    }
+}
+
+#[test]
+fn bcgd_matches_explicit_matrix_every_iteration() {
+    let cases: [(&dyn Loss, bool, f64, f64); 4] = [
+        (&Logistic, true, 0.01, 0.0),
+        (&Logistic, true, 0.03, 0.05),
+        (&Squared, false, 0.02, 0.0),
+        (&Squared, false, 0.005, 0.1),
+    ];
+    for (seed, (loss, binary, lam1, lam2)) in cases.into_iter().enumerate() {
+        let db = random_db(30, 11 + seed as u64);
+        let y = responses(&db, seed as u64, binary);
+        let cols = columns(&db, 3);
+        let f = fit(
+            &db,
+            &y,
+            loss,
+            BcgdParams::new(lam1)
+                .lambda2(lam2)
+                .max_size(Some(3))
+                .tol(1e-6)
+                .max_iter(300)
+                .record_trace(true),
+        );
+        let (steps, conv) = explicit_bcgd(&cols, &y, loss, lam1, lam2, 1e-6, 300);
+        assert!(f.n_iter > 3, "too few iterations to compare: {}", f.n_iter);
+        assert_eq!(f.n_iter, steps.len(), "case {seed}");
+        assert_eq!(f.converged, conv);
+        for (t, (s, r)) in f.trace.iter().zip(&steps).enumerate() {
+            let got = dense(&s.coefs, &cols);
+            assert!(
+                (s.intercept - r.intercept).abs() < 1e-8,
+                "case {seed} iter {t}"
+            );
+            for j in 0..cols.len() {
+                assert_eq!(
+                    got[j] != 0.0,
+                    r.coefs[j] != 0.0,
+                    "case {seed} iter {t} col {j}"
+                );
+                assert!(
+                    (got[j] - r.coefs[j]).abs() < 1e-8,
+                    "case {seed} iter {t} col {j}"
+                );
+            }
+        }
+        let obj = objective(loss, &y, &f, lam1, lam2);
+        let last = f.history.last().unwrap().objective;
+        assert!((obj - last).abs() < 1e-12);
+    }
+}
+
+#[test]
+fn pruning_cache_and_parallel_do_not_change_the_iterates() {
+    let db = random_db(40, 5);
+    let y = responses(&db, 3, true);
+    let base = BcgdParams::new(0.01)
+        .max_size(Some(4))
+        .tol(1e-5)
+        .record_trace(true);
+    let pruned = fit(&db, &y, &Logistic, base.clone());
+    let unpruned = fit(&db, &y, &Logistic, base.clone().prune(false));
+    assert_same_trace(&pruned, &unpruned);
+    let visited = |f: &BcgdFit| f.history.iter().map(|h| h.visited).sum::<u64>();
+    assert!(visited(&pruned) < visited(&unpruned));
+    let uncached = fit(&db, &y, &Logistic, base.clone().cache(false));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
+    let par = pool.install(|| fit(&db, &y, &Logistic, base.clone().cache(false).parallel(true)));
+    for other in [&uncached, &par] {
+        assert_same_trace(&pruned, other);
+        assert_eq!(pruned.features, other.features);
+        // the cached search evaluates exactly the nodes the plain traversal visits
+        for (a, b) in pruned.history.iter().zip(&other.history) {
+            assert_eq!(
+                (a.visited, a.skipped, a.nonzeros),
+                (b.visited, b.skipped, b.nonzeros)
+            );
+        }
+    }
+    // skipped = visited - distinct columns (unpruned search sees the whole tree)
+    let all = mine_frequent(
+        &db,
+        &MinerParams::new().max_size(Some(4)).check().unwrap(),
+        &AtomicBool::new(false),
+    )
+    .unwrap();
+    let h = &unpruned.history[0];
+    assert_eq!(h.visited as usize, all.patterns.len());
+    assert_eq!((h.visited - h.skipped) as usize, columns(&db, 4).len());
+}
+
+#[test]
+fn equivalent_patterns_share_the_column() {
+    let db = random_db(25, 9);
+    let y = responses(&db, 1, true);
+    let f = fit(
+        &db,
+        &y,
+        &Logistic,
+        BcgdParams::new(0.005).max_size(Some(4)).prune(false),
+    );
+    assert!(!f.features.is_empty());
+    for feat in &f.features {
+        let mut codes = vec![feat.code.clone()];
+        codes.extend(feat.equivalents.iter().cloned());
+        let found = match_patterns(&db, &codes, false);
+        for ids in found {
+            assert_eq!(ids, feat.graph_ids);
+        }
+        assert!(feat.equivalents.iter().all(|c| *c > feat.code));
+    }
+}
+
+#[test]
+fn warm_started_path_matches_cold_starts() {
+    let db = random_db(40, 21);
+    let y = responses(&db, 2, true);
+    let params = BcgdParams::new(1.0)
+        .max_size(Some(4))
+        .tol(1e-7)
+        .max_iter(20000);
+    let lambdas = [0.05, 0.02, 0.01, 0.005];
+    let path = fit_bcgd_path(
+        &db,
+        &y,
+        &Logistic,
+        &params.clone().check().unwrap(),
+        &lambdas,
+        &AtomicBool::new(false),
+    )
+    .unwrap();
+    assert_eq!(path.len(), lambdas.len());
+    let uncached = fit_bcgd_path(
+        &db,
+        &y,
+        &Logistic,
+        &params.clone().cache(false).check().unwrap(),
+        &lambdas,
+        &AtomicBool::new(false),
+    )
+    .unwrap();
+    for (a, b) in path.iter().zip(&uncached) {
+        assert_eq!(a.n_iter, b.n_iter);
+        assert_eq!(a.features.len(), b.features.len());
+        for (fa, fb) in a.features.iter().zip(&b.features) {
+            assert_eq!(fa.graph_ids, fb.graph_ids);
+            assert!((fa.coef - fb.coef).abs() < 1e-10);
+        }
+    }
+    for (lam, warm) in lambdas.iter().zip(&path) {
+        let cold = fit(&db, &y, &Logistic, params.clone().lambda1(*lam));
+        assert!(
+            warm.converged && cold.converged,
+            "{lam}: {} {}",
+            warm.n_iter,
+            cold.n_iter
+        );
+        let (ow, oc) = (
+            objective(&Logistic, &y, warm, *lam, 0.0),
+            objective(&Logistic, &y, &cold, *lam, 0.0),
+        );
+        assert!((ow - oc).abs() <= 1e-6 * oc.abs(), "{lam}: {ow} vs {oc}");
+        eprintln!(
+            "lambda1 {lam}: warm {} iterations, cold {}",
+            warm.n_iter, cold.n_iter
+        );
+    }
+}
+
+#[test]
+fn budgets_stop_cleanly() {
+    let db = random_db(40, 8);
+    let y = responses(&db, 2, true);
+    let f = fit(
+        &db,
+        &y,
+        &Logistic,
+        BcgdParams::new(0.002).max_nodes(Some(50)),
+    );
+    assert_eq!(f.truncation, Some(Truncation::MaxNodes));
+    let cancel = AtomicBool::new(true);
+    let g = fit_bcgd(
+        &db,
+        &y,
+        &Logistic,
+        &BcgdParams::new(0.002).check().unwrap(),
+        None,
+        &cancel,
+    )
+    .unwrap();
+    assert_eq!(g.truncation, Some(Truncation::Cancelled));
+    assert!(BcgdParams::new(-1.0).check().is_err());
+    assert!(BcgdParams::new(0.1).lambda2(f64::NAN).check().is_err());
+    assert!(
+        fit_bcgd(
+            &db,
+            &y[1..],
+            &Logistic,
+            &BcgdParams::new(0.1).check().unwrap(),
+            None,
+            &AtomicBool::new(false)
+        )
+        .is_err()
+    );
+}
+
+#[test]
+fn best_stump_equals_brute_force() {
+    for seed in 0..6u64 {
+        let db = random_db(30, 100 + seed);
+        let labels: Vec<f64> = responses(&db, seed, true)
+            .iter()
+            .map(|&v| 2.0 * v - 1.0)
+            .collect();
+        let weights: Vec<f64> = (0..db.len())
+            .map(|i| 0.1 + ((i as u64 * 7 + seed) % 5) as f64)
+            .collect();
+        let all = mine_frequent(
+            &db,
+            &MinerParams::new().max_size(Some(5)).check().unwrap(),
+            &AtomicBool::new(false),
+        )
+        .unwrap();
+        let total: f64 = weights.iter().zip(&labels).map(|(w, y)| w * y).sum();
+        let mut best: Option<(f64, usize)> = None;
+        for (k, p) in all.patterns.iter().enumerate() {
+            let inside: f64 = p
+                .graph_ids
+                .iter()
+                .map(|&i| weights[i as usize] * labels[i as usize])
+                .sum();
+            let g = (2.0 * inside - total).abs();
+            if best.is_none_or(|(bg, _)| g > bg) {
+                best = Some((g, k));
+            }
+        }
+        let (bg, bk) = best.unwrap();
+        let params = StumpParams {
+            max_size: Some(5),
+            ..StumpParams::default()
+        };
+        let s = best_stump(&db, &weights, &labels, &params, &AtomicBool::new(false)).unwrap();
+        assert!((s.gain - bg).abs() < 1e-9);
+        assert_eq!(s.code.as_ref(), Some(&all.patterns[bk].code));
+        let unpruned = best_stump(
+            &db,
+            &weights,
+            &labels,
+            &StumpParams {
+                prune: false,
+                ..params.clone()
+            },
+            &AtomicBool::new(false),
+        )
+        .unwrap();
+        assert_eq!(unpruned.code, s.code);
+        assert!(s.visited <= unpruned.visited);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let par = pool
+            .install(|| {
+                best_stump(
+                    &db,
+                    &weights,
+                    &labels,
+                    &StumpParams {
+                        parallel: true,
+                        ..params.clone()
+                    },
+                    &AtomicBool::new(false),
+                )
+            })
+            .unwrap();
+        assert_eq!(par.code, s.code);
+    }
+}
+
+#[test]
+fn matcher_agrees_with_gspan_occurrences() {
+    let db = random_db(30, 77);
+    let all = mine_frequent(
+        &db,
+        &MinerParams::new().max_size(Some(4)).check().unwrap(),
+        &AtomicBool::new(false),
+    )
+    .unwrap();
+    let codes: Vec<_> = all.patterns.iter().map(|p| p.code.clone()).collect();
+    let serial = match_patterns(&db, &codes, false);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let par = pool.install(|| match_patterns(&db, &codes, true));
+    assert_eq!(serial, par);
+    for (p, ids) in all.patterns.iter().zip(&serial) {
+        assert_eq!(&p.graph_ids, ids, "{:?}", p.code);
+    }
+}
+
+#[test]
+fn adaboost_with_cache_picks_the_brute_force_best_stump_each_round() {
+    let db = random_db(30, 55);
+    let labels: Vec<f64> = responses(&db, 4, true)
+        .iter()
+        .map(|&v| 2.0 * v - 1.0)
+        .collect();
+    let params = StumpParams {
+        max_size: Some(5),
+        ..StumpParams::default()
+    };
+    let fit = adaboost(&db, &labels, 12, &params, &AtomicBool::new(false)).unwrap();
+    assert!(fit.stumps.len() >= 5);
+    let all = mine_frequent(
+        &db,
+        &MinerParams::new().max_size(Some(5)).check().unwrap(),
+        &AtomicBool::new(false),
+    )
+    .unwrap();
+    let n = db.len();
+    let mut w = vec![1.0 / n as f64; n];
+    for (t, s) in fit.stumps.iter().enumerate() {
+        // the uncached search under the same weights finds the same stump
+        let plain = best_stump(&db, &w, &labels, &params, &AtomicBool::new(false)).unwrap();
+        assert_eq!(plain.code.as_ref(), Some(&s.code), "round {t}");
+        assert_eq!(plain.sign, s.sign);
+        let total: f64 = w.iter().zip(&labels).map(|(a, b)| a * b).sum();
+        let best = all
+            .patterns
+            .iter()
+            .map(|p| {
+                let inside: f64 = p
+                    .graph_ids
+                    .iter()
+                    .map(|&i| w[i as usize] * labels[i as usize])
+                    .sum();
+                (2.0 * inside - total).abs()
+            })
+            .fold(0.0, f64::max);
+        let h = |i: usize| {
+            if s.graph_ids.contains(&(i as u32)) {
+                s.sign
+            } else {
+                -s.sign
+            }
+        };
+        let gain: f64 = (0..n).map(|i| w[i] * labels[i] * h(i)).sum();
+        assert!((gain - best).abs() < 1e-12, "round {t}: {gain} vs {best}");
+        let err: f64 = (0..n).filter(|&i| h(i) != labels[i]).map(|i| w[i]).sum();
+        assert!((s.weight - 0.5 * ((1.0 - err) / err).ln()).abs() < 1e-9);
+        for i in 0..n {
+            w[i] *= (-s.weight * labels[i] * h(i)).exp();
+        }
+        let z: f64 = w.iter().sum();
+        w.iter_mut().for_each(|x| *x /= z);
+    }
+    // later rounds evaluate nodes from the cache: the visited counts stay bounded by the tree
+    assert!(
+        fit.visited
+            .iter()
+            .all(|&v| v as usize <= all.patterns.len())
+    );
+}
