@@ -23,12 +23,13 @@ import time
 import warnings
 from pathlib import Path
 
-import graphsparse as gs
 import numpy as np
-from graphsparse.mining import pattern_matrix
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold
+
+import graphsparse as gs
+from graphsparse.mining import pattern_matrix
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / ".." / "shared" / "data"

@@ -11,14 +11,9 @@ import itertools
 import pickle
 import warnings
 
-import graphsparse as gs
 import networkx as nx
 import numpy as np
 import pytest
-from graphsparse import _graphsparse as _rs
-from graphsparse.datasets import from_networkx, make_subgraph_classification
-from graphsparse.exceptions import InvalidParameterError
-from graphsparse.mining import TruncatedSearchWarning, pattern_matrix
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linprog
@@ -26,6 +21,12 @@ from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import ElasticNet, Lasso, LogisticRegression
 from sklearn.model_selection import GridSearchCV, cross_val_score
+
+import graphsparse as gs
+from graphsparse import _graphsparse as _rs
+from graphsparse.datasets import from_networkx, make_subgraph_classification
+from graphsparse.exceptions import InvalidParameterError
+from graphsparse.mining import TruncatedSearchWarning, pattern_matrix
 
 from .reference import bcgd as ref
 from .strategies import graph_databases

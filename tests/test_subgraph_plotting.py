@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import graphsparse as gs
 import networkx as nx
 import numpy as np
 import pytest
+
+import graphsparse as gs
 from graphsparse.datasets import make_subgraph_classification
 from graphsparse.plotting import pattern_to_text
 

@@ -116,6 +116,7 @@ def online_pass(
     costs: npt.NDArray[np.float64] | None = None,
     groups: npt.NDArray[np.int64] | None = None,
 ) -> dict[str, Any]: ...
+
 # sparse learning over all subgraphs (BCGD, boosting search, pattern matching)
 def fit_subgraph_bcgd(
     node_ptr: npt.NDArray[np.int64],

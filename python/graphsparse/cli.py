@@ -119,7 +119,9 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     )
     print(f"  train accuracy {model.score(train, y[:n_train]):.3f}")
     if len(test):
-        print(f"  test accuracy  {model.score(test, y[n_train:]):.3f} ({len(test)} held-out graphs)")
+        print(
+            f"  test accuracy  {model.score(test, y[n_train:]):.3f} ({len(test)} held-out graphs)"
+        )
     order = np.argsort(-np.abs(model.coef_), kind="stable")
     print(f"\n{len(model.coef_)} selected patterns (largest |coefficient| first):")
     print(f"{'coef':>8} {'support':>7} {'equiv':>5}  pattern")
@@ -152,8 +154,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("--n-jobs", type=int, default=None, help="threads (default: all cores)")
     demo.add_argument("--top", type=int, default=10, help="patterns to show (default 10)")
-    demo.add_argument("--lambda1", type=float, default=0.01,
-                      help="L1 weight of the model (default 0.01)")
+    demo.add_argument(
+        "--lambda1", type=float, default=0.01, help="L1 weight of the model (default 0.01)"
+    )
     demo.set_defaults(func=_cmd_demo)
 
     mine = sub.add_parser(
