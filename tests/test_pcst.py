@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference.pcst import forest_trees, objective, optimum
 
 import graphsparse as gs
 from graphsparse.exceptions import InvalidParameterError
+from tests.reference.pcst import forest_trees, objective, optimum
 
 try:
     import pcst_fast
