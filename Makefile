@@ -35,7 +35,7 @@ test-rust:
 	    if cargo tree -p $$c -e normal | grep -q pyo3; then echo "$$c depends on pyo3"; exit 1; fi
 	  fi
 	done
-	cargo test --workspace --exclude graphsparse-py --profile dev-release
+	PROPTEST_RNG_SEED=$${PROPTEST_RNG_SEED:-20261122} cargo test --workspace --exclude graphsparse-py --profile dev-release
 
 lint: venv
 	$(VENV)/bin/ruff check python tests benches
