@@ -97,6 +97,12 @@ def main() -> None:
         help="seconds allowed to the pure-Python anchor per case (default 300)",
     )
     parser.add_argument("--no-anchor", action="store_true", help="skip gspan-mining")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="interleaved 1-/2-thread runs per case; the best of each is reported (default 3)",
+    )
     args = parser.parse_args()
     try:
         import gspan_mining  # noqa: F401
@@ -108,7 +114,8 @@ def main() -> None:
 
     header = (
         f"{'dataset':<13}{'minsup':>7}{'patterns':>9}{'1-thr wall':>11}{'1-thr CPU':>10}"
-        f"{'2-thr wall':>11}{'speed-up':>9}{'RSS MiB':>8}{'gspan-mining':>13}{'ratio':>8}"
+        f"{'2-thr wall':>11}{'speed-up':>9}{'median':>7}{'RSS MiB':>8}"
+        f"{'gspan-mining':>13}{'ratio':>8}"
         f"{'gBolt/Kudo CPU':>16}"
     )
     print(header)
@@ -120,15 +127,18 @@ def main() -> None:
         if not path.exists():
             print(f"{name:<13}{minsup:>7}  (data not found at {path})")
             continue
-        one = run(kind, path, minsup, "graphsparse", 1, 3600)
-        two = run(kind, path, minsup, "graphsparse", 2, 3600)
-        assert one and two and one["n"] == two["n"] == published, (
-            name,
-            minsup,
-            one,
-            two,
-            published,
-        )
+        # Interleaved repeats: on a shared (virtualised) machine a neighbour's load comes and goes,
+        # so the best of each is the least disturbed estimate; the median paired ratio is shown too.
+        ones, twos = [], []
+        for _ in range(max(1, args.repeat)):
+            for runs, threads in ((ones, 1), (twos, 2)):
+                res = run(kind, path, minsup, "graphsparse", threads, 3600)
+                assert res and res["n"] == published, (name, minsup, threads, res, published)
+                runs.append(res)
+        one = min(ones, key=lambda r: r["wall"])
+        two = min(twos, key=lambda r: r["wall"])
+        paired = sorted(a["wall"] / b["wall"] for a, b in zip(ones, twos, strict=True))
+        median_ratio = paired[len(paired) // 2]
         anchor = "-"
         ratio = "-"
         if have_anchor:
@@ -144,13 +154,17 @@ def main() -> None:
         cpp_txt = f"{cpp[0]:.1f}/{cpp[1]:.1f}s" if cpp else "-"
         print(
             f"{name:<13}{minsup:>7}{one['n']:>9}{one['wall']:>10.2f}s{one['cpu']:>9.2f}s"
-            f"{two['wall']:>10.2f}s{one['wall'] / two['wall']:>8.2f}x{one['rss_mib']:>8.0f}"
+            f"{two['wall']:>10.2f}s{one['wall'] / two['wall']:>8.2f}x{median_ratio:>6.2f}x"
+            f"{one['rss_mib']:>8.0f}"
             f"{anchor:>13}{ratio:>8}{cpp_txt:>16}",
             flush=True,
         )
     print(
         "\ncounts asserted equal to the published C++ gSpan counts (and to gspan-mining where run);"
-        f"\nmachine: {os.cpu_count()} logical cores; ratio = anchor wall / our 1-thread wall"
+        f"\nmachine: {os.cpu_count()} logical cores; walls are the best of {args.repeat}"
+        " interleaved runs;\nspeed-up = best 1-thread / best 2-thread wall,"
+        " median = median of the paired ratios;\nratio = anchor wall / our best 1-thread wall"
+        " (whole Python call, patterns built)"
     )
 
 

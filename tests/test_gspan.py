@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import networkx as nx
@@ -222,3 +223,32 @@ def test_pattern_views():
     singles = gs.mine_subgraphs([g], 1, single_vertices=True)
     assert [q.vertex_labels for q in singles[:2]] == [("C",), ("N",)]
     assert singles[0].dfs_code == ()
+
+
+@settings(max_examples=40)
+@given(small_dbs, st.booleans())
+def test_mined_patterns_are_consistent_values(graphs, single):
+    # string vertex labels and float edge labels: patterns must speak the user's labels
+    named = []
+    for g in graphs:
+        h = nx.relabel_nodes(g, {v: f"v{v}" for v in g})
+        nx.set_node_attributes(h, {v: "ABC"[d["label"]] for v, d in h.nodes(data=True)}, "label")
+        nx.set_edge_attributes(
+            h, {(u, v): 0.5 + d["label"] for u, v, d in h.edges(data=True)}, "label"
+        )
+        named.append(h)
+    found = gs.mine_subgraphs(named, 1, single_vertices=single)
+    for p in found:
+        labels = p.vertex_labels
+        assert all(lab in "ABC" for lab in labels)
+        for i, j, li, lij, lj in p.dfs_code:
+            assert labels[i] == li and labels[j] == lj and lij in (0.5, 1.5)
+        assert p.n_vertices == (1 if not p.dfs_code else 1 + max(max(e[:2]) for e in p.dfs_code))
+        eager = gs.Pattern(p.dfs_code, p.support, p.graph_ids.tolist(), p.vertex_labels)
+        assert eager == p and hash(eager) == hash(p)
+        copy = pickle.loads(pickle.dumps(p))
+        assert copy == p and copy.graph_ids.dtype == np.int64
+        with pytest.raises(AttributeError):
+            p.support = 0  # type: ignore[misc]
+        with pytest.raises(ValueError):
+            p.graph_ids[:1] = 7

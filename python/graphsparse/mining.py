@@ -6,7 +6,6 @@ import math
 import numbers
 import warnings
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import networkx as nx
@@ -27,7 +26,56 @@ class TruncatedSearchWarning(UserWarning):
     """A search stopped at its node or time budget; the result holds what was finished."""
 
 
-@dataclass(frozen=True, eq=False)
+class _PatternTable:
+    """The flat arrays of one mining run, shared by its patterns and decoded on access.
+
+    Building tens of thousands of tuples up front used to take longer than the parallel search
+    itself, so a mined ``Pattern`` only stores its row here until a field is read.
+    """
+
+    __slots__ = ("code_ptr", "codes", "el", "gid_ptr", "graph_ids", "vertex_ptr", "vl", "vx")
+
+    def __init__(self, d: dict[str, Any], ds: GraphDataset) -> None:
+        self.vl, self.el = ds.vertex_label_values, ds.edge_label_values
+        self.codes = np.asarray(d["codes"], dtype=np.int64).reshape(-1, 5)
+        self.code_ptr = np.asarray(d["code_ptr"], dtype=np.int64)
+        self.graph_ids = np.asarray(d["graph_ids"], dtype=np.int64)
+        self.gid_ptr = np.asarray(d["gid_ptr"], dtype=np.int64)
+        self.graph_ids.flags.writeable = False  # patterns hand out views of it
+        single = np.asarray(d["single_label"], dtype=np.int64)
+        # Vertex label ids in DFS order: the first edge's source, then the target of each forward
+        # edge (a forward edge discovers one new vertex); a single-vertex pattern has its label.
+        n = len(self.code_ptr) - 1
+        codes, starts = self.codes, self.code_ptr[:-1]
+        has_edges = np.diff(self.code_ptr) > 0
+        forward = codes[:, 0] < codes[:, 1]
+        fwd_cum = np.zeros(len(codes) + 1, dtype=np.int64)
+        np.cumsum(forward, out=fwd_cum[1:])
+        n_vertices = 1 + fwd_cum[self.code_ptr[1:]] - fwd_cum[starts]
+        self.vertex_ptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(n_vertices, out=self.vertex_ptr[1:])
+        vx = np.empty(int(self.vertex_ptr[-1]), dtype=np.int64)
+        heads = self.vertex_ptr[:-1]
+        body = np.ones(len(vx), dtype=bool)
+        body[heads] = False
+        vx[body] = codes[forward, 4]
+        vx[heads[has_edges]] = codes[starts[has_edges], 2]
+        vx[heads[~has_edges]] = single[~has_edges]
+        self.vx = vx
+
+    def dfs_code(self, k: int) -> tuple[DfsEdge, ...]:
+        vl, el = self.vl, self.el
+        rows = self.codes[self.code_ptr[k] : self.code_ptr[k + 1]].tolist()
+        return tuple((i, j, vl[li], el[lij], vl[lj]) for i, j, li, lij, lj in rows)
+
+    def vertex_labels(self, k: int) -> tuple[Any, ...]:
+        vl = self.vl
+        return tuple(vl[v] for v in self.vx[self.vertex_ptr[k] : self.vertex_ptr[k + 1]].tolist())
+
+    def graph_ids_of(self, k: int) -> np.ndarray:
+        return self.graph_ids[self.gid_ptr[k] : self.gid_ptr[k + 1]]
+
+
 class Pattern:
     """A connected subgraph pattern with its occurrences.
 
@@ -40,15 +88,60 @@ class Pattern:
     support : int
         Number of graphs that contain the pattern.
     graph_ids : ndarray of int64
-        Sorted indices (into the mined dataset) of those graphs.
+        Sorted indices (into the mined dataset) of those graphs (a read-only view).
     vertex_labels : tuple
         Label of each pattern vertex, in DFS order.
     """
 
-    dfs_code: tuple[DfsEdge, ...]
-    support: int
-    graph_ids: np.ndarray = field(repr=False)
-    vertex_labels: tuple[Any, ...] = ()
+    __slots__ = ("_dfs_code", "_graph_ids", "_k", "_support", "_table", "_vertex_labels")
+
+    def __init__(
+        self,
+        dfs_code: Sequence[DfsEdge],
+        support: int,
+        graph_ids: npt.ArrayLike,
+        vertex_labels: Sequence[Any] = (),
+    ) -> None:
+        gids = np.array(graph_ids, dtype=np.int64)
+        gids.flags.writeable = False
+        self._dfs_code: tuple[DfsEdge, ...] | None = tuple(tuple(e) for e in dfs_code)  # type: ignore[misc]
+        self._support = int(support)
+        self._graph_ids: np.ndarray | None = gids
+        self._vertex_labels: tuple[Any, ...] | None = tuple(vertex_labels)
+        self._table: _PatternTable | None = None
+        self._k = -1
+
+    @classmethod
+    def _from_table(cls, table: _PatternTable, k: int, support: int) -> Pattern:
+        p = object.__new__(cls)
+        p._table, p._k, p._support = table, k, support
+        p._dfs_code = p._graph_ids = p._vertex_labels = None
+        return p
+
+    @property
+    def dfs_code(self) -> tuple[DfsEdge, ...]:
+        if self._dfs_code is None:
+            assert self._table is not None
+            self._dfs_code = self._table.dfs_code(self._k)
+        return self._dfs_code
+
+    @property
+    def support(self) -> int:
+        return self._support
+
+    @property
+    def graph_ids(self) -> np.ndarray:
+        if self._graph_ids is None:
+            assert self._table is not None
+            self._graph_ids = self._table.graph_ids_of(self._k)
+        return self._graph_ids
+
+    @property
+    def vertex_labels(self) -> tuple[Any, ...]:
+        if self._vertex_labels is None:
+            assert self._table is not None
+            self._vertex_labels = self._table.vertex_labels(self._k)
+        return self._vertex_labels
 
     @property
     def n_edges(self) -> int:
@@ -81,6 +174,12 @@ class Pattern:
             return f"({self.vertex_labels[0]})"
         return " ".join(f"({i}:{li})-[{lij}]-({j}:{lj})" for i, j, li, lij, lj in self.dfs_code)
 
+    def __repr__(self) -> str:
+        return (
+            f"Pattern(dfs_code={self.dfs_code!r}, support={self.support!r}, "
+            f"vertex_labels={self.vertex_labels!r})"
+        )
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Pattern):
             return NotImplemented
@@ -93,6 +192,10 @@ class Pattern:
 
     def __hash__(self) -> int:
         return hash((self.dfs_code, self.vertex_labels, self.support))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickles as its decoded fields, never the whole run's table
+        return (Pattern, (self.dfs_code, self.support, self.graph_ids, self.vertex_labels))
 
 
 class MiningResult(list[Pattern]):
@@ -170,29 +273,9 @@ def _check_time_limit(value: Any) -> float | None:
 
 
 def _patterns_from_arrays(d: dict[str, Any], ds: GraphDataset) -> list[Pattern]:
-    vl, el = ds.vertex_label_values, ds.edge_label_values
-    codes = d["codes"]
-    code_ptr = d["code_ptr"]
-    gid_ptr = d["gid_ptr"]
-    graph_ids = d["graph_ids"]
-    single = d["single_label"]
-    support = d["support"]
-    out = []
-    for k in range(len(support)):
-        rows = codes[code_ptr[k] : code_ptr[k + 1]].tolist()
-        if single[k] >= 0:
-            code: tuple[DfsEdge, ...] = ()
-            vlabels: tuple[Any, ...] = (vl[int(single[k])],)
-        else:
-            code = tuple((i, j, vl[li], el[lij], vl[lj]) for i, j, li, lij, lj in rows)
-            n_vertices = 1 + max(max(i, j) for i, j, *_ in rows)
-            labels: list[Any] = [None] * n_vertices
-            for i, j, li, _, lj in rows:
-                labels[i], labels[j] = vl[li], vl[lj]
-            vlabels = tuple(labels)
-        gids = graph_ids[gid_ptr[k] : gid_ptr[k + 1]]
-        out.append(Pattern(code, int(support[k]), gids, vlabels))
-    return out
+    table = _PatternTable(d, ds)
+    make = Pattern._from_table
+    return [make(table, k, s) for k, s in enumerate(np.asarray(d["support"]).tolist())]
 
 
 def mine_subgraphs(
