@@ -16,7 +16,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy.optimize import linprog
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import ElasticNet, Lasso, LogisticRegression
@@ -24,11 +23,13 @@ from sklearn.model_selection import GridSearchCV, cross_val_score
 
 import graphsparse as gs
 from graphsparse import _graphsparse as _rs
+from graphsparse import _lpboost as lpb
 from graphsparse.datasets import from_networkx, make_subgraph_classification
 from graphsparse.exceptions import InvalidParameterError
 from graphsparse.mining import TruncatedSearchWarning, pattern_matrix
 
 from .reference import bcgd as ref
+from .reference import lpboost as lp_ref
 from .strategies import graph_databases
 
 
@@ -256,31 +257,70 @@ def test_adaboost_picks_best_stump_each_round():
     np.testing.assert_allclose(model.decision_function(ds), f, atol=1e-12)
 
 
-def test_lpboost_optimum_equals_explicit_lp():
+@pytest.mark.parametrize("warm", [True, False], ids=["highspy", "linprog"])
+def test_lpboost_optimum_equals_explicit_lp(warm, monkeypatch):
+    if warm and not lpb.HAVE_HIGHSPY:
+        pytest.skip("highspy not installed")
+    monkeypatch.setattr(lpb, "HAVE_HIGHSPY", warm)
     ds, y, _ = _toy(30, seed=7)
     nu = 0.4
     model = gs.SubgraphLPBoost(nu=nu, tol=1e-9, max_size=3).fit(ds, y)
     x, _, _ = _explicit(ds, 3)
     labels = 2.0 * y - 1.0
     h = np.hstack([2 * x - 1, 1 - 2 * x])  # both signs of every stump
-    n, m = h.shape
-    cap = 1.0 / (nu * n)
-    c = np.concatenate([np.zeros(m), np.full(n, cap), [-1.0]])
-    a_ub = np.hstack([-(labels[:, None] * h), -np.eye(n), np.ones((n, 1))])
-    res = linprog(
-        c,
-        A_ub=a_ub,
-        b_ub=np.zeros(n),
-        A_eq=np.concatenate([np.ones(m), np.zeros(n + 1)])[None, :],
-        b_eq=[1.0],
-        bounds=[(0, None)] * (m + n) + [(None, None)],
-        method="highs",
-    )
-    assert res.status == 0
+    cap = 1.0 / (nu * len(y))
+    optimum, _ = lp_ref.primal_lp(h, labels, cap)
     assert model.converged_
-    assert model.objective_ == pytest.approx(-res.fun, abs=1e-7)
+    assert model.objective_ == pytest.approx(optimum, abs=1e-7)
     weights = np.array([a for _, _, a in model.estimators_])
     assert weights.sum() == pytest.approx(1.0) and (weights > 0).all()
+    # the fitted ensemble attains the optimum as a primal solution
+    ids = np.arange(len(y))
+    hs = np.column_stack(
+        [s * np.where(np.isin(ids, p.graph_ids), 1.0, -1.0) for p, s, _ in model.estimators_]
+    )
+    assert lp_ref.primal_value(weights, hs, labels, cap) == pytest.approx(optimum, abs=1e-7)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    n=st.integers(2, 12),
+    m=st.integers(1, 8),
+    nu=st.floats(0.05, 1.0),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_lpboost_master_equals_explicit_primal_at_every_column(n, m, nu, seed):
+    rng = np.random.default_rng(seed)
+    labels = rng.choice([-1.0, 1.0], n)
+    h = rng.choice([-1.0, 1.0], (n, m))
+    cap = 1.0 / (nu * n)
+    masters = [lpb.LPBoostMaster(labels, cap, warm_start=False)]
+    if lpb.HAVE_HIGHSPY:
+        masters.append(lpb.LPBoostMaster(labels, cap, warm_start=True))
+    for j in range(m):
+        optimum, _ = lp_ref.primal_lp(h[:, : j + 1], labels, cap)
+        for master in masters:
+            a, u, beta = master.add(h[:, j])
+            assert beta == pytest.approx(optimum, abs=1e-8)
+            assert a.shape == (j + 1,) and (a >= 0).all() and a.sum() == pytest.approx(1.0)
+            assert lp_ref.primal_value(a, h[:, : j + 1], labels, cap) == pytest.approx(
+                optimum, abs=1e-7
+            )
+            assert u.sum() == pytest.approx(1.0) and (u <= cap + 1e-9).all()
+            # u is dual feasible: no column beats beta
+            assert ((u * labels) @ h[:, : j + 1] <= beta + 1e-8).all()
+
+
+def test_stump_searcher_rejects_bad_weights():
+    ds, y, _ = _toy(10, seed=3)
+    searcher = _rs.StumpSearcher(*ds._arrays(), 1, 3, None, None, True)
+    labels = 2.0 * y - 1.0
+    s = searcher.search(np.full(10, 0.1), labels)
+    assert s["code"] is not None and searcher.cached_nodes > 1
+    with pytest.raises(InvalidParameterError, match="weights"):
+        searcher.search(np.full(10, np.nan), labels)
+    with pytest.raises(ValueError, match="one value per graph"):
+        searcher.search(np.full(9, 0.1), labels[:9])
 
 
 # -- estimator behaviour --------------------------------------------------------------------------

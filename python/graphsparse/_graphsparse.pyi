@@ -1,6 +1,6 @@
 # Hand-written stub of the private Rust module (checked by mypy.stubtest in CI).
 from os import PathLike
-from typing import Any
+from typing import Any, final
 
 import numpy as np
 import numpy.typing as npt
@@ -154,6 +154,28 @@ def best_subgraph_stump(
     prune: bool,
     n_threads: int,
 ) -> dict[str, Any]: ...
+
+@final
+class StumpSearcher:
+    def __new__(
+        cls,
+        node_ptr: npt.NDArray[np.int64],
+        node_labels: npt.NDArray[np.int64],
+        edge_ptr: npt.NDArray[np.int64],
+        edges: npt.NDArray[np.int64],
+        edge_labels: npt.NDArray[np.int64],
+        min_support: int,
+        max_size: int | None,
+        max_nodes: int | None,
+        time_limit: float | None,
+        prune: bool,
+    ) -> StumpSearcher: ...
+    def search(
+        self, weights: npt.NDArray[np.float64], labels: npt.NDArray[np.float64]
+    ) -> dict[str, Any]: ...
+    @property
+    def cached_nodes(self) -> int: ...
+
 def fit_subgraph_adaboost(
     node_ptr: npt.NDArray[np.int64],
     node_labels: npt.NDArray[np.int64],

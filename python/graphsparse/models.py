@@ -32,12 +32,12 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy.optimize import linprog
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
 from . import _graphsparse as _rs
+from ._lpboost import LPBoostMaster
 from ._threads import resolve_n_jobs
 from .datasets import GraphDataset, as_dataset
 from .exceptions import InvalidParameterError
@@ -573,10 +573,13 @@ class SubgraphLPBoost(_StumpEnsemble):
 
     Soft-margin LPBoost: maximise ``rho - D sum_i xi_i`` subject to ``y_i sum_j a_j h_j(g_i) +
     xi_i >= rho``, ``sum_j a_j = 1``, ``a, xi >= 0``, with ``D = 1 / (nu n)``. The restricted
-    master LP is solved with HiGHS (``scipy.optimize.linprog``); the pricing step finds the most
+    master LP is solved with HiGHS in its dual form (warm-started through ``highspy`` when it is
+    installed, else ``scipy.optimize.linprog``); the pricing step finds the most
     violated stump (largest ``sum_i u_i y_i h(g_i)`` for the dual weights ``u``) by branch and
     bound over all subgraphs. It stops when no stump violates the dual constraint by more than
-    ``tol``.
+    ``tol``. All pricing steps of a fit share one cache of the visited gSpan tree, so a node is
+    embedded once per fit however often it is evaluated; the cached search runs on one thread
+    (``n_jobs`` parallelises prediction), and ``max_nodes``/``time_limit`` bound each step.
 
     Parameters
     ----------
@@ -633,26 +636,46 @@ class SubgraphLPBoost(_StumpEnsemble):
         u = np.full(n, 1.0 / n)
         beta = -np.inf
         cols: list[dict[str, Any]] = []
-        hmat: list[np.ndarray] = []
+        # one searcher for the whole fit: its cache of the visited tree serves every pricing
+        # step, so only the frontier a new weighting wants to enter is embedded again
+        searcher = _rs.StumpSearcher(
+            *ds._arrays(),
+            minsup,
+            _check_optional_int(self.max_size, "max_size", 1),
+            _check_optional_int(self.max_nodes, "max_nodes", 1),
+            _check_time_limit(self.time_limit),
+            True,
+        )
+        master = LPBoostMaster(labels, cap)
         self.n_visited_ = []
         alpha = np.zeros(0)
         self.converged_ = False
         objective = float("nan")
+        cut = None
         for _ in range(max_iter):
-            s = self._search(ds, u, labels, minsup)
+            s = searcher.search(u, labels)
             self.n_visited_.append(int(s["visited"]))
+            if s["truncated"] is not None:
+                # an incomplete pricing step cannot certify optimality: stop with what we have
+                cut = s["truncated"]
+                break
             if s["code"] is None or s["gain"] <= beta + tol:
                 self.converged_ = True
                 break
             inside = np.zeros(n, dtype=bool)
             inside[s["graph_ids"]] = True
             cols.append(s)
-            hmat.append(s["sign"] * np.where(inside, 1.0, -1.0))
-            alpha, u, objective = _lpboost_master(np.column_stack(hmat), labels, cap)
+            alpha, u, objective = master.add(s["sign"] * np.where(inside, 1.0, -1.0))
             beta = objective
         self.n_iter_ = len(cols)
         self.objective_ = objective
-        if not self.converged_:
+        if cut is not None:
+            warnings.warn(
+                f"LPBoost stopped by its {cut} budget after {len(cols)} columns",
+                TruncatedSearchWarning,
+                stacklevel=2,
+            )
+        elif not self.converged_:
             warnings.warn(
                 f"LPBoost did not converge in max_iter={max_iter} columns",
                 ConvergenceWarning,
@@ -663,24 +686,3 @@ class SubgraphLPBoost(_StumpEnsemble):
             raise InvalidParameterError("no subgraph stump found on this data")
         self._finish(ds, keep)
         return self
-
-
-def _lpboost_master(
-    h: np.ndarray, labels: np.ndarray, cap: float
-) -> tuple[np.ndarray, np.ndarray, float]:
-    """Solve the restricted soft-margin LP; return stump weights, dual sample weights, optimum.
-
-    Variables ``(a_1..a_m, xi_1..xi_n, rho)``; minimise ``-rho + cap sum xi`` subject to
-    ``rho - y_i (H a)_i - xi_i <= 0`` and ``sum a = 1``.
-    """
-    n, m = h.shape
-    c = np.concatenate([np.zeros(m), np.full(n, cap), [-1.0]])
-    a_ub = np.hstack([-(labels[:, None] * h), -np.eye(n), np.ones((n, 1))])
-    b_ub = np.zeros(n)
-    a_eq = np.concatenate([np.ones(m), np.zeros(n), [0.0]])[None, :]
-    bounds = [(0, None)] * (m + n) + [(None, None)]
-    res = linprog(c, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=[1.0], bounds=bounds, method="highs")
-    if res.status != 0:
-        raise InvalidParameterError(f"LPBoost master LP failed: {res.message}")
-    u = -np.asarray(res.ineqlin.marginals, dtype=np.float64)
-    return np.asarray(res.x[:m]), np.clip(u, 0.0, None), float(-res.fun)

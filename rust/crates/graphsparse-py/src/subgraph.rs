@@ -4,8 +4,8 @@ use std::time::Duration;
 
 use graphsparse::gspan::{DfsCode, DfsEdge, Truncation};
 use graphsparse::subgraph::{
-    BcgdFit, BcgdParams, Logistic, Squared, StumpParams, adaboost, best_stump, fit_bcgd_path,
-    match_patterns,
+    BcgdFit, BcgdParams, Logistic, Squared, StumpParams, StumpSearch, adaboost, best_stump,
+    fit_bcgd_path, match_patterns,
 };
 use numpy::{IntoPyArray, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
@@ -266,6 +266,10 @@ fn best_subgraph_stump<'py>(
         best_stump(&db, w, l, &params, cancel)
     })?
     .map_err(PyGsErr::from)?;
+    stump_to_dict(py, &s)
+}
+
+fn stump_to_dict<'py>(py: Python<'py>, s: &StumpSearch) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     match &s.code {
         Some(c) => d.set_item("code", code_array(py, c)?)?,
@@ -277,6 +281,77 @@ fn best_subgraph_stump<'py>(
     d.set_item("visited", s.visited)?;
     d.set_item("truncated", s.truncation.map(truncation_name))?;
     Ok(d)
+}
+
+/// Repeated best-stump searches on one database sharing a cache of the visited tree
+/// (LPBoost's pricing step: one search per column under the master LP's dual weights).
+#[pyclass(module = "graphsparse._graphsparse")]
+struct StumpSearcher {
+    db: graphsparse::graph::GraphDatabase,
+    inner: graphsparse::subgraph::StumpSearcher,
+}
+
+#[pymethods]
+impl StumpSearcher {
+    #[new]
+    #[pyo3(signature = (
+        node_ptr, node_labels, edge_ptr, edges, edge_labels, min_support, max_size, max_nodes,
+        time_limit, prune,
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        node_ptr: PyReadonlyArray1<'_, i64>,
+        node_labels: PyReadonlyArray1<'_, i64>,
+        edge_ptr: PyReadonlyArray1<'_, i64>,
+        edges: PyReadonlyArray2<'_, i64>,
+        edge_labels: PyReadonlyArray1<'_, i64>,
+        min_support: i64,
+        max_size: Option<i64>,
+        max_nodes: Option<i64>,
+        time_limit: Option<f64>,
+        prune: bool,
+    ) -> PyResult<Self> {
+        let db = crate::graph::database_from_arrays(
+            &node_ptr,
+            &node_labels,
+            &edge_ptr,
+            &edges,
+            &edge_labels,
+        )?;
+        let params = StumpParams {
+            min_support: usize::try_from(min_support)
+                .map_err(|_| bad_param(format!("min_support must be >= 1, got {min_support}")))?,
+            max_size: opt_u64("max_size", max_size)?.map(|v| v as usize),
+            max_nodes: opt_u64("max_nodes", max_nodes)?,
+            time_limit: opt_duration(time_limit)?,
+            prune,
+            parallel: false,
+        };
+        let inner =
+            graphsparse::subgraph::StumpSearcher::new(&db, &params).map_err(PyGsErr::from)?;
+        Ok(Self { db, inner })
+    }
+
+    /// The best stump under `weights` (one per graph, >= 0) and `labels` (+-1), as a dict
+    /// like `best_subgraph_stump`'s.
+    fn search<'py>(
+        &mut self,
+        py: Python<'py>,
+        weights: PyReadonlyArray1<'py, f64>,
+        labels: PyReadonlyArray1<'py, f64>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let (w, l) = (weights.as_slice()?, labels.as_slice()?);
+        let (db, inner) = (&self.db, &mut self.inner);
+        let s = crate::threads::run_interruptible(py, 1, |cancel| inner.search(db, w, l, cancel))?
+            .map_err(PyGsErr::from)?;
+        stump_to_dict(py, &s)
+    }
+
+    /// Tree nodes held in the cache (the root included).
+    #[getter]
+    fn cached_nodes(&self) -> usize {
+        self.inner.cached_nodes()
+    }
 }
 
 /// Adaboost with subgraph stumps (searches share a cache of the visited tree).
@@ -396,6 +471,7 @@ fn match_subgraph_patterns<'py>(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fit_subgraph_bcgd, m)?)?;
     m.add_function(wrap_pyfunction!(best_subgraph_stump, m)?)?;
+    m.add_class::<StumpSearcher>()?;
     m.add_function(wrap_pyfunction!(fit_subgraph_adaboost, m)?)?;
     m.add_function(wrap_pyfunction!(match_subgraph_patterns, m)?)?;
     Ok(())

@@ -16,7 +16,8 @@ use std::time::Duration;
 
 use graphsparse_graph::GraphDatabase;
 use graphsparse_gspan::{
-    DfsCode, MinerParams, Node, ParallelVisitor, Truncation, Visit, Visitor, mine, mine_parallel,
+    DfsCode, MinerParams, MinerValidParams, Node, ParallelVisitor, Truncation, Visit, Visitor,
+    mine, mine_parallel,
 };
 
 use crate::bounds::WeightedGain;
@@ -77,6 +78,40 @@ struct Best<'a> {
     global: Arc<Mutex<Option<(f64, DfsCode)>>>,
     best: Option<(f64, DfsCode, Vec<u32>, f64)>,
     visited: u64,
+}
+
+impl<'a> Best<'a> {
+    fn new(gain: &'a WeightedGain, prune: bool) -> Self {
+        Best {
+            gain,
+            prune,
+            incumbent: Arc::new(AtomicU64::new(0)),
+            global: Arc::new(Mutex::new(None)),
+            best: None,
+            visited: 0,
+        }
+    }
+
+    fn finish(self, visited: u64, truncation: Option<Truncation>) -> StumpSearch {
+        match self.best {
+            Some((gain, code, graph_ids, sign)) => StumpSearch {
+                code: Some(code),
+                graph_ids,
+                sign,
+                gain,
+                visited,
+                truncation,
+            },
+            None => StumpSearch {
+                code: None,
+                graph_ids: Vec::new(),
+                sign: 1.0,
+                gain: 0.0,
+                visited,
+                truncation,
+            },
+        }
+    }
 }
 
 fn better(g: f64, c: &DfsCode, than: &Option<(f64, DfsCode, Vec<u32>, f64)>) -> bool {
@@ -190,7 +225,19 @@ pub fn best_stump(
     params: &StumpParams,
     cancel: &AtomicBool,
 ) -> Result<StumpSearch> {
-    let n = db.len();
+    check_weights(db.len(), weights, labels)?;
+    let miner = miner_params(params)?;
+    let gain = WeightedGain::new(weights, labels);
+    let mut v = Best::new(&gain, params.prune);
+    let stats = if params.parallel {
+        mine_parallel(db, &miner, &mut v, cancel)?
+    } else {
+        mine(db, &miner, &mut v, cancel)?
+    };
+    Ok(v.finish(stats.nodes_visited, stats.truncation))
+}
+
+fn check_weights(n: usize, weights: &[f64], labels: &[f64]) -> Result<()> {
     if weights.len() != n || labels.len() != n {
         return Err(SubgraphError::InvalidResponse(format!(
             "weights ({}) and labels ({}) need one value per graph ({n})",
@@ -201,49 +248,104 @@ pub fn best_stump(
     if weights.iter().any(|w| !(w.is_finite() && *w >= 0.0)) {
         return Err(bad("weights", "must be finite and >= 0"));
     }
+    check_labels(labels)
+}
+
+fn check_labels(labels: &[f64]) -> Result<()> {
     if labels.iter().any(|&y| y != 1.0 && y != -1.0) {
         return Err(SubgraphError::InvalidResponse(
             "labels must be -1 or +1".into(),
         ));
     }
-    let miner = MinerParams::new()
+    Ok(())
+}
+
+fn miner_params(params: &StumpParams) -> Result<MinerValidParams> {
+    Ok(MinerParams::new()
         .min_support(params.min_support)
         .max_size(params.max_size)
         .max_nodes(params.max_nodes)
         .time_limit(params.time_limit)
-        .check()?;
-    let gain = WeightedGain::new(weights, labels);
-    let mut v = Best {
-        gain: &gain,
-        prune: params.prune,
-        incumbent: Arc::new(AtomicU64::new(0)),
-        global: Arc::new(Mutex::new(None)),
-        best: None,
-        visited: 0,
-    };
-    let stats = if params.parallel {
-        mine_parallel(db, &miner, &mut v, cancel)?
-    } else {
-        mine(db, &miner, &mut v, cancel)?
-    };
-    Ok(match v.best {
-        Some((g, code, ids, sign)) => StumpSearch {
-            code: Some(code),
-            graph_ids: ids,
-            sign,
-            gain: g,
-            visited: stats.nodes_visited,
-            truncation: stats.truncation,
-        },
-        None => StumpSearch {
-            code: None,
-            graph_ids: Vec::new(),
-            sign: 1.0,
-            gain: 0.0,
-            visited: stats.nodes_visited,
-            truncation: stats.truncation,
-        },
-    })
+        .check()?)
+}
+
+/// Repeated best-stump searches over one database that share a cache of the visited tree.
+///
+/// Boosting asks for the best stump once per round under new weights. The tree nodes a round
+/// evaluates are kept with their graph ids, so a later round re-evaluates them without any
+/// embedding work and only expands the frontier it newly wants to enter (gBoost's trick; the
+/// paper's own future-work item). Each search returns exactly what [`best_stump`] returns for
+/// the same weights, serially; the budgets of [`StumpParams`] apply to each search.
+///
+/// # Example
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use graphsparse_graph::parse_gspan;
+/// use graphsparse_subgraph::{StumpParams, StumpSearcher};
+/// let text = "t # 0\nv 0 0\nv 1 1\ne 0 1 0\nt # 1\nv 0 0\nv 1 0\ne 0 1 0\n";
+/// let db = parse_gspan(text, "<doc>").unwrap().db;
+/// let mut searcher = StumpSearcher::new(&db, &StumpParams::default()).unwrap();
+/// let cancel = AtomicBool::new(false);
+/// let s = searcher.search(&db, &[0.5, 0.5], &[1.0, -1.0], &cancel).unwrap();
+/// assert_eq!(s.gain, 1.0);
+/// let again = searcher.search(&db, &[0.9, 0.1], &[1.0, -1.0], &cancel).unwrap();
+/// assert!((again.gain - 1.0).abs() < 1e-12);
+/// ```
+pub struct StumpSearcher {
+    miner: MinerValidParams,
+    prune: bool,
+    cache: TreeCache,
+    shape: (usize, usize, usize),
+}
+
+fn db_shape(db: &GraphDatabase) -> (usize, usize, usize) {
+    (db.len(), db.node_labels().len(), db.edges().len())
+}
+
+impl StumpSearcher {
+    /// A searcher for `db` (pass the same database to every [`search`](Self::search)).
+    ///
+    /// # Errors
+    /// [`SubgraphError::InvalidParameter`] for `min_support == 0`.
+    pub fn new(db: &GraphDatabase, params: &StumpParams) -> Result<Self> {
+        Ok(Self {
+            miner: miner_params(params)?,
+            prune: params.prune,
+            cache: TreeCache::new(params.max_size),
+            shape: db_shape(db),
+        })
+    }
+
+    /// The best stump under `weights` and `labels` (as [`best_stump`]).
+    ///
+    /// # Errors
+    /// As [`best_stump`]; [`SubgraphError::InvalidParameter`] when `db` is not the database the
+    /// searcher was made for (its graph, vertex or edge count differ).
+    pub fn search(
+        &mut self,
+        db: &GraphDatabase,
+        weights: &[f64],
+        labels: &[f64],
+        cancel: &AtomicBool,
+    ) -> Result<StumpSearch> {
+        if db_shape(db) != self.shape {
+            return Err(bad(
+                "db",
+                "is not the database this StumpSearcher was created for",
+            ));
+        }
+        check_weights(db.len(), weights, labels)?;
+        let gain = WeightedGain::new(weights, labels);
+        let mut v = Best::new(&gain, self.prune);
+        let cut = search_cached(&mut self.cache, db, &self.miner, &mut v, cancel)?;
+        let visited = v.visited;
+        Ok(v.finish(visited, cut))
+    }
+
+    /// Tree nodes held in the cache.
+    pub fn cached_nodes(&self) -> usize {
+        self.cache.len()
+    }
 }
 
 /// One weak learner of [`adaboost`]: `weight · sign · (2 I(code ⊆ g) − 1)`.
@@ -293,18 +395,8 @@ pub fn adaboost(
             labels.len()
         )));
     }
-    if labels.iter().any(|&y| y != 1.0 && y != -1.0) {
-        return Err(SubgraphError::InvalidResponse(
-            "labels must be -1 or +1".into(),
-        ));
-    }
-    let miner = MinerParams::new()
-        .min_support(params.min_support)
-        .max_size(params.max_size)
-        .max_nodes(params.max_nodes)
-        .time_limit(params.time_limit)
-        .check()?;
-    let mut cache = TreeCache::new(params.max_size);
+    check_labels(labels)?;
+    let mut searcher = StumpSearcher::new(db, params)?;
     let mut w = vec![1.0 / n as f64; n];
     let mut fit = AdaBoostFit {
         stumps: Vec::new(),
@@ -313,22 +405,19 @@ pub fn adaboost(
     };
     let mut inside = vec![false; n];
     for _ in 0..rounds {
-        let gain = WeightedGain::new(&w, labels);
-        let mut v = Best {
-            gain: &gain,
-            prune: params.prune,
-            incumbent: Arc::new(AtomicU64::new(0)),
-            global: Arc::new(Mutex::new(None)),
-            best: None,
-            visited: 0,
-        };
-        let cut = search_cached(&mut cache, db, &miner, &mut v, cancel)?;
-        fit.visited.push(v.visited);
-        if cut.is_some() {
-            fit.truncation = cut;
+        let found = searcher.search(db, &w, labels, cancel)?;
+        fit.visited.push(found.visited);
+        if found.truncation.is_some() {
+            fit.truncation = found.truncation;
             break;
         }
-        let Some((_, code, ids, sign)) = v.best else {
+        let StumpSearch {
+            code: Some(code),
+            graph_ids: ids,
+            sign,
+            ..
+        } = found
+        else {
             break;
         };
         inside.fill(false);

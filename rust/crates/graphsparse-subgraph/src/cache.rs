@@ -50,6 +50,11 @@ impl TreeCache {
             max_size,
         }
     }
+
+    /// Nodes held, the root included.
+    pub(crate) fn len(&self) -> usize {
+        self.nodes.len()
+    }
 }
 
 struct Limits<'a> {

@@ -9,7 +9,8 @@
 //!   descent with the Theorem 11 pruning (paper Figure 7), parameters [`BcgdParams`]; the
 //!   visited tree is cached between iterations and along the path (see [`BcgdParams::cache`]).
 //! * [`best_stump`]: the branch-and-bound search for the decision stump with the largest
-//!   weighted gain (Adaboost's weak learner, LPBoost's pricing step).
+//!   weighted gain (Adaboost's weak learner, LPBoost's pricing step); [`StumpSearcher`] repeats
+//!   it under changing weights on a cached tree.
 //! * [`match_patterns`]: which graphs contain which patterns (prediction on new graphs).
 
 mod bcgd;
@@ -25,7 +26,9 @@ pub use bcgd::{
     BcgdFit, BcgdParams, BcgdValidParams, Feature, IterationStats, TraceStep, fit_bcgd,
     fit_bcgd_path, objective,
 };
-pub use boost::{AdaBoostFit, Stump, StumpParams, StumpSearch, adaboost, best_stump};
+pub use boost::{
+    AdaBoostFit, Stump, StumpParams, StumpSearch, StumpSearcher, adaboost, best_stump,
+};
 pub use bounds::{AbsCorrelation, Bounds, SeparableFunction, WeightedError, WeightedGain};
 pub use error::{Result, SubgraphError};
 pub use graphsparse_gspan::Truncation;

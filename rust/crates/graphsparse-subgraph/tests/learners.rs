@@ -7,8 +7,8 @@ use std::sync::atomic::AtomicBool;
 use graphsparse_graph::GraphDatabase;
 use graphsparse_gspan::{MinerParams, mine_frequent};
 use graphsparse_subgraph::{
-    BcgdFit, BcgdParams, Logistic, Loss, Squared, StumpParams, Truncation, adaboost, best_stump,
-    fit_bcgd, fit_bcgd_path, match_patterns, objective,
+    BcgdFit, BcgdParams, Logistic, Loss, Squared, StumpParams, StumpSearcher, Truncation, adaboost,
+    best_stump, fit_bcgd, fit_bcgd_path, match_patterns, objective,
 };
 
 fn random_db(n_graphs: usize, seed: u64) -> GraphDatabase {
@@ -580,4 +580,50 @@ fn adaboost_with_cache_picks_the_brute_force_best_stump_each_round() {
             .iter()
             .all(|&v| v as usize <= all.patterns.len())
     );
+}
+
+#[test]
+fn stump_searcher_equals_uncached_search_under_changing_sparse_weights() {
+    let db = random_db(30, 91);
+    let labels: Vec<f64> = responses(&db, 9, true)
+        .iter()
+        .map(|&v| 2.0 * v - 1.0)
+        .collect();
+    let params = StumpParams {
+        max_size: Some(5),
+        ..StumpParams::default()
+    };
+    let cancel = AtomicBool::new(false);
+    let mut searcher = StumpSearcher::new(&db, &params).unwrap();
+    let mut state = 12345u64;
+    let mut grown = Vec::new();
+    for round in 0..15 {
+        // LPBoost-like weights: many exact zeros and many ties
+        let weights: Vec<f64> = (0..db.len())
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                match (state >> 33) % 4 {
+                    0 | 1 => 0.0,
+                    2 => 0.5,
+                    _ => ((state >> 40) % 7) as f64 / 7.0,
+                }
+            })
+            .collect();
+        let plain = best_stump(&db, &weights, &labels, &params, &cancel).unwrap();
+        let cached = searcher.search(&db, &weights, &labels, &cancel).unwrap();
+        assert_eq!(cached.code, plain.code, "round {round}");
+        assert_eq!(cached.graph_ids, plain.graph_ids);
+        assert_eq!(cached.sign, plain.sign);
+        assert!((cached.gain - plain.gain).abs() < 1e-12);
+        grown.push(searcher.cached_nodes());
+    }
+    assert!(grown.windows(2).all(|w| w[0] <= w[1]));
+    let other = random_db(31, 92);
+    let w = vec![1.0; other.len()];
+    let l = vec![1.0; other.len()];
+    assert!(searcher.search(&other, &w, &l, &cancel).is_err());
+    let bad = vec![f64::NAN; db.len()];
+    assert!(searcher.search(&db, &bad, &labels, &cancel).is_err());
 }
