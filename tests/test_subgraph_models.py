@@ -433,3 +433,41 @@ def test_other_errors_and_warnings(generated):
     with pytest.warns(TruncatedSearchWarning, match="max_nodes"):
         m = gs.SubgraphLogisticRegression(lambda1=0.005, max_nodes=30).fit(generated, generated.y)
     assert m.truncated_ == "max_nodes"
+
+
+# -- Morishita-Kudo bounds on real gSpan trees ----------------------------------------------------
+@settings(max_examples=40, deadline=None)
+@given(
+    graphs=graph_databases(min_graphs=2, max_graphs=10, max_vertices=6),
+    values=st.lists(st.tuples(st.floats(-5, 5), st.floats(-5, 5)), min_size=10, max_size=10),
+)
+def test_separable_bounds_hold_below_every_node(graphs, values):
+    """lower(u) <= f(v) <= upper(u) for every pattern v below u in the tree (1(v) within 1(u))."""
+    n = len(graphs)
+    f0 = np.array([a for a, _ in values[:n]])
+    f1 = np.array([b for _, b in values[:n]])
+    pats = gs.mine_subgraphs(graphs, 1, max_size=4)
+    by_code = {p.dfs_code: p for p in pats}
+    for v in pats:
+        value, lo_v, hi_v = _rs.separable_bounds(f0, f1, v.graph_ids)
+        inside = np.isin(np.arange(n), v.graph_ids)
+        naive = np.where(inside, f1, f0).sum()
+        assert value == pytest.approx(naive, abs=1e-9)
+        delta = (f1 - f0)[inside]
+        assert lo_v == pytest.approx(f0.sum() + delta[delta < 0].sum(), abs=1e-9)
+        assert hi_v == pytest.approx(f0.sum() + delta[delta > 0].sum(), abs=1e-9)
+        for k in range(1, len(v.dfs_code)):  # every ancestor u of v in the gSpan tree
+            u = by_code[v.dfs_code[:k]]
+            assert set(v.graph_ids.tolist()) <= set(u.graph_ids.tolist())
+            _, lo, hi = _rs.separable_bounds(f0, f1, u.graph_ids)
+            assert lo - 1e-9 <= value <= hi + 1e-9
+
+
+def test_separable_bounds_reject_bad_input():
+    f = np.zeros(3)
+    with pytest.raises(InvalidParameterError, match="one value per graph"):
+        _rs.separable_bounds(f, np.zeros(2), np.array([0], dtype=np.int64))
+    with pytest.raises(InvalidParameterError, match="finite"):
+        _rs.separable_bounds(f, np.array([0.0, np.nan, 0.0]), np.array([0], dtype=np.int64))
+    with pytest.raises(InvalidParameterError, match="graph_ids"):
+        _rs.separable_bounds(f, f, np.array([3], dtype=np.int64))

@@ -155,6 +155,9 @@ def best_subgraph_stump(
     n_threads: int,
 ) -> dict[str, Any]: ...
 
+def separable_bounds(
+    f0: npt.NDArray[np.float64], f1: npt.NDArray[np.float64], graph_ids: npt.NDArray[np.int64]
+) -> tuple[float, float, float]: ...
 @final
 class StumpSearcher:
     def __new__(

@@ -4,8 +4,8 @@ use std::time::Duration;
 
 use graphsparse::gspan::{DfsCode, DfsEdge, Truncation};
 use graphsparse::subgraph::{
-    BcgdFit, BcgdParams, Logistic, Squared, StumpParams, StumpSearch, adaboost, best_stump,
-    fit_bcgd_path, match_patterns,
+    BcgdFit, BcgdParams, Logistic, SeparableFunction, Squared, StumpParams, StumpSearch, adaboost,
+    best_stump, fit_bcgd_path, match_patterns,
 };
 use numpy::{IntoPyArray, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
@@ -468,7 +468,45 @@ fn match_subgraph_patterns<'py>(
     Ok(out)
 }
 
+/// `(f(v), lower(u), upper(u))` of the separable function `f_i(0) = f0[i]`, `f_i(1) = f1[i]`
+/// for the pattern occurring in `graph_ids`: the Morishita–Kudo primitive every search prunes
+/// with, exposed so that the Python suite can check it against a naive evaluation on real trees.
+#[pyfunction]
+fn separable_bounds(
+    f0: PyReadonlyArray1<'_, f64>,
+    f1: PyReadonlyArray1<'_, f64>,
+    graph_ids: PyReadonlyArray1<'_, i64>,
+) -> PyResult<(f64, f64, f64)> {
+    let (f0, f1, ids) = (f0.as_slice()?, f1.as_slice()?, graph_ids.as_slice()?);
+    if f0.len() != f1.len() {
+        return Err(bad_param(format!(
+            "f0 ({}) and f1 ({}) need one value per graph",
+            f0.len(),
+            f1.len()
+        )));
+    }
+    if f0.iter().chain(f1).any(|v| !v.is_finite()) {
+        return Err(bad_param("f0 and f1 must be finite".into()));
+    }
+    let ids: Vec<u32> = ids
+        .iter()
+        .map(|&i| {
+            usize::try_from(i)
+                .ok()
+                .filter(|&i| i < f0.len())
+                .map(|i| i as u32)
+                .ok_or_else(|| {
+                    bad_param(format!("graph_ids must lie in [0, {}), got {i}", f0.len()))
+                })
+        })
+        .collect::<PyResult<_>>()?;
+    let f = SeparableFunction::new(f0, f1);
+    let b = f.bounds(&ids);
+    Ok((f.value(&ids), b.lower, b.upper))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(separable_bounds, m)?)?;
     m.add_function(wrap_pyfunction!(fit_subgraph_bcgd, m)?)?;
     m.add_function(wrap_pyfunction!(best_subgraph_stump, m)?)?;
     m.add_class::<StumpSearcher>()?;
