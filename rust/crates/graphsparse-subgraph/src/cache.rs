@@ -160,11 +160,14 @@ impl<S: CachedSearch> Visitor for Expand<'_, S> {
             self.frames.push(Frame::Target(idx));
             return Visit::Continue;
         }
+        // Codes order lexicographically with a prefix before its extensions, so the sorted
+        // targets extending `code` (if any) start at the first target after it.
         let n = code.len();
+        let k = self.targets.partition_point(|(t, _)| t < code);
         if self
             .targets
-            .iter()
-            .any(|(t, _)| t.len() > n && t.edges()[..n] == *code.edges())
+            .get(k)
+            .is_some_and(|(t, _)| t.len() > n && t.edges()[..n] == *code.edges())
         {
             self.search.enter(code);
             self.frames.push(Frame::Path);
