@@ -252,21 +252,39 @@ fn best_subgraph_stump<'py>(
         &edge_labels,
     )?;
     let n_threads = threads(n_threads)?;
-    let params = StumpParams {
-        min_support: usize::try_from(min_support)
-            .map_err(|_| bad_param(format!("min_support must be >= 1, got {min_support}")))?,
-        max_size: opt_u64("max_size", max_size)?.map(|v| v as usize),
-        max_nodes: opt_u64("max_nodes", max_nodes)?,
-        time_limit: opt_duration(time_limit)?,
+    let params = stump_params(
+        min_support,
+        max_size,
+        max_nodes,
+        time_limit,
         prune,
-        parallel: n_threads > 1,
-    };
+        n_threads > 1,
+    )?;
     let (w, l) = (weights.as_slice()?, labels.as_slice()?);
     let s = crate::threads::run_interruptible(py, n_threads, |cancel| {
         best_stump(&db, w, l, &params, cancel)
     })?
     .map_err(PyGsErr::from)?;
     stump_to_dict(py, &s)
+}
+
+fn stump_params(
+    min_support: i64,
+    max_size: Option<i64>,
+    max_nodes: Option<i64>,
+    time_limit: Option<f64>,
+    prune: bool,
+    parallel: bool,
+) -> PyResult<StumpParams> {
+    Ok(StumpParams {
+        min_support: usize::try_from(min_support)
+            .map_err(|_| bad_param(format!("min_support must be >= 1, got {min_support}")))?,
+        max_size: opt_u64("max_size", max_size)?.map(|v| v as usize),
+        max_nodes: opt_u64("max_nodes", max_nodes)?,
+        time_limit: opt_duration(time_limit)?,
+        prune,
+        parallel,
+    })
 }
 
 fn stump_to_dict<'py>(py: Python<'py>, s: &StumpSearch) -> PyResult<Bound<'py, PyDict>> {
@@ -318,15 +336,7 @@ impl StumpSearcher {
             &edges,
             &edge_labels,
         )?;
-        let params = StumpParams {
-            min_support: usize::try_from(min_support)
-                .map_err(|_| bad_param(format!("min_support must be >= 1, got {min_support}")))?,
-            max_size: opt_u64("max_size", max_size)?.map(|v| v as usize),
-            max_nodes: opt_u64("max_nodes", max_nodes)?,
-            time_limit: opt_duration(time_limit)?,
-            prune,
-            parallel: false,
-        };
+        let params = stump_params(min_support, max_size, max_nodes, time_limit, prune, false)?;
         let inner =
             graphsparse::subgraph::StumpSearcher::new(&db, &params).map_err(PyGsErr::from)?;
         Ok(Self { db, inner })
@@ -384,15 +394,7 @@ fn fit_subgraph_adaboost<'py>(
     )?;
     let rounds = usize::try_from(rounds)
         .map_err(|_| bad_param(format!("n_estimators must be >= 1, got {rounds}")))?;
-    let params = StumpParams {
-        min_support: usize::try_from(min_support)
-            .map_err(|_| bad_param(format!("min_support must be >= 1, got {min_support}")))?,
-        max_size: opt_u64("max_size", max_size)?.map(|v| v as usize),
-        max_nodes: opt_u64("max_nodes", max_nodes)?,
-        time_limit: opt_duration(time_limit)?,
-        prune: true,
-        parallel: false,
-    };
+    let params = stump_params(min_support, max_size, max_nodes, time_limit, true, false)?;
     let l = labels.as_slice()?;
     let fit = crate::threads::run_interruptible(py, 1, |cancel| {
         adaboost(&db, l, rounds, &params, cancel)
