@@ -44,7 +44,7 @@ def flat(graphs: list[Graph]) -> tuple[np.ndarray, ...]:
 def mine(graphs: list[Graph], min_support: int, **kw: Any) -> dict[str, Any]:
     args = dict(max_size=None, single_vertices=False, max_nodes=None, time_limit=None, n_threads=1)
     args.update(kw)
-    return rs.mine_subgraphs(*flat(graphs), min_support, **args)
+    return rs.mine_subgraphs(flat(graphs), min_support, **args)
 
 
 def to_nx(vl: list[int], es: list[tuple[int, int, int]]) -> nx.Graph:
@@ -215,9 +215,7 @@ def test_errors_name_the_argument() -> None:
         mine([([0, 1], [(1, 1, 0)])], 1)
     with pytest.raises(InvalidGraphError):
         rs.mine_subgraphs(
-            *flat(g)[:3],
-            np.zeros((1, 3), np.int64),
-            np.zeros(1, np.int64),
+            (*flat(g)[:3], np.zeros((1, 3), np.int64), np.zeros(1, np.int64)),
             1,
             None,
             False,
@@ -278,9 +276,9 @@ def test_real_data_counts(data_dir: Path) -> None:
 
     mutag = load_tu(data_dir / "tu" / "MUTAG")
     arrays = (mutag.node_ptr, mutag.node_labels, mutag.edge_ptr, mutag.edges, mutag.edge_labels)
-    out = rs.mine_subgraphs(*arrays, 56, None, False, None, None, 2)
+    out = rs.mine_subgraphs(arrays, 56, None, False, None, None, 2)
     assert check_contract(out) == 638
     cpdb = read_gspan(data_dir / "molecules" / "CPDB" / "mutagen.gsp")
     arrays = (cpdb.node_ptr, cpdb.node_labels, cpdb.edge_ptr, cpdb.edges, cpdb.edge_labels)
-    assert len(rs.mine_subgraphs(*arrays, 68, None, False, None, None, 1)["support"]) == 324
-    assert len(rs.mine_subgraphs(*arrays, 34, 6, False, None, None, 2)["support"]) <= 1085
+    assert len(rs.mine_subgraphs(arrays, 68, None, False, None, None, 1)["support"]) == 324
+    assert len(rs.mine_subgraphs(arrays, 34, 6, False, None, None, 2)["support"]) <= 1085

@@ -57,7 +57,7 @@ def _rust_fit(
     cache=True,
 ):
     return _rs.fit_subgraph_bcgd(
-        *ds._arrays(),
+        ds._arrays(),
         np.ascontiguousarray(y, dtype=np.float64),
         loss,
         np.array([lam1]),
@@ -313,7 +313,7 @@ def test_lpboost_master_equals_explicit_primal_at_every_column(n, m, nu, seed):
 
 def test_stump_searcher_rejects_bad_weights():
     ds, y, _ = _toy(10, seed=3)
-    searcher = _rs.StumpSearcher(*ds._arrays(), 1, 3, None, None, True)
+    searcher = _rs.StumpSearcher(ds._arrays(), 1, 3, None, None, True)
     labels = 2.0 * y - 1.0
     s = searcher.search(np.full(10, 0.1), labels)
     assert s["code"] is not None and searcher.cached_nodes > 1

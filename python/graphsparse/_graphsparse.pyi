@@ -5,6 +5,15 @@ from typing import Any, final
 import numpy as np
 import numpy.typing as npt
 
+# (node_ptr, node_labels, edge_ptr, edges, edge_labels): GraphDataset._arrays()
+_DbArrays = tuple[
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+]
+
 __version__: str
 
 def _after_fork_in_child() -> None: ...
@@ -14,20 +23,12 @@ def parse_gspan_text(text: str, source: str = "<string>") -> dict[str, Any]: ...
 def read_gspan_file(path: str | PathLike[str]) -> dict[str, Any]: ...
 def read_tu_folder(path: str | PathLike[str], name: str | None = None) -> dict[str, Any]: ...
 def validate_database(
-    node_ptr: npt.NDArray[np.int64],
-    node_labels: npt.NDArray[np.int64],
-    edge_ptr: npt.NDArray[np.int64],
-    edges: npt.NDArray[np.int64],
-    edge_labels: npt.NDArray[np.int64],
+    db: _DbArrays,
 ) -> None: ...
 
 # gSpan mining (flat int64 arrays as GraphDataset holds them; labels are dense ids)
 def mine_subgraphs(
-    node_ptr: npt.NDArray[np.int64],
-    node_labels: npt.NDArray[np.int64],
-    edge_ptr: npt.NDArray[np.int64],
-    edges: npt.NDArray[np.int64],
-    edge_labels: npt.NDArray[np.int64],
+    db: _DbArrays,
     min_support: int,
     max_size: int | None,
     single_vertices: bool,
@@ -119,11 +120,7 @@ def online_pass(
 
 # sparse learning over all subgraphs (BCGD, boosting search, pattern matching)
 def fit_subgraph_bcgd(
-    node_ptr: npt.NDArray[np.int64],
-    node_labels: npt.NDArray[np.int64],
-    edge_ptr: npt.NDArray[np.int64],
-    edges: npt.NDArray[np.int64],
-    edge_labels: npt.NDArray[np.int64],
+    db: _DbArrays,
     y: npt.NDArray[np.float64],
     loss: str,
     lambdas: npt.NDArray[np.float64],
@@ -140,11 +137,7 @@ def fit_subgraph_bcgd(
     cache: bool = True,
 ) -> list[dict[str, Any]]: ...
 def best_subgraph_stump(
-    node_ptr: npt.NDArray[np.int64],
-    node_labels: npt.NDArray[np.int64],
-    edge_ptr: npt.NDArray[np.int64],
-    edges: npt.NDArray[np.int64],
-    edge_labels: npt.NDArray[np.int64],
+    db: _DbArrays,
     weights: npt.NDArray[np.float64],
     labels: npt.NDArray[np.float64],
     min_support: int,
@@ -154,19 +147,15 @@ def best_subgraph_stump(
     prune: bool,
     n_threads: int,
 ) -> dict[str, Any]: ...
-
 def separable_bounds(
     f0: npt.NDArray[np.float64], f1: npt.NDArray[np.float64], graph_ids: npt.NDArray[np.int64]
 ) -> tuple[float, float, float]: ...
+
 @final
 class StumpSearcher:
     def __new__(
         cls,
-        node_ptr: npt.NDArray[np.int64],
-        node_labels: npt.NDArray[np.int64],
-        edge_ptr: npt.NDArray[np.int64],
-        edges: npt.NDArray[np.int64],
-        edge_labels: npt.NDArray[np.int64],
+        db: _DbArrays,
         min_support: int,
         max_size: int | None,
         max_nodes: int | None,
@@ -180,11 +169,7 @@ class StumpSearcher:
     def cached_nodes(self) -> int: ...
 
 def fit_subgraph_adaboost(
-    node_ptr: npt.NDArray[np.int64],
-    node_labels: npt.NDArray[np.int64],
-    edge_ptr: npt.NDArray[np.int64],
-    edges: npt.NDArray[np.int64],
-    edge_labels: npt.NDArray[np.int64],
+    db: _DbArrays,
     labels: npt.NDArray[np.float64],
     rounds: int,
     min_support: int,
@@ -193,11 +178,7 @@ def fit_subgraph_adaboost(
     time_limit: float | None,
 ) -> dict[str, Any]: ...
 def match_subgraph_patterns(
-    node_ptr: npt.NDArray[np.int64],
-    node_labels: npt.NDArray[np.int64],
-    edge_ptr: npt.NDArray[np.int64],
-    edges: npt.NDArray[np.int64],
-    edge_labels: npt.NDArray[np.int64],
+    db: _DbArrays,
     codes: list[npt.NDArray[np.int64]],
     n_threads: int,
 ) -> list[npt.NDArray[np.int64]]: ...

@@ -163,9 +163,7 @@ class GraphDataset:
         self.edge_labels = as_i64(edge_labels)
         self.vertex_label_values = tuple(vertex_label_values)
         self.edge_label_values = tuple(edge_label_values)
-        _rs.validate_database(
-            self.node_ptr, self.node_labels, self.edge_ptr, self.edges, self.edge_labels
-        )
+        _rs.validate_database(self._arrays())
         for ids, values, what in (
             (self.node_labels, self.vertex_label_values, "vertex"),
             (self.edge_labels, self.edge_label_values, "edge"),
@@ -273,7 +271,7 @@ class GraphDataset:
         """Edges per graph."""
         return np.diff(self.edge_ptr)
 
-    def _arrays(self) -> tuple[np.ndarray, ...]:
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         return (self.node_ptr, self.node_labels, self.edge_ptr, self.edges, self.edge_labels)
 
     def __repr__(self) -> str:

@@ -340,7 +340,7 @@ def mine_subgraphs(
     limit = _check_time_limit(time_limit)
     threads = resolve_n_jobs(n_jobs)
     d = _rs.mine_subgraphs(
-        *ds._arrays(),
+        ds._arrays(),
         minsup,
         max_size,
         bool(single_vertices),

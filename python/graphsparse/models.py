@@ -134,7 +134,7 @@ def _occurrences(
     codes = _codes_for(patterns, ds)
     present = [c for c in codes if c is not None]
     found = iter(
-        _rs.match_subgraph_patterns(*ds._arrays(), present, resolve_n_jobs(n_jobs))
+        _rs.match_subgraph_patterns(ds._arrays(), present, resolve_n_jobs(n_jobs))
         if present
         else []
     )
@@ -207,7 +207,7 @@ class _SubgraphBCGD(BaseEstimator):
         max_nodes = _check_optional_int(self.max_nodes, "max_nodes", 1)
         limit = _check_time_limit(self.time_limit)
         fits = _rs.fit_subgraph_bcgd(
-            *ds._arrays(),
+            ds._arrays(),
             target,
             self._loss,
             np.asarray(grid, dtype=np.float64),
@@ -450,7 +450,7 @@ class _StumpEnsemble(ClassifierMixin, BaseEstimator):
         self, ds: GraphDataset, weights: np.ndarray, labels: np.ndarray, minsup: int
     ) -> dict[str, Any]:
         return _rs.best_subgraph_stump(
-            *ds._arrays(),
+            ds._arrays(),
             np.ascontiguousarray(weights, dtype=np.float64),
             labels,
             minsup,
@@ -543,7 +543,7 @@ class SubgraphAdaBoost(_StumpEnsemble):
         rounds = _check_int(self.n_estimators, "n_estimators", 1)
         minsup = _check_min_support(self.min_support, len(ds))
         d = _rs.fit_subgraph_adaboost(
-            *ds._arrays(),
+            ds._arrays(),
             np.ascontiguousarray(labels, dtype=np.float64),
             rounds,
             minsup,
@@ -639,7 +639,7 @@ class SubgraphLPBoost(_StumpEnsemble):
         # one searcher for the whole fit: its cache of the visited tree serves every pricing
         # step, so only the frontier a new weighting wants to enter is embedded again
         searcher = _rs.StumpSearcher(
-            *ds._arrays(),
+            ds._arrays(),
             minsup,
             _check_optional_int(self.max_size, "max_size", 1),
             _check_optional_int(self.max_nodes, "max_nodes", 1),

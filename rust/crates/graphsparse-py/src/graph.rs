@@ -1,7 +1,9 @@
 //! Graph-database readers and validation.
 
 use graphsparse::graph::{GraphDatabase, LabeledDatabase};
-use numpy::{IntoPyArray, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
+use numpy::{
+    IntoPyArray, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods,
+};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -77,35 +79,44 @@ fn read_tu_folder<'py>(
     labeled_dict(py, data)
 }
 
-/// Builds a database from NumPy arrays (validating it) in the binding's own type.
-pub fn database_from_arrays(
-    node_ptr: &PyReadonlyArray1<'_, i64>,
-    node_labels: &PyReadonlyArray1<'_, i64>,
-    edge_ptr: &PyReadonlyArray1<'_, i64>,
-    edges: &PyReadonlyArray2<'_, i64>,
-    edge_labels: &PyReadonlyArray1<'_, i64>,
-) -> PyResult<GraphDatabase> {
-    let db = GraphDatabase::from_i64(
-        node_ptr.as_slice()?,
-        node_labels.as_slice()?,
-        edge_ptr.as_slice()?,
-        edges.as_slice()?,
-        edge_labels.as_slice()?,
-    )
-    .map_err(PyGsErr::from)?;
-    Ok(db)
+/// The five flat int64 arrays of a `GraphDataset`, passed as one tuple (`GraphDataset._arrays()`):
+/// `(node_ptr, node_labels, edge_ptr, edges, edge_labels)`.
+#[derive(FromPyObject)]
+pub struct DbArrays<'py>(
+    PyReadonlyArray1<'py, i64>,
+    PyReadonlyArray1<'py, i64>,
+    PyReadonlyArray1<'py, i64>,
+    PyReadonlyArray2<'py, i64>,
+    PyReadonlyArray1<'py, i64>,
+);
+
+impl DbArrays<'_> {
+    /// Builds (and validates) the database in the core crate's type.
+    pub fn database(&self) -> PyResult<GraphDatabase> {
+        let DbArrays(node_ptr, node_labels, edge_ptr, edges, edge_labels) = self;
+        let shape = edges.shape();
+        if shape[1] != 2 && shape[0] != 0 {
+            return Err(crate::errors::InvalidGraphError::new_err(format!(
+                "edges must have shape (n_edges, 2), got ({}, {})",
+                shape[0], shape[1]
+            )));
+        }
+        let db = GraphDatabase::from_i64(
+            node_ptr.as_slice()?,
+            node_labels.as_slice()?,
+            edge_ptr.as_slice()?,
+            edges.as_slice()?,
+            edge_labels.as_slice()?,
+        )
+        .map_err(PyGsErr::from)?;
+        Ok(db)
+    }
 }
 
 /// Validates flat database arrays; raises `InvalidGraphError` on the first problem.
 #[pyfunction]
-fn validate_database(
-    node_ptr: PyReadonlyArray1<'_, i64>,
-    node_labels: PyReadonlyArray1<'_, i64>,
-    edge_ptr: PyReadonlyArray1<'_, i64>,
-    edges: PyReadonlyArray2<'_, i64>,
-    edge_labels: PyReadonlyArray1<'_, i64>,
-) -> PyResult<()> {
-    database_from_arrays(&node_ptr, &node_labels, &edge_ptr, &edges, &edge_labels).map(|_| ())
+fn validate_database(db: DbArrays<'_>) -> PyResult<()> {
+    db.database().map(|_| ())
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -13,6 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::errors::{InvalidGraphError, InvalidParameterError, PyGsErr};
+use crate::graph::DbArrays;
 
 /// Patterns stored flat, ready to become NumPy arrays (no per-pattern allocation).
 #[derive(Default)]
@@ -90,17 +91,12 @@ fn truncation_name(t: Truncation) -> &'static str {
 /// Mines the frequent connected subgraphs of a database given as flat int64 arrays.
 #[pyfunction]
 #[pyo3(signature = (
-    node_ptr, node_labels, edge_ptr, edges, edge_labels,
-    min_support, max_size, single_vertices, max_nodes, time_limit, n_threads,
+    db, min_support, max_size, single_vertices, max_nodes, time_limit, n_threads,
 ))]
 #[allow(clippy::too_many_arguments)]
 fn mine_subgraphs<'py>(
     py: Python<'py>,
-    node_ptr: PyReadonlyArray1<'py, i64>,
-    node_labels: PyReadonlyArray1<'py, i64>,
-    edge_ptr: PyReadonlyArray1<'py, i64>,
-    edges: PyReadonlyArray2<'py, i64>,
-    edge_labels: PyReadonlyArray1<'py, i64>,
+    db: DbArrays<'py>,
     min_support: i64,
     max_size: Option<i64>,
     single_vertices: bool,
@@ -131,20 +127,7 @@ fn mine_subgraphs<'py>(
             "n_threads must be >= 1, got {n_threads}"
         )));
     }
-    let shape = edges.shape();
-    if shape[1] != 2 && shape[0] != 0 {
-        return Err(InvalidGraphError::new_err(format!(
-            "edges must have shape (n_edges, 2), got ({}, {})",
-            shape[0], shape[1]
-        )));
-    }
-    let db = crate::graph::database_from_arrays(
-        &node_ptr,
-        &node_labels,
-        &edge_ptr,
-        &edges,
-        &edge_labels,
-    )?;
+    let db = db.database()?;
     let params = MinerParams::new()
         .min_support(min_support as usize)
         .max_size(max_size)

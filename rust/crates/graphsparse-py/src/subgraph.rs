@@ -12,6 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use crate::errors::{InvalidParameterError, PyGsErr};
+use crate::graph::DbArrays;
 
 fn bad_param(msg: String) -> PyErr {
     InvalidParameterError::new_err(msg)
@@ -141,18 +142,14 @@ fn fit_to_dict<'py>(py: Python<'py>, fit: &BcgdFit) -> PyResult<Bound<'py, PyDic
 /// Fits BCGD models along a `lambda1` grid (warm starts); returns one dict per `lambda1`.
 #[pyfunction]
 #[pyo3(signature = (
-    node_ptr, node_labels, edge_ptr, edges, edge_labels, y, loss, lambdas, lambda2, tol,
+    db, y, loss, lambdas, lambda2, tol,
     max_iter, min_support, max_size, max_nodes, time_limit, prune, record_trace, n_threads,
     cache = true,
 ))]
 #[allow(clippy::too_many_arguments)]
 fn fit_subgraph_bcgd<'py>(
     py: Python<'py>,
-    node_ptr: PyReadonlyArray1<'py, i64>,
-    node_labels: PyReadonlyArray1<'py, i64>,
-    edge_ptr: PyReadonlyArray1<'py, i64>,
-    edges: PyReadonlyArray2<'py, i64>,
-    edge_labels: PyReadonlyArray1<'py, i64>,
+    db: DbArrays<'py>,
     y: PyReadonlyArray1<'py, f64>,
     loss: &str,
     lambdas: PyReadonlyArray1<'py, f64>,
@@ -168,13 +165,7 @@ fn fit_subgraph_bcgd<'py>(
     n_threads: i64,
     cache: bool,
 ) -> PyResult<Bound<'py, PyList>> {
-    let db = crate::graph::database_from_arrays(
-        &node_ptr,
-        &node_labels,
-        &edge_ptr,
-        &edges,
-        &edge_labels,
-    )?;
+    let db = db.database()?;
     let n_threads = threads(n_threads)?;
     let max_iter = usize::try_from(max_iter)
         .map_err(|_| bad_param(format!("max_iter must be >= 0, got {max_iter}")))?;
@@ -224,17 +215,13 @@ fn fit_subgraph_bcgd<'py>(
 /// The stump `(pattern, sign)` with the largest weighted gain, by branch and bound.
 #[pyfunction]
 #[pyo3(signature = (
-    node_ptr, node_labels, edge_ptr, edges, edge_labels, weights, labels, min_support,
+    db, weights, labels, min_support,
     max_size, max_nodes, time_limit, prune, n_threads,
 ))]
 #[allow(clippy::too_many_arguments)]
 fn best_subgraph_stump<'py>(
     py: Python<'py>,
-    node_ptr: PyReadonlyArray1<'py, i64>,
-    node_labels: PyReadonlyArray1<'py, i64>,
-    edge_ptr: PyReadonlyArray1<'py, i64>,
-    edges: PyReadonlyArray2<'py, i64>,
-    edge_labels: PyReadonlyArray1<'py, i64>,
+    db: DbArrays<'py>,
     weights: PyReadonlyArray1<'py, f64>,
     labels: PyReadonlyArray1<'py, f64>,
     min_support: i64,
@@ -244,13 +231,7 @@ fn best_subgraph_stump<'py>(
     prune: bool,
     n_threads: i64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let db = crate::graph::database_from_arrays(
-        &node_ptr,
-        &node_labels,
-        &edge_ptr,
-        &edges,
-        &edge_labels,
-    )?;
+    let db = db.database()?;
     let n_threads = threads(n_threads)?;
     let params = stump_params(
         min_support,
@@ -313,29 +294,19 @@ struct StumpSearcher {
 impl StumpSearcher {
     #[new]
     #[pyo3(signature = (
-        node_ptr, node_labels, edge_ptr, edges, edge_labels, min_support, max_size, max_nodes,
+        db, min_support, max_size, max_nodes,
         time_limit, prune,
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        node_ptr: PyReadonlyArray1<'_, i64>,
-        node_labels: PyReadonlyArray1<'_, i64>,
-        edge_ptr: PyReadonlyArray1<'_, i64>,
-        edges: PyReadonlyArray2<'_, i64>,
-        edge_labels: PyReadonlyArray1<'_, i64>,
+        db: DbArrays<'_>,
         min_support: i64,
         max_size: Option<i64>,
         max_nodes: Option<i64>,
         time_limit: Option<f64>,
         prune: bool,
     ) -> PyResult<Self> {
-        let db = crate::graph::database_from_arrays(
-            &node_ptr,
-            &node_labels,
-            &edge_ptr,
-            &edges,
-            &edge_labels,
-        )?;
+        let db = db.database()?;
         let params = stump_params(min_support, max_size, max_nodes, time_limit, prune, false)?;
         let inner =
             graphsparse::subgraph::StumpSearcher::new(&db, &params).map_err(PyGsErr::from)?;
@@ -367,17 +338,13 @@ impl StumpSearcher {
 /// Adaboost with subgraph stumps (searches share a cache of the visited tree).
 #[pyfunction]
 #[pyo3(signature = (
-    node_ptr, node_labels, edge_ptr, edges, edge_labels, labels, rounds, min_support,
+    db, labels, rounds, min_support,
     max_size, max_nodes, time_limit,
 ))]
 #[allow(clippy::too_many_arguments)]
 fn fit_subgraph_adaboost<'py>(
     py: Python<'py>,
-    node_ptr: PyReadonlyArray1<'py, i64>,
-    node_labels: PyReadonlyArray1<'py, i64>,
-    edge_ptr: PyReadonlyArray1<'py, i64>,
-    edges: PyReadonlyArray2<'py, i64>,
-    edge_labels: PyReadonlyArray1<'py, i64>,
+    db: DbArrays<'py>,
     labels: PyReadonlyArray1<'py, f64>,
     rounds: i64,
     min_support: i64,
@@ -385,13 +352,7 @@ fn fit_subgraph_adaboost<'py>(
     max_nodes: Option<i64>,
     time_limit: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let db = crate::graph::database_from_arrays(
-        &node_ptr,
-        &node_labels,
-        &edge_ptr,
-        &edges,
-        &edge_labels,
-    )?;
+    let db = db.database()?;
     let rounds = usize::try_from(rounds)
         .map_err(|_| bad_param(format!("n_estimators must be >= 1, got {rounds}")))?;
     let params = stump_params(min_support, max_size, max_nodes, time_limit, true, false)?;
@@ -421,25 +382,15 @@ fn fit_subgraph_adaboost<'py>(
 
 /// For each pattern (an int64 DFS code of shape `(k, 5)`), the graphs that contain it.
 #[pyfunction]
-#[pyo3(signature = (node_ptr, node_labels, edge_ptr, edges, edge_labels, codes, n_threads))]
+#[pyo3(signature = (db, codes, n_threads))]
 #[allow(clippy::too_many_arguments)]
 fn match_subgraph_patterns<'py>(
     py: Python<'py>,
-    node_ptr: PyReadonlyArray1<'py, i64>,
-    node_labels: PyReadonlyArray1<'py, i64>,
-    edge_ptr: PyReadonlyArray1<'py, i64>,
-    edges: PyReadonlyArray2<'py, i64>,
-    edge_labels: PyReadonlyArray1<'py, i64>,
+    db: DbArrays<'py>,
     codes: Vec<PyReadonlyArray2<'py, i64>>,
     n_threads: i64,
 ) -> PyResult<Bound<'py, PyList>> {
-    let db = crate::graph::database_from_arrays(
-        &node_ptr,
-        &node_labels,
-        &edge_ptr,
-        &edges,
-        &edge_labels,
-    )?;
+    let db = db.database()?;
     let n_threads = threads(n_threads)?;
     let mut patterns = Vec::with_capacity(codes.len());
     for (k, c) in codes.iter().enumerate() {
