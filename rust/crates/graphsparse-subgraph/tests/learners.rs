@@ -423,14 +423,26 @@ fn budgets_stop_cleanly() {
     );
 }
 
+/// `±1` labels from [`responses`].
+fn signed_labels(db: &GraphDatabase, seed: u64) -> Vec<f64> {
+    responses(db, seed, true)
+        .iter()
+        .map(|&v| 2.0 * v - 1.0)
+        .collect()
+}
+
+fn stumps_up_to_5_edges() -> StumpParams {
+    StumpParams {
+        max_size: Some(5),
+        ..StumpParams::default()
+    }
+}
+
 #[test]
 fn best_stump_equals_brute_force() {
     for seed in 0..6u64 {
         let db = random_db(30, 100 + seed);
-        let labels: Vec<f64> = responses(&db, seed, true)
-            .iter()
-            .map(|&v| 2.0 * v - 1.0)
-            .collect();
+        let labels = signed_labels(&db, seed);
         let weights: Vec<f64> = (0..db.len())
             .map(|i| 0.1 + ((i as u64 * 7 + seed) % 5) as f64)
             .collect();
@@ -454,10 +466,7 @@ fn best_stump_equals_brute_force() {
             }
         }
         let (bg, bk) = best.unwrap();
-        let params = StumpParams {
-            max_size: Some(5),
-            ..StumpParams::default()
-        };
+        let params = stumps_up_to_5_edges();
         let s = best_stump(&db, &weights, &labels, &params, &AtomicBool::new(false)).unwrap();
         assert!((s.gain - bg).abs() < 1e-9);
         assert_eq!(s.code.as_ref(), Some(&all.patterns[bk].code));
@@ -521,14 +530,8 @@ fn matcher_agrees_with_gspan_occurrences() {
 #[test]
 fn adaboost_with_cache_picks_the_brute_force_best_stump_each_round() {
     let db = random_db(30, 55);
-    let labels: Vec<f64> = responses(&db, 4, true)
-        .iter()
-        .map(|&v| 2.0 * v - 1.0)
-        .collect();
-    let params = StumpParams {
-        max_size: Some(5),
-        ..StumpParams::default()
-    };
+    let labels = signed_labels(&db, 4);
+    let params = stumps_up_to_5_edges();
     let fit = adaboost(&db, &labels, 12, &params, &AtomicBool::new(false)).unwrap();
     assert!(fit.stumps.len() >= 5);
     let all = mine_frequent(
@@ -585,14 +588,8 @@ fn adaboost_with_cache_picks_the_brute_force_best_stump_each_round() {
 #[test]
 fn stump_searcher_equals_uncached_search_under_changing_sparse_weights() {
     let db = random_db(30, 91);
-    let labels: Vec<f64> = responses(&db, 9, true)
-        .iter()
-        .map(|&v| 2.0 * v - 1.0)
-        .collect();
-    let params = StumpParams {
-        max_size: Some(5),
-        ..StumpParams::default()
-    };
+    let labels = signed_labels(&db, 9);
+    let params = stumps_up_to_5_edges();
     let cancel = AtomicBool::new(false);
     let mut searcher = StumpSearcher::new(&db, &params).unwrap();
     let mut state = 12345u64;
