@@ -45,7 +45,6 @@
 mod code;
 mod error;
 mod frequent;
-mod fxhash;
 mod mincode;
 mod miner;
 mod params;

@@ -22,10 +22,11 @@ use std::time::Instant;
 
 use graphsparse_graph::GraphDatabase;
 use rayon::prelude::*;
+// a fast non-cryptographic hash for the extension map (keys are a few u32s; no DoS concern)
+use rustc_hash::FxBuildHasher;
 
 use crate::code::{DfsCode, DfsEdge};
 use crate::error::Result;
-use crate::fxhash::FxBuild;
 use crate::mincode::MinCodeScratch;
 use crate::params::MinerValidParams;
 use crate::prepared::Prepared;
@@ -106,7 +107,7 @@ impl Child {
 struct Level {
     children: Vec<Child>,
     n: usize,
-    map: HashMap<DfsEdge, u32, FxBuild>,
+    map: HashMap<DfsEdge, u32, FxBuildHasher>,
     /// frequent, minimal children in canonical (increasing extension) order
     order: Vec<u32>,
     /// dense extension keys: `(generation, child)` per `(vertex, label pair, direction)`

@@ -18,7 +18,6 @@
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
-use std::hash::BuildHasherDefault;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -26,13 +25,13 @@ use graphsparse_graph::GraphDatabase;
 use graphsparse_gspan::{
     DfsCode, MinerParams, Node, ParallelVisitor, Truncation, Visit, Visitor, mine, mine_parallel,
 };
+use rustc_hash::FxBuildHasher;
 
 use crate::cache::{CachedSearch, TreeCache, search_cached};
 use crate::error::{Result, SubgraphError, bad};
-use crate::fxhash::FxHasher;
 use crate::loss::Loss;
 
-type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+type FxMap<K, V> = HashMap<K, V, FxBuildHasher>;
 
 /// Unchecked BCGD parameters (a builder); see [`BcgdParams::check`].
 ///

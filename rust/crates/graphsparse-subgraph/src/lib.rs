@@ -18,7 +18,6 @@ mod boost;
 mod bounds;
 mod cache;
 mod error;
-mod fxhash;
 mod loss;
 mod matching;
 
