@@ -27,7 +27,7 @@ use graphsparse_gspan::{
 };
 use rustc_hash::FxBuildHasher;
 
-use crate::cache::{CachedSearch, TreeCache, search_cached};
+use crate::cache::{CachedSearch, TreeCache, build_cache_parallel, search_cached};
 use crate::error::{Result, SubgraphError, bad};
 use crate::loss::Loss;
 
@@ -127,8 +127,8 @@ impl BcgdParams {
         self
     }
     /// Keep the visited tree (graph ids, children) between iterations, so later searches walk
-    /// it without re-embedding and expand only the frontier (default on). The cached search is
-    /// serial; `parallel` then applies only to the uncached search.
+    /// it without re-embedding and expand only the frontier (default on). With `parallel`, the
+    /// first search (which fills the cache) runs in parallel; later cached searches are serial.
     pub const fn cache(mut self, v: bool) -> Self {
         self.cache = v;
         self
@@ -641,6 +641,9 @@ fn fit_with_cache<L: Loss + ?Sized>(
             .check()?;
         let mut search = Search::new(&ctx, (0..active.len() as u32).collect());
         let cut = match cache.as_deref_mut() {
+            Some(c) if p.parallel && c.is_unbuilt() => {
+                build_cache_parallel(c, db, &miner, &mut search, cancel)?
+            }
             Some(c) => search_cached(c, db, &miner, &mut search, cancel)?,
             None if p.parallel => mine_parallel(db, &miner, &mut search, cancel)?.truncation,
             None => mine(db, &miner, &mut search, cancel)?.truncation,

@@ -11,7 +11,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use graphsparse_graph::GraphDatabase;
-use graphsparse_gspan::{DfsCode, MinerValidParams, Node, Truncation, Visit, Visitor, mine};
+use graphsparse_gspan::{
+    DfsCode, MinerValidParams, Node, ParallelVisitor, Truncation, Visit, Visitor, mine,
+    mine_parallel,
+};
 
 use crate::error::Result;
 
@@ -54,6 +57,11 @@ impl TreeCache {
     /// Nodes held, the root included.
     pub(crate) fn len(&self) -> usize {
         self.nodes.len()
+    }
+
+    /// True before the first search has filled the cache.
+    pub(crate) fn is_unbuilt(&self) -> bool {
+        self.nodes[0].children.is_none()
     }
 }
 
@@ -235,5 +243,120 @@ pub(crate) fn search_cached<S: CachedSearch>(
         frames: Vec::new(),
     };
     let stats = mine(db, &params, &mut ex, cancel)?;
+    Ok(stats.truncation)
+}
+
+/// The first search of an empty cache as a parallel traversal: every forked subtree collects its
+/// own nodes, and joins (in child order) append them and hang their roots under the node that
+/// split. The tree is the one the serial search builds (children in DFS order); only the order of
+/// the node array differs, which nothing depends on.
+struct Build<S> {
+    search: S,
+    nodes: Vec<CNode>,
+    /// Local indices of the nodes entered directly below the fork point.
+    roots: Vec<u32>,
+    /// The nodes entered and not yet left, with whether their subtree is explored.
+    frames: Vec<(u32, bool)>,
+    max_size: Option<usize>,
+}
+
+impl<S: CachedSearch> Visitor for Build<S> {
+    fn pre(&mut self, node: &Node<'_>) -> Visit {
+        let code = node.code();
+        self.search.enter(code);
+        let v = self.search.evaluate(code, node.graph_ids());
+        let idx = self.nodes.len() as u32;
+        let at_max = self.max_size.is_some_and(|m| code.len() >= m);
+        self.nodes.push(CNode {
+            code: code.clone(),
+            ids: node.graph_ids().to_vec(),
+            children: at_max.then(Vec::new),
+        });
+        match self.frames.last() {
+            Some(&(p, _)) => self.nodes[p as usize]
+                .children
+                .get_or_insert_with(Vec::new)
+                .push(idx),
+            None => self.roots.push(idx),
+        }
+        self.frames.push((idx, v == Visit::Continue));
+        v
+    }
+
+    fn post(&mut self, _node: &Node<'_>) {
+        if let Some((idx, continued)) = self.frames.pop() {
+            if continued {
+                self.nodes[idx as usize]
+                    .children
+                    .get_or_insert_with(Vec::new);
+            }
+            self.search.leave();
+        }
+    }
+}
+
+impl<S: CachedSearch + ParallelVisitor> ParallelVisitor for Build<S> {
+    fn fork(&self) -> Self {
+        Build {
+            search: self.search.fork(),
+            nodes: Vec::new(),
+            roots: Vec::new(),
+            frames: Vec::new(),
+            max_size: self.max_size,
+        }
+    }
+
+    fn join(&mut self, child: Self) {
+        let off = self.nodes.len() as u32;
+        self.nodes.extend(child.nodes.into_iter().map(|mut n| {
+            if let Some(ch) = n.children.as_mut() {
+                ch.iter_mut().for_each(|c| *c += off);
+            }
+            n
+        }));
+        let parent = self.frames.last().map(|&(p, _)| p);
+        for r in child.roots {
+            match parent {
+                Some(p) => self.nodes[p as usize]
+                    .children
+                    .get_or_insert_with(Vec::new)
+                    .push(r + off),
+                None => self.roots.push(r + off),
+            }
+        }
+        self.search.join(child.search);
+    }
+}
+
+/// [`search_cached`] for a cache that is still empty, traversed in parallel on the current
+/// rayon pool (`search` must give the same result serially and in parallel).
+pub(crate) fn build_cache_parallel<S: CachedSearch + ParallelVisitor>(
+    cache: &mut TreeCache,
+    db: &GraphDatabase,
+    miner: &MinerValidParams,
+    search: &mut S,
+    cancel: &AtomicBool,
+) -> Result<Option<Truncation>> {
+    debug_assert!(
+        cache.is_unbuilt(),
+        "build_cache_parallel needs an empty cache"
+    );
+    let mut build = Build {
+        search: search.fork(),
+        nodes: Vec::new(),
+        roots: Vec::new(),
+        frames: Vec::new(),
+        max_size: cache.max_size,
+    };
+    let stats = mine_parallel(db, miner, &mut build, cancel)?;
+    search.join(build.search);
+    // local index i becomes i + 1 behind the root
+    cache.nodes.extend(build.nodes.into_iter().map(|mut n| {
+        if let Some(ch) = n.children.as_mut() {
+            ch.iter_mut().for_each(|c| *c += 1);
+        }
+        n
+    }));
+    cache.nodes[0].children = Some(build.roots.into_iter().map(|r| r + 1).collect());
     Ok(stats.truncation)
 }

@@ -285,7 +285,9 @@ fn pruning_cache_and_parallel_do_not_change_the_iterates() {
         .build()
         .unwrap();
     let par = pool.install(|| fit(&db, &y, &Logistic, base.clone().cache(false).parallel(true)));
-    for other in [&uncached, &par] {
+    // the first search fills the cache in parallel, later ones walk it
+    let par_cached = pool.install(|| fit(&db, &y, &Logistic, base.clone().parallel(true)));
+    for other in [&uncached, &par, &par_cached] {
         assert_same_trace(&pruned, other);
         assert_eq!(pruned.features, other.features);
         // the cached search evaluates exactly the nodes the plain traversal visits
@@ -358,7 +360,24 @@ fn warm_started_path_matches_cold_starts() {
         &AtomicBool::new(false),
     )
     .unwrap();
-    for (a, b) in path.iter().zip(&uncached) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let parallel = pool
+        .install(|| {
+            fit_bcgd_path(
+                &db,
+                &y,
+                &Logistic,
+                &params.clone().parallel(true).check().unwrap(),
+                &lambdas,
+                &AtomicBool::new(false),
+            )
+        })
+        .unwrap();
+    let others = uncached.iter().chain(&parallel);
+    for (a, b) in path.iter().cycle().zip(others) {
         assert_eq!(a.n_iter, b.n_iter);
         assert_eq!(a.features.len(), b.features.len());
         for (fa, fb) in a.features.iter().zip(&b.features) {
