@@ -471,3 +471,21 @@ def test_separable_bounds_reject_bad_input():
         _rs.separable_bounds(f, np.array([0.0, np.nan, 0.0]), np.array([0], dtype=np.int64))
     with pytest.raises(InvalidParameterError, match="graph_ids"):
         _rs.separable_bounds(f, f, np.array([3], dtype=np.int64))
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda j: gs.SubgraphAdaBoost(n_estimators=15, max_size=4, n_jobs=j),
+        lambda j: gs.SubgraphLPBoost(nu=0.3, max_size=4, n_jobs=j),
+    ],
+    ids=["adaboost", "lpboost"],
+)
+def test_boosting_does_not_depend_on_n_jobs(make):
+    ds, y, _ = _toy(40, seed=11)
+    one, two = make(1).fit(ds, y), make(2).fit(ds, y)
+    assert [p.dfs_code for p in one.patterns_] == [p.dfs_code for p in two.patterns_]
+    np.testing.assert_array_equal(one.coef_, two.coef_)
+    assert one.intercept_ == two.intercept_
+    # the parallel first search may visit more nodes before its incumbent rises, never none
+    assert len(one.n_visited_) == len(two.n_visited_) and min(two.n_visited_) > 0

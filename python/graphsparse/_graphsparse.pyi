@@ -161,6 +161,7 @@ class StumpSearcher:
         max_nodes: int | None,
         time_limit: float | None,
         prune: bool,
+        n_threads: int = 1,
     ) -> StumpSearcher: ...
     def search(
         self, weights: npt.NDArray[np.float64], labels: npt.NDArray[np.float64]
@@ -176,6 +177,7 @@ def fit_subgraph_adaboost(
     max_size: int | None,
     max_nodes: int | None,
     time_limit: float | None,
+    n_threads: int = 1,
 ) -> dict[str, Any]: ...
 def match_subgraph_patterns(
     db: _DbArrays,

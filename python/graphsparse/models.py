@@ -501,8 +501,8 @@ class SubgraphAdaBoost(_StumpEnsemble):
     Each round finds the stump ``h(g) = s (2 I(x ⊆ g) - 1)`` with the largest weighted gain
     ``sum_i w_i y_i h(g_i)`` over all subgraphs by branch and bound (Morishita-Kudo bound), then
     applies the usual Adaboost update. The whole loop runs in Rust, and the rounds share a
-    cache of the visited tree (no re-embedding of known nodes). ``n_jobs`` applies to
-    prediction only.
+    cache of the visited tree (no re-embedding of known nodes). ``n_jobs`` threads run the first
+    round's search (which fills the cache) and prediction; later rounds walk the cache serially.
 
     Parameters
     ----------
@@ -550,6 +550,7 @@ class SubgraphAdaBoost(_StumpEnsemble):
             _check_optional_int(self.max_size, "max_size", 1),
             _check_optional_int(self.max_nodes, "max_nodes", 1),
             _check_time_limit(self.time_limit),
+            resolve_n_jobs(self.n_jobs),
         )
         self.n_visited_ = [int(v) for v in d["visited"]]
         stumps = [
@@ -578,8 +579,9 @@ class SubgraphLPBoost(_StumpEnsemble):
     violated stump (largest ``sum_i u_i y_i h(g_i)`` for the dual weights ``u``) by branch and
     bound over all subgraphs. It stops when no stump violates the dual constraint by more than
     ``tol``. All pricing steps of a fit share one cache of the visited gSpan tree, so a node is
-    embedded once per fit however often it is evaluated; the cached search runs on one thread
-    (``n_jobs`` parallelises prediction), and ``max_nodes``/``time_limit`` bound each step.
+    embedded once per fit however often it is evaluated; the first search (which fills the cache)
+    and prediction run on ``n_jobs`` threads, later searches walk the cache serially, and
+    ``max_nodes``/``time_limit`` bound each step.
 
     Parameters
     ----------
@@ -645,6 +647,7 @@ class SubgraphLPBoost(_StumpEnsemble):
             _check_optional_int(self.max_nodes, "max_nodes", 1),
             _check_time_limit(self.time_limit),
             True,
+            resolve_n_jobs(self.n_jobs),
         )
         master = LPBoostMaster(labels, cap)
         self.n_visited_ = []

@@ -288,6 +288,7 @@ fn stump_to_dict<'py>(py: Python<'py>, s: &StumpSearch) -> PyResult<Bound<'py, P
 struct StumpSearcher {
     db: graphsparse::graph::GraphDatabase,
     inner: graphsparse::subgraph::StumpSearcher,
+    n_threads: usize,
 }
 
 #[pymethods]
@@ -295,7 +296,7 @@ impl StumpSearcher {
     #[new]
     #[pyo3(signature = (
         db, min_support, max_size, max_nodes,
-        time_limit, prune,
+        time_limit, prune, n_threads = 1,
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -305,12 +306,25 @@ impl StumpSearcher {
         max_nodes: Option<i64>,
         time_limit: Option<f64>,
         prune: bool,
+        n_threads: i64,
     ) -> PyResult<Self> {
+        let n_threads = threads(n_threads)?;
         let db = db.database()?;
-        let params = stump_params(min_support, max_size, max_nodes, time_limit, prune, false)?;
+        let params = stump_params(
+            min_support,
+            max_size,
+            max_nodes,
+            time_limit,
+            prune,
+            n_threads > 1,
+        )?;
         let inner =
             graphsparse::subgraph::StumpSearcher::new(&db, &params).map_err(PyGsErr::from)?;
-        Ok(Self { db, inner })
+        Ok(Self {
+            db,
+            inner,
+            n_threads,
+        })
     }
 
     /// The best stump under `weights` (one per graph, >= 0) and `labels` (+-1), as a dict
@@ -323,8 +337,10 @@ impl StumpSearcher {
     ) -> PyResult<Bound<'py, PyDict>> {
         let (w, l) = (weights.as_slice()?, labels.as_slice()?);
         let (db, inner) = (&self.db, &mut self.inner);
-        let s = crate::threads::run_interruptible(py, 1, |cancel| inner.search(db, w, l, cancel))?
-            .map_err(PyGsErr::from)?;
+        let s = crate::threads::run_interruptible(py, self.n_threads, |cancel| {
+            inner.search(db, w, l, cancel)
+        })?
+        .map_err(PyGsErr::from)?;
         stump_to_dict(py, &s)
     }
 
@@ -339,7 +355,7 @@ impl StumpSearcher {
 #[pyfunction]
 #[pyo3(signature = (
     db, labels, rounds, min_support,
-    max_size, max_nodes, time_limit,
+    max_size, max_nodes, time_limit, n_threads = 1,
 ))]
 #[allow(clippy::too_many_arguments)]
 fn fit_subgraph_adaboost<'py>(
@@ -351,13 +367,22 @@ fn fit_subgraph_adaboost<'py>(
     max_size: Option<i64>,
     max_nodes: Option<i64>,
     time_limit: Option<f64>,
+    n_threads: i64,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let n_threads = threads(n_threads)?;
     let db = db.database()?;
     let rounds = usize::try_from(rounds)
         .map_err(|_| bad_param(format!("n_estimators must be >= 1, got {rounds}")))?;
-    let params = stump_params(min_support, max_size, max_nodes, time_limit, true, false)?;
+    let params = stump_params(
+        min_support,
+        max_size,
+        max_nodes,
+        time_limit,
+        true,
+        n_threads > 1,
+    )?;
     let l = labels.as_slice()?;
-    let fit = crate::threads::run_interruptible(py, 1, |cancel| {
+    let fit = crate::threads::run_interruptible(py, n_threads, |cancel| {
         adaboost(&db, l, rounds, &params, cancel)
     })?
     .map_err(PyGsErr::from)?;

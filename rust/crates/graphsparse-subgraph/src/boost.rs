@@ -21,7 +21,7 @@ use graphsparse_gspan::{
 };
 
 use crate::bounds::WeightedGain;
-use crate::cache::{CachedSearch, TreeCache, search_cached};
+use crate::cache::{CachedSearch, TreeCache, build_cache_parallel, search_cached};
 use crate::error::{Result, SubgraphError, bad};
 
 /// Parameters of [`best_stump`].
@@ -187,6 +187,7 @@ impl ParallelVisitor for Best<'_> {
     }
 
     fn join(&mut self, child: Self) {
+        self.visited += child.visited;
         if let Some(b) = child.best
             && better(b.0, &b.1, &self.best)
         {
@@ -275,7 +276,9 @@ fn miner_params(params: &StumpParams) -> Result<MinerValidParams> {
 /// evaluates are kept with their graph ids, so a later round re-evaluates them without any
 /// embedding work and only expands the frontier it newly wants to enter (gBoost's trick; the
 /// paper's own future-work item). Each search returns exactly what [`best_stump`] returns for
-/// the same weights, serially; the budgets of [`StumpParams`] apply to each search.
+/// the same weights; with [`StumpParams::parallel`] the first search (which fills the cache) runs
+/// on the current rayon pool, later ones walk the cache serially. The budgets of
+/// [`StumpParams`] apply to each search.
 ///
 /// # Example
 /// ```
@@ -294,6 +297,7 @@ fn miner_params(params: &StumpParams) -> Result<MinerValidParams> {
 pub struct StumpSearcher {
     miner: MinerValidParams,
     prune: bool,
+    parallel: bool,
     cache: TreeCache,
     shape: (usize, usize, usize),
 }
@@ -311,6 +315,7 @@ impl StumpSearcher {
         Ok(Self {
             miner: miner_params(params)?,
             prune: params.prune,
+            parallel: params.parallel,
             cache: TreeCache::new(params.max_size),
             shape: db_shape(db),
         })
@@ -337,7 +342,12 @@ impl StumpSearcher {
         check_weights(db.len(), weights, labels)?;
         let gain = WeightedGain::new(weights, labels);
         let mut v = Best::new(&gain, self.prune);
-        let cut = search_cached(&mut self.cache, db, &self.miner, &mut v, cancel)?;
+        let cut = if self.parallel && self.cache.is_unbuilt() {
+            // the first search fills the cache; it alone runs in parallel
+            build_cache_parallel(&mut self.cache, db, &self.miner, &mut v, cancel)?
+        } else {
+            search_cached(&mut self.cache, db, &self.miner, &mut v, cancel)?
+        };
         let visited = v.visited;
         Ok(v.finish(visited, cut))
     }

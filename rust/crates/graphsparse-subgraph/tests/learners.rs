@@ -611,6 +611,19 @@ fn stump_searcher_equals_uncached_search_under_changing_sparse_weights() {
     let params = stumps_up_to_5_edges();
     let cancel = AtomicBool::new(false);
     let mut searcher = StumpSearcher::new(&db, &params).unwrap();
+    // the same searches with the first one (the cache fill) run on two threads
+    let mut par_searcher = StumpSearcher::new(
+        &db,
+        &StumpParams {
+            parallel: true,
+            ..params.clone()
+        },
+    )
+    .unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
     let mut state = 12345u64;
     let mut grown = Vec::new();
     for round in 0..15 {
@@ -629,10 +642,15 @@ fn stump_searcher_equals_uncached_search_under_changing_sparse_weights() {
             .collect();
         let plain = best_stump(&db, &weights, &labels, &params, &cancel).unwrap();
         let cached = searcher.search(&db, &weights, &labels, &cancel).unwrap();
-        assert_eq!(cached.code, plain.code, "round {round}");
-        assert_eq!(cached.graph_ids, plain.graph_ids);
-        assert_eq!(cached.sign, plain.sign);
-        assert!((cached.gain - plain.gain).abs() < 1e-12);
+        let par = pool
+            .install(|| par_searcher.search(&db, &weights, &labels, &cancel))
+            .unwrap();
+        for found in [&cached, &par] {
+            assert_eq!(found.code, plain.code, "round {round}");
+            assert_eq!(found.graph_ids, plain.graph_ids);
+            assert_eq!(found.sign, plain.sign);
+            assert!((found.gain - plain.gain).abs() < 1e-12);
+        }
         grown.push(searcher.cached_nodes());
     }
     assert!(grown.windows(2).all(|w| w[0] <= w[1]));
