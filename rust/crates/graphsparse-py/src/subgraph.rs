@@ -67,6 +67,15 @@ fn ids_array<'py>(py: Python<'py>, ids: &[u32]) -> Bound<'py, numpy::PyArray1<i6
         .into_pyarray(py)
 }
 
+/// One per-iteration history column as a NumPy array.
+fn set_column<T: numpy::Element>(
+    d: &Bound<'_, PyDict>,
+    key: &str,
+    values: impl Iterator<Item = T>,
+) -> PyResult<()> {
+    d.set_item(key, values.collect::<Vec<_>>().into_pyarray(d.py()))
+}
+
 fn fit_to_dict<'py>(py: Python<'py>, fit: &BcgdFit) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("intercept", fit.intercept)?;
@@ -91,41 +100,11 @@ fn fit_to_dict<'py>(py: Python<'py>, fit: &BcgdFit) -> PyResult<Bound<'py, PyDic
     d.set_item("converged", fit.converged)?;
     d.set_item("truncated", fit.truncation.map(truncation_name))?;
     let h = &fit.history;
-    d.set_item(
-        "objective",
-        h.iter()
-            .map(|s| s.objective)
-            .collect::<Vec<_>>()
-            .into_pyarray(py),
-    )?;
-    d.set_item(
-        "nonzeros",
-        h.iter()
-            .map(|s| s.nonzeros as i64)
-            .collect::<Vec<_>>()
-            .into_pyarray(py),
-    )?;
-    d.set_item(
-        "visited",
-        h.iter()
-            .map(|s| s.visited as i64)
-            .collect::<Vec<_>>()
-            .into_pyarray(py),
-    )?;
-    d.set_item(
-        "skipped",
-        h.iter()
-            .map(|s| s.skipped as i64)
-            .collect::<Vec<_>>()
-            .into_pyarray(py),
-    )?;
-    d.set_item(
-        "seconds",
-        h.iter()
-            .map(|s| s.seconds)
-            .collect::<Vec<_>>()
-            .into_pyarray(py),
-    )?;
+    set_column(&d, "objective", h.iter().map(|s| s.objective))?;
+    set_column(&d, "nonzeros", h.iter().map(|s| s.nonzeros as i64))?;
+    set_column(&d, "visited", h.iter().map(|s| s.visited as i64))?;
+    set_column(&d, "skipped", h.iter().map(|s| s.skipped as i64))?;
+    set_column(&d, "seconds", h.iter().map(|s| s.seconds))?;
     let trace = PyList::empty(py);
     for step in &fit.trace {
         let ids = PyList::empty(py);
