@@ -1,0 +1,39 @@
+//! Budgets, cancellation and progress for long runs.
+//!
+//! Every search or solver in graphsparse that can run for a long time (gSpan mining, the
+//! subgraph learners, the rule lattice, compression, recovery) follows the same contract:
+//!
+//! * its parameters hold a [`Budget`]: an optional node budget and an optional time budget;
+//! * it takes a [`RunControl`] from the caller, through which another thread can ask it to
+//!   stop ([`RunControl::cancel`]) and watch how far it got ([`RunControl::progress`]);
+//! * it starts a [`Meter`] from the two ([`Budget::start`]), claims one unit of the node
+//!   budget per node it visits ([`Meter::claim_node`]) and polls the meter now and then
+//!   ([`Meter::poll`]); when either says stop, it returns what it finished, with the
+//!   [`Truncation`] saying why it was cut.
+//!
+//! A [`Meter`] is `Sync`: the workers of one parallel run share it, and the first reason to
+//! stop wins. The Python binding polls [`RunControl::progress`] from the waiting thread to
+//! print progress and raises `cancel` on Ctrl-C.
+//!
+//! # Example
+//! ```
+//! use std::time::Duration;
+//! use graphsparse_budget::{Budget, RunControl, Truncation};
+//!
+//! let budget = Budget::new().max_nodes(Some(3)).time_limit(Some(Duration::from_secs(60)));
+//! let ctl = RunControl::new();
+//! let meter = budget.start(&ctl);
+//! let mut visited = 0;
+//! while meter.claim_node() {
+//!     visited += 1; // ... visit one node ...
+//! }
+//! assert_eq!(visited, 3);
+//! assert_eq!(meter.truncation(), Some(Truncation::MaxNodes));
+//! assert_eq!(ctl.progress().snapshot().nodes, 3);
+//! ```
+
+mod budget;
+mod control;
+
+pub use budget::{Budget, Meter, Truncation};
+pub use control::{Progress, ProgressSnapshot, RunControl};
