@@ -57,8 +57,8 @@ pub use error::{GspanError, Result};
 pub use frequent::{
     CollectVisitor, FoundPattern, MiningResult, mine_frequent, mine_frequent_parallel,
 };
-pub use mincode::min_dfs_code;
 pub use graphsparse_budget::{Budget, RunControl, Truncation};
+pub use mincode::min_dfs_code;
 pub use miner::{mine, mine_parallel, mine_parallel_with_meter, mine_with_meter};
 pub use params::{MinerParams, MinerValidParams};
 pub use visit::{MiningStats, Node, ParallelVisitor, Visit, Visitor};

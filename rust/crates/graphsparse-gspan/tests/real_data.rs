@@ -4,8 +4,8 @@
 //! gSpan and gBolt on the same files. The slow ones are `#[ignore]`d; run them with
 //! `cargo test --profile dev-release -p graphsparse-gspan --test real_data -- --include-ignored`.
 
-use std::path::PathBuf;
 use graphsparse_budget::RunControl;
+use std::path::PathBuf;
 
 use graphsparse_graph::{GraphDatabase, read_gspan, read_tu};
 use graphsparse_gspan::{MinerParams, mine_frequent, mine_frequent_parallel};

@@ -2,8 +2,8 @@
 
 mod common;
 
-use std::collections::BTreeMap;
 use graphsparse_budget::RunControl;
+use std::collections::BTreeMap;
 
 use common::{
     Code, G, all_dfs_codes, arb_connected, arb_graph, brute_min_code, brute_patterns,

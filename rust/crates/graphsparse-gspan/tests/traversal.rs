@@ -3,9 +3,9 @@
 
 mod common;
 
+use graphsparse_budget::RunControl;
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use graphsparse_budget::RunControl;
 use std::time::{Duration, Instant};
 
 use common::{Code, G, arb_graph, to_db, tuples};
