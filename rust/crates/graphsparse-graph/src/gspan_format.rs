@@ -16,6 +16,7 @@ use std::path::Path;
 
 use crate::error::{GraphError, Result};
 use crate::labeled::{Builder, LabeledDatabase};
+use crate::text::{decode, read_bytes};
 
 /// Parses gSpan text. `source` names the input in error messages.
 ///
@@ -41,6 +42,7 @@ pub fn parse_gspan(text: &str, source: &str) -> Result<LabeledDatabase> {
         line,
         message,
     };
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (k, raw) in text.lines().enumerate() {
         let line = k + 1;
         let mut tok = raw.split_whitespace();
@@ -140,11 +142,9 @@ pub fn parse_gspan(text: &str, source: &str) -> Result<LabeledDatabase> {
 /// [`GraphError::Io`] if the file cannot be read, otherwise as [`parse_gspan`].
 pub fn read_gspan(path: impl AsRef<Path>) -> Result<LabeledDatabase> {
     let path = path.as_ref();
-    let text = std::fs::read_to_string(path).map_err(|e| GraphError::Io {
-        path: path.display().to_string(),
-        message: e.to_string(),
-    })?;
-    parse_gspan(&text, &path.display().to_string())
+    let bytes = read_bytes(path)?;
+    let name = path.display().to_string();
+    parse_gspan(decode(&name, &bytes)?, &name)
 }
 
 /// Writes a database as gSpan text (graph ids `0..n`, vertex ids `0..n_vertices`), with

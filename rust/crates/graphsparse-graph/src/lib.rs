@@ -19,6 +19,7 @@ mod error;
 mod gspan_format;
 mod labeled;
 mod labels;
+mod text;
 mod tu;
 
 pub use database::{GraphDatabase, GraphRef};
@@ -26,4 +27,4 @@ pub use error::{GraphError, Result};
 pub use gspan_format::{format_gspan, parse_gspan, read_gspan};
 pub use labeled::LabeledDatabase;
 pub use labels::LabelInterner;
-pub use tu::read_tu;
+pub use tu::{TuFile, TuFiles, parse_tu, read_tu};

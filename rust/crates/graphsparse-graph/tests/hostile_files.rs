@@ -45,14 +45,22 @@ fn tu(files: &[(&str, &[u8])]) -> Result<LabeledDatabase, GraphError> {
 /// Asserts a `Parse` error on `file_suffix` (e.g. `T_A.txt`) at `line`, whose message contains
 /// `needle`.
 #[track_caller]
-fn assert_parse(r: Result<LabeledDatabase, GraphError>, file_suffix: &str, line: usize, needle: &str) {
+fn assert_parse(
+    r: Result<LabeledDatabase, GraphError>,
+    file_suffix: &str,
+    line: usize,
+    needle: &str,
+) {
     match r {
         Err(GraphError::Parse {
             file,
             line: l,
             message,
         }) => {
-            assert!(file.ends_with(file_suffix), "file {file}, want {file_suffix}");
+            assert!(
+                file.ends_with(file_suffix),
+                "file {file}, want {file_suffix}"
+            );
             assert_eq!(l, line, "line of `{message}` in {file}");
             assert!(message.contains(needle), "`{message}` lacks `{needle}`");
         }
@@ -150,7 +158,12 @@ fn empty_files() {
     assert_eq!(p.db.len(), 0);
     // no vertex, so no label token either: the database round-trips through gSpan
     assert!(p.vertex_labels.is_empty() && p.edge_labels.is_empty());
-    let p = tu(&[("A", b"\n\n"), ("graph_indicator", b"\n \n"), ("graph_labels", b"")]).unwrap();
+    let p = tu(&[
+        ("A", b"\n\n"),
+        ("graph_indicator", b"\n \n"),
+        ("graph_labels", b""),
+    ])
+    .unwrap();
     assert_eq!(p.db.len(), 0);
     assert_eq!(p.graph_labels.unwrap(), Vec::<String>::new());
     // vertices without edges
@@ -196,7 +209,11 @@ fn malformed_adjacency_lines() {
 
 #[test]
 fn edges_both_ways_merge_twice_the_same_way_and_self_loops_do_not() {
-    let p = tu(&[("A", b"1, 2\n2, 1\n1, 3\n"), ("graph_indicator", b"1\n1\n1\n")]).unwrap();
+    let p = tu(&[
+        ("A", b"1, 2\n2, 1\n1, 3\n"),
+        ("graph_indicator", b"1\n1\n1\n"),
+    ])
+    .unwrap();
     assert_eq!(p.db.graph(0).edges, [[0, 1], [0, 2]]);
     let r = tu(&[("A", b"1, 2\n2, 1\n1, 2\n"), ("graph_indicator", b"1\n1\n")]);
     assert_parse(r, "T_A.txt", 3, "twice");
@@ -292,7 +309,10 @@ fn non_utf8_is_a_parse_error_naming_line_and_byte() {
     match read_gspan(&path) {
         Err(GraphError::Parse { line, message, .. }) => {
             assert_eq!(line, 3);
-            assert!(message.contains("UTF-8") && message.contains("byte 16"), "{message}");
+            assert!(
+                message.contains("UTF-8") && message.contains("byte 16"),
+                "{message}"
+            );
         }
         other => panic!("want Parse, got {other:?}"),
     }
@@ -362,7 +382,10 @@ fn io_errors_only_for_files_that_cannot_be_read() {
     let d = TmpDir::new("io");
     d.write("T", &[("graph_indicator", b"1\n")]);
     // the folder has no `*_A.txt`: not a TU folder
-    assert!(matches!(read_tu(&d.0, None), Err(GraphError::Inconsistent(_))));
+    assert!(matches!(
+        read_tu(&d.0, None),
+        Err(GraphError::Inconsistent(_))
+    ));
     // the named dataset lacks its adjacency file
     match read_tu(&d.0, Some("T")) {
         Err(GraphError::Io { path, .. }) => assert!(path.ends_with("T_A.txt"), "{path}"),
