@@ -2,20 +2,45 @@
 
 use crate::database::GraphDatabase;
 use crate::error::Result;
-use crate::labels::LabelInterner;
+use crate::labels::{CanonicalLabels, LabelInterner, LabelKind};
 
 /// What the readers return: the database with dense label ids, and the original label tokens.
+///
+/// The vertex and edge tokens are in canonical order ([`LabelInterner`]): numeric for
+/// [`LabelKind::Integer`] and [`LabelKind::Float`] sets, lexicographic for
+/// [`LabelKind::Text`], one token per label (spellings of one number are one label). A caller
+/// turns tokens into values by their kind (`int`, `float`, or the string itself) and keeps the
+/// order: the ids need no renumbering.
+///
+/// # Example
+/// ```
+/// use graphsparse_graph::{parse_gspan, LabelKind};
+/// let data = parse_gspan("t # a\nv 0 2.5\nv 1 10\ne 0 1 x\n", "<doc>").unwrap();
+/// assert_eq!(data.vertex_labels, ["2.5", "10"]); // numeric, not "10" < "2.5"
+/// assert_eq!(data.vertex_label_kind, LabelKind::Float);
+/// assert_eq!(data.edge_label_kind, LabelKind::Text);
+/// assert_eq!(data.db.graph(0).node_labels, [0, 1]);
+/// assert_eq!(data.graph_names, ["a"]);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct LabeledDatabase {
     /// The graphs, labels as dense ids (`vertex_labels[id]` is the token of id `id`).
     pub db: GraphDatabase,
     /// Vertex-label tokens in canonical order (see [`LabelInterner`]).
     pub vertex_labels: Vec<String>,
+    /// What the vertex-label tokens denote.
+    pub vertex_label_kind: LabelKind,
     /// Edge-label tokens in canonical order.
     pub edge_labels: Vec<String>,
+    /// What the edge-label tokens denote.
+    pub edge_label_kind: LabelKind,
     /// Per-graph class tokens, when the source had them (TU `*_graph_labels.txt`).
     pub graph_labels: Option<Vec<String>>,
-    /// Per-graph names or ids from the source (`t # <id> ...` in gSpan files).
+    /// What the graph-label tokens denote ([`LabelKind::classify`] of `graph_labels`); `Some`
+    /// exactly when `graph_labels` is.
+    pub graph_label_kind: Option<LabelKind>,
+    /// Per-graph names or ids from the source (`t # <id> ...` in gSpan files, `"1"`, `"2"`, …
+    /// for TU datasets).
     pub graph_names: Vec<String>,
 }
 
@@ -33,6 +58,7 @@ pub(crate) struct Builder {
 }
 
 impl Builder {
+    /// A builder holding no graph.
     pub fn new() -> Self {
         Self {
             node_ptr: vec![0],
@@ -47,30 +73,27 @@ impl Builder {
         self.edge_ptr.push(self.edges.len());
     }
 
+    /// Renumbers the labels canonically and validates the database.
     pub fn finish(self, graph_labels: Option<Vec<String>>) -> Result<LabeledDatabase> {
-        let (vertex_labels, vremap) = self.vertex_interner.finish();
-        let (edge_labels, eremap) = self.edge_interner.finish();
-        let node_labels = self
-            .node_labels
-            .iter()
-            .map(|&l| vremap[l as usize])
-            .collect();
-        let edge_label_ids = self
-            .edge_labels
-            .iter()
-            .map(|&l| eremap[l as usize])
-            .collect();
+        let vertex = self.vertex_interner.finish();
+        let edge = self.edge_interner.finish();
+        let renumber = |ids: &[u32], c: &CanonicalLabels| -> Vec<u32> {
+            ids.iter().map(|&l| c.remap[l as usize]).collect()
+        };
         let db = GraphDatabase::new(
             self.node_ptr,
-            node_labels,
+            renumber(&self.node_labels, &vertex),
             self.edge_ptr,
             self.edges,
-            edge_label_ids,
+            renumber(&self.edge_labels, &edge),
         )?;
         Ok(LabeledDatabase {
             db,
-            vertex_labels,
-            edge_labels,
+            vertex_labels: vertex.tokens,
+            vertex_label_kind: vertex.kind,
+            edge_labels: edge.tokens,
+            edge_label_kind: edge.kind,
+            graph_label_kind: graph_labels.as_ref().map(LabelKind::classify),
             graph_labels,
             graph_names: self.graph_names,
         })

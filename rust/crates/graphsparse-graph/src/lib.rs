@@ -26,5 +26,5 @@ pub use database::{GraphDatabase, GraphRef};
 pub use error::{GraphError, Result};
 pub use gspan_format::{format_gspan, parse_gspan, read_gspan};
 pub use labeled::LabeledDatabase;
-pub use labels::LabelInterner;
+pub use labels::{CanonicalLabels, LabelInterner, LabelKind};
 pub use tu::{TuFile, TuFiles, parse_tu, read_tu};
