@@ -9,9 +9,11 @@
 //! | [`LabelKind::Float`] | otherwise, every token parses as a finite `f64` (`"1.5"`, `"2"`, `"-3e2"`) | numeric | equal `f64` values (`"1"`, `"1.0"`, `"-0"`, `"0"`) |
 //! | [`LabelKind::Text`] | otherwise | lexicographic (bytes, i.e. code points) | equal strings |
 //!
-//! Several spellings of one number are **one label**: its token is the shortest spelling seen,
+//! Several spellings of one number are **one label**. Its token is the shortest spelling seen,
 //! the lexicographically smallest among equally short ones, so the result does not depend on the
-//! order of the file. Integer and float tokens are those Python's `int` and `float` accept too,
+//! order of the file; in a float set, spellings that are not integers come first (`"1.0"` names
+//! the label of `"1.0"` and `"01"`), so the canonical tokens are of the set's kind again and
+//! read back the same. Integer and float tokens are those Python's `int` and `float` accept too,
 //! so a caller can turn tokens into values by their kind without re-sorting.
 
 use std::cmp::Ordering;
@@ -276,6 +278,11 @@ impl LabelInterner {
                     values[a]
                         .partial_cmp(&values[b])
                         .expect("invariant: finite values are ordered")
+                        .then_with(|| {
+                            int_key(&tokens[a])
+                                .is_some()
+                                .cmp(&int_key(&tokens[b]).is_some())
+                        })
                         .then_with(|| spelling(tokens, a, b))
                 });
                 Box::new(move |a, b| values[a] == values[b])
@@ -378,8 +385,8 @@ mod tests {
     fn floats_sort_numerically_not_as_text() {
         let (tokens, kind, ids) = canon(&["10", "9.5", "-3e2", "2", "0.25", "1e1"]);
         assert_eq!(kind, LabelKind::Float);
-        // "10" and "1e1" are one label; the shorter spelling names it
-        assert_eq!(tokens, ["-3e2", "0.25", "2", "9.5", "10"]);
+        // "10" and "1e1" are one label, named by the spelling that is not an integer
+        assert_eq!(tokens, ["-3e2", "0.25", "2", "9.5", "1e1"]);
         assert_eq!(ids, [4, 3, 0, 2, 1, 4]);
     }
 
@@ -389,13 +396,16 @@ mod tests {
         assert_eq!(kind, LabelKind::Integer);
         assert_eq!(tokens, ["0", "1"]);
         assert_eq!(ids, [1, 1, 1, 0, 0, 0]);
-        let (tokens, kind, ids) = canon(&["1.0", "1", "1.50", "1.5", "-0.0", "0"]);
+        let (tokens, kind, ids) = canon(&["1.0", "1", "1.50", "1.5", "-0.0", "0", "2", "3.5"]);
         assert_eq!(kind, LabelKind::Float);
-        assert_eq!(tokens, ["0", "1", "1.5"]);
-        assert_eq!(ids, [1, 1, 2, 2, 0, 0]);
+        // a spelling that is not an integer names each merged label, so the tokens stay floats
+        assert_eq!(tokens, ["-0.0", "1.0", "1.5", "2", "3.5"]);
+        assert_eq!(ids, [1, 1, 2, 2, 0, 0, 3, 4]);
+        assert_eq!(LabelKind::classify(&tokens), LabelKind::Float);
         // independent of the order of appearance
-        let (again, _, _) = canon(&["0", "-0.0", "1.5", "1.50", "1", "1.0"]);
+        let (again, _, _) = canon(&["3.5", "2", "0", "-0.0", "1.5", "1.50", "1", "1.0"]);
         assert_eq!(again, tokens);
+        assert_eq!(canon(&["1.0", "01"]).0, ["1.0"]);
         // as text, spellings stay distinct
         let (tokens, kind, _) = canon(&["1", "01", "x"]);
         assert_eq!(kind, LabelKind::Text);
