@@ -19,11 +19,37 @@ use crate::labeled::{Builder, LabeledDatabase};
 use crate::labels::LabelInterner;
 use crate::text::{decode, read_bytes};
 
-/// Parses gSpan text. `source` names the input in error messages.
+/// Parses gSpan text.
+///
+/// ```text
+/// t # 0            <- starts graph 0 (anything after the id is kept as its name)
+/// v 1 C            <- vertex with id 1 and label C
+/// v 2 O
+/// e 1 2 2          <- edge between vertices 1 and 2 with label 2
+/// t # -1           <- optional terminator
+/// ```
+///
+/// Each `t # <id> [words…]` line starts a graph named `<id> [words…]` (words joined by single
+/// spaces); `t # -1` alone ends the input's last graph. Vertex ids are any `i64`, unique within
+/// their graph; vertices get local indices `0, 1, …` in order of appearance. Blank lines and
+/// lines starting with `#` are skipped; a leading byte-order mark is skipped.
+///
+/// # Arguments
+/// * `text` – the gSpan text.
+/// * `source` – the name error messages give for the input (a path, or `"<string>"`).
+///
+/// # Returns
+/// The graphs with vertex and edge labels numbered in canonical order (see [`LabelKind`](crate::LabelKind)),
+/// the label tokens and kinds, and the graph names; `graph_labels` is `None`.
 ///
 /// # Errors
-/// [`GraphError::Parse`] with the 1-based line number for malformed lines, unknown or duplicate
-/// vertex ids, self-loops, parallel edges, and records outside a graph.
+/// [`GraphError::Parse`] with `source` and the 1-based line number for malformed lines, vertex
+/// ids that are not `i64`, unknown or duplicate vertex ids, self-loops, parallel edges,
+/// records outside a graph and unknown record types.
+///
+/// # Complexity
+/// O(bytes) expected time (one hash-map look-up per id) plus O(k log k) to order k distinct
+/// labels; O(V + E) memory.
 ///
 /// # Example
 /// ```
@@ -139,8 +165,30 @@ pub fn parse_gspan(text: &str, source: &str) -> Result<LabeledDatabase> {
 
 /// Reads a gSpan file.
 ///
+/// # Arguments
+/// * `path` – the file; UTF-8 text, optionally starting with a byte-order mark.
+///
+/// # Returns
+/// As [`parse_gspan`]; error messages name the file by `path`.
+///
 /// # Errors
-/// [`GraphError::Io`] if the file cannot be read, otherwise as [`parse_gspan`].
+/// [`GraphError::Io`] if the file cannot be read; [`GraphError::Parse`] with the line and byte
+/// offset for invalid UTF-8; otherwise as [`parse_gspan`].
+///
+/// # Complexity
+/// As [`parse_gspan`], plus reading the file.
+///
+/// # Example
+/// ```
+/// let path = std::env::temp_dir().join(format!("gs-read-gspan-doc-{}.gsp", std::process::id()));
+/// std::fs::write(&path, "t # 0\nv 0 C\nv 1 O\ne 0 1 1\n").unwrap();
+/// let data = graphsparse_graph::read_gspan(&path)?;
+/// assert_eq!(data.db.graph(0).n_edges(), 1);
+/// std::fs::write(&path, b"t # 0\nv 0 \xff\n").unwrap();
+/// assert!(graphsparse_graph::read_gspan(&path).unwrap_err().to_string().contains(":2: invalid UTF-8"));
+/// std::fs::remove_file(&path).unwrap();
+/// # Ok::<(), graphsparse_graph::GraphError>(())
+/// ```
 pub fn read_gspan(path: impl AsRef<Path>) -> Result<LabeledDatabase> {
     let path = path.as_ref();
     let bytes = read_bytes(path)?;

@@ -1,25 +1,27 @@
 //! Text labels read from files, mapped to dense integer ids in a canonical order.
 //!
-//! This is the one place that decides what a label token means. A set of tokens is of one
-//! [`LabelKind`]:
-//!
-//! | kind | when | canonical order | same label |
-//! |---|---|---|---|
-//! | [`LabelKind::Integer`] | every token is `[+-]?[0-9]+` (any length) | numeric, exact | equal integers (`"1"`, `"01"`, `"+1"`) |
-//! | [`LabelKind::Float`] | otherwise, every token parses as a finite `f64` (`"1.5"`, `"2"`, `"-3e2"`) | numeric | equal `f64` values (`"1"`, `"1.0"`, `"-0"`, `"0"`) |
-//! | [`LabelKind::Text`] | otherwise | lexicographic (bytes, i.e. code points) | equal strings |
-//!
-//! Several spellings of one number are **one label**. Its token is the shortest spelling seen,
-//! the lexicographically smallest among equally short ones, so the result does not depend on the
-//! order of the file; in a float set, spellings that are not integers come first (`"1.0"` names
-//! the label of `"1.0"` and `"01"`), so the canonical tokens are of the set's kind again and
-//! read back the same. Integer and float tokens are those Python's `int` and `float` accept too,
-//! so a caller can turn tokens into values by their kind without re-sorting.
+//! The rules are documented on [`LabelKind`].
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
-/// What the tokens of one label set denote (see the [module docs](self)).
+/// What the tokens of one label set denote.
+///
+/// This is the one place that decides what a label token means. A set of tokens is of one
+/// [`LabelKind`]:
+///
+/// | kind | when | canonical order | same label |
+/// |---|---|---|---|
+/// | [`LabelKind::Integer`] | every token is `[+-]?[0-9]+` (any length) | numeric, exact | equal integers (`"1"`, `"01"`, `"+1"`) |
+/// | [`LabelKind::Float`] | otherwise, every token parses as a finite `f64` (`"1.5"`, `"2"`, `"-3e2"`) | numeric | equal `f64` values (`"1"`, `"1.0"`, `"-0"`, `"0"`) |
+/// | [`LabelKind::Text`] | otherwise | lexicographic (bytes, i.e. code points) | equal strings |
+///
+/// Several spellings of one number are **one label**. Its token is the shortest spelling seen,
+/// the lexicographically smallest among equally short ones, so the result does not depend on the
+/// order of the file; in a float set, spellings that are not integers come first (`"1.0"` names
+/// the label of `"1.0"` and `"01"`), so the canonical tokens are of the set's kind again and
+/// read back the same. Integer and float tokens are those Python's `int` and `float` accept too,
+/// so a caller can turn tokens into values by their kind without re-sorting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum LabelKind {
     /// Every token is an integer (`[+-]?[0-9]+`, any number of digits). The empty set is
@@ -137,7 +139,11 @@ pub struct LabelInterner {
     tokens: Vec<String>,
 }
 
-/// The result of [`LabelInterner::finish`].
+/// The result of [`LabelInterner::finish`]: the canonical tokens of one label set and how the
+/// provisional ids map onto them.
+///
+/// # Example
+/// See [`LabelInterner::finish`].
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct CanonicalLabels {
     /// One token per label, in canonical order: `tokens[id]` is the token of canonical id `id`.
@@ -233,7 +239,7 @@ impl LabelInterner {
     }
 
     /// Consumes the interner: classifies the tokens, orders them canonically and merges
-    /// spellings of one number (see the [module docs](self)).
+    /// spellings of one number (rules in [`LabelKind`]).
     ///
     /// # Returns
     /// The canonical tokens (one per label), their [`LabelKind`] and, for each provisional id,

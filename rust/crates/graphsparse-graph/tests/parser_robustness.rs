@@ -261,6 +261,69 @@ proptest! {
     ) {
         let _ = GraphDatabase::from_i64(&node_ptr, &node_labels, &edge_ptr, &edges, &edge_labels);
     }
+
+    /// `LabeledDatabase::new` and `format_gspan` never panic on caller-made tokens and names, and
+    /// whatever `format_gspan` writes reads back as the same graphs with the same label tokens
+    /// and names (ids may be renumbered when the tokens were not in canonical order).
+    #[test]
+    fn prop_new_and_format_never_panic_and_keep_tokens(
+        graphs in prop::collection::vec(
+            (1usize..5, prop::collection::vec((0u32..4, 0u32..4), 0..5), prop_oneof![
+                4 => "[a-z0-9]{1,3}",
+                1 => "[a -]{0,3}",
+            ]),
+            0..4,
+        ),
+        labels in prop::collection::vec(0u32..3, 16),
+        vertex_tokens in prop::collection::vec(prop_oneof![4 => token(), 1 => "[ a\t]{0,2}"], 3),
+        edge_tokens in prop::collection::vec(token(), 3),
+        drop_name in any::<bool>(),
+    ) {
+        let (mut node_ptr, mut edge_ptr, mut edges, mut names) = (vec![0], vec![0], Vec::new(), Vec::new());
+        for (n, es, name) in &graphs {
+            node_ptr.push(node_ptr.last().unwrap() + n);
+            let mut seen = std::collections::HashSet::new();
+            // mostly valid simple edges, so that most cases reach the writer
+            edges.extend(
+                es.iter()
+                    .map(|&(u, v)| [u % *n as u32, v % *n as u32])
+                    .filter(|&[u, v]| u != v && seen.insert((u.min(v), u.max(v)))),
+            );
+            edge_ptr.push(edges.len());
+            names.push(name.clone());
+        }
+        if drop_name {
+            names.pop();
+        }
+        let n_vertices = *node_ptr.last().unwrap();
+        let vertex_labels = labels.iter().cycle().take(n_vertices).copied().collect();
+        let edge_labels = labels.iter().rev().cycle().take(edges.len()).copied().collect();
+        let Ok(db) = GraphDatabase::new(node_ptr, vertex_labels, edge_ptr, edges, edge_labels) else {
+            return Ok(());
+        };
+        let Ok(data) = LabeledDatabase::new(db, vertex_tokens, edge_tokens, None, names) else {
+            return Ok(());
+        };
+        prop_assert_eq!(data.vertex_label_kind, LabelKind::classify(&data.vertex_labels));
+        let Ok(text) = format_gspan(&data) else { return Ok(()) };
+        let back = parse_gspan(&text, "round-trip").expect("own output parses");
+        prop_assert_eq!(&back.graph_names, &data.graph_names);
+        prop_assert_eq!(back.db.len(), data.db.len());
+        for (a, b) in data.db.iter().zip(back.db.iter()) {
+            prop_assert_eq!(a.edges, b.edges);
+            let tokens = |ids: &[u32], t: &[String]| -> Vec<String> {
+                ids.iter().map(|&i| t[i as usize].clone()).collect()
+            };
+            prop_assert_eq!(
+                tokens(a.node_labels, &data.vertex_labels),
+                tokens(b.node_labels, &back.vertex_labels)
+            );
+            prop_assert_eq!(
+                tokens(a.edge_labels, &data.edge_labels),
+                tokens(b.edge_labels, &back.edge_labels)
+            );
+        }
+    }
 }
 
 /// Many generated datasets parse, so the property above exercises the accepting path (and the
