@@ -198,18 +198,6 @@ proptest! {
     fn prop_parse_gspan_never_panics(lines in prop::collection::vec(line(), 0..30)) {
         let text = lines.join("\n");
         if let Ok(parsed) = parse_gspan(&text, "fuzz") {
-            // whatever parses is a valid database and survives a round trip
-            let db = &parsed.db;
-            let again = GraphDatabase::new(
-                db.node_ptr().to_vec(),
-                db.node_labels().to_vec(),
-                db.edge_ptr().to_vec(),
-                db.edges().to_vec(),
-                db.edge_labels().to_vec(),
-            );
-            prop_assert_eq!(again.as_ref(), Ok(db));
-            let text2 = format_gspan(&parsed).unwrap();
-            prop_assert_eq!(parse_gspan(&text2, "again").unwrap().db, parsed.db.clone());
             check_accepted(&parsed)?;
         }
     }
