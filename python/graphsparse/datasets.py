@@ -71,16 +71,17 @@ def _canonical_ids(values: Sequence[Any], what: str) -> tuple[tuple[Any, ...], d
     return ordered, {v: i for i, v in enumerate(ordered)}
 
 
-def _tokens_to_values(tokens: Sequence[str]) -> list[Any]:
-    """Turn label tokens from a file into ints, else floats, else keep them as strings."""
-    try:
+def _tokens_to_values(tokens: Sequence[str], kind: str) -> list[Any]:
+    """Label tokens from the Rust readers as Python values, by the kind Rust gave the set.
+
+    The tokens arrive in canonical order (integers, then floats, by value; text by code point)
+    and one token per label, so the values need no re-sorting.
+    """
+    if kind == "integer":
         return [int(t) for t in tokens]
-    except ValueError:
-        pass
-    try:
+    if kind == "float":
         return [float(t) for t in tokens]
-    except ValueError:
-        return list(tokens)
+    return list(tokens)
 
 
 def _as_response(y: Any, n: int) -> np.ndarray | None:
@@ -108,7 +109,17 @@ def _read_label_file(path: PathLike) -> np.ndarray:
                     f"{path}:{lineno}: expected one label per line, got {text!r}"
                 )
             tokens.append(text)
-    return np.asarray(_tokens_to_values(tokens))
+    return np.asarray(_label_file_values(tokens))
+
+
+def _label_file_values(tokens: list[str]) -> list[Any]:
+    """One response per line: integers, else floats, else the strings themselves."""
+    for convert in (int, float):
+        try:
+            return [convert(t) for t in tokens]
+        except ValueError:
+            pass
+    return tokens
 
 
 class GraphDataset:
@@ -335,29 +346,11 @@ class GraphDataset:
 
 def _from_rust(d: dict[str, Any], y: Any = None) -> GraphDataset:
     """A dataset from the dict the Rust readers return (label tokens -> user values)."""
-    db = d["db"]
-    vvals = _tokens_to_values(d["vertex_tokens"])
-    evals = _tokens_to_values(d["edge_tokens"])
+    vvals = _tokens_to_values(d["vertex_tokens"], d["vertex_kind"])
+    evals = _tokens_to_values(d["edge_tokens"], d["edge_kind"])
     if y is None and d.get("graph_labels") is not None:
-        y = np.asarray(_tokens_to_values(d["graph_labels"]))
-    node_ptr, node_labels, edge_ptr, edges, edge_labels = db.arrays()
-    new_nodes, vvals = _resort(node_labels, vvals)
-    new_edges, evals = _resort(edge_labels, evals)
-    if new_nodes is node_labels and new_edges is edge_labels:
-        return GraphDataset._from_db(db, vvals, evals, y=y, names=d["graph_names"])
-    return GraphDataset(
-        node_ptr, new_nodes, edge_ptr, edges, new_edges, vvals, evals, y=y, names=d["graph_names"]
-    )
-
-
-def _resort(ids: np.ndarray, values: list[Any]) -> tuple[np.ndarray, list[Any]]:
-    """Renumber ids so that converted values (ints/floats/strings) are in sorted order."""
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    if order == list(range(len(values))):
-        return ids, values
-    remap = np.empty(len(values), dtype=np.int64)
-    remap[np.asarray(order, dtype=np.int64)] = np.arange(len(values), dtype=np.int64)
-    return remap[ids], [values[i] for i in order]
+        y = np.asarray(_tokens_to_values(d["graph_labels"], d["graph_label_kind"]))
+    return GraphDataset._from_db(d["db"], vvals, evals, y=y, names=d["graph_names"])
 
 
 # -- readers and writers --------------------------------------------------------------------------
@@ -415,27 +408,22 @@ def load_tu(path: PathLike, name: str | None = None) -> GraphDataset:
 
 
 def write_gspan(data: GraphDataset | Iterable[nx.Graph], path: PathLike) -> None:
-    """Write graphs in gSpan text format (vertex ids from 0); ``read_gspan`` reads them back."""
+    """Write graphs in gSpan text format (vertex ids from 0); ``read_gspan`` reads them back.
+
+    Graph names are written on the ``t #`` lines. Raises :class:`InvalidGraphError` when the
+    file could not be read back as the same dataset: a label whose text is empty or holds
+    whitespace, two labels with one spelling (``1`` and ``"1"``), or a name that is empty,
+    ``-1`` or holds whitespace other than single spaces.
+    """
     ds = data if isinstance(data, GraphDataset) else from_networkx(data)
-    vtok = [str(v) for v in ds.vertex_label_values]
-    etok = [str(v) for v in ds.edge_label_values]
-    for tok in (*vtok, *etok):
-        if not tok or any(ch.isspace() for ch in tok):
-            raise InvalidGraphError(
-                f"label {tok!r} cannot be written in gSpan format (empty or contains whitespace)"
-            )
-    lines: list[str] = []
-    for i in range(len(ds)):
-        a, b = ds.node_ptr[i], ds.node_ptr[i + 1]
-        c, d = ds.edge_ptr[i], ds.edge_ptr[i + 1]
-        lines.append(f"t # {i}")
-        lines.extend(f"v {k} {vtok[lab]}" for k, lab in enumerate(ds.node_labels[a:b]))
-        lines.extend(
-            f"e {u} {v} {etok[lab]}"
-            for (u, v), lab in zip(ds.edges[c:d], ds.edge_labels[c:d], strict=True)
-        )
+    text = _rs.format_gspan_text(
+        ds._db,
+        [str(v) for v in ds.vertex_label_values],
+        [str(v) for v in ds.edge_label_values],
+        list(ds.names),
+    )
     with open(path, "w", encoding="utf-8") as fh:
-        fh.write("\n".join(lines) + ("\n" if lines else ""))
+        fh.write(text)
 
 
 def from_networkx(

@@ -110,6 +110,12 @@ fn labeled_dict(py: Python<'_>, data: LabeledDatabase) -> PyResult<Bound<'_, PyD
     d.set_item("edge_tokens", data.edge_labels)?;
     d.set_item("graph_labels", data.graph_labels)?;
     d.set_item("graph_names", data.graph_names)?;
+    d.set_item("vertex_kind", data.vertex_label_kind.as_str())?;
+    d.set_item("edge_kind", data.edge_label_kind.as_str())?;
+    d.set_item(
+        "graph_label_kind",
+        data.graph_label_kind.map(|k| k.as_str()),
+    )?;
     d.set_item("db", Database(Arc::new(data.db)))?;
     Ok(d)
 }
@@ -151,10 +157,29 @@ fn read_tu_folder<'py>(
     labeled_dict(py, data)
 }
 
+/// The gSpan text of a database with its label tokens and graph names (the writer's checks
+/// are the reader's: what it returns reads back as the same graphs, labels and names).
+#[pyfunction]
+fn format_gspan_text(
+    py: Python<'_>,
+    db: &Database,
+    vertex_tokens: Vec<String>,
+    edge_tokens: Vec<String>,
+    names: Vec<String>,
+) -> PyResult<String> {
+    let db = GraphDatabase::clone(&db.0);
+    py.detach(|| {
+        let data = LabeledDatabase::new(db, vertex_tokens, edge_tokens, None, names)?;
+        graphsparse::graph::format_gspan(&data)
+    })
+    .map_err(|e| PyGsErr::from(e).into())
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Database>()?;
     m.add_function(wrap_pyfunction!(parse_gspan_text, m)?)?;
     m.add_function(wrap_pyfunction!(read_gspan_file, m)?)?;
     m.add_function(wrap_pyfunction!(read_tu_folder, m)?)?;
+    m.add_function(wrap_pyfunction!(format_gspan_text, m)?)?;
     Ok(())
 }
