@@ -112,23 +112,20 @@ def project_top_k(
 ) -> npt.NDArray[np.float64]: ...
 
 # online learners and WGM projections (graphsparse.online)
+# params: sparsity (None: p // 2), ratio, num_clusters, max_iter, fallback, eps
 def graph_projection(
     w: npt.NDArray[np.float64],
     edges: npt.NDArray[np.int64],
     costs: npt.NDArray[np.float64],
-    s_low: int,
-    s_high: int,
-    num_clusters: int = 1,
-    max_iter: int = 20,
-    fallback: str = "lambda_high",
-    eps: float = 1e-10,
+    params: Mapping[str, Any],
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]: ...
+
+# params: method, loss, l2 and the method's own (see graphsparse.online.estimators)
 def online_pass(
-    method: str,
-    params: dict[str, Any],
+    params: Mapping[str, Any],
     x: npt.NDArray[np.float64],
     y: npt.NDArray[np.float64],
-    state: dict[str, Any] | None = None,
+    state: Mapping[str, Any] | None = None,
     edges: npt.NDArray[np.int64] | None = None,
     costs: npt.NDArray[np.float64] | None = None,
     groups: npt.NDArray[np.int64] | None = None,

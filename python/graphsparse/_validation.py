@@ -115,7 +115,7 @@ def as_response(y: Any, n: int, name: str = "y") -> np.ndarray:
     if arr.ndim != 1:
         raise InvalidParameterError(f"{name} must be one-dimensional, got shape {arr.shape}")
     if arr.shape[0] != n:
-        raise InvalidParameterError(f"{name} has {arr.shape[0]} values for {n} samples")
+        raise InvalidParameterError(f"{name} has {arr.shape[0]} entries for {n} samples")
     return arr
 
 

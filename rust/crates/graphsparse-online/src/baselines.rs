@@ -2,9 +2,10 @@
 //! (§C.7) and Adam (§C.8).
 
 use crate::da::KappaRounding;
-use crate::error::{OnlineError, Result, check_nonnegative, check_positive, invalid};
+use crate::error::{OnlineError, Result, invalid};
 use crate::learner::{Core, Needs, impl_learner, running_average};
 use crate::loss::Loss;
+use crate::params::Method;
 
 /// `sign(x)` with `sign(0) = 0`.
 #[inline]
@@ -37,9 +38,7 @@ impl L1Rda {
     /// [`OnlineError::InvalidParameter`] for `p = 0`, `lambda < 0`, `gamma ≤ 0`, `rho < 0` or
     /// `l2 < 0`.
     pub fn new(p: usize, lambda: f64, gamma: f64, rho: f64, loss: Loss, l2: f64) -> Result<Self> {
-        check_nonnegative("lambda", lambda)?;
-        check_positive("gamma", gamma)?;
-        check_nonnegative("rho", rho)?;
+        Method::L1Rda { lambda, gamma, rho }.check()?;
         let needs = Needs {
             grad_avg: true,
             ..Needs::default()
@@ -99,9 +98,7 @@ impl AdaGradL1 {
     /// [`OnlineError::InvalidParameter`] for `p = 0`, `lambda < 0`, `eta ≤ 0`, `delta ≤ 0` or
     /// `l2 < 0`.
     pub fn new(p: usize, lambda: f64, eta: f64, delta: f64, loss: Loss, l2: f64) -> Result<Self> {
-        check_nonnegative("lambda", lambda)?;
-        check_positive("eta", eta)?;
-        check_positive("delta", delta)?;
+        Method::AdaGradL1 { lambda, eta, delta }.check()?;
         let needs = Needs {
             grad_avg: true,
             grad_sq_sum: true,
@@ -275,6 +272,7 @@ impl DaGroupLasso {
         loss: Loss,
         l2: f64,
     ) -> Result<Self> {
+        Method::DaGroupLasso { lambda, gamma }.check()?;
         Self::build(p, lambda, gamma, None, groups, loss, l2)
     }
 
@@ -291,7 +289,7 @@ impl DaGroupLasso {
         loss: Loss,
         l2: f64,
     ) -> Result<Self> {
-        check_nonnegative("r", r)?;
+        Method::DaSparseGroupLasso { lambda, gamma, r }.check()?;
         Self::build(p, lambda, gamma, Some(r), groups, loss, l2)
     }
 
@@ -304,8 +302,6 @@ impl DaGroupLasso {
         loss: Loss,
         l2: f64,
     ) -> Result<Self> {
-        check_nonnegative("lambda", lambda)?;
-        check_positive("gamma", gamma)?;
         if groups.n_features() != p {
             return Err(OnlineError::InvalidGroups(format!(
                 "the groups cover {} features, the data has {p}",
@@ -403,13 +399,13 @@ impl Adam {
         loss: Loss,
         l2: f64,
     ) -> Result<Self> {
-        check_positive("alpha", alpha)?;
-        for (name, b) in [("beta1", beta1), ("beta2", beta2)] {
-            if !(0.0..1.0).contains(&b) {
-                return Err(invalid(name, "in [0, 1)", b));
-            }
+        Method::Adam {
+            alpha,
+            beta1,
+            beta2,
+            epsilon,
         }
-        check_positive("epsilon", epsilon)?;
+        .check()?;
         let needs = Needs {
             moments: true,
             ..Needs::default()

@@ -3,8 +3,9 @@
 use crate::error::{Result, check_positive, invalid};
 use crate::learner::{Core, Needs, impl_learner, running_average};
 use crate::loss::Loss;
+use crate::params::Method;
 use crate::select::SupportProjection;
-use crate::topk::top_s_support_into;
+use crate::select::top_support_into;
 
 /// How `κ = −√(tt+1)/γ` is rounded: the two references differ in the last bit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -143,7 +144,7 @@ impl DaIht {
     /// [`crate::OnlineError::InvalidParameter`] for `p = 0`, `gamma ≤ 0`, `l2 < 0` or a
     /// sparsity outside `1..=p`.
     pub fn new(p: usize, gamma: f64, sparsity: usize, loss: Loss, l2: f64) -> Result<Self> {
-        check_positive("gamma", gamma)?;
+        Method::DaIht { gamma, sparsity }.check()?;
         check_sparsity(sparsity, p)?;
         let needs = Needs {
             grad_avg: true,
@@ -168,7 +169,12 @@ impl DaIht {
         let st = &mut self.core.state;
         running_average(&mut st.grad_avg, &self.core.grad, tt);
         let kappa = KappaRounding::NegInvGammaTimesSqrt.kappa(tt, self.gamma);
-        top_s_support_into(&st.grad_avg[..p], self.sparsity, &mut self.support);
+        top_support_into(
+            "gradient average",
+            &st.grad_avg[..p],
+            self.sparsity,
+            &mut self.support,
+        )?;
         st.coef.fill(0.0);
         for &i in &self.support {
             st.coef[i] = kappa * st.grad_avg[i];

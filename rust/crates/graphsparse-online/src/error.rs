@@ -15,7 +15,7 @@ pub enum OnlineError {
         value: String,
     },
     /// An input vector holds NaN or ±inf.
-    #[error("{name} contains a non-finite value at index {index}")]
+    #[error("{name} contains NaN or infinity (first at index {index})")]
     NonFinite {
         /// Name of the input.
         name: &'static str,
@@ -33,7 +33,7 @@ pub enum OnlineError {
         got: usize,
     },
     /// A label is not -1 or +1 (logistic loss).
-    #[error("labels must be -1 or +1 for the logistic loss, got {value} at index {index}")]
+    #[error("y must hold labels -1 and +1 for the logistic loss; y[{index}] is {value}")]
     InvalidLabel {
         /// Sample index.
         index: usize,
@@ -41,7 +41,9 @@ pub enum OnlineError {
         value: f64,
     },
     /// An edge endpoint is not a node of the graph.
-    #[error("edge {edge} has endpoint {node}, out of range for {n_nodes} nodes")]
+    #[error(
+        "edges[{edge}] has endpoint {node}, out of range for {n_nodes} nodes (one node per feature)"
+    )]
     EdgeOutOfRange {
         /// Edge index.
         edge: usize,
@@ -51,7 +53,7 @@ pub enum OnlineError {
         n_nodes: usize,
     },
     /// An edge cost is negative or not finite.
-    #[error("edge cost {edge} must be finite and >= 0, got {value}")]
+    #[error("costs must be finite and >= 0; costs[{edge}] is {value}")]
     InvalidCost {
         /// Edge index.
         edge: usize,

@@ -4,8 +4,9 @@ use crate::da::check_sparsity;
 use crate::error::{Result, check_positive};
 use crate::learner::{Core, Needs, impl_learner};
 use crate::loss::Loss;
+use crate::params::Method;
 use crate::select::SupportProjection;
-use crate::topk::top_s_support_into;
+use crate::select::top_support_into;
 
 /// StoIHT with block size 1: `w̃ = w − (lr/√t) g` (all `p + 1` coordinates, `t = tt + 1`), then
 /// `w` = `w̃` on the top-`s` indices of `|w̃_{1:p}|`, `w_b = w̃_b`.
@@ -25,7 +26,7 @@ impl StoIht {
     /// [`crate::OnlineError::InvalidParameter`] for `p = 0`, `lr ≤ 0`, `l2 < 0` or a sparsity
     /// outside `1..=p`.
     pub fn new(p: usize, lr: f64, sparsity: usize, loss: Loss, l2: f64) -> Result<Self> {
-        check_positive("lr", lr)?;
+        Method::StoIht { lr, sparsity }.check()?;
         check_sparsity(sparsity, p)?;
         Ok(Self {
             core: Core::new(p, loss, l2, Needs::default())?,
@@ -49,7 +50,12 @@ impl StoIht {
         for ((b, &w), &g) in self.buf.iter_mut().zip(&st.coef).zip(&self.core.grad) {
             *b = w + alpha * g;
         }
-        top_s_support_into(&self.buf[..p], self.sparsity, &mut self.support);
+        top_support_into(
+            "gradient step",
+            &self.buf[..p],
+            self.sparsity,
+            &mut self.support,
+        )?;
         st.coef.fill(0.0);
         for &i in &self.support {
             st.coef[i] = self.buf[i];

@@ -191,8 +191,8 @@ impl Core {
     }
 
     pub fn check_sample(&self, x: &[f64], y: f64, index: usize) -> Result<()> {
-        check_len("x", x.len(), self.p())?;
-        check_finite("x", x)?;
+        check_len("X", x.len(), self.p())?;
+        check_finite("X", x)?;
         self.check_label(y, index)
     }
 
@@ -262,8 +262,8 @@ pub trait OnlineLearner {
         stop: &dyn Fn() -> bool,
     ) -> Result<()> {
         let p = self.n_features();
-        check_len("x", x.len(), y.len() * p)?;
-        check_finite("x", x)?;
+        check_len("X", x.len(), y.len() * p)?;
+        check_finite("X", x)?;
         for (i, &yi) in y.iter().enumerate() {
             self.check_label(yi, i)?;
         }

@@ -2,7 +2,8 @@
 //!
 //! * [`GraphProjector`]: the head and tail projections of the weighted graph model, as the
 //!   binary search over a prize-collecting Steiner forest that GraphDA uses (spec §B.4);
-//! * [`top_s_support`]: the exact top-`s` projection of the non-graph model;
+//! * [`TopKProjection`]: the exact top-`s` projection of the non-graph model (the support
+//!   form of `graphsparse-proj`'s top-k projection);
 //! * online learners, each an [`OnlineLearner`] with `partial_fit(x_row, y)` and `fit`:
 //!   [`GraphDa`], [`DaIht`], [`StoIht`], [`GraphStoIht`], [`L1Rda`], [`AdaGradL1`],
 //!   [`DaGroupLasso`] (DA-GL and DA-SGL) and [`Adam`], with the [`Loss::Logistic`] or
@@ -28,9 +29,9 @@ mod error;
 mod iht;
 mod learner;
 mod loss;
+mod params;
 mod projector;
 mod select;
-mod topk;
 
 pub use baselines::{AdaGradL1, Adam, DaGroupLasso, Groups, L1Rda};
 pub use da::{DaIht, GraphDa, KappaRounding};
@@ -38,9 +39,9 @@ pub use error::{OnlineError, Result};
 pub use iht::{GraphStoIht, StoIht};
 pub use learner::{OnlineLearner, OnlineState};
 pub use loss::{Loss, decision, predict_label, sigmoid};
+pub use params::{FeatureGraph, LearnerParams, LearnerValidParams, Method};
 pub use projector::{
     Fallback, GraphProjection, GraphProjectionParams, GraphProjector, PROJECTION_EPS, Projection,
     ProjectionParams, head_sparsity, sparsity_range,
 };
 pub use select::{SupportProjection, TopKProjection};
-pub use topk::{restrict_into, top_s_support, top_s_support_into};

@@ -6,6 +6,7 @@ use crate::da::{GraphDa, check_sparsity};
 use crate::error::{OnlineError, Result, check_finite, check_len, invalid};
 use crate::iht::GraphStoIht;
 use crate::loss::Loss;
+use crate::params::check_graph;
 use crate::select::SupportProjection;
 
 /// The PCST merge tolerance of GraphDA's projections (graph-da's `head_tail_binsearch`).
@@ -366,19 +367,11 @@ impl GraphProjection {
         params: &GraphProjectionParams,
     ) -> Result<Self> {
         let projector = GraphProjector::new(p, edges, costs)?;
+        check_graph(params)?;
         check_sparsity(params.sparsity, p)?;
-        if !(params.ratio.is_finite() && params.ratio >= 0.0) {
-            return Err(invalid("ratio", "finite and >= 0", params.ratio));
-        }
         let hs = params.head_sparsity.unwrap_or_else(|| head_sparsity(p));
         if hs == 0 || hs > p {
             return Err(invalid("head_sparsity", "in 1..=n_features", hs));
-        }
-        if params.search.max_iter == 0 {
-            return Err(invalid("max_iter", ">= 1", params.search.max_iter));
-        }
-        if params.search.num_clusters == 0 {
-            return Err(invalid("num_clusters", ">= 1", params.search.num_clusters));
         }
         Ok(Self {
             projector,

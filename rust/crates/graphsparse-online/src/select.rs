@@ -1,7 +1,7 @@
 //! The head/tail pair a learner projects with: the graph model or exact top-`s`.
 
+use crate::error::OnlineError;
 use crate::error::{Result, invalid};
-use crate::topk::top_s_support_into;
 
 /// A head and a tail projection onto supports (spec §B.1): each writes the selected support of
 /// `v` (the `p` feature coordinates, intercept excluded) into `support`, ascending.
@@ -49,11 +49,29 @@ impl TopKProjection {
 
 impl SupportProjection for TopKProjection {
     fn head_into(&mut self, v: &[f64], support: &mut Vec<usize>) -> Result<()> {
-        top_s_support_into(v, self.head_sparsity, support);
-        Ok(())
+        top_support_into("head input", v, self.head_sparsity, support)
     }
     fn tail_into(&mut self, v: &[f64], support: &mut Vec<usize>) -> Result<()> {
-        top_s_support_into(v, self.tail_sparsity, support);
-        Ok(())
+        top_support_into("tail input", v, self.tail_sparsity, support)
     }
+}
+
+/// The top-`s` support of `v` from `graphsparse-proj` (`s` capped at the length): larger
+/// magnitudes first, ties to the smaller index.
+///
+/// # Errors
+/// [`OnlineError::NonFinite`] naming `what` when `v` holds NaN or ±inf (an iterate that
+/// overflowed).
+pub(crate) fn top_support_into(
+    what: &'static str,
+    v: &[f64],
+    s: usize,
+    support: &mut Vec<usize>,
+) -> Result<()> {
+    graphsparse_proj::top_k_support_into(v, s.min(v.len()), support).map_err(|e| match e {
+        graphsparse_proj::ProjError::NonFinite { index, .. } => {
+            OnlineError::NonFinite { name: what, index }
+        }
+        other => unreachable!("invariant: k <= len was ensured above ({other})"),
+    })
 }

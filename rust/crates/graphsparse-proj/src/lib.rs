@@ -7,6 +7,7 @@
 //! | [`project_weighted_simplex`] | `{Σ ε_i x_i = 1, ε_i x_i ≥ 0}` | Garg–Jaakkola Alg. 1 / weighted Condat | O(d log d) / expected O(d) |
 //! | [`project_capped_simplex`] | `{x ∈ [0,1]^n, Σ x ≤ k}` | pivoting on breakpoints | expected O(n) |
 //! | [`project_top_k`] | `{‖x‖₀ ≤ k}` | selection | expected O(n) |
+//! | [`top_k_support`] | the support of the top-`k` projection | selection | expected O(n + k log k) |
 //!
 //! Every projection comes in three forms: an allocating one (`project_simplex`), an
 //! allocation-free one writing into a caller buffer (`project_simplex_into`, for solver loops;
@@ -53,7 +54,7 @@ pub use batch::{
 pub use capped::{project_capped_simplex, project_capped_simplex_into};
 pub use error::{ProjError, Result};
 pub use simplex::{project_l1_ball, project_l1_ball_into, project_simplex, project_simplex_into};
-pub use topk::{project_top_k, project_top_k_into};
+pub use topk::{project_top_k, project_top_k_into, top_k_support, top_k_support_into};
 pub use weighted::{
     WEIGHTED_SORT_MAX_LEN, project_weighted_simplex, project_weighted_simplex_into,
     project_weighted_simplex_linear_into, project_weighted_simplex_sort_into,

@@ -94,6 +94,70 @@ pub fn project_top_k_into(y: &[f64], k: usize, out: &mut [f64]) -> Result<()> {
     Ok(())
 }
 
+/// The support of the top-`k` projection: the indices of the `k` entries of `y` largest in
+/// magnitude, ascending, written into `out`.
+///
+/// The index form of [`project_top_k_into`], with the same tie rule (among equal magnitudes the
+/// lower indices win), so `project_top_k(y, k)` is `y` restricted to this support. Learners that
+/// keep a support between steps (hard thresholding, dual averaging) use it.
+///
+/// # Arguments
+/// * `y` – the point (finite values).
+/// * `k` – how many indices to keep, `0 ≤ k ≤ y.len()`.
+/// * `out` – cleared and refilled; no allocation once it has capacity `y.len()`.
+///
+/// # Returns
+/// `Ok(())` with the `k` indices in `out`, ascending.
+///
+/// # Errors
+/// [`ProjError::KOutOfRange`], [`ProjError::NonFinite`].
+///
+/// # Complexity
+/// Expected O(n) for the selection plus O(k log k) to sort the support.
+///
+/// # Example
+/// ```
+/// let mut out = Vec::new();
+/// graphsparse_proj::top_k_support_into(&[0.5, -2.0, 1.0, 2.0], 2, &mut out).unwrap();
+/// assert_eq!(out, vec![1, 3]);
+/// ```
+pub fn top_k_support_into(y: &[f64], k: usize, out: &mut Vec<usize>) -> Result<()> {
+    let n = y.len();
+    if k > n {
+        return Err(ProjError::KOutOfRange { k, len: n });
+    }
+    check_finite(y, "y", 0)?;
+    out.clear();
+    if k == 0 {
+        return Ok(());
+    }
+    out.extend(0..n);
+    if k < n {
+        // larger magnitude first, then the lower index: a strict total order
+        out.select_nth_unstable_by(k - 1, |&i, &j| {
+            y[j].abs().total_cmp(&y[i].abs()).then(i.cmp(&j))
+        });
+        out.truncate(k);
+    }
+    out.sort_unstable();
+    Ok(())
+}
+
+/// The support of the top-`k` projection (allocating form of [`top_k_support_into`]).
+///
+/// # Errors
+/// As [`top_k_support_into`].
+///
+/// # Example
+/// ```
+/// assert_eq!(graphsparse_proj::top_k_support(&[1.0, -1.0, 1.0], 2).unwrap(), vec![0, 1]);
+/// ```
+pub fn top_k_support(y: &[f64], k: usize) -> Result<Vec<usize>> {
+    let mut out = Vec::with_capacity(y.len());
+    top_k_support_into(y, k, &mut out)?;
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,5 +201,41 @@ mod tests {
             })
         ));
         assert_eq!(project_top_k(&[], 0).unwrap(), Vec::<f64>::new());
+    }
+
+    #[test]
+    fn support_matches_the_projection_and_breaks_ties_by_index() {
+        assert_eq!(
+            top_k_support(&[1.0, -1.0, 1.0, 0.5], 2).unwrap(),
+            vec![0, 1]
+        );
+        assert_eq!(top_k_support(&[0.0, 0.0, 0.0], 1).unwrap(), vec![0]);
+        assert_eq!(top_k_support(&[0.0, 3.0], 0).unwrap(), Vec::<usize>::new());
+        assert_eq!(top_k_support(&[0.0, 3.0], 2).unwrap(), vec![0, 1]);
+        assert_eq!(
+            top_k_support(&[0.0, 3.0], 3),
+            Err(ProjError::KOutOfRange { k: 3, len: 2 })
+        );
+        assert!(top_k_support(&[f64::NAN, 1.0], 1).is_err());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn prop_support_is_the_nonzero_pattern_of_the_projection(
+            v in proptest::collection::vec(-3i32..4, 0..14),
+            k in 0usize..15,
+        ) {
+            let v: Vec<f64> = v.into_iter().map(|x| f64::from(x) * 0.75).collect();
+            let k = k.min(v.len());
+            let sup = top_k_support(&v, k).unwrap();
+            let x = project_top_k(&v, k).unwrap();
+            proptest::prop_assert_eq!(sup.len(), k);
+            proptest::prop_assert!(sup.windows(2).all(|w| w[0] < w[1]));
+            let mut restricted = vec![0.0; v.len()];
+            for &i in &sup {
+                restricted[i] = v[i];
+            }
+            proptest::prop_assert_eq!(restricted, x);
+        }
     }
 }

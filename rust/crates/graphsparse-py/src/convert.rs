@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use graphsparse::gspan::{DfsCode, DfsEdge};
 use numpy::{IntoPyArray, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
-use pyo3::exceptions::PyFileNotFoundError;
+use pyo3::exceptions::{PyFileNotFoundError, PyKeyError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat, PyInt};
 use pyo3::{Borrowed, PyErr, import_exception};
@@ -131,6 +131,9 @@ where
 {
     obj.extract::<T>().map_err(|err| {
         let py = obj.py();
+        if err.is_instance_of::<PyKeyError>(py) {
+            return bad_param(format!("missing parameter {}", err.value(py)));
+        }
         let msg = err.value(py).to_string();
         let Some(path) = msg.strip_prefix("failed to extract field ") else {
             return err;
@@ -345,10 +348,14 @@ pub fn code_array<'py>(py: Python<'py>, code: &DfsCode) -> PyResult<Bound<'py, P
     rows.into_pyarray(py).reshape([code.len(), 5])
 }
 
-/// Graph or vertex ids as an int64 array.
-pub fn ids_array<'py>(py: Python<'py>, ids: &[u32]) -> Bound<'py, numpy::PyArray1<i64>> {
+/// Graph, vertex or edge ids as an int64 array (ids index memory, so they fit).
+pub fn ids_array<'py, T>(py: Python<'py>, ids: &[T]) -> Bound<'py, numpy::PyArray1<i64>>
+where
+    T: Copy,
+    i64: TryFrom<T>,
+{
     ids.iter()
-        .map(|&i| i64::from(i))
+        .map(|&i| i64::try_from(i).unwrap_or(i64::MAX))
         .collect::<Vec<_>>()
         .into_pyarray(py)
 }
