@@ -63,8 +63,8 @@ def pcst(
     edges: npt.NDArray[np.int64],
     prizes: npt.NDArray[np.float64],
     costs: npt.NDArray[np.float64],
-    root: int = -1,
-    num_clusters: int = 1,
+    root: int | None = None,
+    num_clusters: int | None = None,
     pruning: str = "gw",
     eps: float = 1e-6,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...

@@ -47,5 +47,7 @@ def resolve_n_jobs(n_jobs: int | None) -> int:
     if n_jobs == 0:
         raise InvalidParameterError("n_jobs must not be 0 (use None, -1 or a positive integer)")
     if n_jobs > 0:
-        return n_jobs
+        # the binding caps at the available cores (with a ThreadCountWarning); clamp first so
+        # that any Python int converts
+        return min(n_jobs, 1 << 32)
     return max(1, cores + 1 + n_jobs)

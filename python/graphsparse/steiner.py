@@ -99,6 +99,5 @@ def pcst(
     costs_a = as_float_array(costs, "costs")
     edges_a = as_edges(edges)
     root_i = -1 if root is None else as_int(root, "root")
-    # any g >= n gives the same forest (every node, no edge); keep it within int64
-    g = min(as_int(num_clusters, "num_clusters"), max(len(prizes_a), 1))
+    g = as_int(num_clusters, "num_clusters")
     return _rs.pcst(edges_a, prizes_a, costs_a, root_i, g, pruning, as_real(eps, "eps"))

@@ -26,6 +26,12 @@ def grid_groups(height: int, width: int, block: int = 3) -> list[list[int]]:
     for name, value in (("height", height), ("width", width), ("block", block)):
         if value < 1:
             raise InvalidParameterError(f"{name} must be >= 1, got {value}")
+    if height * width > 2**22:
+        # the groups are Python lists: beyond a few million nodes use graphsparse-online's
+        # Groups::grid_blocks from Rust
+        raise InvalidParameterError(
+            f"height * width must be at most 2**22 nodes, got a {height} x {width} grid"
+        )
     return [
         [
             r * width + c

@@ -197,10 +197,17 @@ pub fn read_gspan(path: impl AsRef<Path>) -> Result<LabeledDatabase> {
 }
 
 /// Checks that `tokens` can be written and read back as the same labels.
-fn check_tokens(tokens: &[String], what: &str) -> Result<()> {
-    if let Some((id, t)) = tokens
+/// Checks that the tokens of the labels `used` in the text can be written and read back as
+/// distinct labels. Only used tokens count: the kind of a label set is decided by the tokens a
+/// reader sees (`"1.0"` and `"01"` are two text labels beside `"A"`, one number without it).
+fn check_tokens(tokens: &[String], used: &[bool], what: &str) -> Result<()> {
+    let written: Vec<(usize, &String)> = tokens
         .iter()
         .enumerate()
+        .filter(|&(id, _)| used.get(id).copied().unwrap_or(false))
+        .collect();
+    if let Some(&(id, t)) = written
+        .iter()
         .find(|(_, t)| t.is_empty() || t.contains(char::is_whitespace))
     {
         return Err(GraphError::Malformed(format!(
@@ -209,27 +216,37 @@ fn check_tokens(tokens: &[String], what: &str) -> Result<()> {
         )));
     }
     let mut interner = LabelInterner::new();
-    let provisional: Vec<u32> = tokens.iter().map(|t| interner.intern(t)).collect();
+    let provisional: Vec<u32> = written.iter().map(|(_, t)| interner.intern(t)).collect();
     let canonical = interner.finish();
-    if canonical.tokens.len() == tokens.len() {
+    if canonical.tokens.len() == written.len() {
         return Ok(());
     }
     let mut first_of = vec![usize::MAX; canonical.tokens.len()];
-    for (id, &p) in provisional.iter().enumerate() {
+    for (&(id, t), &p) in written.iter().zip(&provisional) {
         let c = canonical.remap[p as usize] as usize;
         if first_of[c] != usize::MAX {
             return Err(GraphError::Malformed(format!(
-                "{what} labels {} (`{}`) and {id} (`{}`) would be read back as one label \
+                "{what} labels {} (`{}`) and {id} (`{t}`) would be read back as one label \
                  ({} labels)",
                 first_of[c],
                 tokens[first_of[c]],
-                tokens[id],
                 canonical.kind.as_str()
             )));
         }
         first_of[c] = id;
     }
     unreachable!("invariant: fewer labels than tokens means two tokens share one")
+}
+
+/// Which of `n` label ids occur in `ids`.
+fn used_ids(ids: &[u32], n: usize) -> Vec<bool> {
+    let mut used = vec![false; n];
+    for &l in ids {
+        if let Some(u) = used.get_mut(l as usize) {
+            *u = true;
+        }
+    }
+    used
 }
 
 /// Checks that `name` can follow `t # ` and be read back unchanged.
@@ -286,8 +303,10 @@ fn check_name(g: usize, name: &str) -> Result<()> {
 /// Reference: X. Yan and J. Han, "gSpan: graph-based substructure pattern mining", ICDM 2002,
 /// <https://doi.org/10.1109/ICDM.2002.1184038>.
 pub fn format_gspan(data: &LabeledDatabase) -> Result<String> {
-    check_tokens(&data.vertex_labels, "vertex")?;
-    check_tokens(&data.edge_labels, "edge")?;
+    let vertex_used = used_ids(data.db.node_labels(), data.vertex_labels.len());
+    let edge_used = used_ids(data.db.edge_labels(), data.edge_labels.len());
+    check_tokens(&data.vertex_labels, &vertex_used, "vertex")?;
+    check_tokens(&data.edge_labels, &edge_used, "edge")?;
     if data.graph_names.len() != data.db.len() {
         return Err(GraphError::Malformed(format!(
             "{} graph names for {} graphs",

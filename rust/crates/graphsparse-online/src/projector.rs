@@ -185,7 +185,9 @@ impl GraphProjector {
     /// `1 ≤ s_low ≤ s_high ≤ n`, `max_iter ≥ 1`, `num_clusters ≥ 1` and `eps ≥ 0`.
     ///
     /// # Complexity
-    /// At most `max_iter + 1` PCST runs, each O(m log n).
+    /// At most `max_iter + 1` PCST runs, each O(m log n); a search whose `λ` bracket can no
+    /// longer change stops early with the result the remaining runs would give, so a huge
+    /// `max_iter` costs at most about 2100 runs (the doublings and halvings of an `f64`).
     pub fn project_into(
         &mut self,
         w: &[f64],
@@ -256,6 +258,12 @@ impl GraphProjector {
             if !(k > s_high && it < max_iter) {
                 break;
             }
+            if lambda_h * 2.0 == lambda_h {
+                // λ_h = 0 cannot grow: every remaining run would repeat this one, so the
+                // search ends as if it had used them all (fast for any max_iter)
+                it = max_iter;
+                break;
+            }
         }
         if it < max_iter && k >= s_low {
             self.emit(it, out);
@@ -274,10 +282,15 @@ impl GraphProjector {
                 self.emit(it, out);
                 return Ok(());
             }
+            let (low, high) = (lambda_l, lambda_h);
             if k > s_high {
                 lambda_l = lambda_m;
             } else {
                 lambda_h = lambda_m;
+            }
+            if lambda_l.to_bits() == low.to_bits() && lambda_h.to_bits() == high.to_bits() {
+                // the bracket is two adjacent floats: the remaining runs would repeat this one
+                it = max_iter;
             }
         }
         // PCST is deterministic, so the fallback run at λ_h equals the last run when that

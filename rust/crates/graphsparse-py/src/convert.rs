@@ -155,6 +155,26 @@ where
     })
 }
 
+/// Converts one function argument through a convert type (`Count`, `Real`, ...), naming the
+/// argument in the error as [`extract_params`] names a field.
+pub fn arg<'py, T>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<T>
+where
+    T: for<'a> FromPyObject<'a, 'py, Error = PyErr>,
+{
+    obj.extract::<T>().map_err(|err| {
+        let py = obj.py();
+        let inner = err.value(py).to_string();
+        if err.is_instance_of::<GraphSparseError>(py) {
+            match err.get_type(py).call1((format!("{name} {inner}"),)) {
+                Ok(exc) => PyErr::from_value(exc),
+                Err(e) => e,
+            }
+        } else {
+            bad_param(format!("{name}: {inner}"))
+        }
+    })
+}
+
 fn type_name(obj: &Borrowed<'_, '_, PyAny>) -> String {
     obj.get_type()
         .name()

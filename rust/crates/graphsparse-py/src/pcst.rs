@@ -4,15 +4,15 @@ use graphsparse::pcst::{PcstParams, PcstSolver, Pruning};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 
-use crate::convert::{PyGsErr, bad_param, edge_list};
+use crate::convert::{Count, PyGsErr, arg, bad_param, edge_list};
 
 type IdArrays<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>);
 
 /// GW prize-collecting Steiner forest, identical to `pcst_fast.pcst_fast`.
 #[pyfunction]
 #[pyo3(
-    signature = (edges, prizes, costs, root = -1, num_clusters = 1, pruning = "gw", eps = 1e-6),
-    text_signature = "(edges, prizes, costs, root=-1, num_clusters=1, pruning='gw', eps=1e-06)"
+    signature = (edges, prizes, costs, root = None, num_clusters = None, pruning = "gw", eps = 1e-6),
+    text_signature = "(edges, prizes, costs, root=None, num_clusters=None, pruning='gw', eps=1e-06)"
 )]
 #[allow(clippy::too_many_arguments)]
 fn pcst<'py>(
@@ -20,21 +20,27 @@ fn pcst<'py>(
     edges: PyReadonlyArray2<'py, i64>,
     prizes: PyReadonlyArray1<'py, f64>,
     costs: PyReadonlyArray1<'py, f64>,
-    root: i64,
-    num_clusters: i64,
+    root: Option<&Bound<'py, PyAny>>,
+    num_clusters: Option<&Bound<'py, PyAny>>,
     pruning: &str,
     eps: f64,
 ) -> PyResult<IdArrays<'py>> {
     let pruning: Pruning = pruning.parse().map_err(PyGsErr::from)?;
-    let root =
-        match root {
-            -1 => None,
-            r => Some(usize::try_from(r).map_err(|_| {
-                bad_param(format!("root must be -1 (unrooted) or a node id, got {r}"))
-            })?),
-        };
-    let num_clusters = usize::try_from(num_clusters)
-        .map_err(|_| bad_param(format!("num_clusters must be >= 0, got {num_clusters}")))?;
+    // -1 (or None from Python) is unrooted; an int beyond i64 is out of range like any other
+    let root = match root.map(|r| r.extract::<i64>()) {
+        None | Some(Ok(-1)) => None,
+        Some(Ok(r)) if r >= 0 => Some(usize::try_from(r).unwrap_or(usize::MAX)),
+        _ => {
+            return Err(bad_param(format!(
+                "root {} is out of range: root must be -1 (unrooted) or a node id in [0, {})",
+                root.map_or(Ok(String::new()), |r| r.repr().map(|s| s.to_string()))?,
+                prizes.as_slice()?.len()
+            )));
+        }
+    };
+    let num_clusters = num_clusters
+        .map_or(Ok(Count(1)), |g| arg::<Count>(g, "num_clusters"))?
+        .usize();
     let params = PcstParams::new()
         .root(root)
         .num_clusters(num_clusters)

@@ -1,0 +1,205 @@
+"""Every public function and estimator parameter, given a hostile scalar, either works or raises
+a ``graphsparse.exceptions`` error: never a ``PanicException``, an ``OverflowError`` or a bare
+``TypeError``. The same bad edge raises the same exception type everywhere.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import graphsparse as gs
+from graphsparse import online
+from graphsparse.exceptions import GraphSparseError, InvalidGraphError
+
+# Scalars that break naive conversions: signed zeros, subnormals, the extremes of float64,
+# non-finite values, integers beyond 64 bits, negative numbers and None.
+HOSTILE = st.one_of(
+    st.sampled_from(
+        [
+            0.0,
+            -0.0,
+            5e-324,
+            -5e-324,
+            1e308,
+            -1e308,
+            float("inf"),
+            float("-inf"),
+            float("nan"),
+            0,
+            -1,
+            2**31,
+            2**63,
+            2**64,
+            2**70,
+            -(2**64),
+            None,
+            True,
+            "x",
+        ]
+    ),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.integers(min_value=-(2**80), max_value=2**80),
+)
+
+
+def _graphs() -> list[nx.Graph]:
+    out = []
+    for k in range(6):
+        g = nx.path_graph(3 + k % 2)
+        nx.set_node_attributes(g, {v: "CN"[(v + k) % 2] for v in g}, "label")
+        nx.set_edge_attributes(g, 1, "label")
+        out.append(g)
+    return out
+
+
+DATA = gs.from_networkx(_graphs(), y=np.array([0, 1, 0, 1, 0, 1]))
+X_ONLINE = np.random.default_rng(0).normal(size=(8, 4))
+Y_ONLINE = np.array([1.0, -1.0] * 4)
+EDGES4 = np.array([[0, 1], [1, 2], [2, 3]])
+
+
+def _fit(est: Any) -> Callable[[], Any]:
+    return lambda: est.fit(DATA, DATA.y)
+
+
+def _fit_online(est: Any) -> Callable[[], Any]:
+    return lambda: est.fit(X_ONLINE, Y_ONLINE)
+
+
+# (name, default keyword arguments, call with the keyword arguments)
+CASES: list[tuple[str, dict[str, Any], Callable[..., Any]]] = [
+    (
+        "mine_subgraphs",
+        {"min_support": 2, "max_size": 3, "max_nodes": None, "time_limit": None, "n_jobs": 1},
+        lambda **kw: gs.mine_subgraphs(DATA, **kw),
+    ),
+    (
+        "pcst",
+        {"root": -1, "num_clusters": 1, "eps": 1e-6},
+        lambda **kw: gs.pcst([[0, 1], [1, 2]], [1.0, 0.0, 1.0], [0.5, 0.5], **kw),
+    ),
+    (
+        "project_simplex",
+        {"radius": 1.0, "n_jobs": 1},
+        lambda **kw: gs.project_simplex([0.2, 3], **kw),
+    ),
+    (
+        "project_l1_ball",
+        {"radius": 1.0, "n_jobs": 1},
+        lambda **kw: gs.project_l1_ball([0.2, 3], **kw),
+    ),
+    ("project_capped_simplex", {"k": 1.0}, lambda **kw: gs.project_capped_simplex([0.2, 3], **kw)),
+    ("project_top_k", {"k": 1}, lambda **kw: gs.project_top_k([0.2, 3], **kw)),
+    (
+        "tail_projection",
+        {"sparsity": 2, "ratio": 0.1, "num_clusters": 1, "max_iter": 20, "eps": 1e-10},
+        lambda **kw: online.tail_projection([1.0, 0.0, 2.0, 0.5], EDGES4, **kw),
+    ),
+    ("grid_groups", {"height": 3, "width": 3, "block": 2}, lambda **kw: online.grid_groups(**kw)),
+]
+for _cls in (gs.SubgraphLogisticRegression, gs.SubgraphLinearRegression):
+    CASES.append(
+        (
+            _cls.__name__,
+            {
+                "lambda1": 0.1,
+                "lambda2": 0.0,
+                "max_size": 3,
+                "min_support": 1,
+                "tol": 1e-3,
+                "max_iter": 50,
+                "n_jobs": 1,
+                "max_nodes": None,
+                "time_limit": None,
+            },
+            lambda _c=_cls, **kw: _fit(_c(**kw))(),
+        )
+    )
+CASES += [
+    (
+        "SubgraphAdaBoost",
+        {"n_estimators": 3, "max_size": 3, "min_support": 1, "n_jobs": 1, "max_nodes": None},
+        lambda **kw: _fit(gs.SubgraphAdaBoost(**kw))(),
+    ),
+    (
+        "SubgraphLPBoost",
+        {"nu": 0.4, "tol": 1e-3, "max_iter": 20, "max_size": 3, "min_support": 1, "n_jobs": 1},
+        lambda **kw: _fit(gs.SubgraphLPBoost(**kw))(),
+    ),
+    (
+        "GraphDA",
+        {"sparsity": 2, "gamma": 1.0, "ratio": 0.1, "max_iter": 5, "num_clusters": 1, "l2": 0.0},
+        lambda **kw: _fit_online(online.GraphDA(EDGES4, **kw))(),
+    ),
+    (
+        "L1RDA",
+        {"lam": 0.01, "gamma": 1.0, "rho": 0.0, "l2": 0.0},
+        lambda **kw: _fit_online(online.L1RDA(**kw))(),
+    ),
+    (
+        "Adam",
+        {"alpha": 0.01, "beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8},
+        lambda **kw: _fit_online(online.Adam(**kw))(),
+    ),
+    (
+        "AdaGradL1",
+        {"lam": 0.01, "eta": 1.0, "delta": 1e-8},
+        lambda **kw: _fit_online(online.AdaGradL1(**kw))(),
+    ),
+    ("StoIHT", {"sparsity": 2, "lr": 0.1}, lambda **kw: _fit_online(online.StoIHT(**kw))()),
+]
+
+# Values that are valid but mean "run for ever": bounded so the test stays fast.
+UNBOUNDED = {
+    ("SubgraphAdaBoost", "n_estimators"),
+    ("SubgraphLPBoost", "max_iter"),
+    ("SubgraphLogisticRegression", "max_iter"),
+    ("SubgraphLinearRegression", "max_iter"),
+}
+
+
+@pytest.mark.parametrize("name, defaults, call", CASES, ids=[c[0] for c in CASES])
+@settings(max_examples=60)
+@given(data=st.data())
+def test_hostile_scalars_give_library_errors(
+    name: str, defaults: dict[str, Any], call: Callable[..., Any], data: Any
+) -> None:
+    key = data.draw(st.sampled_from(sorted(defaults)))
+    value = data.draw(HOSTILE)
+    if (name, key) in UNBOUNDED and isinstance(value, int) and value > 200:
+        value = 200
+    kwargs = {**defaults, key: value}
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # thread-count and truncation warnings are fine
+            call(**kwargs)
+    except GraphSparseError:
+        pass
+    except BaseException as exc:  # PanicException derives from BaseException
+        pytest.fail(f"{name}({key}={value!r}) raised {type(exc).__module__}.{exc!r}")
+
+
+BAD_EDGES = [[0, 7]]  # an endpoint outside the graph
+
+
+def test_the_same_bad_edge_raises_the_same_exception_everywhere() -> None:
+    calls: list[Callable[[], Any]] = [
+        lambda: gs.pcst(BAD_EDGES, [1.0, 1.0], [1.0]),
+        lambda: online.tail_projection([1.0, 2.0], BAD_EDGES, 1),
+        lambda: online.GraphDA(BAD_EDGES, 1, 1.0).fit(np.ones((2, 2)), [1, -1]),
+        lambda: online.GraphStoIHT(BAD_EDGES, 1, 0.1).fit(np.ones((2, 2)), [1, -1]),
+        lambda: gs.GraphDataset(
+            np.array([0, 2]), np.array([0, 0]), np.array([0, 1]), np.array(BAD_EDGES), [0], [0], [0]
+        ),
+    ]
+    for call in calls:
+        with pytest.raises(InvalidGraphError):
+            call()
