@@ -10,11 +10,14 @@
 //! the trigonometric form when the cubic has three real roots (`p < 0`, `X² < −p³/27`) and
 //! otherwise Cardano's formula rewritten as `s = 2X/(u² + p/3 + (p/(3u))²)`, `u = ∛(X + R)`,
 //! which has no cancellation between two cube roots; one or two Newton steps polish it.
-//! The outputs use `b = |x|/s − c` (not the paper's `σ + c(s² − 1)/2`, which loses digits
-//! when `σ ≪ −c`). Extreme inputs are first scaled by a power of two (the prox is positively
-//! homogeneous: `prox_{cφ}(z) = M·prox_{(c/M)φ}(z/M)`), and when `c` is negligible next to
-//! `|x|` and `|σ|` the cubic is solved in the variable `t = s/k`,
-//! `k = max(∛(2X), √|p|)`, whose coefficients are computed without forming `X` or `p`.
+//! The outputs are formed from `d = 2X/s = s² + p` as `c s = 2|x|/d` and `|x|/s = c d/2`, so
+//! a tiny (even subnormal) root never enters them, and `b = |x|/s − c` replaces the paper's
+//! `σ + c(s² − 1)/2`, which loses digits when `σ ≪ −c`. Extreme inputs are first scaled by a
+//! power of two (the prox is positively homogeneous: `prox_{cφ}(z) = M·prox_{(c/M)φ}(z/M)`);
+//! when `c` is negligible next to `|x|` and `|σ|` the cubic is solved in `t = s/k`,
+//! `k = max(∛(2X), √|p|)`, or, when `p > 0` dominates, in `t = s p/(2X)` (the root of
+//! `ε t³ + t − 1`, `ε = 4X²/p³`), with coefficients formed without `X` or `p`; below
+//! `c < 2⁻¹⁰²²·max(|x|, |σ|)` they are formed through logarithms.
 
 use crate::error::{Result, check_finite, check_len, check_positive};
 
@@ -148,12 +151,54 @@ pub(crate) fn prox_persp(x: f64, sigma: f64, c: f64) -> (f64, f64) {
 fn prox_extreme(x: f64, sigma: f64, c: f64, m: f64) -> (f64, f64) {
     let e = exponent(m);
     let (xs, ss, cs) = (ldexp(x, -e), ldexp(sigma, -e), ldexp(c, -e));
+    if cs < f64::MIN_POSITIVE {
+        // c/max(|x|, |σ|) below 2⁻¹⁰²²: no power-of-two scaling keeps both in range
+        return prox_log(x, sigma, c);
+    }
     let (a, b) = if cs >= SAFE_LO {
         prox_plain(xs, ss, cs)
     } else {
         prox_tiny_c(xs, ss, cs)
     };
     (ldexp(a, e), ldexp(b, e))
+}
+
+/// The prox when `c` is below `2⁻¹⁰²²·max(|x|, |σ|)`: the cubic in `t = s/k` with every
+/// large or tiny coefficient formed through logarithms. `a` and `b` come out accurate to a
+/// few hundred ulps of themselves, far below an ulp of `max(|x|, |σ|)`.
+#[cold]
+fn prox_log(x: f64, sigma: f64, c: f64) -> (f64, f64) {
+    let ax = x.abs();
+    let half_c = 0.5 * c;
+    if ax == 0.0 {
+        return (0.0, (sigma - half_c).max(0.0));
+    }
+    let (ln_ax, ln_c) = (ax.ln(), c.ln());
+    // case 1: |x| ≤ √c·√(c − 2σ) = √(2c)·√(c/2 − σ)
+    if sigma <= half_c && ln_ax <= 0.5 * (ln_c + std::f64::consts::LN_2 + (half_c - sigma).ln()) {
+        return (0.0, 0.0);
+    }
+    // 2X and p = 2(c/2 + σ)/c, in logarithms
+    let ln_2x = std::f64::consts::LN_2 + ln_ax - ln_c;
+    let q = half_c + sigma;
+    let ln_p = if q == 0.0 {
+        f64::NEG_INFINITY
+    } else {
+        std::f64::consts::LN_2 + q.abs().ln() - ln_c
+    };
+    if q > 0.0 && 0.5 * ln_p >= ln_2x / 3.0 {
+        // s = (2X/p)·t as in prox_tiny_c: c s = |x| t c/q and |x|/s = q/t
+        let t = dominant_p_root((2.0 * ln_2x - 3.0 * ln_p).exp());
+        return finish(x, ax, c, ax * t * (c / q), q / t);
+    }
+    let ln_k = (ln_2x / 3.0).max(0.5 * ln_p);
+    let big_p = (ln_p - 2.0 * ln_k).exp().copysign(q);
+    let big_q = (ln_2x - 3.0 * ln_k).exp();
+    let (t, _) = cubic(big_p, 0.5 * big_q);
+    let ln_s = ln_k + t.ln();
+    let b = ((ln_ax - ln_s).exp() - c).max(0.0);
+    let a = (ax - (ln_c + ln_s).exp()).max(0.0).copysign(x);
+    if b == 0.0 { (0.0, 0.0) } else { (a, b) }
 }
 
 /// The prox when `X = |x|/c ≤ 1e200` and `|p| ≤ 1e200`-ish (no overflow in the formulas).
@@ -167,8 +212,9 @@ fn prox_plain(x: f64, sigma: f64, c: f64) -> (f64, f64) {
     if ax == 0.0 {
         return (0.0, (sigma - 0.5 * c).max(0.0));
     }
-    let s = cubic_root(1.0 + 2.0 * (sigma / c), ax / c);
-    finish(x, ax, c, c * s, ax / s)
+    // c s = 2|x|/d and |x|/s = c d/2 with d = 2X/s: no tiny s is ever formed
+    let (_, d) = cubic(1.0 + 2.0 * (sigma / c), ax / c);
+    finish(x, ax, c, 2.0 * ax / d, 0.5 * c * d)
 }
 
 /// The prox for `max(|x|, |σ|, c) ∈ [1, 2)` and `c < 1e-100`: the cubic in `t = s/k`.
@@ -184,12 +230,34 @@ fn prox_tiny_c(x: f64, sigma: f64, c: f64) -> (f64, f64) {
     let sum = c + 2.0 * sigma; // p·c
     let k1 = (2.0 * ax).cbrt() / c.cbrt(); // ∛(2X)
     let k2 = sum.abs().sqrt() / c.sqrt(); // √|p|
+    if sum > 0.0 && k2 >= k1 {
+        // p > 0 dominates: s = (2X/p)·t, so that 2X/k³ (which may underflow) is never formed
+        let t = dominant_p_root((k1 / k2).powi(6));
+        // s = 2X t/p = 2|x| t/sum: c s = c·(2|x| t/sum), |x|/s = sum/(2t)
+        return finish(x, ax, c, c * (2.0 * ax * t / sum), sum / (2.0 * t));
+    }
     let k = k1.max(k2);
     let ck = c * k;
     let ck2 = ck * k;
-    let tt = cubic_root(sum / ck2, ax / (ck2 * k));
+    let (tt, _) = cubic(sum / ck2, ax / (ck2 * k));
     // s = k t: c s = (c k) t, |x|/s = (|x|/k)/t
     finish(x, ax, c, ck * tt, (ax / k) / tt)
+}
+
+/// The root `t ∈ (0, 1]` of `ε t³ + t − 1 = 0` for `0 ≤ ε ≤ 1`: the cubic
+/// `s³ + p s − 2X = 0` in `t = s p/(2X)` when `p > 0` dominates (`ε = 4X²/p³`).
+fn dominant_p_root(eps: f64) -> f64 {
+    let mut t = 1.0f64;
+    for _ in 0..60 {
+        let g = (eps * t * t + 1.0) * t - 1.0;
+        let step = g / (3.0 * eps * t * t + 1.0);
+        // Newton from the right of the root of a convex increasing function: monotone
+        if step.is_nan() || step <= 0.0 || t - step >= t {
+            break;
+        }
+        t -= step;
+    }
+    t
 }
 
 /// `a = sign(x)·max(|x| − c s, 0)`, `b = max(|x|/s − c, 0)` from `cs = c·s`, `xs = |x|/s`.
@@ -200,41 +268,66 @@ fn finish(x: f64, ax: f64, c: f64, cs: f64, xs: f64) -> (f64, f64) {
     if b == 0.0 { (0.0, 0.0) } else { (a, b) }
 }
 
-/// The unique positive root of `s³ + p s − 2X = 0` for `X > 0` (spec §2.2 item 3).
+/// The unique positive root `s` of `s³ + p s − 2X = 0` for `X > 0` (spec §2.2 item 3),
+/// with `d = 2X/s = s² + p`; `d` stays accurate when `s` is tiny (`p ≫ X^{2/3}`), where `s`
+/// itself may be subnormal.
 #[inline]
-pub(crate) fn cubic_root(p: f64, big_x: f64) -> f64 {
+pub(crate) fn cubic(p: f64, big_x: f64) -> (f64, f64) {
     let p3 = p / 3.0;
     let disc = big_x * big_x + p3 * p3 * p3; // X² + p³/27
-    let mut s = if p < 0.0 && disc < 0.0 {
-        // three real roots: the largest, 2√(−p/3)·cos(θ/3), θ = acos(X/√(−p³/27))
+    if p < 0.0 && disc < 0.0 {
+        // three real roots: the largest, 2√(−p/3)·cos(θ/3), θ = acos(X/√(−p³/27)); s ≥ 1 here
         let theta = (-disc).sqrt().atan2(big_x);
-        2.0 * (-p3).sqrt() * (theta / 3.0).cos()
-    } else {
-        let u = (big_x + disc.sqrt()).cbrt();
-        let v = p3 / u;
-        2.0 * big_x / (u * u + p3 + v * v)
+        let mut s = 2.0 * (-p3).sqrt() * (theta / 3.0).cos();
+        // Newton polish; h is convex on s > 0, accept only steps that reduce |h| and stay > 0
+        let h = |s: f64| (s * s + p) * s - 2.0 * big_x;
+        let mut hs = h(s);
+        for _ in 0..2 {
+            let dh = 3.0 * s * s + p;
+            if hs == 0.0 || dh <= 0.0 || !dh.is_finite() {
+                break;
+            }
+            let s_new = s - hs / dh;
+            if s_new.is_nan() || s_new <= 0.0 {
+                break;
+            }
+            let h_new = h(s_new);
+            if h_new.abs() < hs.abs() {
+                s = s_new;
+                hs = h_new;
+            } else {
+                break;
+            }
+        }
+        return (s, 2.0 * big_x / s);
+    }
+    // Cardano without cancellation: s = u − p/(3u) = 2X/(u² + p/3 + (p/(3u))²)
+    let u = (big_x + disc.sqrt()).cbrt();
+    let v = p3 / u;
+    let mut d = u * u + p3 + v * v;
+    // Newton polish on k(d) = d − p − (2X/d)², increasing in d; keep steps that reduce |k|
+    let k = |d: f64| {
+        let s = 2.0 * big_x / d;
+        (d - p - s * s, s)
     };
-    // Newton polish; h is convex on s > 0, accept only steps that reduce |h| and stay > 0
-    let h = |s: f64| (s * s + p) * s - 2.0 * big_x;
-    let mut hs = h(s);
+    let (mut kd, mut s) = k(d);
     for _ in 0..2 {
-        let dh = 3.0 * s * s + p;
-        if hs == 0.0 || dh <= 0.0 || !dh.is_finite() {
+        let dk = 1.0 + 2.0 * s * s / d;
+        if kd == 0.0 || !dk.is_finite() {
             break;
         }
-        let s_new = s - hs / dh;
-        if s_new.is_nan() || s_new <= 0.0 {
+        let d_new = d - kd / dk;
+        if d_new.is_nan() || d_new <= 0.0 {
             break;
         }
-        let h_new = h(s_new);
-        if h_new.abs() < hs.abs() {
-            s = s_new;
-            hs = h_new;
+        let (k_new, s_new) = k(d_new);
+        if k_new.abs() < kd.abs() {
+            (d, kd, s) = (d_new, k_new, s_new);
         } else {
             break;
         }
     }
-    s
+    (s, d)
 }
 
 /// `⌊log₂ m⌋` for finite `m > 0` (subnormals included).
@@ -284,10 +377,15 @@ mod tests {
     #[test]
     fn cubic_root_in_the_three_root_regime() {
         // p = −3, X = 0.5: roots of s³ − 3s − 1 = 0 are 2cos(20°·k…); the largest is 2cos(π/9)
-        let s = cubic_root(-3.0, 0.5);
+        let (s, d) = cubic(-3.0, 0.5);
         assert!((s - 2.0 * (std::f64::consts::PI / 9.0).cos()).abs() < 1e-15);
+        assert!((d - 1.0 / s).abs() < 1e-15);
         // double root boundary: X² = −p³/27 with p = −3 gives X = 1, s = 2
-        assert!((cubic_root(-3.0, 1.0) - 2.0).abs() < 1e-15);
+        assert!((cubic(-3.0, 1.0).0 - 2.0).abs() < 1e-15);
+        // p ≫ X: s ≈ 2X/p is subnormal, d = p to working precision
+        let (s, d) = cubic(2e21, 1e-291);
+        assert_eq!(d, 2e21);
+        assert!(s > 0.0 && s < 1e-300);
     }
 
     #[test]
