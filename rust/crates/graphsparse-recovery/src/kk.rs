@@ -104,6 +104,13 @@ pub(crate) fn solve_kk<Op: LinearOperator + ?Sized>(
     let mut it = 0;
     let (mut pres, mut dres) = (f64::NAN, f64::NAN);
     let c = gamma * lam;
+    if !(c.is_finite() && c > 0.0) {
+        return Err(crate::error::invalid(
+            "gamma * lambda",
+            "finite and > 0 (rescale lambda or gamma)",
+            c,
+        ));
+    }
     loop {
         let stopping = it >= max_iter || !meter.claim_node();
         let is_check = stopping || (it > 0 && it % check_every == 0);

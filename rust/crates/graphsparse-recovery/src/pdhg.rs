@@ -435,6 +435,10 @@ pub(crate) fn solve_pdhg<Op: LinearOperator + ?Sized>(
         }
         // primal step
         let c = tau * lam;
+        if !(c.is_finite() && c > 0.0) {
+            // τλ under- or overflowed: the data are out of float64's range at these steps
+            return Err(RecoveryError::Diverged { iteration: it });
+        }
         match pen {
             Penalty::Graph { .. } => {
                 let (kt, dt) = (&ktv, &dtv);

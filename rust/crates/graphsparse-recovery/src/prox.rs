@@ -334,6 +334,9 @@ pub(crate) fn cubic(p: f64, big_x: f64) -> (f64, f64) {
 fn exponent(m: f64) -> i32 {
     let bits = m.to_bits();
     let e = ((bits >> 52) & 0x7ff) as i32;
+    if m == 0.0 {
+        return 0;
+    }
     if e == 0 {
         // subnormal: scale into the normal range first
         exponent(m * f64::from_bits(0x4350_0000_0000_0000)) - 54 // 2^54

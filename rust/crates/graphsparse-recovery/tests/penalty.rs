@@ -126,7 +126,10 @@ fn alpha_zero_is_the_component_group_norm_and_the_solver_agrees_near_it() {
         }
         // the inner solver at a tiny α approaches the closed form from below
         let near = psi(&g, &x, 1e-3);
-        assert!(near <= zero * (1.0 + 1e-9) && near >= zero * (1.0 - 1e-2), "{near} vs {zero}");
+        assert!(
+            near <= zero * (1.0 + 1e-9) && near >= zero * (1.0 - 1e-2),
+            "{near} vs {zero}"
+        );
     }
 }
 
@@ -146,7 +149,11 @@ fn l1_exactly_at_and_above_the_total_variation_of_abs_x_and_more_below() {
         assert_eq!(psi(&g, &x, tv), l1(&x));
         assert_eq!(psi(&g, &x, 2.0 * tv), l1(&x));
         let below = psi(&g, &x, 0.9 * tv);
-        assert!(below > l1(&x) * (1.0 + 1e-9), "trial {trial}: {below} vs {}", l1(&x));
+        assert!(
+            below > l1(&x) * (1.0 + 1e-9),
+            "trial {trial}: {below} vs {}",
+            l1(&x)
+        );
         assert!(below < group_norm(&g, &x));
     }
 }
@@ -225,11 +232,9 @@ fn a_duplicated_edge_equals_one_edge_with_the_summed_weight() {
         DuplicateEdges::Sum,
     )
     .unwrap();
-    let single =
-        WeightedGraph::new(4, &[[0, 1], [1, 2], [2, 3]], Some(&[2.5, 2.0, 0.5])).unwrap();
+    let single = WeightedGraph::new(4, &[[0, 1], [1, 2], [2, 3]], Some(&[2.5, 2.0, 0.5])).unwrap();
     // flipping an orientation changes nothing either
-    let flipped =
-        WeightedGraph::new(4, &[[1, 0], [2, 1], [2, 3]], Some(&[2.5, 2.0, 0.5])).unwrap();
+    let flipped = WeightedGraph::new(4, &[[1, 0], [2, 1], [2, 3]], Some(&[2.5, 2.0, 0.5])).unwrap();
     for alpha in [0.5, 2.0, 5.0] {
         let a = psi(&merged, &x, alpha);
         let b = psi(&single, &x, alpha);
