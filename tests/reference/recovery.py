@@ -7,7 +7,7 @@ Everything here is independent of the Rust solvers:
 * the penalty ``Ψ_α`` and model (6) as CVXPY second-order cone programs (spec §1.3 item 2),
   for the squared, absolute, logistic and hinge losses;
 * the lasso and the latent group lasso of Jacob, Obozinski & Vert (one variable per group);
-* closed forms: ``Ψ_0`` over components, ``ℓ1`` on an edgeless graph.
+* closed forms: ``Ψ_0`` over components, ``l1`` on an edgeless graph.
 
 CVXPY is a test dependency; the functions solve with Clarabel at tight tolerances.
 """
@@ -94,7 +94,9 @@ def prox_perspective_cardano(x: float, sigma: float, c: float) -> tuple[float, f
 # graphs
 
 
-def difference_matrix(n: int, edges: npt.ArrayLike, weights: npt.ArrayLike | None = None) -> FloatArray:
+def difference_matrix(
+    n: int, edges: npt.ArrayLike, weights: npt.ArrayLike | None = None
+) -> FloatArray:
     """The dense ``W D`` (``m × N``): row ``e`` is ``w_e (e_head − e_tail)``."""
     e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
     w = np.ones(len(e)) if weights is None else np.asarray(weights, dtype=np.float64)
@@ -131,7 +133,7 @@ def psi_zero(x: npt.ArrayLike, edges: npt.ArrayLike) -> float:
 
 
 def neighbourhood_groups(n: int, edges: npt.ArrayLike) -> list[list[int]]:
-    """The closed neighbourhoods ``{v} ∪ N(v)``, each sorted."""
+    """The closed neighbourhoods ``{v} + N(v)``, each sorted."""
     nb: list[set[int]] = [{v} for v in range(n)]
     for u, v in np.asarray(edges, dtype=np.int64).reshape(-1, 2).tolist():
         nb[u].add(v)
