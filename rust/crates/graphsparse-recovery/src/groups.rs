@@ -18,9 +18,10 @@ use crate::par::for_chunks;
 /// ```
 /// use graphsparse_recovery::{LatentGroups, WeightedGraph};
 /// let g = WeightedGraph::new(3, &[[0, 1], [1, 2]], None)?;
-/// let groups = LatentGroups::neighbourhoods(&g);
+/// let groups = LatentGroups::neighbourhoods(&g)?;
 /// assert_eq!(groups.n_groups(), 3);
-/// assert_eq!(groups.group(1), &[0, 1, 2]); // closed neighbourhood of vertex 1
+/// assert_eq!(groups.group(1), Some(&[0, 1, 2][..])); // closed neighbourhood of vertex 1
+/// assert_eq!(groups.group(3), None);
 /// assert_eq!(groups.weights()[1], 3f64.sqrt());
 /// # Ok::<(), graphsparse_recovery::RecoveryError>(())
 /// ```
@@ -147,9 +148,12 @@ impl LatentGroups {
     /// The closed neighbourhoods `{n} ∪ N(n)` of every vertex, `d_g = √|g|` (the groups the
     /// paper's §4 builds from "adjacent nodes").
     ///
+    /// # Errors
+    /// [`RecoveryError::TooLarge`] when `N + 2m` exceeds `u32::MAX` latent coordinates.
+    ///
     /// # Complexity
     /// O(N + m).
-    pub fn neighbourhoods(graph: &WeightedGraph) -> Self {
+    pub fn neighbourhoods(graph: &WeightedGraph) -> Result<Self> {
         let n = graph.n_nodes();
         let mut adj: Vec<Vec<usize>> = (0..n).map(|i| vec![i]).collect();
         for &[u, v] in graph.edges() {
@@ -160,21 +164,22 @@ impl LatentGroups {
             a.sort_unstable();
         }
         Self::new(n, &adj, None)
-            .expect("invariant: neighbourhoods of a valid graph are valid groups")
     }
 
     /// Every edge `{u, v}` as a group of two, `d_g = √2` (the "graph lasso" of Jacob et al.).
     ///
+    /// # Errors
+    /// [`RecoveryError::TooLarge`] when `2m` exceeds `u32::MAX` latent coordinates.
+    ///
     /// # Complexity
     /// O(N + m).
-    pub fn edges(graph: &WeightedGraph) -> Self {
+    pub fn edges(graph: &WeightedGraph) -> Result<Self> {
         let groups: Vec<Vec<usize>> = graph
             .edges()
             .iter()
             .map(|&[u, v]| vec![u as usize, v as usize])
             .collect();
         Self::new(graph.n_nodes(), &groups, None)
-            .expect("invariant: edges of a valid graph are valid groups")
     }
 
     /// Number of variables `N`.
@@ -192,17 +197,20 @@ impl LatentGroups {
         self.member.len()
     }
 
-    /// The vertices of group `g` (as given).
-    ///
-    /// # Panics
-    /// If `g ≥ n_groups()` (an index into the caller's own groups).
-    pub fn group(&self, g: usize) -> &[u32] {
-        &self.member[self.ptr[g]..self.ptr[g + 1]]
+    /// The vertices of group `g` (as given), or `None` for `g ≥ n_groups()`.
+    pub fn group(&self, g: usize) -> Option<&[u32]> {
+        let (a, b) = (*self.ptr.get(g)?, *self.ptr.get(g + 1)?);
+        Some(&self.member[a..b])
     }
 
     /// The group weights `d_g`.
     pub fn weights(&self) -> &[f64] {
         &self.weights
+    }
+
+    /// The members of all groups, one group after the other (split by [`Self::offsets`]).
+    pub fn members(&self) -> &[u32] {
+        &self.member
     }
 
     /// Start of each group in the latent vector (length `n_groups + 1`).

@@ -448,10 +448,18 @@ pub fn lambda_max<Op: LinearOperator + ?Sized>(
                     n_cols: op.n_cols(),
                 });
             }
-            Ok((0..groups.n_groups())
-                .map(|k| {
-                    let s: f64 = groups.group(k).iter().map(|&v| a[v as usize].powi(2)).sum();
-                    s.sqrt() / groups.weights()[k]
+            let off = groups.offsets();
+            let members = groups.members();
+            Ok(groups
+                .weights()
+                .iter()
+                .enumerate()
+                .map(|(k, w)| {
+                    let s: f64 = members[off[k]..off[k + 1]]
+                        .iter()
+                        .map(|&v| a[v as usize].powi(2))
+                        .sum();
+                    s.sqrt() / w
                 })
                 .fold(0.0, f64::max))
         }

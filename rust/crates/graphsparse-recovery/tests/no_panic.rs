@@ -136,7 +136,8 @@ proptest! {
                 SOLVED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
             let _ = v.solve_lasso(&mat, &y, None, &ctl);
-            let _ = v.solve_latent_group(&mat, &y, &LatentGroups::neighbourhoods(&g), None, &ctl);
+            let groups = LatentGroups::neighbourhoods(&g).unwrap();
+            let _ = v.solve_latent_group(&mat, &y, &groups, None, &ctl);
             let _ = v.solve_path(&mat, &y, &g, &[lam, 0.5 * lam], &ctl);
         }
         let _ = lambda_max(&mat, &y, l, Model::Graph { graph: &g, alpha });

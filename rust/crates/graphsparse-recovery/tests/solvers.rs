@@ -498,7 +498,8 @@ fn latent_group_lasso_references() {
     let b = p.solve_lasso(&l, &inst.y, None, &ctl()).unwrap();
     assert!(a.converged && b.converged && rel(a.objective, b.objective) < 1e-10);
     // overlapping neighbourhood groups: gap certified, x = P v, λ_max separates zero
-    let nb = LatentGroups::neighbourhoods(&g);
+    let nb = LatentGroups::neighbourhoods(&g).unwrap();
+    assert_eq!(LatentGroups::edges(&g).unwrap().n_latent(), 2 * g.n_edges());
     let r = p
         .solve_latent_group(&l, &inst.y, &nb, None, &ctl())
         .unwrap();
