@@ -305,28 +305,17 @@ pub(crate) fn cubic(p: f64, big_x: f64) -> (f64, f64) {
     let u = (big_x + disc.sqrt()).cbrt();
     let v = p3 / u;
     let mut d = u * u + p3 + v * v;
-    // Newton polish on k(d) = d − p − (2X/d)², increasing in d; keep steps that reduce |k|
-    let k = |d: f64| {
-        let s = 2.0 * big_x / d;
-        (d - p - s * s, s)
-    };
-    let (mut kd, mut s) = k(d);
-    for _ in 0..2 {
-        let dk = 1.0 + 2.0 * s * s / d;
-        if kd == 0.0 || !dk.is_finite() {
-            break;
-        }
-        let d_new = d - kd / dk;
-        if d_new.is_nan() || d_new <= 0.0 {
-            break;
-        }
-        let (k_new, s_new) = k(d_new);
-        if k_new.abs() < kd.abs() {
-            (d, kd, s) = (d_new, k_new, s_new);
-        } else {
-            break;
-        }
+    // one Newton step on k(d) = d − p − (2X/d)²: k is increasing and concave, so a Newton step
+    // never overshoots the root (it lands at or left of it, from either side) and needs no
+    // acceptance test; with s = 2X/d, k'(d) = 1 + 2s²/d, so d ← d − k·d/(d + 2s²)
+    let s = 2.0 * big_x / d;
+    let s2 = s * s;
+    let k = (d - p) - s2;
+    let d_new = d - k * d / (d + 2.0 * s2);
+    if d_new > 0.0 && d_new.is_finite() {
+        d = d_new;
     }
+    let s = 2.0 * big_x / d;
     (s, d)
 }
 
