@@ -67,6 +67,45 @@ pub(crate) fn try_vec<T: Clone>(name: &'static str, n: usize, value: T) -> Resul
     Ok(v)
 }
 
+/// Connected components of `(0..n, edges)` by union-find with path halving: a label per
+/// vertex (numbered by smallest vertex) and the size of each component.
+pub(crate) fn label_components(
+    n: usize,
+    edges: impl Iterator<Item = [u32; 2]>,
+) -> Result<(Vec<u32>, Vec<u32>)> {
+    let mut parent = try_vec("n_nodes", n, 0u32)?;
+    for (i, p) in parent.iter_mut().enumerate() {
+        *p = i as u32;
+    }
+    fn find(parent: &mut [u32], mut x: u32) -> u32 {
+        while parent[x as usize] != x {
+            let p = parent[parent[x as usize] as usize];
+            parent[x as usize] = p;
+            x = p;
+        }
+        x
+    }
+    for [u, v] in edges {
+        let (a, b) = (find(&mut parent, u), find(&mut parent, v));
+        if a != b {
+            parent[a.max(b) as usize] = a.min(b);
+        }
+    }
+    let mut label = try_vec("n_nodes", n, u32::MAX)?;
+    let mut sizes = Vec::new();
+    let mut component = try_vec("n_nodes", n, 0u32)?;
+    for i in 0..n as u32 {
+        let r = find(&mut parent, i) as usize;
+        if label[r] == u32::MAX {
+            label[r] = sizes.len() as u32;
+            sizes.push(0);
+        }
+        component[i as usize] = label[r];
+        sizes[label[r] as usize] += 1;
+    }
+    Ok((component, sizes))
+}
+
 fn check_size(name: &'static str, n: usize) -> Result<()> {
     if n > MAX_GRAPH_SIZE {
         Err(RecoveryError::TooLarge {
@@ -383,34 +422,7 @@ impl WeightedGraph {
                 .sum();
             max_sq_degree = max_sq_degree.max(d);
         }
-        // union-find with path halving; labels numbered by smallest vertex
-        let mut parent: Vec<u32> = (0..n as u32).collect();
-        fn find(parent: &mut [u32], mut x: u32) -> u32 {
-            while parent[x as usize] != x {
-                let p = parent[parent[x as usize] as usize];
-                parent[x as usize] = p;
-                x = p;
-            }
-            x
-        }
-        for &[u, v] in &ends {
-            let (a, b) = (find(&mut parent, u), find(&mut parent, v));
-            if a != b {
-                parent[a.max(b) as usize] = a.min(b);
-            }
-        }
-        let mut label = try_vec("n_nodes", n, u32::MAX)?;
-        let mut comp_size = Vec::new();
-        let mut component = try_vec("n_nodes", n, 0u32)?;
-        for i in 0..n as u32 {
-            let r = find(&mut parent, i) as usize;
-            if label[r] == u32::MAX {
-                label[r] = comp_size.len() as u32;
-                comp_size.push(0);
-            }
-            component[i as usize] = label[r];
-            comp_size[label[r] as usize] += 1;
-        }
+        let (component, comp_size) = label_components(n, ends.iter().copied())?;
         Ok(Self {
             n,
             ends,

@@ -19,6 +19,7 @@
 //! | latent group lasso | [`LatentGroups`], [`RecoveryValidParams::solve_latent_group`] |
 //! | Graph-IHT / Graph-CoSaMP | [`IhtParams`] → [`IhtValidParams::solve`] |
 //! | `λ_max` | [`lambda_max`] |
+//! | kept edges, identified subgraphs `G*` | [`identified_subgraphs`] |
 //!
 //! # Notation map (paper → code)
 //!
@@ -73,6 +74,7 @@
 mod error;
 mod graph;
 mod groups;
+mod identify;
 mod iht;
 mod kk;
 mod loss;
@@ -88,6 +90,7 @@ pub use error::{RecoveryError, Result};
 pub use graph::{DuplicateEdges, GraphDifference, MAX_GRAPH_SIZE, WeightedGraph};
 pub use graphsparse_proj::Parallel;
 pub use groups::LatentGroups;
+pub use identify::{Subgraphs, identified_subgraphs};
 pub use iht::{IhtMethod, IhtParams, IhtResult, IhtValidParams};
 pub use loss::Loss;
 pub use norm::{NORM_SAFETY, NormEstimate, estimate_op_norm, power_iteration_norm};

@@ -565,3 +565,24 @@ fn graph_iht_and_cosamp_recover_a_connected_support_without_noise() {
         assert!(r.residual_norms.windows(2).count() + 1 == r.n_iter);
     }
 }
+
+#[test]
+fn identified_subgraphs_of_a_two_block_denoising_problem() {
+    // a path with two constant blocks: σ is flat on each block and jumps at their ends
+    let y = [0.0, 0.0, 3.0, 3.0, 3.0, 0.0, 0.0, 0.0, -2.0, -2.0, 0.0, 0.0];
+    let n = y.len();
+    let edges: Vec<[usize; 2]> = (0..n - 1).map(|i| [i, i + 1]).collect();
+    let g = WeightedGraph::new(n, &edges, None).unwrap();
+    let r = RecoveryParams::new(0.5, 10.0)
+        .tol(1e-12)
+        .max_iter(200_000)
+        .check()
+        .unwrap()
+        .solve(&Identity(n), &y, &g, None, &ctl())
+        .unwrap();
+    assert!(r.converged);
+    let s = graphsparse_recovery::identified_subgraphs(&g, &r.x, &r.sigma, 1e-4).unwrap();
+    assert_eq!(s.components, vec![vec![2, 3, 4], vec![8, 9]]);
+    assert!(s.kept_edges.contains(&2) && s.kept_edges.contains(&8) && !s.kept_edges.contains(&1));
+    assert!(graphsparse_recovery::identified_subgraphs(&g, &r.x, &r.sigma[1..], 1e-4).is_err());
+}
