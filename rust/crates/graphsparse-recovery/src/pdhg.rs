@@ -383,6 +383,33 @@ pub(crate) fn solve_pdhg<Op: LinearOperator + ?Sized>(
     let mut it = 0;
     let (mut pres, mut dres) = (f64::NAN, f64::NAN);
     let max_iter = params.max_iter();
+    // the convergence check at the current iterate (in the loop and after a budget stop)
+    macro_rules! gap_check {
+        () => {
+            check(
+                &GapInput {
+                    fit,
+                    y,
+                    lam,
+                    pen,
+                    z: &z,
+                    s: &s,
+                    kz: &kz,
+                    ds: &ds,
+                    v1: &v1,
+                    v2: &v2,
+                    ktv: &ktv,
+                    dtv: &dtv,
+                    par,
+                },
+                &mut red,
+                &mut comp_sum,
+                it,
+                pres,
+                dres,
+            )?
+        };
+    }
     while it < max_iter {
         if !meter.claim_node() {
             break;
@@ -552,28 +579,7 @@ pub(crate) fn solve_pdhg<Op: LinearOperator + ?Sized>(
         }
         ctl.progress().add_iteration();
         if is_check {
-            let entry = check(
-                &GapInput {
-                    fit,
-                    y,
-                    lam,
-                    pen,
-                    z: &z,
-                    s: &s,
-                    kz: &kz,
-                    ds: &ds,
-                    v1: &v1,
-                    v2: &v2,
-                    ktv: &ktv,
-                    dtv: &dtv,
-                    par,
-                },
-                &mut red,
-                &mut comp_sum,
-                it,
-                pres,
-                dres,
-            )?;
+            let entry = gap_check!();
             ctl.progress().set_value(entry.gap);
             converged = stop_holds(stop, params.tol(), &entry, [&ktv, &dtv], [&kz, &ds]);
             if params.record_history() {
@@ -589,28 +595,7 @@ pub(crate) fn solve_pdhg<Op: LinearOperator + ?Sized>(
         Some(e) if e.iteration == it => e,
         _ => {
             // no check at the final iterate yet (budget stop, or no iteration at all)
-            let e = check(
-                &GapInput {
-                    fit,
-                    y,
-                    lam,
-                    pen,
-                    z: &z,
-                    s: &s,
-                    kz: &kz,
-                    ds: &ds,
-                    v1: &v1,
-                    v2: &v2,
-                    ktv: &ktv,
-                    dtv: &dtv,
-                    par,
-                },
-                &mut red,
-                &mut comp_sum,
-                it,
-                pres,
-                dres,
-            )?;
+            let e = gap_check!();
             if it > 0 {
                 // the gap at a dual iterate never stepped with is meaningless at it = 0
                 converged = stop_holds(stop, params.tol(), &e, [&ktv, &dtv], [&kz, &ds]);

@@ -28,6 +28,14 @@ pub enum Model<'a> {
     LatentGroup(&'a LatentGroups),
 }
 
+fn check_graph_size(n_nodes: usize, n_cols: usize) -> Result<()> {
+    if n_nodes == n_cols {
+        Ok(())
+    } else {
+        Err(RecoveryError::GraphSizeMismatch { n_nodes, n_cols })
+    }
+}
+
 fn check_data<Op: LinearOperator + ?Sized>(op: &Op, y: &[f64], loss: Loss) -> Result<()> {
     check_len("y", y.len(), op.n_rows())?;
     loss.check_targets(y)
@@ -88,12 +96,7 @@ impl RecoveryValidParams {
         ctl: &RunControl,
     ) -> Result<Recovery> {
         check_data(op, y, self.loss())?;
-        if graph.n_nodes() != op.n_cols() {
-            return Err(RecoveryError::GraphSizeMismatch {
-                n_nodes: graph.n_nodes(),
-                n_cols: op.n_cols(),
-            });
-        }
+        check_graph_size(graph.n_nodes(), op.n_cols())?;
         let fit = Fit::from(self.loss());
         self.dispatch(op, y, graph, fit, warm, ctl)
     }
@@ -282,12 +285,7 @@ impl RecoveryValidParams {
         ctl: &RunControl,
     ) -> Result<Recovery> {
         check_data(op, y, self.loss())?;
-        if groups.n_nodes() != op.n_cols() {
-            return Err(RecoveryError::GraphSizeMismatch {
-                n_nodes: groups.n_nodes(),
-                n_cols: op.n_cols(),
-            });
-        }
+        check_graph_size(groups.n_nodes(), op.n_cols())?;
         let adaptive = self.pdhg_only()?;
         solve_pdhg(
             self,
@@ -422,12 +420,7 @@ pub fn lambda_max<Op: LinearOperator + ?Sized>(
         Model::Lasso => Ok(inf),
         Model::Graph { graph, alpha } => {
             crate::error::check_nonnegative("alpha", alpha)?;
-            if graph.n_nodes() != op.n_cols() {
-                return Err(RecoveryError::GraphSizeMismatch {
-                    n_nodes: graph.n_nodes(),
-                    n_cols: op.n_cols(),
-                });
-            }
+            check_graph_size(graph.n_nodes(), op.n_cols())?;
             if alpha > 0.0 {
                 return Ok(inf);
             }
@@ -442,12 +435,7 @@ pub fn lambda_max<Op: LinearOperator + ?Sized>(
                 .fold(0.0, f64::max))
         }
         Model::LatentGroup(groups) => {
-            if groups.n_nodes() != op.n_cols() {
-                return Err(RecoveryError::GraphSizeMismatch {
-                    n_nodes: groups.n_nodes(),
-                    n_cols: op.n_cols(),
-                });
-            }
+            check_graph_size(groups.n_nodes(), op.n_cols())?;
             let off = groups.offsets();
             let members = groups.members();
             Ok(groups
