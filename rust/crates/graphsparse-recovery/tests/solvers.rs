@@ -586,3 +586,54 @@ fn identified_subgraphs_of_a_two_block_denoising_problem() {
     assert!(s.kept_edges.contains(&2) && s.kept_edges.contains(&8) && !s.kept_edges.contains(&1));
     assert!(graphsparse_recovery::identified_subgraphs(&g, &r.x, &r.sigma[1..], 1e-4).is_err());
 }
+
+#[test]
+fn operator_norm_estimates_and_the_graph_bound() {
+    use graphsparse_recovery::{LinearOperator, estimate_op_norm, power_iteration_norm};
+    let mut rng = Rng(21);
+    // dense Gaussian 45 × 50 (near-square: the slowest case for power iteration)
+    let a = rng.normals(45 * 50);
+    let dense = DenseMatrix::new(&a, 45, 50).unwrap();
+    // sparse 300 × 400 with 5 entries per row
+    let (mut ptr, mut idx, mut val) = (vec![0usize], Vec::new(), Vec::new());
+    for _ in 0..300 {
+        for _ in 0..5 {
+            idx.push(rng.below(400));
+            val.push(rng.normal());
+        }
+        ptr.push(idx.len());
+    }
+    let sparse = CsrMatrix::new(&ptr, &idx, &val, 300, 400).unwrap();
+    for op in [
+        &dense as &dyn LinearOperator,
+        &sparse as &dyn LinearOperator,
+    ] {
+        let exact = power_iteration_norm(op, 20_000, 1e-15, Parallel::Serial)
+            .unwrap()
+            .value;
+        let est = estimate_op_norm(op, 300, 1e-10, Parallel::Serial)
+            .unwrap()
+            .value;
+        assert!(
+            est >= 0.99 * exact && est <= exact * (1.0 + 1e-9),
+            "{est} vs {exact}"
+        );
+    }
+    // the Gershgorin bound of ‖W D‖ is above the (converged) estimate
+    let inst = instance(40, 1, 1, 0.0, 22);
+    let w: Vec<f64> = (0..inst.edges.len())
+        .map(|_| 0.2 + 2.0 * rng.uniform())
+        .collect();
+    for weights in [None, Some(&w[..])] {
+        let g = WeightedGraph::new(inst.n, &inst.edges, weights).unwrap();
+        let d = g.difference_operator();
+        let est = estimate_op_norm(&d, 500, 1e-14, Parallel::Serial)
+            .unwrap()
+            .value;
+        assert!(
+            g.diff_norm_bound() >= est * (1.0 - 1e-12),
+            "{} < {est}",
+            g.diff_norm_bound()
+        );
+    }
+}
