@@ -51,7 +51,11 @@ fn cubic_like(n: usize, rng: &mut Rng) -> Vec<[usize; 2]> {
     let mut edges: Vec<[usize; 2]> = (0..n).map(|k| [order[k], order[(k + 1) % n]]).collect();
     for k in (0..n / 2).map(|k| 2 * k) {
         let (u, v) = (order[k], order[(k + n / 2 + 1) % n]);
-        if u != v && !edges.iter().any(|e| (e[0] == u && e[1] == v) || (e[0] == v && e[1] == u)) {
+        if u != v
+            && !edges
+                .iter()
+                .any(|e| (e[0] == u && e[1] == v) || (e[0] == v && e[1] == u))
+        {
             edges.push([u, v]);
         }
     }
@@ -73,7 +77,16 @@ fn bench_paper_scale(c: &mut Criterion) {
         .map(|r| (0..n).map(|k| a[r * n + k] * x[k]).sum::<f64>() + 0.01 * rng.normal())
         .collect();
     let alpha = 150.0;
-    let top = lambda_max(&l, &y, Loss::Squared, Model::Graph { graph: &graph, alpha }).unwrap();
+    let top = lambda_max(
+        &l,
+        &y,
+        Loss::Squared,
+        Model::Graph {
+            graph: &graph,
+            alpha,
+        },
+    )
+    .unwrap();
     let mut g = c.benchmark_group("recovery_solve_n500_j350");
     g.sample_size(10);
     for (name, solver) in [
@@ -87,7 +100,10 @@ fn bench_paper_scale(c: &mut Criterion) {
             .check()
             .unwrap();
         g.bench_function(name, |b| {
-            b.iter(|| p.solve(&l, black_box(&y), &graph, None, &RunControl::new()).unwrap())
+            b.iter(|| {
+                p.solve(&l, black_box(&y), &graph, None, &RunControl::new())
+                    .unwrap()
+            })
         });
     }
     g.finish();
@@ -133,7 +149,10 @@ fn bench_iteration_cost(c: &mut Criterion) {
             .unwrap();
         g.throughput(Throughput::Elements(n as u64));
         g.bench_with_input(BenchmarkId::new("pdhg", n), &n, |b, _| {
-            b.iter(|| p.solve(&l, black_box(&y), &graph, None, &RunControl::new()).unwrap())
+            b.iter(|| {
+                p.solve(&l, black_box(&y), &graph, None, &RunControl::new())
+                    .unwrap()
+            })
         });
     }
     g.finish();
