@@ -140,6 +140,19 @@ def test_latent_group_lasso_with_singletons_is_the_lasso() -> None:
     assert groups == [[0, 1], [0, 1, 2], [1, 2, 3], [2, 3]]
 
 
+def test_lagrangian_form_equals_the_budget_form_at_the_solution_total_variation() -> None:
+    rng = np.random.default_rng(6)
+    edges = _cycle(10)
+    a = rng.standard_normal((12, 10))
+    y = a @ rng.standard_normal(10)
+    lam, beta = 0.5, 0.1
+    x1, s1, o1 = ref.cvxpy_graph_recovery(a, y, edges, beta, lam, form="lagrangian")
+    alpha = float(np.abs(ref.difference_matrix(10, edges) @ s1).sum())
+    x2, _, o2 = ref.cvxpy_graph_recovery(a, y, edges, alpha, lam)
+    assert o2 == pytest.approx(o1 - lam * beta * alpha, rel=1e-6)
+    np.testing.assert_allclose(x1, x2, atol=1e-5)
+
+
 @pytest.mark.parametrize("loss", ref.LOSSES)
 def test_graph_objective_recomputes_the_cvxpy_optimum(loss: str) -> None:
     rng = np.random.default_rng(5)

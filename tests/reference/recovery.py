@@ -190,16 +190,23 @@ def _solve(problem) -> None:  # type: ignore[no-untyped-def]
         raise RuntimeError(f"CVXPY status {problem.status}")
 
 
-def _penalty_terms(cp, x, n: int, edges: npt.ArrayLike, weights, alpha: float):  # type: ignore[no-untyped-def]
-    """``(½Σ(t + σ), constraints, σ)`` with ``x_n² ≤ t_n σ_n`` and ``‖W D σ‖₁ ≤ α``."""
+def _penalty_terms(
+    cp, x, n: int, edges: npt.ArrayLike, weights, alpha: float, form: str = "budget"
+):  # type: ignore[no-untyped-def]
+    """``(½Σ(t + σ), constraints, σ)`` with ``x_n² ≤ t_n σ_n`` and ``‖W D σ‖₁ ≤ α``; with
+    ``form="lagrangian"`` the term ``α‖W D σ‖₁`` joins the objective instead (spec §1.3 item 4)."""
     s = cp.Variable(n, nonneg=True)
     t = cp.Variable(n, nonneg=True)
     cons = [cp.SOC(t + s, cp.vstack([2 * x, t - s]), axis=0)]
+    pen = 0.5 * cp.sum(t + s)
     e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
     if len(e):
         wd = difference_matrix(n, e, weights)
-        cons.append(cp.norm1(wd @ s) <= alpha)
-    return 0.5 * cp.sum(t + s), cons, s
+        if form == "lagrangian":
+            pen = pen + alpha * cp.norm1(wd @ s)
+        else:
+            cons.append(cp.norm1(wd @ s) <= alpha)
+    return pen, cons, s
 
 
 def cvxpy_penalty(
@@ -223,15 +230,17 @@ def cvxpy_graph_recovery(
     lam: float,
     loss: str = "squared",
     weights: npt.ArrayLike | None = None,
+    form: str = "budget",
 ) -> tuple[FloatArray, FloatArray, float]:
-    """Model (6), ``min_x f(A x) + λ Ψ_α(x)``, jointly in ``(x, σ)``: ``(x, σ, objective)``."""
+    """Model (6), ``min_x f(A x) + λ Ψ_α(x)``, jointly in ``(x, σ)``: ``(x, σ, objective)``
+    (``form="lagrangian"``: ``Ψ^pen_β`` with ``β = alpha``)."""
     import cvxpy as cp
 
     a = np.asarray(a, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     n = a.shape[1]
     x = cp.Variable(n)
-    pen, cons, s = _penalty_terms(cp, x, n, edges, weights, alpha)
+    pen, cons, s = _penalty_terms(cp, x, n, edges, weights, alpha, form)
     problem = cp.Problem(cp.Minimize(_cvx_loss(cp, loss, a @ x, y) + lam * pen), cons)
     _solve(problem)
     return np.asarray(x.value), np.asarray(s.value), float(problem.value)

@@ -28,6 +28,7 @@ pub(crate) fn solve_kk<Op: LinearOperator + ?Sized>(
     y: &[f64],
     graph: &WeightedGraph,
     alpha: f64,
+    lagrangian: bool,
     gamma: Option<f64>,
     warm: Option<&WarmStart>,
     ctl: &RunControl,
@@ -35,7 +36,11 @@ pub(crate) fn solve_kk<Op: LinearOperator + ?Sized>(
     let par = params.parallel();
     let lam = params.lam();
     let (j, n, m) = (op.n_rows(), op.n_cols(), graph.n_edges());
-    let pen = Penalty::Graph { graph, alpha };
+    let pen = Penalty::Graph {
+        graph,
+        alpha,
+        lagrangian,
+    };
     let mut counts = OpCounts::default();
     let (lnorm, dnorm) = step_norms(params, op, pen, &mut counts)?;
     let gamma = gamma.unwrap_or(params.step_ratio() / if lnorm > 0.0 { lnorm } else { 1.0 });
@@ -121,8 +126,14 @@ pub(crate) fn solve_kk<Op: LinearOperator + ?Sized>(
                 *v = fit.project_dual(yy, k1 * r);
             }
             let k2 = -mu2 / gamma;
+            // the Lagrangian form's dual block must lie in [−λβ, λβ]
+            let cap = if lagrangian {
+                lam * alpha
+            } else {
+                f64::INFINITY
+            };
             for (v, &r) in v2.iter_mut().zip(&r2) {
-                *v = k2 * r;
+                *v = (k2 * r).clamp(-cap, cap);
             }
             apply_lt(&v1, &mut ltv, &mut counts)?;
             apply_dt(&v2, &mut dtv, &mut counts);
@@ -206,9 +217,17 @@ pub(crate) fn solve_kk<Op: LinearOperator + ?Sized>(
             for ((b, &e), &v) in ball.iter_mut().zip(&e2).zip(&eta) {
                 *b = v - mu2 * e;
             }
-            project_l1_ball_into(&ball, alpha, &mut eta)
-                .map_err(|_| RecoveryError::Diverged { iteration: it })?;
-            counts.ball_projections += 1;
+            if lagrangian {
+                // prox of γλβ‖·‖₁: soft-thresholding
+                let thr = c * alpha;
+                for (e, &b) in eta.iter_mut().zip(&ball) {
+                    *e = (b.abs() - thr).max(0.0).copysign(b);
+                }
+            } else {
+                project_l1_ball_into(&ball, alpha, &mut eta)
+                    .map_err(|_| RecoveryError::Diverged { iteration: it })?;
+                counts.ball_projections += 1;
+            }
         }
         apply_l(&x, &mut lx, &mut counts)?;
         apply_d(&s, &mut ds, &mut counts);

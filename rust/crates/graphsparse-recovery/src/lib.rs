@@ -15,6 +15,7 @@
 //! | `‖L‖`, `‖W D‖` | [`estimate_op_norm`] (Lanczos), [`power_iteration_norm`], [`WeightedGraph::diff_norm_bound`] |
 //! | model (6) | [`RecoveryParams`] → [`RecoveryValidParams::solve`] (PDHG or Algorithm 1), [`RecoveryValidParams::solve_path`] |
 //! | `Ψ_α(x)` | [`penalty`] |
+//! | penalised variant `min_σ Σφ + β‖W D σ‖₁` (a norm) | [`PenaltyForm::Lagrangian`] |
 //! | `ℓ1` baseline | [`RecoveryValidParams::solve_lasso`] |
 //! | latent group lasso | [`LatentGroups`], [`RecoveryValidParams::solve_latent_group`] |
 //! | Graph-IHT / Graph-CoSaMP | [`IhtParams`] → [`IhtValidParams::solve`] |
@@ -96,8 +97,8 @@ pub use loss::Loss;
 pub use norm::{NORM_SAFETY, NormEstimate, estimate_op_norm, power_iteration_norm};
 pub use operator::{CsrMatrix, DenseMatrix, Identity, LinearOperator, SparseIndex};
 pub use params::{
-    HistoryEntry, OpCounts, Recovery, RecoveryParams, RecoveryValidParams, Solver, StopRule,
-    WarmStart,
+    HistoryEntry, OpCounts, PenaltyForm, Recovery, RecoveryParams, RecoveryValidParams, Solver,
+    StopRule, WarmStart,
 };
 pub use prox::{perspective, prox_perspective, prox_perspective_into};
 pub use solve::{Model, PenaltyValue, lambda_max, penalty};

@@ -31,6 +31,19 @@ impl Default for Solver {
     }
 }
 
+/// How the graph term of model (6) enters: the paper's budget, or a Lagrangian weight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PenaltyForm {
+    /// `Ψ_α(x) = min_σ Σ φ(x_n, σ_n)` subject to `‖W D σ‖₁ ≤ α` (paper eq. 5): `alpha` is
+    /// the budget, in units of `|x|` (not a norm; spec P6).
+    #[default]
+    Budget,
+    /// `Ψ^pen_β(x) = min_σ Σ φ(x_n, σ_n) + β ‖W D σ‖₁` (spec §1.3 item 4): `alpha` is the
+    /// weight `β`. Positively homogeneous, hence a norm, and `β` is scale-free; for every `β`
+    /// the solution is that of the budget form with `α = ‖W D σ̂‖₁`.
+    Lagrangian,
+}
+
 /// When a solve counts as converged (tested every `check_every` iterations).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum StopRule {
@@ -64,6 +77,7 @@ pub enum StopRule {
 pub struct RecoveryParams {
     lam: f64,
     alpha: f64,
+    form: PenaltyForm,
     loss: Loss,
     solver: Solver,
     stop: StopRule,
@@ -91,6 +105,7 @@ impl RecoveryParams {
         Self {
             lam,
             alpha,
+            form: PenaltyForm::Budget,
             loss: Loss::Squared,
             solver: Solver::default(),
             stop: StopRule::Gap,
@@ -112,9 +127,15 @@ impl RecoveryParams {
         self.lam = lam;
         self
     }
-    /// The budget `α ≥ 0` on `‖W D σ‖₁` (graph model).
+    /// The budget `α ≥ 0` on `‖W D σ‖₁` (graph model), or the weight `β ≥ 0` of
+    /// [`PenaltyForm::Lagrangian`].
     pub fn alpha(mut self, alpha: f64) -> Self {
         self.alpha = alpha;
+        self
+    }
+    /// Whether `alpha` is the budget `α` of eq. (5) (default) or the Lagrangian weight `β`.
+    pub fn penalty_form(mut self, form: PenaltyForm) -> Self {
+        self.form = form;
         self
     }
     /// The data-fit term.
@@ -226,6 +247,10 @@ impl RecoveryValidParams {
     /// `α`.
     pub fn alpha(&self) -> f64 {
         self.0.alpha
+    }
+    /// The form of the graph term.
+    pub fn penalty_form(&self) -> PenaltyForm {
+        self.0.form
     }
     /// The loss.
     pub fn loss(&self) -> Loss {

@@ -47,10 +47,11 @@ const ADAPT_DELTA: f64 = 1.5;
 /// The penalty of a solve.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Penalty<'a> {
-    /// `Ψ_α` on the graph (the `σ` block).
+    /// `Ψ_α` on the graph (the `σ` block); with `lagrangian`, `Ψ^pen_β` with `β = alpha`.
     Graph {
         graph: &'a WeightedGraph,
         alpha: f64,
+        lagrangian: bool,
     },
     /// `‖x‖₁`.
     L1,
@@ -186,9 +187,19 @@ pub(crate) fn duality_gap(
         red.sum(par, y.len(), |r| r.map(|j| fit.value(y[j], g.kz[j])).sum())
     };
     let (penalty, infeasible, t, alpha_term) = match g.pen {
-        Penalty::Graph { graph, alpha } => {
+        Penalty::Graph {
+            graph,
+            alpha,
+            lagrangian,
+        } => {
             let tv = red.sum(par, g.ds.len(), |r| g.ds[r].iter().map(|d| d.abs()).sum());
-            let theta = if tv > alpha { alpha / tv } else { 1.0 };
+            // budget form: shrink σ towards its component means until feasible; the
+            // Lagrangian form has no constraint (its dual block is clipped to [−λβ, λβ])
+            let theta = if !lagrangian && tv > alpha {
+                alpha / tv
+            } else {
+                1.0
+            };
             comp_sum.clear();
             comp_sum.resize(graph.n_components(), 0.0);
             if theta < 1.0 {
@@ -230,8 +241,12 @@ pub(crate) fn duality_gap(
                 })
                 .max(1.0)
                 .recip();
-            let vmax = g.v2.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-            (pen, (tv - alpha).max(0.0), t, alpha * vmax)
+            if lagrangian {
+                (pen + alpha * tv, 0.0, t, 0.0)
+            } else {
+                let vmax = g.v2.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+                (pen, (tv - alpha).max(0.0), t, alpha * vmax)
+            }
         }
         Penalty::L1 => {
             let pen = red.sum(par, g.z.len(), |r| g.z[r].iter().map(|v| v.abs()).sum());
@@ -289,10 +304,14 @@ pub(crate) fn solve_pdhg<Op: LinearOperator + ?Sized>(
     let par = params.parallel();
     let lam = params.lam();
     let (j, n) = (op.n_rows(), op.n_cols());
-    let (n1, ns, m, alpha) = match pen {
-        Penalty::Graph { graph, alpha } => (n, n, graph.n_edges(), alpha),
-        Penalty::L1 => (n, 0, 0, 0.0),
-        Penalty::Groups(g) => (g.n_latent(), 0, 0, 0.0),
+    let (n1, ns, m, alpha, lagrangian) = match pen {
+        Penalty::Graph {
+            graph,
+            alpha,
+            lagrangian,
+        } => (n, n, graph.n_edges(), alpha, lagrangian),
+        Penalty::L1 => (n, 0, 0, 0.0, false),
+        Penalty::Groups(g) => (g.n_latent(), 0, 0, 0.0, false),
     };
     let graph = match pen {
         Penalty::Graph { graph, .. } => Some(graph),
@@ -434,7 +453,15 @@ pub(crate) fn solve_pdhg<Op: LinearOperator + ?Sized>(
                 }
             });
         }
-        if m > 0 {
+        if m > 0 && lagrangian {
+            // prox of ς(λβ‖·‖₁)* = the clip to [−λβ, λβ]
+            let (db, cap) = (&ds_bar, lam * alpha);
+            for_chunks(par, &mut v2, |off, c| {
+                for (i, v) in c.iter_mut().enumerate() {
+                    *v = (*v + s2 * db[off + i]).clamp(-cap, cap);
+                }
+            });
+        } else if m > 0 {
             let db = &ds_bar;
             for_chunks2(par, &mut v2, &mut ball, |off, c, b| {
                 for (i, (v, bb)) in c.iter_mut().zip(b.iter_mut()).enumerate() {

@@ -9,7 +9,7 @@ use crate::groups::LatentGroups;
 use crate::kk::solve_kk;
 use crate::loss::{Fit, Loss};
 use crate::operator::LinearOperator;
-use crate::params::{Recovery, RecoveryValidParams, Solver, WarmStart};
+use crate::params::{PenaltyForm, Recovery, RecoveryValidParams, Solver, WarmStart};
 use crate::pdhg::{Penalty, solve_pdhg};
 
 /// Which penalty a [`lambda_max`] or path refers to.
@@ -111,8 +111,9 @@ impl RecoveryValidParams {
         ctl: &RunControl,
     ) -> Result<Recovery> {
         let alpha = self.alpha();
+        let lagrangian = self.penalty_form() == PenaltyForm::Lagrangian;
         match self.solver() {
-            Solver::Pdhg { adaptive } if alpha == 0.0 && graph.n_edges() > 0 => {
+            Solver::Pdhg { adaptive } if alpha == 0.0 && !lagrangian && graph.n_edges() > 0 => {
                 self.solve_components(op, y, graph, fit, warm, ctl, adaptive)
             }
             Solver::Pdhg { adaptive } => solve_pdhg(
@@ -120,13 +121,17 @@ impl RecoveryValidParams {
                 fit,
                 op,
                 y,
-                Penalty::Graph { graph, alpha },
+                Penalty::Graph {
+                    graph,
+                    alpha,
+                    lagrangian,
+                },
                 warm,
                 ctl,
                 adaptive,
             ),
             Solver::KurodaKitahara { gamma } => {
-                solve_kk(self, fit, op, y, graph, alpha, gamma, warm, ctl)
+                solve_kk(self, fit, op, y, graph, alpha, lagrangian, gamma, warm, ctl)
             }
         }
     }
@@ -382,7 +387,9 @@ impl RecoveryValidParams {
 /// The smallest `λ` with solution `x̂ = 0` (spec P7): `‖Lᵀ g‖_∞` for the lasso and the graph
 /// model with `α > 0`, `max_c ‖(Lᵀ g)_c‖₂/√|c|` over connected components for `α = 0`, and
 /// `max_g ‖(Lᵀ g)_g‖₂/d_g` for the latent group lasso, where `g ∈ ∂f(0)` (for the absolute
-/// loss at `y_j = 0`, `g_j = 0`, which makes the value an upper bound there).
+/// loss at `y_j = 0`, `g_j = 0`, which makes the value an upper bound there). For
+/// [`PenaltyForm::Lagrangian`] the graph model's value `‖Lᵀ g‖_∞` is an upper bound: that
+/// norm is at least `‖x‖₁`, so `x̂ = 0` from there on, possibly earlier (spec §1.3 item 4).
 ///
 /// # Arguments
 /// * `op`, `y`, `loss` – the data term.

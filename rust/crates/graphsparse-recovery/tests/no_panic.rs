@@ -3,8 +3,9 @@
 
 use graphsparse_budget::{Budget, RunControl};
 use graphsparse_recovery::{
-    CsrMatrix, DenseMatrix, DuplicateEdges, IhtParams, LatentGroups, Loss, Model, RecoveryParams,
-    Solver, WeightedGraph, lambda_max, penalty, prox_perspective, prox_perspective_into,
+    CsrMatrix, DenseMatrix, DuplicateEdges, IhtParams, LatentGroups, Loss, Model, PenaltyForm,
+    RecoveryParams, Solver, WeightedGraph, lambda_max, penalty, prox_perspective,
+    prox_perspective_into,
 };
 use proptest::prelude::*;
 
@@ -116,6 +117,7 @@ proptest! {
         alpha in prop_oneof![5 => 0.0f64..3.0, 1 => wild()], tol in prop_oneof![3 => Just(1e-6), 1 => wild()],
         max_iter in 0usize..40, n_edges in 0usize..4, weight in mostly(),
         op_norm in proptest::option::of(wild()),
+        lagrangian in any::<bool>(),
     ) {
         let edges = [[0, 1], [1, 2], [0, 2]];
         let ctl = RunControl::new();
@@ -129,6 +131,7 @@ proptest! {
             .tol(tol)
             .max_iter(max_iter)
             .op_norm(op_norm)
+            .penalty_form(if lagrangian { PenaltyForm::Lagrangian } else { PenaltyForm::Budget })
             .budget(Budget::new().max_nodes(Some(500)));
         if let Ok(v) = p.check() {
             if let Ok(r) = v.solve(&mat, &y, &g, None, &ctl) {
