@@ -9,6 +9,8 @@ The public API:
 * projections — :mod:`graphsparse.projections` (``project_simplex``, ``project_l1_ball``,
   ``project_weighted_simplex``, ``project_capped_simplex``, ``project_top_k``)
 * online learning — :mod:`graphsparse.online` (GraphDA and baselines, head/tail projections)
+* convex graph-structured recovery — :mod:`graphsparse.recovery` (Kuroda & Kitahara,
+  latent group lasso, Graph-IHT)
 * metrics — :mod:`graphsparse.metrics` (support recovery and online-learning scores)
 * subgraph models — :class:`SubgraphLogisticRegression`, :class:`SubgraphLinearRegression`,
   :func:`lambda1_path`, :class:`SubgraphAdaBoost`, :class:`SubgraphLPBoost`
@@ -19,7 +21,16 @@ from __future__ import annotations
 
 import os as _os
 
-from . import _graphsparse, datasets, exceptions, metrics, online, plotting, projections
+from . import (
+    _graphsparse,
+    datasets,
+    exceptions,
+    metrics,
+    online,
+    plotting,
+    projections,
+    recovery,
+)
 from .datasets import GraphDataset, from_networkx, load_tu, read_gspan, write_gspan
 from .mining import MiningResult, Pattern, min_dfs_code, mine_subgraphs
 from .models import (
@@ -70,6 +81,7 @@ __all__ = [
     "metrics",
     "online",
     "plotting",
+    "recovery",
     "read_gspan",
     "write_gspan",
 ]

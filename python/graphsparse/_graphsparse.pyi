@@ -171,3 +171,45 @@ def match_subgraph_patterns(
     codes: list[npt.NDArray[np.int64]],
     n_threads: int = 1,
 ) -> list[npt.NDArray[np.int64]]: ...
+
+# recovery: X is a 2-D float64 array or a CSR triple (indptr, indices, data, (n_rows, n_cols))
+_Design = npt.NDArray[np.float64] | tuple[Any, Any, Any, tuple[int, int]]
+
+def recovery_solve(
+    model: str,
+    x: _Design,
+    y: npt.NDArray[np.float64],
+    params: Mapping[str, Any],
+    edges: npt.NDArray[np.int64] | None = None,
+    weights: npt.NDArray[np.float64] | None = None,
+    groups: tuple[Any, Any, Any] | None = None,
+    n_threads: int = 1,
+    progress: _Progress | None = None,
+) -> dict[str, Any]: ...
+def recovery_lambda_max(
+    x: _Design,
+    y: npt.NDArray[np.float64],
+    loss_name: str,
+    alpha: float,
+    edges: npt.NDArray[np.int64] | None = None,
+    weights: npt.NDArray[np.float64] | None = None,
+) -> float: ...
+def recovery_prox_perspective(
+    x: npt.NDArray[np.float64], sigma: npt.NDArray[np.float64], c: float
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]: ...
+def recovery_penalty(
+    x: npt.NDArray[np.float64],
+    edges: npt.NDArray[np.int64],
+    alpha: float,
+    weights: npt.NDArray[np.float64] | None = None,
+    tol: float = 1e-9,
+    max_iter: int = 100_000,
+) -> tuple[float, npt.NDArray[np.float64], float, int, bool]: ...
+def recovery_graph_iht(
+    x: _Design,
+    y: npt.NDArray[np.float64],
+    edges: npt.NDArray[np.int64],
+    params: Mapping[str, Any],
+    n_threads: int = 1,
+    progress: _Progress | None = None,
+) -> dict[str, Any]: ...

@@ -18,14 +18,17 @@ import numpy.typing as npt
 
 from . import _graphsparse as _rs
 from ._graphda_data import GraphDABenchmark, grid_edges, make_graphda_benchmark
+from ._recovery_data import GraphRecoveryProblem, make_graph_structured_recovery
 from .exceptions import GraphFormatError, InvalidGraphError, InvalidParameterError
 
 __all__ = [
     "GraphDABenchmark",
     "GraphDataset",
+    "GraphRecoveryProblem",
     "from_networkx",
     "grid_edges",
     "load_tu",
+    "make_graph_structured_recovery",
     "make_graphda_benchmark",
     "make_subgraph_classification",
     "read_gspan",

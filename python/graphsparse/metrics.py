@@ -17,6 +17,7 @@ from .exceptions import InvalidParameterError
 __all__ = [
     "auc_from_labels",
     "misclassification_count",
+    "nmse",
     "nonzero_ratio",
     "support_f1",
     "support_precision",
@@ -139,3 +140,56 @@ def misclassification_count(y_true: npt.ArrayLike, y_pred: npt.ArrayLike) -> int
     """Number of samples with ``y_pred != y_true`` (±1 labels)."""
     a, b = _labels(y_true, y_pred)
     return int(np.count_nonzero(a != b))
+
+
+def _vector(name: str, v: Any) -> npt.NDArray[np.float64]:
+    try:
+        w = np.asarray(v, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InvalidParameterError(f"{name} must be a 1-d array of real numbers") from None
+    if w.ndim != 1:
+        raise InvalidParameterError(f"{name} must be 1-d, got shape {w.shape}")
+    if not np.isfinite(w).all():
+        raise InvalidParameterError(f"{name} contains NaN or infinity")
+    return w
+
+
+def nmse(x_true: npt.ArrayLike, x_hat: npt.ArrayLike) -> float:
+    """Normalised mean squared error ``‖x_true − x_hat‖² / ‖x_true‖²`` (Kuroda & Kitahara, §4).
+
+    Parameters
+    ----------
+    x_true : array-like of shape (p,)
+        The true signal (not all zero).
+    x_hat : array-like of shape (p,)
+        The estimate.
+
+    Returns
+    -------
+    float
+        The NMSE (0 for a perfect estimate, 1 for ``x_hat = 0``); ``10·log10`` of it is the
+        value in decibels.
+
+    Raises
+    ------
+    InvalidParameterError
+        If the arrays are not 1-d real arrays of the same length, hold NaN or infinity, or
+        ``x_true`` is zero.
+
+    Examples
+    --------
+    >>> from graphsparse.metrics import nmse
+    >>> nmse([1.0, -2.0, 0.0], [1.0, -1.0, 0.0])
+    0.2
+    """
+    a = _vector("x_true", x_true)
+    b = _vector("x_hat", x_hat)
+    if a.shape != b.shape:
+        raise InvalidParameterError(
+            f"x_true and x_hat must have the same length, got {a.size} and {b.size}"
+        )
+    den = float(a @ a)
+    if den == 0.0:
+        raise InvalidParameterError("x_true must not be all zero")
+    d = a - b
+    return float(d @ d) / den

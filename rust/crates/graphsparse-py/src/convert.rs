@@ -115,6 +115,20 @@ impl From<graphsparse::subgraph::SubgraphError> for PyGsErr {
     }
 }
 
+impl From<graphsparse::recovery::RecoveryError> for PyGsErr {
+    fn from(err: graphsparse::recovery::RecoveryError) -> Self {
+        use graphsparse::recovery::RecoveryError as E;
+        Self(match err {
+            E::EdgeOutOfRange { .. }
+            | E::SelfLoop { .. }
+            | E::DuplicateEdge { .. }
+            | E::InvalidWeight { .. }
+            | E::GraphSizeMismatch { .. } => bad_graph(err.to_string()),
+            _ => bad_param(err.to_string()),
+        })
+    }
+}
+
 // ------------------------------------------------------------------------------------------------
 // typed parameter structs
 

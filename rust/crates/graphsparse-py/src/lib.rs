@@ -9,6 +9,7 @@ mod gspan;
 mod online;
 mod pcst;
 mod proj;
+mod recovery;
 mod subgraph;
 mod threads;
 
@@ -25,6 +26,7 @@ mod _graphsparse {
         crate::gspan::register(m)?;
         crate::pcst::register(m)?;
         crate::proj::register(m)?;
+        crate::recovery::register(m)?;
         crate::online::register(m)?;
         crate::subgraph::register(m)?;
         Ok(())

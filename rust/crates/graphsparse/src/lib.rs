@@ -10,6 +10,7 @@
 //! | [`pcst`] | `graphsparse-pcst`: GW prize-collecting Steiner forest (as `pcst_fast`) | `pcst` |
 //! | [`proj`] | `graphsparse-proj`: simplex, l1-ball, weighted/capped simplex, top-k projections | `proj` |
 //! | [`online`] | `graphsparse-online`: WGM head/tail projections, GraphDA and online baselines | `online` |
+//! | [`recovery`] | `graphsparse-recovery`: convex graph-structured recovery (Kuroda & Kitahara), lasso, latent group lasso, Graph-IHT/CoSaMP | `recovery` |
 //! | [`subgraph`] | `graphsparse-subgraph`: sparse models over all subgraph features (BCGD, boosting) | `subgraph` |
 //!
 //! # Example
@@ -30,5 +31,7 @@ pub use graphsparse_online as online;
 pub use graphsparse_pcst as pcst;
 #[cfg(feature = "proj")]
 pub use graphsparse_proj as proj;
+#[cfg(feature = "recovery")]
+pub use graphsparse_recovery as recovery;
 #[cfg(feature = "subgraph")]
 pub use graphsparse_subgraph as subgraph;

@@ -1,0 +1,162 @@
+//! Convex graph-structured recovery: the perspective prox per element, one solve at the
+//! paper's scale (N = 500, J = 350), and the cost of one iteration on sparse problems of
+//! growing size (grid graphs, a sparse L with 4 entries per row).
+
+use std::hint::black_box;
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use graphsparse::budget::RunControl;
+use graphsparse::recovery::{
+    CsrMatrix, DenseMatrix, Loss, Model, Parallel, RecoveryParams, Solver, WeightedGraph,
+    lambda_max, prox_perspective_into,
+};
+
+/// SplitMix64 uniforms in [0, 1) and Box–Muller normals, fixed seed.
+struct Rng(u64);
+impl Rng {
+    fn uniform(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+    }
+    fn normal(&mut self) -> f64 {
+        let u = self.uniform().max(1e-300);
+        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * self.uniform()).cos()
+    }
+}
+
+fn bench_prox(c: &mut Criterion) {
+    let mut g = c.benchmark_group("recovery_prox");
+    let mut rng = Rng(1);
+    for n in [1_000usize, 100_000, 1_000_000] {
+        let x: Vec<f64> = (0..n).map(|_| 3.0 * rng.normal()).collect();
+        let s: Vec<f64> = (0..n).map(|_| rng.normal()).collect();
+        let (mut a, mut b) = (vec![0.0; n], vec![0.0; n]);
+        g.throughput(Throughput::Elements(n as u64));
+        g.bench_with_input(BenchmarkId::new("prox_perspective", n), &n, |bch, _| {
+            bch.iter(|| prox_perspective_into(black_box(&x), &s, 0.7, &mut a, &mut b).unwrap())
+        });
+    }
+    g.finish();
+}
+
+/// A cycle on a random order plus a random matching: connected, degree about 3.
+fn cubic_like(n: usize, rng: &mut Rng) -> Vec<[usize; 2]> {
+    let mut order: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        order.swap(i, (rng.uniform() * (i + 1) as f64) as usize);
+    }
+    let mut edges: Vec<[usize; 2]> = (0..n).map(|k| [order[k], order[(k + 1) % n]]).collect();
+    for k in (0..n / 2).map(|k| 2 * k) {
+        let (u, v) = (order[k], order[(k + n / 2 + 1) % n]);
+        if u != v
+            && !edges
+                .iter()
+                .any(|e| (e[0] == u && e[1] == v) || (e[0] == v && e[1] == u))
+        {
+            edges.push([u, v]);
+        }
+    }
+    edges
+}
+
+fn bench_paper_scale(c: &mut Criterion) {
+    let (n, j) = (500, 350);
+    let mut rng = Rng(7);
+    let edges = cubic_like(n, &mut rng);
+    let graph = WeightedGraph::new(n, &edges, None).unwrap();
+    let mut x = vec![0.0; n];
+    for v in x.iter_mut().take(150) {
+        *v = rng.normal();
+    }
+    let a: Vec<f64> = (0..j * n).map(|_| rng.normal()).collect();
+    let l = DenseMatrix::new(&a, j, n).unwrap();
+    let y: Vec<f64> = (0..j)
+        .map(|r| (0..n).map(|k| a[r * n + k] * x[k]).sum::<f64>() + 0.01 * rng.normal())
+        .collect();
+    let alpha = 150.0;
+    let top = lambda_max(
+        &l,
+        &y,
+        Loss::Squared,
+        Model::Graph {
+            graph: &graph,
+            alpha,
+        },
+    )
+    .unwrap();
+    let mut g = c.benchmark_group("recovery_solve_n500_j350");
+    g.sample_size(10);
+    for (name, solver) in [
+        ("pdhg_adaptive", Solver::Pdhg { adaptive: true }),
+        ("kuroda_kitahara", Solver::KurodaKitahara { gamma: None }),
+    ] {
+        let p = RecoveryParams::new(0.02 * top, alpha)
+            .solver(solver)
+            .tol(1e-6)
+            .parallel(Parallel::Serial)
+            .check()
+            .unwrap();
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                p.solve(&l, black_box(&y), &graph, None, &RunControl::new())
+                    .unwrap()
+            })
+        });
+    }
+    g.finish();
+}
+
+fn bench_iteration_cost(c: &mut Criterion) {
+    let mut g = c.benchmark_group("recovery_20_iterations_sparse_grid");
+    g.sample_size(10);
+    for side in [32usize, 100, 316] {
+        let n = side * side;
+        let mut edges = Vec::with_capacity(2 * n);
+        for r in 0..side {
+            for k in 0..side {
+                let v = r * side + k;
+                if k + 1 < side {
+                    edges.push([v, v + 1]);
+                }
+                if r + 1 < side {
+                    edges.push([v, v + side]);
+                }
+            }
+        }
+        let graph = WeightedGraph::new(n, &edges, None).unwrap();
+        let j = n / 2;
+        let mut rng = Rng(3);
+        let (mut ptr, mut idx, mut val) = (vec![0usize], Vec::new(), Vec::new());
+        for _ in 0..j {
+            for _ in 0..4 {
+                idx.push((rng.uniform() * n as f64) as usize);
+                val.push(rng.normal());
+            }
+            ptr.push(idx.len());
+        }
+        let l = CsrMatrix::new(&ptr, &idx, &val, j, n).unwrap();
+        let y: Vec<f64> = (0..j).map(|_| rng.normal()).collect();
+        let p = RecoveryParams::new(0.1, n as f64 / 10.0)
+            .tol(1e-300)
+            .max_iter(20)
+            .op_norm(Some(10.0))
+            .diff_norm(Some(8f64.sqrt()))
+            .history(false)
+            .check()
+            .unwrap();
+        g.throughput(Throughput::Elements(n as u64));
+        g.bench_with_input(BenchmarkId::new("pdhg", n), &n, |b, _| {
+            b.iter(|| {
+                p.solve(&l, black_box(&y), &graph, None, &RunControl::new())
+                    .unwrap()
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench_prox, bench_paper_scale, bench_iteration_cost);
+criterion_main!(benches);

@@ -1,0 +1,719 @@
+//! The primal–dual engine shared by the graph model, the lasso and the latent group lasso.
+//!
+//! Problem `min_z G(z) + F(K z)` with `z = (x, σ)`, `K = blockdiag(K₁, W D)`,
+//! `F(v₁, v₂) = f(v₁) + ι_{B_α}(v₂)` (spec §3.3). `K₁ = L` (graph model, lasso) or `L P`
+//! (latent group lasso, `z` = the latent copies); the `σ` block exists for the graph model
+//! only. `G` is `λ Σ φ(x_n, σ_n)`, `λ‖x‖₁` or `λ Σ_g d_g ‖v_g‖₂`.
+//!
+//! Iteration (dual step first; `z̄⁰ = z⁰`):
+//! ```text
+//! v₁ ← prox_{ς₁f*}(v₁ + ς₁ K₁ z̄)        v₂ ← prox_{ς₂ α‖·‖∞}(v₂ + ς₂ W D σ̄)
+//! z  ← prox_{τG}(z − τ K₁ᵀ v₁, σ − τ Dᵀ W v₂)
+//! K z̄ ← 2 K z − K z_old                 (cached: one product per operator per iteration)
+//! ```
+//! Steps satisfy `τ ς₁ ‖K₁‖² = τ ς₂ ‖W D‖² = 0.99` (norms inflated by 1 %). The adaptive
+//! variant (Goldstein, Li & Yuan, "Adaptive primal-dual splitting methods for statistical
+//! learning and image processing", NeurIPS 2015) compares the primal residual
+//! `p = (z_old − z)/τ` with the dual residual `d = (v_old − v)/ς − (K z − K z̄)` (both
+//! residuals of the optimality conditions at the new pair, for this dual-first ordering) and
+//! moves `τ` up and every `ς` down by `1/(1−a)` (or the reverse) when one exceeds 1.5 times
+//! the other, with `a` decaying by 0.95 per change; products `τ ςᵢ` never change.
+//!
+//! Every `check_every` iterations a duality gap is computed from a feasible primal point (for
+//! the graph model, `σ` shrunk towards its per-component means until `‖W D σ‖₁ ≤ α`) and a
+//! feasible dual point (the dual scaled into `dom G*`), spec §3.6.
+
+use graphsparse_budget::RunControl;
+use graphsparse_proj::{Parallel, project_l1_ball_into};
+
+use crate::error::{RecoveryError, Result};
+use crate::graph::WeightedGraph;
+use crate::groups::{LatentDesign, LatentGroups};
+use crate::loss::Fit;
+use crate::norm::{NORM_SAFETY, estimate_op_norm};
+use crate::operator::LinearOperator;
+use crate::par::{Reducer, dot, for_chunks, for_chunks2};
+use crate::params::{HistoryEntry, OpCounts, Recovery, RecoveryValidParams, StopRule, WarmStart};
+use crate::prox::{perspective, prox_persp};
+
+/// Step factor below the bound `τ ς ‖K‖² ≤ 1`.
+pub(crate) const STEP_FACTOR: f64 = 0.99;
+/// Lanczos tolerance of the norm estimates.
+pub(crate) const NORM_TOL: f64 = 1e-10;
+const ADAPT_A0: f64 = 0.5;
+const ADAPT_ETA: f64 = 0.95;
+const ADAPT_DELTA: f64 = 1.5;
+
+/// The penalty of a solve.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Penalty<'a> {
+    /// `Ψ_α` on the graph (the `σ` block); with `lagrangian`, `Ψ^pen_β` with `β = alpha`.
+    Graph {
+        graph: &'a WeightedGraph,
+        alpha: f64,
+        lagrangian: bool,
+    },
+    /// `‖x‖₁`.
+    L1,
+    /// The latent group lasso norm.
+    Groups(&'a LatentGroups),
+}
+
+/// Cached view of the data block `K₁` (the operator, or `L P`).
+struct DataBlock<'a, Op: LinearOperator + ?Sized> {
+    op: &'a Op,
+    groups: Option<&'a LatentGroups>,
+    xfull: Vec<f64>,
+    par: Parallel,
+}
+
+impl<Op: LinearOperator + ?Sized> DataBlock<'_, Op> {
+    fn forward(&mut self, z: &[f64], out: &mut [f64], c: &mut OpCounts) -> Result<()> {
+        c.forward += 1;
+        c.work += self.op.cost();
+        match self.groups {
+            Some(g) => {
+                g.gather_sum(z, &mut self.xfull, self.par);
+                self.op.apply_into(&self.xfull, out, self.par)
+            }
+            None => self.op.apply_into(z, out, self.par),
+        }
+    }
+
+    fn adjoint(&mut self, v: &[f64], out: &mut [f64], c: &mut OpCounts) -> Result<()> {
+        c.adjoint += 1;
+        c.work += self.op.cost();
+        match self.groups {
+            Some(g) => {
+                self.op.apply_adjoint_into(v, &mut self.xfull, self.par)?;
+                g.spread(&self.xfull, out, self.par);
+                Ok(())
+            }
+            None => self.op.apply_adjoint_into(v, out, self.par),
+        }
+    }
+}
+
+/// The norms used for the steps: `(‖K₁‖, ‖W D‖)`, estimated unless given, inflated by 1 %.
+pub(crate) fn step_norms<Op: LinearOperator + ?Sized>(
+    params: &RecoveryValidParams,
+    op: &Op,
+    pen: Penalty<'_>,
+    counts: &mut OpCounts,
+) -> Result<(f64, f64)> {
+    let par = params.parallel();
+    let knorm = match (pen, params.op_norm()) {
+        (Penalty::Groups(g), Some(n)) => n * (g.max_cover() as f64).sqrt(),
+        (_, Some(n)) => n,
+        (Penalty::Groups(g), None) => {
+            let design = LatentDesign {
+                op,
+                groups: g,
+                scratch: std::sync::Mutex::new(Vec::new()),
+            };
+            let e = estimate_op_norm(&design, params.norm_iter(), NORM_TOL, par)?;
+            counts.forward += e.n_iter as u64;
+            counts.adjoint += e.n_iter as u64;
+            counts.work += 2 * e.n_iter as u64 * op.cost();
+            e.value * NORM_SAFETY
+        }
+        (_, None) => {
+            let e = estimate_op_norm(op, params.norm_iter(), NORM_TOL, par)?;
+            counts.forward += e.n_iter as u64;
+            counts.adjoint += e.n_iter as u64;
+            counts.work += 2 * e.n_iter as u64 * op.cost();
+            e.value * NORM_SAFETY
+        }
+    };
+    let dnorm = match pen {
+        Penalty::Graph { graph, .. } if graph.n_edges() > 0 => match params.diff_norm() {
+            Some(n) => n,
+            None => {
+                let e = estimate_op_norm(
+                    &graph.difference_operator(),
+                    params.norm_iter(),
+                    NORM_TOL,
+                    par,
+                )?;
+                counts.diff += e.n_iter as u64;
+                counts.diff_adjoint += e.n_iter as u64;
+                counts.work += 2 * e.n_iter as u64 * graph.diff_cost();
+                (e.value * NORM_SAFETY).min(graph.diff_norm_bound())
+            }
+        },
+        _ => 0.0,
+    };
+    Ok((knorm, dnorm))
+}
+
+/// Copies a warm-start vector into `dst` (empty means "keep zeros").
+pub(crate) fn load(name: &'static str, src: &[f64], dst: &mut [f64]) -> Result<()> {
+    if src.is_empty() {
+        return Ok(());
+    }
+    crate::error::check_len(name, src.len(), dst.len())?;
+    crate::error::check_finite(name, src)?;
+    dst.copy_from_slice(src);
+    Ok(())
+}
+
+/// Everything a gap check reads.
+pub(crate) struct GapInput<'a> {
+    pub fit: Fit,
+    pub y: &'a [f64],
+    pub lam: f64,
+    pub pen: Penalty<'a>,
+    pub z: &'a [f64],
+    pub s: &'a [f64],
+    pub kz: &'a [f64],
+    pub ds: &'a [f64],
+    pub v1: &'a [f64],
+    pub v2: &'a [f64],
+    pub ktv: &'a [f64],
+    pub dtv: &'a [f64],
+    pub par: Parallel,
+}
+
+/// `(P, D, infeasibility)` of the current iterate (spec §3.6).
+pub(crate) fn duality_gap(
+    g: &GapInput<'_>,
+    red: &mut Reducer,
+    comp_sum: &mut Vec<f64>,
+) -> (f64, f64, f64) {
+    let (fit, y, lam, par) = (g.fit, g.y, g.lam, g.par);
+    let data = if fit == Fit::Exact {
+        0.0
+    } else {
+        red.sum(par, y.len(), |r| r.map(|j| fit.value(y[j], g.kz[j])).sum())
+    };
+    let (penalty, infeasible, t, alpha_term) = match g.pen {
+        Penalty::Graph {
+            graph,
+            alpha,
+            lagrangian,
+        } => {
+            let tv = red.sum(par, g.ds.len(), |r| g.ds[r].iter().map(|d| d.abs()).sum());
+            // budget form: shrink σ towards its component means until feasible; the
+            // Lagrangian form has no constraint (its dual block is clipped to [−λβ, λβ])
+            let theta = if !lagrangian && tv > alpha {
+                alpha / tv
+            } else {
+                1.0
+            };
+            comp_sum.clear();
+            comp_sum.resize(graph.n_components(), 0.0);
+            if theta < 1.0 {
+                for (&c, &s) in graph.components().iter().zip(g.s) {
+                    comp_sum[c as usize] += s;
+                }
+                for (m, &size) in comp_sum.iter_mut().zip(graph.component_sizes()) {
+                    *m /= f64::from(size);
+                }
+            }
+            let xs = if fit == Fit::Exact { y } else { g.z };
+            let comps = graph.components();
+            let means = &*comp_sum;
+            let pen = red.sum(par, xs.len(), |r| {
+                r.map(|n| {
+                    let s = if theta < 1.0 {
+                        theta * g.s[n] + (1.0 - theta) * means[comps[n] as usize]
+                    } else {
+                        g.s[n]
+                    };
+                    perspective(xs[n], s)
+                })
+                .sum()
+            });
+            // t = min(1, min_n t_n): the largest scaling of v with −Kᵀ(t v) ∈ dom G*
+            let t = red
+                .max(par, g.ktv.len(), |r| {
+                    r.map(|n| {
+                        let a = (g.ktv[n] / lam) * (g.ktv[n] / lam);
+                        let b = 2.0 * g.dtv[n] / lam;
+                        if a - b <= 1.0 {
+                            0.0
+                        } else {
+                            // 1/t_n, t_n = 2/(−b + √(b² + 4a))
+                            0.5 * (-b + (b * b + 4.0 * a).sqrt())
+                        }
+                    })
+                    .fold(0.0, f64::max)
+                })
+                .max(1.0)
+                .recip();
+            if lagrangian {
+                (pen + alpha * tv, 0.0, t, 0.0)
+            } else {
+                let vmax = g.v2.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+                (pen, (tv - alpha).max(0.0), t, alpha * vmax)
+            }
+        }
+        Penalty::L1 => {
+            let pen = red.sum(par, g.z.len(), |r| g.z[r].iter().map(|v| v.abs()).sum());
+            let amax = red.max(par, g.ktv.len(), |r| {
+                g.ktv[r].iter().fold(0.0, |m: f64, v| m.max(v.abs()))
+            });
+            let t = if amax > lam { lam / amax } else { 1.0 };
+            (pen, 0.0, t, 0.0)
+        }
+        Penalty::Groups(groups) => {
+            let off = groups.offsets();
+            let w = groups.weights();
+            let (mut pen, mut t) = (0.0, 1.0f64);
+            for k in 0..groups.n_groups() {
+                let r = off[k]..off[k + 1];
+                pen += w[k] * dot(&g.z[r.clone()], &g.z[r.clone()]).sqrt();
+                let a = dot(&g.ktv[r.clone()], &g.ktv[r]).sqrt();
+                if a > lam * w[k] {
+                    t = t.min(lam * w[k] / a);
+                }
+            }
+            (pen, 0.0, t, 0.0)
+        }
+    };
+    let primal = data + lam * penalty;
+    let conj = red.sum(par, y.len(), |r| {
+        r.map(|j| fit.conj(y[j], t * g.v1[j])).sum()
+    });
+    let dual = -conj - t * alpha_term;
+    (primal, dual, infeasible)
+}
+
+/// Relative gap `(P − D)/max(|P|, |D|)` (0 when both vanish).
+pub(crate) fn relative_gap(primal: f64, dual: f64) -> f64 {
+    let scale = primal.abs().max(dual.abs());
+    if scale == 0.0 {
+        0.0
+    } else {
+        (primal - dual) / scale
+    }
+}
+
+/// Solves with PDHG (see the module docs).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn solve_pdhg<Op: LinearOperator + ?Sized>(
+    params: &RecoveryValidParams,
+    fit: Fit,
+    op: &Op,
+    y: &[f64],
+    pen: Penalty<'_>,
+    warm: Option<&WarmStart>,
+    ctl: &RunControl,
+    adaptive: bool,
+) -> Result<Recovery> {
+    let par = params.parallel();
+    let lam = params.lam();
+    let (j, n) = (op.n_rows(), op.n_cols());
+    let (n1, ns, m, alpha, lagrangian) = match pen {
+        Penalty::Graph {
+            graph,
+            alpha,
+            lagrangian,
+        } => (n, n, graph.n_edges(), alpha, lagrangian),
+        Penalty::L1 => (n, 0, 0, 0.0, false),
+        Penalty::Groups(g) => (g.n_latent(), 0, 0, 0.0, false),
+    };
+    let graph = match pen {
+        Penalty::Graph { graph, .. } => Some(graph),
+        _ => None,
+    };
+    let mut counts = OpCounts::default();
+    let (knorm, dnorm) = step_norms(params, op, pen, &mut counts)?;
+    let knorm = if knorm > 0.0 { knorm } else { 1.0 };
+
+    let mut z = vec![0.0; n1];
+    let mut s = vec![0.0; ns];
+    let mut v1 = vec![0.0; j];
+    let mut v2 = vec![0.0; m];
+    let mut tau = params.step_ratio() / knorm;
+    let mut a = ADAPT_A0;
+    if let Some(w) = warm {
+        load("warm_start.x", &w.x, &mut z)?;
+        load("warm_start.sigma", &w.sigma, &mut s)?;
+        load("warm_start.dual_data", &w.dual_data, &mut v1)?;
+        load("warm_start.dual_graph", &w.dual_graph, &mut v2)?;
+        if w.tau.is_finite() && w.tau > 0.0 {
+            tau = w.tau;
+        }
+        if w.adapt > 0.0 && w.adapt <= ADAPT_A0 {
+            a = w.adapt;
+        }
+        if ns > 0 {
+            // the prox keeps σ ≥ 0; a warm σ must respect it too
+            s.iter_mut().for_each(|v| *v = v.max(0.0));
+        }
+    }
+    let mut s1 = STEP_FACTOR / (tau * knorm * knorm);
+    let mut s2 = if dnorm > 0.0 {
+        STEP_FACTOR / (tau * dnorm * dnorm)
+    } else {
+        0.0
+    };
+
+    let mut block = DataBlock {
+        op,
+        groups: match pen {
+            Penalty::Groups(g) => Some(g),
+            _ => None,
+        },
+        xfull: vec![
+            0.0;
+            if matches!(pen, Penalty::Groups(_)) {
+                n
+            } else {
+                0
+            }
+        ],
+        par,
+    };
+    let mut kz = vec![0.0; j];
+    let mut kz_bar = vec![0.0; j];
+    let mut kz_new = vec![0.0; j];
+    let mut ds = vec![0.0; m];
+    let mut ds_bar = vec![0.0; m];
+    let mut ds_new = vec![0.0; m];
+    let mut ktv = vec![0.0; n1];
+    let mut dtv = vec![0.0; ns];
+    let (mut z_old, mut s_old, mut v1_old, mut v2_old) =
+        (vec![0.0; n1], vec![0.0; ns], vec![0.0; j], vec![0.0; m]);
+    let mut ball = vec![0.0; m];
+    let mut ball_out = vec![0.0; m];
+    let mut red = Reducer::default();
+    let mut comp_sum = Vec::new();
+
+    block.forward(&z, &mut kz, &mut counts)?;
+    if let Some(g) = graph {
+        if m > 0 {
+            g.diff(&s, &mut ds, par);
+            counts.diff += 1;
+            counts.work += g.diff_cost();
+        }
+    }
+    kz_bar.copy_from_slice(&kz);
+    ds_bar.copy_from_slice(&ds);
+
+    let meter = params.budget().start(ctl);
+    let check_every = params.check_every();
+    let stop = params.stop();
+    let need_res_always = adaptive;
+    let mut history = Vec::new();
+    let mut last: Option<HistoryEntry> = None;
+    let mut converged = false;
+    let mut it = 0;
+    let (mut pres, mut dres) = (f64::NAN, f64::NAN);
+    let max_iter = params.max_iter();
+    // the convergence check at the current iterate (in the loop and after a budget stop)
+    macro_rules! gap_check {
+        () => {
+            check(
+                &GapInput {
+                    fit,
+                    y,
+                    lam,
+                    pen,
+                    z: &z,
+                    s: &s,
+                    kz: &kz,
+                    ds: &ds,
+                    v1: &v1,
+                    v2: &v2,
+                    ktv: &ktv,
+                    dtv: &dtv,
+                    par,
+                },
+                &mut red,
+                &mut comp_sum,
+                it,
+                pres,
+                dres,
+            )?
+        };
+    }
+    while it < max_iter {
+        if !meter.claim_node() {
+            break;
+        }
+        it += 1;
+        let is_check = it % check_every == 0 || it == max_iter;
+        let need_res =
+            need_res_always || (is_check && (params.record_history() || stop != StopRule::Gap));
+        if need_res {
+            v1_old.copy_from_slice(&v1);
+            v2_old.copy_from_slice(&v2);
+            z_old.copy_from_slice(&z);
+            s_old.copy_from_slice(&s);
+        }
+        // dual steps
+        {
+            let kb = &kz_bar;
+            for_chunks(par, &mut v1, |off, c| {
+                for (i, v) in c.iter_mut().enumerate() {
+                    let q = off + i;
+                    *v = fit.prox_conj(y[q], *v + s1 * kb[q], s1);
+                }
+            });
+        }
+        if m > 0 && lagrangian {
+            // prox of ς(λβ‖·‖₁)* = the clip to [−λβ, λβ]
+            let (db, cap) = (&ds_bar, lam * alpha);
+            for_chunks(par, &mut v2, |off, c| {
+                for (i, v) in c.iter_mut().enumerate() {
+                    *v = (*v + s2 * db[off + i]).clamp(-cap, cap);
+                }
+            });
+        } else if m > 0 {
+            let db = &ds_bar;
+            for_chunks2(par, &mut v2, &mut ball, |off, c, b| {
+                for (i, (v, bb)) in c.iter_mut().zip(b.iter_mut()).enumerate() {
+                    *v += s2 * db[off + i];
+                    *bb = *v / s2;
+                }
+            });
+            project_l1_ball_into(&ball, alpha, &mut ball_out)
+                .map_err(|_| RecoveryError::Diverged { iteration: it })?;
+            counts.ball_projections += 1;
+            let bo = &ball_out;
+            for_chunks(par, &mut v2, |off, c| {
+                for (i, v) in c.iter_mut().enumerate() {
+                    *v -= s2 * bo[off + i];
+                }
+            });
+        }
+        block.adjoint(&v1, &mut ktv, &mut counts)?;
+        if let Some(g) = graph {
+            if m > 0 {
+                g.diff_adjoint(&v2, &mut dtv, par);
+                counts.diff_adjoint += 1;
+                counts.work += g.diff_cost();
+            }
+        }
+        // primal step
+        let c = tau * lam;
+        if !(c.is_finite() && c > 0.0) {
+            // τλ under- or overflowed: the data are out of float64's range at these steps
+            return Err(RecoveryError::Diverged { iteration: it });
+        }
+        match pen {
+            Penalty::Graph { .. } => {
+                let (kt, dt) = (&ktv, &dtv);
+                for_chunks2(par, &mut z, &mut s, |off, zc, sc| {
+                    for (i, (zi, si)) in zc.iter_mut().zip(sc.iter_mut()).enumerate() {
+                        let q = off + i;
+                        (*zi, *si) = prox_persp(*zi - tau * kt[q], *si - tau * dt[q], c);
+                    }
+                });
+            }
+            Penalty::L1 => {
+                let kt = &ktv;
+                for_chunks(par, &mut z, |off, zc| {
+                    for (i, zi) in zc.iter_mut().enumerate() {
+                        let w = *zi - tau * kt[off + i];
+                        *zi = (w.abs() - c).max(0.0).copysign(w);
+                    }
+                });
+            }
+            Penalty::Groups(groups) => {
+                let off = groups.offsets();
+                for (k, &d) in groups.weights().iter().enumerate() {
+                    let r = off[k]..off[k + 1];
+                    let zg = &mut z[r.clone()];
+                    for (zi, &g) in zg.iter_mut().zip(&ktv[r]) {
+                        *zi -= tau * g;
+                    }
+                    let nrm = dot(zg, zg).sqrt();
+                    let shrink = if nrm > c * d { 1.0 - c * d / nrm } else { 0.0 };
+                    zg.iter_mut().for_each(|v| *v *= shrink);
+                }
+            }
+        }
+        counts.prox += n1 as u64;
+        block.forward(&z, &mut kz_new, &mut counts)?;
+        if let Some(g) = graph {
+            if m > 0 {
+                g.diff(&s, &mut ds_new, par);
+                counts.diff += 1;
+                counts.work += g.diff_cost();
+            }
+        }
+        if need_res {
+            let inv_tau = 1.0 / tau;
+            let pz = red.sum(par, n1, |r| {
+                r.map(|q| {
+                    let d = (z_old[q] - z[q]) * inv_tau;
+                    d * d
+                })
+                .sum()
+            });
+            let ps = red.sum(par, ns, |r| {
+                r.map(|q| {
+                    let d = (s_old[q] - s[q]) * inv_tau;
+                    d * d
+                })
+                .sum()
+            });
+            let d1 = red.sum(par, j, |r| {
+                r.map(|q| {
+                    let d = (v1_old[q] - v1[q]) / s1 - (kz_new[q] - kz_bar[q]);
+                    d * d
+                })
+                .sum()
+            });
+            let d2 = if m > 0 {
+                red.sum(par, m, |r| {
+                    r.map(|q| {
+                        let d = (v2_old[q] - v2[q]) / s2 - (ds_new[q] - ds_bar[q]);
+                        d * d
+                    })
+                    .sum()
+                })
+            } else {
+                0.0
+            };
+            pres = (pz + ps).sqrt();
+            dres = (d1 + d2).sqrt();
+        }
+        // extrapolation through the cached products
+        {
+            let kn = &kz_new;
+            for_chunks2(par, &mut kz_bar, &mut kz, |off, b, k| {
+                for (i, (bb, kk)) in b.iter_mut().zip(k.iter_mut()).enumerate() {
+                    let new = kn[off + i];
+                    *bb = 2.0 * new - *kk;
+                    *kk = new;
+                }
+            });
+            let dn = &ds_new;
+            for_chunks2(par, &mut ds_bar, &mut ds, |off, b, k| {
+                for (i, (bb, kk)) in b.iter_mut().zip(k.iter_mut()).enumerate() {
+                    let new = dn[off + i];
+                    *bb = 2.0 * new - *kk;
+                    *kk = new;
+                }
+            });
+        }
+        if adaptive && pres.is_finite() && dres.is_finite() {
+            if pres > ADAPT_DELTA * dres {
+                tau /= 1.0 - a;
+                s1 *= 1.0 - a;
+                s2 *= 1.0 - a;
+                a *= ADAPT_ETA;
+            } else if dres > ADAPT_DELTA * pres {
+                tau *= 1.0 - a;
+                s1 /= 1.0 - a;
+                s2 /= 1.0 - a;
+                a *= ADAPT_ETA;
+            }
+        }
+        ctl.progress().add_iteration();
+        if is_check {
+            let entry = gap_check!();
+            ctl.progress().set_value(entry.gap);
+            converged = stop_holds(stop, params.tol(), &entry, [&ktv, &dtv], [&kz, &ds]);
+            if params.record_history() {
+                history.push(entry);
+            }
+            last = Some(entry);
+            if converged {
+                break;
+            }
+        }
+    }
+    let last = match last {
+        Some(e) if e.iteration == it => e,
+        _ => {
+            // no check at the final iterate yet (budget stop, or no iteration at all)
+            let e = gap_check!();
+            if it > 0 {
+                // the gap at a dual iterate never stepped with is meaningless at it = 0
+                converged = stop_holds(stop, params.tol(), &e, [&ktv, &dtv], [&kz, &ds]);
+            }
+            if params.record_history() && it > 0 {
+                history.push(e);
+            }
+            e
+        }
+    };
+    let (x, latent) = match pen {
+        Penalty::Groups(g) => {
+            let mut x = vec![0.0; n];
+            g.gather_sum(&z, &mut x, par);
+            (x, z.clone())
+        }
+        _ => (z.clone(), Vec::new()),
+    };
+    Ok(Recovery {
+        x,
+        sigma: s.clone(),
+        latent,
+        n_iter: it,
+        converged,
+        objective: last.primal,
+        dual_objective: last.dual,
+        gap: last.gap,
+        history,
+        counts,
+        truncation: meter.truncation(),
+        op_norm: knorm,
+        diff_norm: dnorm,
+        state: WarmStart {
+            x: z,
+            sigma: s,
+            dual_data: v1,
+            dual_graph: v2,
+            aux_data: Vec::new(),
+            aux_graph: Vec::new(),
+            tau,
+            adapt: a,
+        },
+    })
+}
+
+/// One convergence check; errors if the iterate went non-finite.
+pub(crate) fn check(
+    g: &GapInput<'_>,
+    red: &mut Reducer,
+    comp_sum: &mut Vec<f64>,
+    it: usize,
+    pres: f64,
+    dres: f64,
+) -> Result<HistoryEntry> {
+    let zz = red.sum(g.par, g.z.len(), |r| dot(&g.z[r.clone()], &g.z[r]));
+    let vv = red.sum(g.par, g.v1.len(), |r| dot(&g.v1[r.clone()], &g.v1[r]));
+    if !(zz.is_finite() && vv.is_finite()) {
+        return Err(RecoveryError::Diverged { iteration: it });
+    }
+    let (primal, dual, infeasibility) = duality_gap(g, red, comp_sum);
+    if primal.is_nan() || dual.is_nan() {
+        return Err(RecoveryError::Diverged { iteration: it });
+    }
+    Ok(HistoryEntry {
+        iteration: it,
+        primal,
+        dual,
+        gap: relative_gap(primal, dual),
+        primal_residual: pres,
+        dual_residual: dres,
+        infeasibility,
+    })
+}
+
+/// Whether the stopping rule holds at `e`; `kt` and `k` are the two blocks of `Kᵀv` and `Kz`.
+pub(crate) fn stop_holds(
+    stop: StopRule,
+    tol: f64,
+    e: &HistoryEntry,
+    kt: [&[f64]; 2],
+    k: [&[f64]; 2],
+) -> bool {
+    let gap_ok = e.gap.is_finite() && e.gap <= tol;
+    let res_ok = || {
+        let nkt = (dot(kt[0], kt[0]) + dot(kt[1], kt[1])).sqrt();
+        let nk = (dot(k[0], k[0]) + dot(k[1], k[1])).sqrt();
+        e.primal_residual <= tol * (1.0 + nkt) && e.dual_residual <= tol * (1.0 + nk)
+    };
+    match stop {
+        StopRule::Gap => gap_ok,
+        StopRule::Residuals => res_ok(),
+        StopRule::GapAndResiduals => gap_ok && res_ok(),
+    }
+}

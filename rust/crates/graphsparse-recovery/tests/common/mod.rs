@@ -1,0 +1,109 @@
+//! Shared generators of the integration tests (fixed seeds; no dependencies).
+#![allow(dead_code)]
+
+/// SplitMix64: a tiny deterministic generator.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in [0, 1).
+    pub fn uniform(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    /// Uniform in 0..n.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+    /// Standard normal (Box–Muller).
+    pub fn normal(&mut self) -> f64 {
+        let u = self.uniform().max(1e-300);
+        let v = self.uniform();
+        (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
+    }
+    pub fn normals(&mut self, n: usize) -> Vec<f64> {
+        (0..n).map(|_| self.normal()).collect()
+    }
+}
+
+/// A connected graph of degree about 3: a Hamiltonian cycle on a random order plus a random
+/// matching (pairs already adjacent are skipped).
+pub fn cubic_like_graph(n: usize, rng: &mut Rng) -> Vec<[usize; 2]> {
+    let mut order: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        let j = rng.below(i + 1);
+        order.swap(i, j);
+    }
+    let mut edges = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut add = |u: usize, v: usize, edges: &mut Vec<[usize; 2]>| {
+        if u != v && seen.insert((u.min(v), u.max(v))) {
+            edges.push([u, v]);
+        }
+    };
+    for k in 0..n {
+        add(order[k], order[(k + 1) % n], &mut edges);
+    }
+    let mut perm: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        let j = rng.below(i + 1);
+        perm.swap(i, j);
+    }
+    for k in (0..n.saturating_sub(1)).step_by(2) {
+        add(perm[k], perm[k + 1], &mut edges);
+    }
+    edges
+}
+
+/// A compressed-sensing instance: Gaussian `J × N` matrix, a signal on a connected piece of
+/// the graph (BFS from a random vertex), noise of standard deviation `noise`.
+pub struct Instance {
+    pub a: Vec<f64>,
+    pub y: Vec<f64>,
+    pub x: Vec<f64>,
+    pub edges: Vec<[usize; 2]>,
+    pub n: usize,
+    pub j: usize,
+}
+
+pub fn instance(n: usize, j: usize, k: usize, noise: f64, seed: u64) -> Instance {
+    let mut rng = Rng(seed);
+    let edges = cubic_like_graph(n, &mut rng);
+    let mut adj = vec![Vec::new(); n];
+    for &[u, v] in &edges {
+        adj[u].push(v);
+        adj[v].push(u);
+    }
+    let mut x = vec![0.0; n];
+    let mut queue = std::collections::VecDeque::from([rng.below(n)]);
+    let mut inside = vec![false; n];
+    let mut count = 0;
+    while let Some(u) = queue.pop_front() {
+        if inside[u] || count >= k {
+            continue;
+        }
+        inside[u] = true;
+        count += 1;
+        x[u] = rng.normal();
+        for &v in &adj[u] {
+            queue.push_back(v);
+        }
+    }
+    let a = rng.normals(j * n);
+    let y = (0..j)
+        .map(|r| (0..n).map(|c| a[r * n + c] * x[c]).sum::<f64>() + noise * rng.normal())
+        .collect();
+    Instance {
+        a,
+        y,
+        x,
+        edges,
+        n,
+        j,
+    }
+}
