@@ -1,0 +1,19 @@
+//! Optimal transport on graphs and graph compression by optimal transport (OTC).
+//!
+//! Work in progress: see the module docs.
+
+mod error;
+mod graph;
+mod lipschitz;
+mod otc;
+
+pub use error::{MASS_TOL, OtError, Result};
+pub use graph::{Directed, OtGraph, degree_prior};
+pub use lipschitz::{
+    LipschitzOptions, LipschitzSolver, LipschitzWork, ProjectionInfo, project_lipschitz,
+    project_lipschitz_into,
+};
+pub use otc::{
+    OtcParams, OtcSolution, OtcTrace, OtcValidParams, OtcWorkspace, StepMode, grad_phi, phi,
+    round_top_k, solve_otc,
+};
