@@ -2,11 +2,15 @@
 //!
 //! Work in progress: see the module docs.
 
+mod coarsen;
+mod collection;
 mod error;
 mod graph;
 mod lipschitz;
 mod otc;
 
+pub use coarsen::{Coarsening, Contraction, coarsen};
+pub use collection::{Compressed, CostRule, Method, TargetSize, compress_collection};
 pub use error::{MASS_TOL, OtError, Result};
 pub use graph::{Directed, OtGraph, degree_prior};
 pub use lipschitz::{
