@@ -8,6 +8,7 @@ mod error;
 mod graph;
 mod lipschitz;
 mod otc;
+mod wl;
 
 pub use coarsen::{Coarsening, Contraction, coarsen};
 pub use collection::{Compressed, CostRule, Method, TargetSize, compress_collection};
@@ -21,3 +22,4 @@ pub use otc::{
     OtcParams, OtcSolution, OtcTrace, OtcValidParams, OtcWorkspace, StepMode, grad_phi, phi,
     round_top_k, solve_otc,
 };
+pub use wl::{CsrMatrix, WlParams, WlVocabulary, wl_subtree_features};
