@@ -8,6 +8,7 @@ mod error;
 mod graph;
 mod lipschitz;
 mod otc;
+mod transport;
 mod wl;
 
 pub use coarsen::{Coarsening, Contraction, coarsen};
@@ -22,4 +23,5 @@ pub use otc::{
     OtcParams, OtcSolution, OtcTrace, OtcValidParams, OtcWorkspace, StepMode, grad_phi, phi,
     round_top_k, solve_otc,
 };
+pub use transport::{TransportParams, TransportSolution, graph_ot_distance, solve_transport};
 pub use wl::{CsrMatrix, WlParams, WlVocabulary, wl_subtree_features};
