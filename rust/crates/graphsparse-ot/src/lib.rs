@@ -6,6 +6,7 @@ mod coarsen;
 mod collection;
 mod error;
 mod graph;
+mod inner;
 mod lipschitz;
 mod otc;
 mod transport;
@@ -15,6 +16,7 @@ pub use coarsen::{Coarsening, Contraction, coarsen};
 pub use collection::{Compressed, CostRule, Method, TargetSize, compress_collection};
 pub use error::{MASS_TOL, OtError, Result};
 pub use graph::{Directed, OtGraph, degree_prior};
+pub use inner::{Certificate, InnerSolution, certificate, inner_value, saddle_gap};
 pub use lipschitz::{
     LipschitzOptions, LipschitzSolver, LipschitzWork, ProjectionInfo, project_lipschitz,
     project_lipschitz_into,

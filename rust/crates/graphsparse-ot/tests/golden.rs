@@ -6,6 +6,9 @@ use graphsparse_ot::{
     project_lipschitz, solve_otc,
 };
 
+mod common;
+use common::figure2_tree;
+
 const TOL: f64 = 1e-9;
 
 fn close(got: &[f64], want: &[f64], tol: f64) {
@@ -97,22 +100,6 @@ fn g3_two_triangles() {
         TOL,
     );
     assert_eq!(sol.vertices, vec![2, 3, 4]);
-}
-
-/// The synthetic tree of the paper's Figure 2 (spec §8.4).
-pub fn figure2_tree() -> OtGraph {
-    let mut edges = Vec::new();
-    let mut costs = Vec::new();
-    let heavy = [8, 11, 12, 14, 15, 16, 17, 18, 19, 20];
-    for p in 1..=4u32 {
-        edges.push([0, p]);
-        costs.push(0.3);
-        for leaf in 5 + 4 * (p - 1)..=8 + 4 * (p - 1) {
-            edges.push([p, leaf]);
-            costs.push(if heavy.contains(&leaf) { 0.5 } else { 0.1 });
-        }
-    }
-    OtGraph::undirected(21, &edges, &costs).unwrap()
 }
 
 #[test]
