@@ -71,7 +71,7 @@ fn bench_ot(c: &mut Criterion) {
                 })
             })
         });
-        let wl = WlParams::new().n_iter(5);
+        let wl = WlParams::new().n_iter(5).check().unwrap();
         group.bench_function("wl/mutagenicity/serial", |b| {
             b.iter(|| wl_subtree_features(black_box(&db), &wl).unwrap())
         });

@@ -93,9 +93,9 @@ struct Level {
 fn level_of(parent: &mut [u32], edges: &[[u32; 2]], id: &mut [u32]) -> Level {
     let n0 = parent.len();
     let mut n = 0u32;
-    for v in 0..n0 {
+    for (v, slot) in id.iter_mut().enumerate().take(n0) {
         if find(parent, v as u32) == v as u32 {
-            id[v] = n;
+            *slot = n;
             n += 1;
         }
     }
@@ -106,7 +106,7 @@ fn level_of(parent: &mut [u32], edges: &[[u32; 2]], id: &mut [u32]) -> Level {
             es.push((a.min(b), a.max(b), 1.0));
         }
     }
-    es.sort_unstable_by(|x, y| (x.0, x.1).cmp(&(y.0, y.1)));
+    es.sort_unstable_by_key(|x| (x.0, x.1));
     let mut merged: Vec<(u32, u32, f64)> = Vec::with_capacity(es.len());
     for e in es {
         match merged.last_mut() {
@@ -133,7 +133,8 @@ fn level_of(parent: &mut [u32], edges: &[[u32; 2]], id: &mut [u32]) -> Level {
 /// run out first.
 ///
 /// # Errors
-/// [`crate::OtError::InvalidParameter`] for `k = 0` or an endpoint `≥ n`.
+/// [`crate::OtError::InvalidParameter`] for `k = 0` or `n ≥ 2³²`,
+/// [`crate::OtError::VertexOutOfRange`] for an endpoint `≥ n`.
 ///
 /// # Complexity
 /// O(levels · (n + m log m)) time, O(n + m) memory.
@@ -156,6 +157,12 @@ pub fn coarsen(
 ) -> Result<Contraction> {
     if k == 0 {
         return Err(bad_param("k", "must be >= 1, got 0"));
+    }
+    if u32::try_from(n).is_err() {
+        return Err(bad_param(
+            "n",
+            format!("at most {} vertices are supported, got {n}", u32::MAX),
+        ));
     }
     if let Some(e) = edges
         .iter()

@@ -36,8 +36,17 @@ impl Default for CostRule {
 impl CostRule {
     /// The cost of every edge of `g`.
     ///
+    /// # Arguments
+    /// * `g` – a graph of a [`GraphDatabase`] (its vertex labels decide [`CostRule::Labels`]).
+    ///
+    /// # Returns
+    /// One cost per edge of `g`, in edge order.
+    ///
     /// # Errors
     /// [`OtError::InvalidParameter`] for a negative or non-finite `same`/`different`.
+    ///
+    /// # Complexity
+    /// O(n + m).
     ///
     /// # Example
     /// ```
@@ -121,8 +130,8 @@ impl TargetSize<'_> {
         }
     }
 
-    /// The budget of graph `i` with `n` vertices.
-    pub fn k(&self, i: usize, n: usize) -> usize {
+    /// The budget of graph `i` with `n` vertices (`i` in range: checked by `check`).
+    pub(crate) fn k(&self, i: usize, n: usize) -> usize {
         match *self {
             Self::Fixed(k) => k,
             Self::Ratio(r) => ((r * n as f64).round() as usize).max(1),

@@ -136,10 +136,27 @@ impl OtGraph {
         Ok(g)
     }
 
-    /// An undirected graph from a database graph's edges (already free of loops and repeats).
+    /// An undirected graph: [`OtGraph::new`] with [`Directed::None`].
+    ///
+    /// # Arguments
+    /// * `n`, `edges`, `costs` – as [`OtGraph::new`].
+    ///
+    /// # Returns
+    /// The prepared graph, every edge stored with `tail = min(u, v)`.
     ///
     /// # Errors
     /// As [`OtGraph::new`].
+    ///
+    /// # Complexity
+    /// O(n + m) expected.
+    ///
+    /// # Example
+    /// ```
+    /// let g = graphsparse_ot::OtGraph::undirected(3, &[[2, 1], [1, 0]], &[0.02, 0.01])?;
+    /// assert_eq!((g.tail(), g.head()), (&[1, 0][..], &[2, 1][..]));
+    /// assert!(g.is_undirected());
+    /// # Ok::<(), graphsparse_ot::OtError>(())
+    /// ```
     pub fn undirected(n: usize, edges: &[[u32; 2]], costs: &[f64]) -> Result<Self> {
         Self::new(n, edges, costs, Directed::None)
     }
@@ -180,9 +197,37 @@ impl OtGraph {
 
     /// Writes `F t` (one value per edge: `t(head) − t(tail)`) into `out`.
     ///
+    /// # Arguments
+    /// * `t` – one value per vertex.
+    /// * `out` – one slot per stored edge.
+    ///
+    /// # Returns
+    /// `Ok(())` with `(F t)(e)` in `out[e]`.
+    ///
+    /// # Errors
+    /// [`OtError::LengthMismatch`] when `t` or `out` has the wrong length.
+    ///
     /// # Complexity
-    /// O(m).
-    pub fn apply_f(&self, t: &[f64], out: &mut [f64]) {
+    /// O(m), no allocation.
+    ///
+    /// # Example
+    /// ```
+    /// use graphsparse_ot::OtGraph;
+    /// let g = OtGraph::undirected(3, &[[1, 0], [1, 2]], &[1.0, 1.0])?;
+    /// let mut ft = [0.0; 2];
+    /// g.apply_f(&[1.0, 2.0, 4.0], &mut ft)?;
+    /// assert_eq!(ft, [1.0, 2.0]); // t(1) − t(0) and t(2) − t(1): tails are the smaller ends
+    /// # Ok::<(), graphsparse_ot::OtError>(())
+    /// ```
+    pub fn apply_f(&self, t: &[f64], out: &mut [f64]) -> Result<()> {
+        check_len("t", t.len(), self.n)?;
+        check_len("out", out.len(), self.n_edges())?;
+        self.apply_f_unchecked(t, out);
+        Ok(())
+    }
+
+    /// [`OtGraph::apply_f`] on buffers whose lengths the caller guarantees.
+    pub(crate) fn apply_f_unchecked(&self, t: &[f64], out: &mut [f64]) {
         for ((o, &a), &b) in out.iter_mut().zip(&self.tail).zip(&self.head) {
             *o = t[b as usize] - t[a as usize];
         }
@@ -190,9 +235,37 @@ impl OtGraph {
 
     /// Writes `Fᵀ μ` (the net inflow at each vertex) into `out`.
     ///
+    /// # Arguments
+    /// * `mu` – one value per stored edge (a flow along `tail → head` when positive).
+    /// * `out` – one slot per vertex.
+    ///
+    /// # Returns
+    /// `Ok(())` with `Σ_{e: head = v} μ_e − Σ_{e: tail = v} μ_e` in `out[v]`.
+    ///
+    /// # Errors
+    /// [`OtError::LengthMismatch`] when `mu` or `out` has the wrong length.
+    ///
     /// # Complexity
-    /// O(n + m).
-    pub fn apply_ft(&self, mu: &[f64], out: &mut [f64]) {
+    /// O(n + m), no allocation.
+    ///
+    /// # Example
+    /// ```
+    /// use graphsparse_ot::OtGraph;
+    /// let g = OtGraph::undirected(3, &[[0, 1], [1, 2]], &[1.0, 1.0])?;
+    /// let mut inflow = [0.0; 3];
+    /// g.apply_ft(&[0.5, 0.5], &mut inflow)?; // half a unit along 0 → 1 → 2
+    /// assert_eq!(inflow, [-0.5, 0.0, 0.5]);
+    /// # Ok::<(), graphsparse_ot::OtError>(())
+    /// ```
+    pub fn apply_ft(&self, mu: &[f64], out: &mut [f64]) -> Result<()> {
+        check_len("mu", mu.len(), self.n_edges())?;
+        check_len("out", out.len(), self.n)?;
+        self.apply_ft_unchecked(mu, out);
+        Ok(())
+    }
+
+    /// [`OtGraph::apply_ft`] on buffers whose lengths the caller guarantees.
+    pub(crate) fn apply_ft_unchecked(&self, mu: &[f64], out: &mut [f64]) {
         out.fill(0.0);
         for ((&m, &a), &b) in mu.iter().zip(&self.tail).zip(&self.head) {
             out[b as usize] += m;
@@ -201,6 +274,16 @@ impl OtGraph {
     }
 
     /// The unweighted degree of each vertex (each stored edge counts once at each end).
+    ///
+    /// # Complexity
+    /// O(n + m).
+    ///
+    /// # Example
+    /// ```
+    /// let g = graphsparse_ot::OtGraph::undirected(3, &[[0, 1], [1, 2]], &[1.0, 1.0])?;
+    /// assert_eq!(g.degrees(), vec![1, 2, 1]);
+    /// # Ok::<(), graphsparse_ot::OtError>(())
+    /// ```
     pub fn degrees(&self) -> Vec<u32> {
         let mut d = vec![0u32; self.n];
         for (&a, &b) in self.tail.iter().zip(&self.head) {
@@ -210,8 +293,21 @@ impl OtGraph {
         d
     }
 
-    /// Connected components (edge directions ignored): a component id per vertex, numbered in
-    /// order of their smallest vertex, and the number of components.
+    /// Connected components (edge directions ignored).
+    ///
+    /// # Returns
+    /// `(component, count)`: a component id per vertex, numbered in order of their smallest
+    /// vertex, and the number of components.
+    ///
+    /// # Complexity
+    /// O((n + m) α(n)) (union–find with path halving).
+    ///
+    /// # Example
+    /// ```
+    /// let g = graphsparse_ot::OtGraph::undirected(4, &[[2, 3]], &[1.0])?;
+    /// assert_eq!(g.components(), (vec![0, 1, 2, 2], 3));
+    /// # Ok::<(), graphsparse_ot::OtError>(())
+    /// ```
     pub fn components(&self) -> (Vec<u32>, usize) {
         let mut parent: Vec<u32> = (0..self.n as u32).collect();
         fn find(p: &mut [u32], mut x: u32) -> u32 {
@@ -245,8 +341,12 @@ impl OtGraph {
 /// The degree prior `ρ0(v) = deg(v) / Σ deg` (spec §7): the stationary distribution of the
 /// simple random walk.
 ///
-/// Isolated vertices get 0; a graph without edges gets the uniform distribution; a graph
-/// without vertices gets an empty vector.
+/// # Arguments
+/// * `g` – the graph (edge directions are ignored for the degree).
+///
+/// # Returns
+/// One probability per vertex. Isolated vertices get 0; a graph without edges gets the
+/// uniform distribution; a graph without vertices gets an empty vector.
 ///
 /// # Complexity
 /// O(n + m).
@@ -309,10 +409,10 @@ mod tests {
     fn incidence_kernels_and_components() {
         let g = OtGraph::undirected(4, &[[1, 0], [1, 2]], &[1.0, 1.0]).unwrap();
         let mut ft = vec![0.0; 2];
-        g.apply_f(&[1.0, 2.0, 4.0, 8.0], &mut ft);
+        g.apply_f(&[1.0, 2.0, 4.0, 8.0], &mut ft).unwrap();
         assert_eq!(ft, [1.0, 2.0]); // t(1) - t(0), t(2) - t(1)
         let mut inflow = vec![0.0; 4];
-        g.apply_ft(&[1.0, 1.0], &mut inflow);
+        g.apply_ft(&[1.0, 1.0], &mut inflow).unwrap();
         assert_eq!(inflow, [-1.0, 0.0, 1.0, 0.0]);
         assert_eq!(g.components(), (vec![0, 0, 0, 1], 2));
         assert_eq!(degree_prior(&g), vec![0.25, 0.5, 0.25, 0.0]);

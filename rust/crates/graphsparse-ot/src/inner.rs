@@ -13,7 +13,7 @@ use graphsparse_budget::RunControl;
 use crate::error::{Result, bad_param, check_distribution, check_len, check_nonneg};
 use crate::graph::OtGraph;
 use crate::lipschitz::{LipschitzOptions, LipschitzWork, project_unchecked};
-use crate::otc::{grad_phi, phi};
+use crate::otc::{grad_phi_unchecked, phi_unchecked};
 use crate::transport::{TransportParams, solve_transport};
 
 /// The result of [`inner_value`].
@@ -82,7 +82,7 @@ pub fn inner_value(
             format!("must be finite and > 0, got {lambda}"),
         ));
     }
-    if !(tol >= 0.0) {
+    if tol.is_nan() || tol < 0.0 {
         return Err(bad_param("tol", format!("must be >= 0, got {tol}")));
     }
     if max_iter == 0 {
@@ -112,14 +112,14 @@ pub fn inner_value(
     for it in 1..=max_iter {
         n_iter = it;
         // gradient ascent step from the extrapolated point (yt, z_y)
-        let gz = grad_phi(eps, &yt, z_y, rho0, lambda, &mut ge, &mut gt);
+        let gz = grad_phi_unchecked(eps, &yt, z_y, rho0, lambda, &mut ge, &mut gt);
         for v in 0..n {
             y[v] = yt[v] + step * gt[v];
         }
         t_prev.copy_from_slice(&t);
         zeta_prev = std::mem::replace(&mut zeta, z_y + step * gz);
         project_unchecked(g, &y, &mut mu, &mut t, &opts, &mut work);
-        let obj = phi(eps, &t, zeta, rho0, lambda);
+        let obj = phi_unchecked(eps, &t, zeta, rho0, lambda);
         if obj > best.0 {
             best = (obj, t.clone(), zeta);
         }
@@ -164,7 +164,7 @@ fn primal_bound(g: &OtGraph, rho0: &[f64], eps: &[f64], t: &[f64], zeta: f64, la
         .map(|v| eps[v] * (-(t[v] + zeta)).max(0.0) / lambda)
         .collect();
     let total: f64 = r.iter().sum();
-    if !(total > 0.0) {
+    if total.is_nan() || total <= 0.0 {
         return f64::INFINITY;
     }
     let r: Vec<f64> = r.iter().map(|x| x / total).collect();
@@ -183,7 +183,14 @@ fn primal_bound(g: &OtGraph, rho0: &[f64], eps: &[f64], t: &[f64], zeta: f64, la
 /// `V(ε̄) − min_{ε ∈ Ẽ_k} Φ(ε, t̄, ζ̄)`, the second term being
 /// `−t̄ᵀρ0 − ζ̄ − (1/2λ)·(sum of the k largest s̄_v²)`.
 ///
-/// `v_eps` is `V(ε̄)` (from [`inner_value`]).
+/// # Arguments
+/// * `v_eps` – `V(ε̄)` (from [`inner_value`]).
+/// * `rho0` – the prior; `k` – the budget; `t_bar`, `zeta_bar` – the averaged dual point
+///   ([`crate::OtcSolution::t_bar`], [`crate::OtcSolution::zeta_bar`]); `lambda` – `λ`.
+///
+/// # Returns
+/// The gap, `≥ 0` up to the accuracy of `v_eps` (entries beyond the shorter of `rho0` and
+/// `t_bar` are ignored).
 ///
 /// # Complexity
 /// O(n log n).
@@ -231,6 +238,13 @@ pub struct Certificate {
 ///
 /// With a connected graph, `c > 0` and a full-support `ρ0` (the paper's setting) the margin
 /// is never positive for `∅ ≠ S ≠ V` (proved in the spec), so expect it to fail on real data.
+///
+/// # Arguments
+/// * `g`, `rho0` – the graph and the prior; `s` – the candidate set (e.g.
+///   [`crate::OtcSolution::vertices`]); `k` – the budget; `lambda` – `λ`.
+///
+/// # Returns
+/// A [`Certificate`]: the margin, the signals and the inner solution for `ε = 1_S`.
 ///
 /// # Errors
 /// As [`inner_value`], and [`crate::OtError::InvalidParameter`] for an empty `S`, a vertex

@@ -58,7 +58,15 @@ impl Default for LipschitzOptions {
 }
 
 impl LipschitzOptions {
-    /// FDPG with its default cap of `10⁵` iterations.
+    /// FDPG with its default cap of `10⁵` iterations (tolerances as the default).
+    ///
+    /// # Example
+    /// ```
+    /// use graphsparse_ot::{LipschitzOptions, LipschitzSolver};
+    /// let o = LipschitzOptions::fdpg();
+    /// assert_eq!((o.solver, o.max_iter), (LipschitzSolver::Fdpg, 100_000));
+    /// assert!(o.check().is_ok());
+    /// ```
     pub fn fdpg() -> Self {
         Self {
             solver: LipschitzSolver::Fdpg,
@@ -73,7 +81,7 @@ impl LipschitzOptions {
     /// [`crate::OtError::InvalidParameter`] for a negative or NaN tolerance or `max_iter = 0`.
     pub fn check(&self) -> Result<()> {
         for (name, v) in [("tol_feas", self.tol_feas), ("tol_gap", self.tol_gap)] {
-            if !(v >= 0.0) || v.is_nan() {
+            if v.is_nan() || v < 0.0 {
                 return Err(bad_param(name, format!("must be >= 0, got {v}")));
             }
         }
@@ -116,13 +124,13 @@ fn evaluate(
     t: &mut [f64],
     opts: &LipschitzOptions,
 ) -> (f64, f64, bool) {
-    g.apply_ft(mu, t);
+    g.apply_ft_unchecked(mu, t);
     for (ti, &yi) in t.iter_mut().zip(y) {
         *ti = yi - *ti;
     }
     let (mut viol, mut gap, mut gap_noise) = (0.0_f64, 0.0_f64, 0.0_f64);
     let mut ok_feas = true;
-    for e in 0..g.n_edges() {
+    for (e, &m) in mu.iter().enumerate() {
         let (a, b) = (g.tail()[e] as usize, g.head()[e] as usize);
         let d = t[b] - t[a];
         let c = g.cost()[e];
@@ -132,7 +140,6 @@ fn evaluate(
             ok_feas = false;
         }
         viol = viol.max(v);
-        let m = mu[e];
         gap += c * m.abs() - m * d;
         gap_noise += m.abs() * (c + d.abs() + t[a].abs() + t[b].abs());
     }
@@ -143,20 +150,20 @@ fn evaluate(
 /// One Hildreth sweep over the edges in order; returns the largest `|Δμ_e|`.
 fn hildreth_sweep(g: &OtGraph, mu: &mut [f64], t: &mut [f64]) -> f64 {
     let mut maxd = 0.0_f64;
-    for e in 0..g.n_edges() {
+    for (e, mu_e) in mu.iter_mut().enumerate() {
         let (a, b) = (g.tail()[e] as usize, g.head()[e] as usize);
         let half = 0.5 * g.cost()[e];
-        let z = mu[e] + 0.5 * (t[b] - t[a]);
+        let z = *mu_e + 0.5 * (t[b] - t[a]);
         let new = if g.directed()[e] {
             (z - half).max(0.0)
         } else {
             soft(z, half)
         };
-        let d = new - mu[e];
+        let d = new - *mu_e;
         if d != 0.0 {
             t[b] -= d;
             t[a] += d;
-            mu[e] = new;
+            *mu_e = new;
             maxd = maxd.max(d.abs());
         }
     }
@@ -305,14 +312,14 @@ fn fdpg(
     let mut s = 1.0_f64;
     let mut info = ProjectionInfo::default();
     for it in 1..=opts.max_iter {
-        g.apply_ft(&work.w, &mut work.tw);
+        g.apply_ft_unchecked(&work.w, &mut work.tw);
         for (x, &yi) in work.tw.iter_mut().zip(y) {
             *x = yi - *x;
         }
-        g.apply_f(&work.tw, &mut work.ft);
+        g.apply_f_unchecked(&work.tw, &mut work.ft);
         let s_new = 0.5 * (1.0 + (1.0 + 4.0 * s * s).sqrt());
         let mom = (s - 1.0) / s_new;
-        for e in 0..m {
+        for (e, mu_e) in mu.iter_mut().enumerate() {
             let z = work.w[e] + work.ft[e] / lip;
             let a = g.cost()[e] / lip;
             let new = if g.directed()[e] {
@@ -320,8 +327,8 @@ fn fdpg(
             } else {
                 soft(z, a)
             };
-            work.w[e] = new + mom * (new - mu[e]);
-            mu[e] = new;
+            work.w[e] = new + mom * (new - *mu_e);
+            *mu_e = new;
         }
         s = s_new;
         let (viol, gap, ok) = evaluate(g, y, mu, t, opts);
@@ -386,7 +393,7 @@ mod tests {
 
     fn kkt(g: &OtGraph, y: &[f64], t: &[f64], mu: &[f64]) {
         let mut ftmu = vec![0.0; g.n_vertices()];
-        g.apply_ft(mu, &mut ftmu);
+        g.apply_ft(mu, &mut ftmu).unwrap();
         for v in 0..g.n_vertices() {
             assert!((t[v] - (y[v] - ftmu[v])).abs() < 1e-12);
         }

@@ -23,7 +23,7 @@
 
 use graphsparse_budget::{Budget, Meter, RunControl, Truncation};
 
-use crate::error::{Result, bad_param, check_distribution, check_len};
+use crate::error::{Result, bad_param, check_distribution, check_finite, check_len};
 use crate::graph::OtGraph;
 use crate::lipschitz::{LipschitzOptions, LipschitzWork, project_unchecked};
 
@@ -41,6 +41,15 @@ pub enum StepMode {
 ///
 /// Defaults are the paper's (§4): `λ = 1`, `α = β = γ = 0.1`, `T = 25`, paper steps, the
 /// exact projection onto `T_{F,c}` (Hildreth, `1e-13` / `1e-15`), no budget.
+///
+/// # Example
+/// ```
+/// use graphsparse_ot::{OtcParams, StepMode};
+/// let p = OtcParams::new().step_mode(StepMode::Stable).n_iter(100).check()?;
+/// assert_eq!(p.steps(20), (0.1, 1.0 / 21.0, 1.0 / 21.0)); // β, γ capped at λ/(1 + k)
+/// assert!(OtcParams::new().lambda(f64::NAN).check().is_err());
+/// # Ok::<(), graphsparse_ot::OtError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct OtcParams {
     lambda: f64,
@@ -133,7 +142,7 @@ impl OtcParams {
     /// Validates the parameters.
     ///
     /// # Errors
-    /// [`OtError::InvalidParameter`] naming the first parameter out of range.
+    /// [`crate::OtError::InvalidParameter`] naming the first parameter out of range.
     pub fn check(self) -> Result<OtcValidParams> {
         for (name, v) in [
             ("lambda", self.lambda),
@@ -256,27 +265,70 @@ impl OtcWorkspace {
     }
 }
 
-/// The gradient of `Φ` at `(eps, t, zeta)`: writes `∂_ε Φ` and `∂_t Φ`, returns `∂_ζ Φ`.
+/// Checks that the per-vertex inputs of [`grad_phi`] and [`phi`] agree and are finite.
+fn check_phi_inputs(eps: &[f64], t: &[f64], zeta: f64, rho0: &[f64], lambda: f64) -> Result<()> {
+    check_len("t", t.len(), eps.len())?;
+    check_len("rho0", rho0.len(), eps.len())?;
+    check_finite("eps", eps)?;
+    check_finite("t", t)?;
+    check_finite("rho0", rho0)?;
+    check_finite("zeta", &[zeta])?;
+    if !(lambda.is_finite() && lambda > 0.0) {
+        return Err(bad_param(
+            "lambda",
+            format!("must be finite and > 0, got {lambda}"),
+        ));
+    }
+    Ok(())
+}
+
+/// The gradient of `Φ` at `(ε, t, ζ)` (spec §3.5).
+///
+/// With `s_v = [−(t(v) + ζ)]₊` and `ρ̂1(v) = ε(v) s_v / λ`: `∂Φ/∂ε(v) = −s_v²/(2λ)`,
+/// `∂Φ/∂t(v) = ρ̂1(v) − ρ0(v)`, `∂Φ/∂ζ = Σ ρ̂1 − 1`.
 ///
 /// # Arguments
-/// * `eps`, `t`, `zeta` – the point; `rho0` – the prior; `lambda` – `λ`.
-/// * `ge`, `gt` – outputs, one value per vertex.
+/// * `eps`, `t`, `zeta` – the point (finite; `eps` and `t` one value per vertex).
+/// * `rho0` – the prior; `lambda` – `λ > 0`.
+/// * `ge`, `gt` – outputs for `∂_ε Φ` and `∂_t Φ`, one slot per vertex.
 ///
 /// # Returns
 /// `∂Φ/∂ζ = Σ ρ̂1 − 1`.
 ///
+/// # Errors
+/// [`crate::OtError::LengthMismatch`] for inputs or outputs of different lengths,
+/// [`crate::OtError::BadValue`] for a non-finite entry, [`crate::OtError::InvalidParameter`] for a bad
+/// `λ`.
+///
 /// # Complexity
-/// O(n).
+/// O(n), no allocation.
 ///
 /// # Example
 /// ```
 /// let (mut ge, mut gt) = ([0.0; 3], [0.0; 3]);
 /// let rho0 = [0.25, 0.5, 0.25];
-/// let gz = graphsparse_ot::grad_phi(&[2.0 / 3.0; 3], &[0.0; 3], 0.0, &rho0, 1.0, &mut ge, &mut gt);
+/// let gz = graphsparse_ot::grad_phi(&[2.0 / 3.0; 3], &[0.0; 3], 0.0, &rho0, 1.0, &mut ge, &mut gt)?;
 /// // the start point of Algorithm 2: no signal, so ∇_ε Φ = 0, ∇_t Φ = −ρ0, ∇_ζ Φ = −1
 /// assert_eq!((ge, gt, gz), ([0.0; 3], [-0.25, -0.5, -0.25], -1.0));
+/// # Ok::<(), graphsparse_ot::OtError>(())
 /// ```
 pub fn grad_phi(
+    eps: &[f64],
+    t: &[f64],
+    zeta: f64,
+    rho0: &[f64],
+    lambda: f64,
+    ge: &mut [f64],
+    gt: &mut [f64],
+) -> Result<f64> {
+    check_phi_inputs(eps, t, zeta, rho0, lambda)?;
+    check_len("ge", ge.len(), eps.len())?;
+    check_len("gt", gt.len(), eps.len())?;
+    Ok(grad_phi_unchecked(eps, t, zeta, rho0, lambda, ge, gt))
+}
+
+/// [`grad_phi`] on inputs the caller guarantees.
+pub(crate) fn grad_phi_unchecked(
     eps: &[f64],
     t: &[f64],
     zeta: f64,
@@ -296,7 +348,19 @@ pub fn grad_phi(
     total - 1.0
 }
 
-/// The saddle function `Φ(ε, t, ζ) = −(1/2λ) Σ ε(v)[t(v) + ζ]₋² − tᵀρ0 − ζ` (spec §3.3).
+/// The saddle function `Φ(ε, t, ζ) = −(1/2λ) Σ ε(v)[t(v) + ζ]₋² − tᵀρ0 − ζ` (spec §3.3; the
+/// paper's `ψ_{ρ0}` of Theorem 5 in its bounded reading).
+///
+/// # Arguments
+/// * `eps`, `t`, `zeta` – the point (finite; `eps` and `t` one value per vertex).
+/// * `rho0` – the prior; `lambda` – `λ > 0`.
+///
+/// # Returns
+/// `Φ(ε, t, ζ)`. For `ε = 1_S` its maximum over `t ∈ T_{F,c}`, `ζ ∈ ℝ` is the value `V(1_S)`
+/// of problem (3) ([`crate::inner_value`]).
+///
+/// # Errors
+/// As [`grad_phi`].
 ///
 /// # Complexity
 /// O(n).
@@ -305,11 +369,18 @@ pub fn grad_phi(
 /// ```
 /// // invariance under (t + a1, ζ − a)
 /// let (eps, rho0) = ([0.5, 1.0], [0.4, 0.6]);
-/// let a = graphsparse_ot::phi(&eps, &[0.1, -0.3], -0.2, &rho0, 1.0);
-/// let b = graphsparse_ot::phi(&eps, &[0.6, 0.2], -0.7, &rho0, 1.0);
+/// let a = graphsparse_ot::phi(&eps, &[0.1, -0.3], -0.2, &rho0, 1.0)?;
+/// let b = graphsparse_ot::phi(&eps, &[0.6, 0.2], -0.7, &rho0, 1.0)?;
 /// assert!((a - b).abs() < 1e-15);
+/// # Ok::<(), graphsparse_ot::OtError>(())
 /// ```
-pub fn phi(eps: &[f64], t: &[f64], zeta: f64, rho0: &[f64], lambda: f64) -> f64 {
+pub fn phi(eps: &[f64], t: &[f64], zeta: f64, rho0: &[f64], lambda: f64) -> Result<f64> {
+    check_phi_inputs(eps, t, zeta, rho0, lambda)?;
+    Ok(phi_unchecked(eps, t, zeta, rho0, lambda))
+}
+
+/// [`phi`] on inputs the caller guarantees.
+pub(crate) fn phi_unchecked(eps: &[f64], t: &[f64], zeta: f64, rho0: &[f64], lambda: f64) -> f64 {
     let mut quad = 0.0;
     let mut lin = 0.0;
     for v in 0..eps.len() {
@@ -320,12 +391,24 @@ pub fn phi(eps: &[f64], t: &[f64], zeta: f64, rho0: &[f64], lambda: f64) -> f64 
     -quad / (2.0 * lambda) - lin - zeta
 }
 
-/// Rounds `ε̂` to at most `k` vertices (spec §6.1); returns them sorted.
+/// Rounds `ε̂` to at most `k` vertices (spec §6.1).
 ///
 /// If every `ε̂(v)` is within `1e-9` of 0 or 1, `S = {v : ε̂(v) ≥ ½}`. Otherwise `S` is the
 /// first `min(k, n)` vertices in the order of the key `(−round(10¹⁰ ε̂(v)), −ρ0(v), v)`:
 /// largest `ε̂` first, values equal after rounding to `10⁻¹⁰` tied, ties to the larger prior,
 /// then to the smaller index. The quantisation makes the result independent of summation order.
+///
+/// # Arguments
+/// * `eps_hat` – the relaxed indicator, finite (normally a point of `Ẽ_k`).
+/// * `rho0` – the prior (the first tie-break), one value per vertex.
+/// * `k` – the budget.
+///
+/// # Returns
+/// The kept vertices, sorted. At most `k` of them whenever `Σ ε̂ ≤ k` (always for Mirror
+/// Prox output).
+///
+/// # Errors
+/// [`crate::OtError::LengthMismatch`], [`crate::OtError::BadValue`] for a non-finite entry.
 ///
 /// # Complexity
 /// O(n log n).
@@ -335,9 +418,18 @@ pub fn phi(eps: &[f64], t: &[f64], zeta: f64, rho0: &[f64], lambda: f64) -> f64 
 /// // G2 of the specification: vertices 1–4 are tied, the index decides
 /// let eps = [0.503817791798, 0.499980017401, 0.499980017401, 0.499980017401, 0.499980017401, 0.496262138596];
 /// let rho0 = [3.0 / 12.0, 2.0 / 12.0, 2.0 / 12.0, 2.0 / 12.0, 2.0 / 12.0, 1.0 / 12.0];
-/// assert_eq!(graphsparse_ot::round_top_k(&eps, &rho0, 3), vec![0, 1, 2]);
+/// assert_eq!(graphsparse_ot::round_top_k(&eps, &rho0, 3)?, vec![0, 1, 2]);
+/// # Ok::<(), graphsparse_ot::OtError>(())
 /// ```
-pub fn round_top_k(eps_hat: &[f64], rho0: &[f64], k: usize) -> Vec<u32> {
+pub fn round_top_k(eps_hat: &[f64], rho0: &[f64], k: usize) -> Result<Vec<u32>> {
+    check_len("rho0", rho0.len(), eps_hat.len())?;
+    check_finite("eps_hat", eps_hat)?;
+    check_finite("rho0", rho0)?;
+    Ok(round_unchecked(eps_hat, rho0, k))
+}
+
+/// [`round_top_k`] on inputs the caller guarantees.
+pub(crate) fn round_unchecked(eps_hat: &[f64], rho0: &[f64], k: usize) -> Vec<u32> {
     let n = eps_hat.len();
     if eps_hat
         .iter()
@@ -387,8 +479,8 @@ pub(crate) fn check_inputs(g: &OtGraph, rho0: &[f64], k: usize) -> Result<()> {
 /// An [`OtcSolution`]: the kept vertices and the diagnostics (`ε̂`, `t̄`, `ζ̄`, `ρ̂1`).
 ///
 /// # Errors
-/// [`OtError::LengthMismatch`], [`OtError::BadValue`] or [`OtError::NotNormalized`] for a bad
-/// prior, [`OtError::InvalidParameter`] for `k = 0`.
+/// [`crate::OtError::LengthMismatch`], [`crate::OtError::BadValue`] or [`crate::OtError::NotNormalized`] for a bad
+/// prior, [`crate::OtError::InvalidParameter`] for `k = 0`.
 ///
 /// # Complexity
 /// O(T (n + m · I)) time with `I` the sweeps per projection (a few, warm-started), O(n + m)
@@ -465,7 +557,7 @@ pub(crate) fn solve_unchecked(
             break;
         }
         // gradient step from the current point
-        let gz = grad_phi(&ws.eps, &ws.t, zeta, rho0, lambda, &mut ws.ge, &mut ws.gt);
+        let gz = grad_phi_unchecked(&ws.eps, &ws.t, zeta, rho0, lambda, &mut ws.ge, &mut ws.gt);
         for v in 0..n {
             ws.y[v] = ws.eps[v] - alpha * ws.ge[v];
         }
@@ -485,7 +577,7 @@ pub(crate) fn solve_unchecked(
         max_pi = max_pi.max(info.iterations);
         let zeta_h = zeta + gamma * gz;
         // extra-gradient step, again from the current point
-        let gz2 = grad_phi(
+        let gz2 = grad_phi_unchecked(
             &ws.eps_h, &ws.t_h, zeta_h, rho0, lambda, &mut ws.ge, &mut ws.gt,
         );
         for v in 0..n {
@@ -529,7 +621,7 @@ pub(crate) fn solve_unchecked(
         .map(|(&e, &t)| e * (-(t + zeta_bar)).max(0.0) / lambda)
         .collect();
     OtcSolution {
-        vertices: round_top_k(&eps_hat, rho0, k),
+        vertices: round_unchecked(&eps_hat, rho0, k),
         eps_hat,
         t_bar,
         zeta_bar,

@@ -319,23 +319,23 @@ pub fn solve_transport(
         pi: vec![0.0; n + 1],
         stack: Vec::new(),
     };
-    for v in 0..n {
+    for (v, &sv) in supply.iter().enumerate() {
         let a = n_real + v;
         s.parent[v] = root as u32;
         s.pred[v] = a as u32;
         s.depth[v] = 1;
         s.in_tree[a] = true;
-        if supply[v] >= 0.0 {
+        if sv >= 0.0 {
             s.src.push(v as u32);
             s.dst.push(root as u32);
             s.cost.push(0.0);
-            s.flow[a] = supply[v];
+            s.flow[a] = sv;
             s.up[v] = true;
         } else {
             s.src.push(root as u32);
             s.dst.push(v as u32);
             s.cost.push(big_m);
-            s.flow[a] = -supply[v];
+            s.flow[a] = -sv;
             s.up[v] = false;
         }
     }
@@ -352,7 +352,10 @@ pub fn solve_transport(
     let mut next = 0usize;
     let mut pivots = 0u64;
     let mut truncation = None;
-    'outer: while n_real > 0 {
+    'outer: loop {
+        if n_real == 0 {
+            break;
+        }
         if pivots % 256 == 0 && !meter.claim_node() {
             truncation = meter.truncation();
             break;
@@ -421,8 +424,7 @@ pub fn solve_transport(
     let feasible = truncation.is_some() || artificial <= imbalance + 4.0 * crate::error::MASS_TOL;
     let mut flow = vec![0.0; m];
     let mut value = 0.0;
-    for a in 0..n_real {
-        let (e, sign) = arc_edge[a];
+    for (a, &(e, sign)) in arc_edge.iter().enumerate() {
         flow[e] += sign * s.flow[a];
         value += s.cost[a] * s.flow[a];
     }
@@ -452,6 +454,12 @@ pub fn solve_transport(
 ///
 /// `+∞` when `ρ1` cannot be reached from `ρ0` (a component's mass differs, or the directed
 /// edges do not allow it). Convenience wrapper of [`solve_transport`] without a budget.
+///
+/// # Arguments
+/// * `g` – the graph; `rho0`, `rho1` – probability vectors on its vertices.
+///
+/// # Returns
+/// `W(ρ0, ρ1)`: the cheapest way to move `ρ0` onto `ρ1` along the edges at their costs.
 ///
 /// # Errors
 /// As [`solve_transport`].

@@ -45,8 +45,29 @@ pub struct CsrMatrix {
 }
 
 impl CsrMatrix {
-    /// `⟨row a, row b⟩` (for tests and small kernels).
-    pub fn row_dot(&self, a: usize, b: usize) -> f64 {
+    /// The inner product of two rows: one entry of the kernel matrix `X Xᵀ`.
+    ///
+    /// # Arguments
+    /// * `a`, `b` – row indices.
+    ///
+    /// # Returns
+    /// `⟨row a, row b⟩`, or `None` when a row index is out of range.
+    ///
+    /// # Complexity
+    /// O(nnz(a) + nnz(b)) (a merge of the sorted column lists).
+    ///
+    /// # Example
+    /// ```
+    /// use graphsparse_ot::CsrMatrix;
+    /// let x = CsrMatrix { n_rows: 2, n_cols: 3, indptr: vec![0, 2, 4],
+    ///     indices: vec![0, 2, 1, 2], data: vec![1.0, 2.0, 5.0, 3.0] };
+    /// assert_eq!(x.row_dot(0, 1), Some(6.0));
+    /// assert_eq!(x.row_dot(0, 2), None);
+    /// ```
+    pub fn row_dot(&self, a: usize, b: usize) -> Option<f64> {
+        if a >= self.n_rows || b >= self.n_rows || self.indptr.len() != self.n_rows + 1 {
+            return None;
+        }
         let (ra, rb) = (
             self.indptr[a]..self.indptr[a + 1],
             self.indptr[b]..self.indptr[b + 1],
@@ -65,11 +86,19 @@ impl CsrMatrix {
                 }
             }
         }
-        s
+        Some(s)
     }
 }
 
 /// WL feature parameters (a builder); see [`WlParams::check`].
+///
+/// # Example
+/// ```
+/// let p = graphsparse_ot::WlParams::new().n_iter(3).parallel(true).check()?;
+/// assert_eq!((p.n_iter(), p.parallel()), (3, true));
+/// assert!(graphsparse_ot::WlParams::new().n_iter(5000).check().is_err());
+/// # Ok::<(), graphsparse_ot::OtError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WlParams {
     n_iter: usize,
@@ -104,14 +133,29 @@ impl WlParams {
     ///
     /// # Errors
     /// [`crate::OtError::InvalidParameter`] when `n_iter > 1000`.
-    pub fn check(self) -> Result<Self> {
+    pub fn check(self) -> Result<WlValidParams> {
         if self.n_iter > 1000 {
             return Err(bad_param(
                 "n_iter",
                 format!("must be <= 1000, got {}", self.n_iter),
             ));
         }
-        Ok(self)
+        Ok(WlValidParams(self))
+    }
+}
+
+/// Validated WL parameters, from [`WlParams::check`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WlValidParams(WlParams);
+
+impl WlValidParams {
+    /// The number of refinements `h`.
+    pub fn n_iter(&self) -> usize {
+        self.0.n_iter
+    }
+    /// Whether graphs are processed in parallel.
+    pub fn parallel(&self) -> bool {
+        self.0.parallel
     }
 }
 
@@ -167,15 +211,40 @@ impl WlVocabulary {
     }
     /// The signatures of level `i` as flat arrays `(ptr, data)`: signature `j` is
     /// `data[ptr[j]..ptr[j + 1]]` (level 0: `[vertex label]`; later levels: own label, then
-    /// the sorted neighbour labels, all ids of the level before).
-    pub fn level_signatures(&self, i: usize) -> (&[usize], &[u32]) {
-        (&self.levels[i].ptr, &self.levels[i].data)
+    /// the sorted neighbour labels, all ids of the level before). `None` when `i > h`.
+    ///
+    /// With [`WlVocabulary::from_signatures`] this serialises a fitted vocabulary.
+    pub fn level_signatures(&self, i: usize) -> Option<(&[usize], &[u32])> {
+        self.levels.get(i).map(|l| (&l.ptr[..], &l.data[..]))
     }
     /// Rebuilds a vocabulary from [`WlVocabulary::level_signatures`] of every level.
+    ///
+    /// # Arguments
+    /// * `levels` – `(ptr, data)` of levels `0..=h`, in order.
+    ///
+    /// # Returns
+    /// The vocabulary, equal to the one the arrays came from.
     ///
     /// # Errors
     /// [`crate::OtError::InvalidParameter`] when the arrays are malformed or a signature
     /// repeats or refers to an id the level before does not have.
+    ///
+    /// # Complexity
+    /// O(total signature length) expected.
+    ///
+    /// # Example
+    /// ```
+    /// use graphsparse_graph::GraphDatabase;
+    /// use graphsparse_ot::{WlParams, WlVocabulary, wl_subtree_features};
+    /// let db = GraphDatabase::new(vec![0, 3], vec![0, 1, 0], vec![0, 2], vec![[0, 1], [1, 2]], vec![0; 2])?;
+    /// let (vocab, _) = wl_subtree_features(&db, &WlParams::new().n_iter(2).check()?)?;
+    /// let arrays: Vec<(Vec<usize>, Vec<u32>)> = (0..=vocab.n_iter())
+    ///     .filter_map(|i| vocab.level_signatures(i))
+    ///     .map(|(p, d)| (p.to_vec(), d.to_vec()))
+    ///     .collect();
+    /// assert_eq!(WlVocabulary::from_signatures(&arrays)?, vocab);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_signatures(levels: &[(Vec<usize>, Vec<u32>)]) -> Result<Self> {
         if levels.is_empty() {
             return Err(bad_param("vocabulary", "needs at least level 0"));
@@ -222,10 +291,32 @@ impl WlVocabulary {
         Ok(Self { levels: out })
     }
 
-    /// Features of new graphs in this vocabulary's columns.
+    /// Features of new graphs in this vocabulary's columns (scikit-learn's `transform`).
+    ///
+    /// # Arguments
+    /// * `db` – the graphs.
+    /// * `parallel` – relabel in parallel chunks on the caller's rayon pool.
+    ///
+    /// # Returns
+    /// An `n_graphs × n_features` count matrix. A vertex whose signature was not seen at fit
+    /// time counts nowhere at that level and at every later one (its subtree is new).
+    /// Identical for every thread count.
     ///
     /// # Complexity
     /// O(h · (n + m log Δ)) for `n` vertices, `m` edges and largest degree `Δ`.
+    ///
+    /// # Example
+    /// ```
+    /// use graphsparse_graph::GraphDatabase;
+    /// use graphsparse_ot::{WlParams, wl_subtree_features};
+    /// let db = GraphDatabase::new(vec![0, 2, 4], vec![0, 1, 0, 2], vec![0, 1, 2],
+    ///     vec![[0, 1], [0, 1]], vec![0; 2])?;
+    /// let (vocab, x) = wl_subtree_features(&db.select(&[0])?, &WlParams::new().n_iter(1).check()?)?;
+    /// let y = vocab.transform(&db, false);
+    /// assert_eq!(y.n_cols, x.n_cols);
+    /// assert_eq!(y.row_dot(1, 1), Some(1.0)); // only label 0 of the second graph is known
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn transform(&self, db: &GraphDatabase, parallel: bool) -> CsrMatrix {
         let adj = Adjacency::new(db);
         let n_iter = self.n_iter();
@@ -378,7 +469,8 @@ fn histogram(db: &GraphDatabase, all: &[Vec<u32>], sizes: &[usize], parallel: bo
 /// matrix, columns stacked by level; identical for every thread count.
 ///
 /// # Errors
-/// [`crate::OtError::InvalidParameter`] for bad parameters.
+/// [`crate::OtError::InvalidParameter`] when `(h + 1) ·` (number of vertices) does not fit
+/// in 32 bits (column indices are `u32`).
 ///
 /// # Complexity
 /// O(h · (n + m log Δ)) time, O(h · n) memory for `n` vertices and `m` edges in all.
@@ -393,15 +485,26 @@ fn histogram(db: &GraphDatabase, all: &[Vec<u32>], sizes: &[usize], parallel: bo
 /// let (vocab, x) = wl_subtree_features(&db, &WlParams::new().n_iter(1).check()?)?;
 /// assert_eq!(vocab.level_sizes(), vec![2, 4]);
 /// // level 0: one shared label pair (2·1 + 1·2); level 1: nothing shared
-/// assert_eq!(x.row_dot(0, 1), 4.0);
-/// assert_eq!(x.row_dot(0, 0), 5.0 + 5.0);
+/// assert_eq!(x.row_dot(0, 1), Some(4.0));
+/// assert_eq!(x.row_dot(0, 0), Some(5.0 + 5.0));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn wl_subtree_features(
     db: &GraphDatabase,
-    params: &WlParams,
+    params: &WlValidParams,
 ) -> Result<(WlVocabulary, CsrMatrix)> {
-    let params = params.check()?;
+    let params = params.0;
+    let cells = (params.n_iter + 1).saturating_mul(db.node_labels().len());
+    if cells >= u32::MAX as usize {
+        return Err(bad_param(
+            "n_iter",
+            format!(
+                "{} levels of {} vertices exceed the 2^32 feature columns",
+                params.n_iter + 1,
+                db.node_labels().len()
+            ),
+        ));
+    }
     let adj = Adjacency::new(db);
     let mut levels = Vec::with_capacity(params.n_iter + 1);
     let mut d0 = LevelDict::new();
@@ -475,14 +578,14 @@ mod tests {
     fn fit_then_transform_is_fit_transform_and_serial_is_parallel() {
         let d = db();
         let p = WlParams::new().n_iter(3);
-        let (v, x) = wl_subtree_features(&d, &p).unwrap();
-        let (v2, x2) = wl_subtree_features(&d, &p.parallel(true)).unwrap();
+        let (v, x) = wl_subtree_features(&d, &p.check().unwrap()).unwrap();
+        let (v2, x2) = wl_subtree_features(&d, &p.parallel(true).check().unwrap()).unwrap();
         assert_eq!((&v, &x), (&v2, &x2));
         assert_eq!(v.transform(&d, false), x);
         assert_eq!(v.transform(&d, true), x);
         let levels: Vec<_> = (0..=3)
             .map(|i| {
-                let (p, s) = v.level_signatures(i);
+                let (p, s) = v.level_signatures(i).unwrap();
                 (p.to_vec(), s.to_vec())
             })
             .collect();
@@ -498,8 +601,11 @@ mod tests {
     #[test]
     fn unseen_signatures_are_dropped() {
         let d = db();
-        let (v, _) =
-            wl_subtree_features(&d.select(&[0]).unwrap(), &WlParams::new().n_iter(2)).unwrap();
+        let (v, _) = wl_subtree_features(
+            &d.select(&[0]).unwrap(),
+            &WlParams::new().n_iter(2).check().unwrap(),
+        )
+        .unwrap();
         let x = v.transform(&d, false);
         // the lone vertex of label 2 is unknown at every level
         assert_eq!(x.indptr[3] - x.indptr[2], 0);

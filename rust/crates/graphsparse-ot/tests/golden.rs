@@ -45,7 +45,8 @@ fn g1_path_first_iteration_and_final() {
         1.0,
         &mut ge,
         &mut gt,
-    );
+    )
+    .unwrap();
     assert_eq!((ge, gt, gz), ([0.0; 3], [-0.25, -0.5, -0.25], -1.0));
     let y: Vec<f64> = gt.iter().map(|x| 0.1 * x).collect();
     let (t_h, mu, info) = project_lipschitz(&g, &y, &LipschitzOptions::default()).unwrap();

@@ -11,8 +11,11 @@ use graphsparse_ot::{
 };
 use proptest::prelude::*;
 
+/// `(n, edges, costs, directed mask)`.
+type RawGraph = (usize, Vec<[u32; 2]>, Vec<f64>, Vec<bool>);
+
 /// A random graph: `n` vertices, edges as pairs, costs in [0.01, 2], a directed mask.
-fn graph() -> impl Strategy<Value = (usize, Vec<[u32; 2]>, Vec<f64>, Vec<bool>)> {
+fn graph() -> impl Strategy<Value = RawGraph> {
     (1usize..10).prop_flat_map(|n| {
         let e = (0..n as u32, 0..n as u32).prop_map(|(a, b)| [a, b]);
         proptest::collection::vec((e, 0.01f64..2.0, any::<bool>()), 0..20).prop_map(move |es| {
@@ -35,13 +38,7 @@ fn distribution(n: usize) -> impl Strategy<Value = Vec<f64>> {
     })
 }
 
-fn with_two_distributions() -> impl Strategy<
-    Value = (
-        (usize, Vec<[u32; 2]>, Vec<f64>, Vec<bool>),
-        Vec<f64>,
-        Vec<f64>,
-    ),
-> {
+fn with_two_distributions() -> impl Strategy<Value = (RawGraph, Vec<f64>, Vec<f64>)> {
     graph().prop_flat_map(|g| {
         let n = g.0;
         (Just(g), distribution(n), distribution(n))
@@ -59,20 +56,20 @@ proptest! {
         let s = solve_transport(&g, &a, &b, &TransportParams::default(), &RunControl::new()).unwrap();
         if s.feasible {
             let mut inflow = vec![0.0; n];
-            g.apply_ft(&s.flow, &mut inflow);
+            g.apply_ft(&s.flow, &mut inflow).unwrap();
             for v in 0..n {
                 prop_assert!((inflow[v] - (b[v] - a[v])).abs() < 1e-12);
             }
             let mut ft = vec![0.0; g.n_edges()];
-            g.apply_f(&s.potentials, &mut ft);
+            g.apply_f(&s.potentials, &mut ft).unwrap();
             let mut primal = 0.0;
-            for e in 0..g.n_edges() {
+            for (e, &fe) in ft.iter().enumerate() {
                 let c = g.cost()[e];
-                prop_assert!(ft[e] <= c + 1e-12);
+                prop_assert!(fe <= c + 1e-12);
                 if g.directed()[e] {
                     prop_assert!(s.flow[e] >= 0.0);
                 } else {
-                    prop_assert!(ft[e] >= -c - 1e-12);
+                    prop_assert!(fe >= -c - 1e-12);
                 }
                 primal += c * s.flow[e].abs();
             }
@@ -115,7 +112,7 @@ proptest! {
         let (t, mu, info) = project_lipschitz(&g, &y, &opts).unwrap();
         prop_assert!(info.converged);
         let mut ft = vec![0.0; g.n_edges()];
-        g.apply_f(&t, &mut ft);
+        g.apply_f(&t, &mut ft).unwrap();
         for e in 0..g.n_edges() {
             let c = g.cost()[e];
             prop_assert!(ft[e] <= c + 1e-12);
@@ -207,6 +204,7 @@ proptest! {
             let _ = inner_value(&g, &degree_prior(&g), &rho, 1.0, 1e-6, 50);
             let _ = project_lipschitz(&g, &rho, &LipschitzOptions::default());
             let _ = round_top_k(&rho, &rho, k);
+            let _ = graphsparse_ot::phi(&rho, &rho, 0.0, &costs, 1.0);
         }
         let _ = coarsen(n, &edges, k, Coarsening::HeavyEdge, 0, None);
         let _ = OtcParams::new().lambda(vals.first().copied().unwrap_or(1.0)).n_iter(k).check();
@@ -221,7 +219,9 @@ proptest! {
                 let _ = compress_collection(&db, &m, TargetSize::Fixed(k), true, &ctl);
                 let _ = compress_collection(&db, &m, TargetSize::Ratio(vals.first().copied().unwrap_or(0.5)), false, &ctl);
             }
-            let _ = wl_subtree_features(&db, &WlParams::new().n_iter(k));
+            if let Ok(p) = WlParams::new().n_iter(k).check() {
+                let _ = wl_subtree_features(&db, &p);
+            }
         }
     }
 }
