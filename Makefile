@@ -13,7 +13,8 @@ $(VENV)/.deps: pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q "maturin>=1.9.4,<2" numpy scipy networkx scikit-learn \
-	    pytest hypothesis pytest-timeout ruff mypy pandas matplotlib highspy gspan-mining pcst-fast2 POT
+	    pytest hypothesis pytest-timeout ruff mypy pandas matplotlib highspy gspan-mining pcst-fast2 POT \
+	    grakel
 	touch $@
 
 venv: $(VENV)/.deps
