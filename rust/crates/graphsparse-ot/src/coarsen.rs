@@ -1,4 +1,5 @@
-//! Edge-contraction baselines: randomised edge contraction (REC) and heavy-edge matching.
+//! Edge-contraction baselines: randomised edge contraction (REC), heavy-edge matching,
+//! algebraic distance and affinity.
 //!
 //! Both contract a matching of the current (coarse) graph, level after level, until the graph
 //! has at most `k` vertices, no edge is left, or the level cap is reached. A contracted set of
@@ -15,7 +16,15 @@
 //!   `w_ij / max(d_i, d_j)` (weighted degrees of the current level; ties by endpoint order),
 //!   taken greedily when both ends are free, until the target. Deterministic.
 //!
-//! Affinity (Livne & Brandt) and algebraic distance (Ron et al.) are not implemented.
+//! * **Algebraic distance** (Ron, Safro & Brandt 2011; Chen & Safro 2011; Loukas'
+//!   `algebraic_JC`) and **affinity** (Livne & Brandt 2012; Loukas' `affinity_GS`): per level,
+//!   [`TEST_VECTORS`] random test vectors (uniform in `[−½, ½]`, seeded) are smoothed by
+//!   [`RELAX_SWEEPS`] sweeps of weighted Jacobi (`ω = ½`, algebraic distance) or Gauss–Seidel
+//!   (affinity) on the coarse graph's Laplacian system `L x = 0`. An edge's proximity is
+//!   `1 / max_k (x_k(i) − x_k(j))²` (algebraic distance) or
+//!   `(Σ_k x_k(i) x_k(j))² / (‖x(i)‖² ‖x(j)‖²)` (affinity); edges are then matched greedily by
+//!   decreasing proximity, as heavy edge does with its weights. The number of vectors and
+//!   sweeps are the choices here (the OTC paper does not state Loukas' settings).
 
 use crate::error::{Result, bad_param};
 
@@ -41,7 +50,23 @@ pub enum Coarsening {
     },
     /// Heavy-edge matching (deterministic).
     HeavyEdge,
+    /// Greedy matching by algebraic-distance proximity on Jacobi-smoothed test vectors.
+    AlgebraicDistance {
+        /// Seed of the test vectors (graph `i` uses a stream derived from `(seed, i)`).
+        seed: u64,
+    },
+    /// Greedy matching by affinity on Gauss–Seidel-smoothed test vectors.
+    Affinity {
+        /// Seed of the test vectors (graph `i` uses a stream derived from `(seed, i)`).
+        seed: u64,
+    },
 }
+
+/// Test vectors of the algebraic-distance and affinity baselines.
+pub const TEST_VECTORS: usize = 10;
+
+/// Relaxation sweeps applied to each test vector.
+pub const RELAX_SWEEPS: usize = 20;
 
 /// SplitMix64: seeds a stream from `(seed, index)`.
 pub(crate) fn splitmix(mut x: u64) -> u64 {
@@ -178,7 +203,9 @@ pub fn coarsen(
     let mut parent: Vec<u32> = (0..n as u32).collect();
     let mut id = vec![0u32; n];
     let mut rng = match method {
-        Coarsening::Rec { seed } => Rng::new(seed, stream),
+        Coarsening::Rec { seed }
+        | Coarsening::AlgebraicDistance { seed }
+        | Coarsening::Affinity { seed } => Rng::new(seed, stream),
         Coarsening::HeavyEdge => Rng::new(0, 0),
     };
     let mut levels = 0;
@@ -194,6 +221,14 @@ pub fn coarsen(
         let pairs = match method {
             Coarsening::Rec { .. } => rec_level(&lvl, k, &mut rng),
             Coarsening::HeavyEdge => heavy_level(&lvl, k),
+            Coarsening::AlgebraicDistance { .. } => {
+                let x = test_vectors(&lvl, &mut rng, false);
+                greedy_matching(&lvl, k, &algebraic_proximity(&lvl, &x))
+            }
+            Coarsening::Affinity { .. } => {
+                let x = test_vectors(&lvl, &mut rng, true);
+                greedy_matching(&lvl, k, &affinity(&lvl, &x))
+            }
         };
         if pairs.is_empty() {
             break;
@@ -272,13 +307,19 @@ fn heavy_level(lvl: &Level, k: usize) -> Vec<(u32, u32)> {
         d[a as usize] += w;
         d[b as usize] += w;
     }
+    let score: Vec<f64> = lvl
+        .edges
+        .iter()
+        .map(|&(a, b, w)| w / d[a as usize].max(d[b as usize]))
+        .collect();
+    greedy_matching(lvl, k, &score)
+}
+
+/// Greedy matching by decreasing `score` (stable: ties keep the edge order), stopped once
+/// `n − |matching| ≤ k`.
+fn greedy_matching(lvl: &Level, k: usize, score: &[f64]) -> Vec<(u32, u32)> {
     let mut order: Vec<usize> = (0..lvl.edges.len()).collect();
-    let score = |e: usize| {
-        let (a, b, w) = lvl.edges[e];
-        w / d[a as usize].max(d[b as usize])
-    };
-    // stable: ties keep the (a, b) order of the edge list
-    order.sort_by(|&x, &y| score(y).total_cmp(&score(x)));
+    order.sort_by(|&x, &y| score[y].total_cmp(&score[x]));
     let mut used = vec![false; lvl.n];
     let mut out = Vec::new();
     let mut n_cur = lvl.n;
@@ -295,6 +336,104 @@ fn heavy_level(lvl: &Level, k: usize) -> Vec<(u32, u32)> {
         }
     }
     out
+}
+
+/// [`TEST_VECTORS`] random vectors smoothed by [`RELAX_SWEEPS`] sweeps of weighted Jacobi
+/// (`ω = ½`) or, with `gauss_seidel`, Gauss–Seidel on `L x = 0`; stored vertex-major
+/// (`x[v · K + k]`). Isolated vertices keep their random values.
+fn test_vectors(lvl: &Level, rng: &mut Rng, gauss_seidel: bool) -> Vec<f64> {
+    const K: usize = TEST_VECTORS;
+    let n = lvl.n;
+    let mut ptr = vec![0usize; n + 1];
+    for &(a, b, _) in &lvl.edges {
+        ptr[a as usize + 1] += 1;
+        ptr[b as usize + 1] += 1;
+    }
+    for i in 0..n {
+        ptr[i + 1] += ptr[i];
+    }
+    let mut fill = ptr.clone();
+    let mut nbr = vec![(0u32, 0.0_f64); ptr[n]];
+    for &(a, b, w) in &lvl.edges {
+        nbr[fill[a as usize]] = (b, w);
+        fill[a as usize] += 1;
+        nbr[fill[b as usize]] = (a, w);
+        fill[b as usize] += 1;
+    }
+    let mut x: Vec<f64> = (0..n * K)
+        .map(|_| (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 - 0.5)
+        .collect();
+    let mut next = x.clone();
+    let mut acc = [0.0_f64; K];
+    for _ in 0..RELAX_SWEEPS {
+        for v in 0..n {
+            let adj = &nbr[ptr[v]..ptr[v + 1]];
+            if adj.is_empty() {
+                continue;
+            }
+            acc.fill(0.0);
+            let mut deg = 0.0;
+            for &(u, w) in adj {
+                deg += w;
+                let src = if gauss_seidel { &next } else { &x };
+                for (a, &xu) in acc.iter_mut().zip(&src[u as usize * K..u as usize * K + K]) {
+                    *a += w * xu;
+                }
+            }
+            for (j, a) in acc.iter().enumerate() {
+                let avg = a / deg;
+                next[v * K + j] = if gauss_seidel {
+                    avg
+                } else {
+                    0.5 * x[v * K + j] + 0.5 * avg
+                };
+            }
+        }
+        if !gauss_seidel {
+            std::mem::swap(&mut x, &mut next);
+        }
+    }
+    if gauss_seidel { next } else { x }
+}
+
+/// `1 / max_k (x_k(a) − x_k(b))²` per edge (`+∞` capped at `f64::MAX` for equal vectors).
+fn algebraic_proximity(lvl: &Level, x: &[f64]) -> Vec<f64> {
+    const K: usize = TEST_VECTORS;
+    lvl.edges
+        .iter()
+        .map(|&(a, b, _)| {
+            let (xa, xb) = (&x[a as usize * K..][..K], &x[b as usize * K..][..K]);
+            let d = xa
+                .iter()
+                .zip(xb)
+                .map(|(p, q)| (p - q) * (p - q))
+                .fold(0.0_f64, f64::max);
+            if d > 0.0 {
+                (1.0 / d).min(f64::MAX)
+            } else {
+                f64::MAX
+            }
+        })
+        .collect()
+}
+
+/// `(x(a) · x(b))² / (‖x(a)‖² ‖x(b)‖²)` per edge (1 when a norm is 0).
+fn affinity(lvl: &Level, x: &[f64]) -> Vec<f64> {
+    const K: usize = TEST_VECTORS;
+    lvl.edges
+        .iter()
+        .map(|&(a, b, _)| {
+            let (xa, xb) = (&x[a as usize * K..][..K], &x[b as usize * K..][..K]);
+            let dot: f64 = xa.iter().zip(xb).map(|(p, q)| p * q).sum();
+            let na: f64 = xa.iter().map(|p| p * p).sum();
+            let nb: f64 = xb.iter().map(|q| q * q).sum();
+            if na > 0.0 && nb > 0.0 {
+                dot * dot / (na * nb)
+            } else {
+                1.0
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -325,6 +464,48 @@ mod tests {
         let c = coarsen(3, &[[1, 2], [0, 1]], 2, Coarsening::HeavyEdge, 0, None).unwrap();
         // degrees 1, 2, 1: both edges score 1/2; the first in (a, b) order is (0, 1)
         assert_eq!(c.assignment, vec![0, 0, 1]);
+    }
+
+    #[test]
+    fn test_vector_baselines_reach_targets_deterministically() {
+        // a ring of 12 with two chords, and two isolated vertices
+        let mut edges: Vec<[u32; 2]> = (0..12).map(|i| [i, (i + 1) % 12]).collect();
+        edges.extend([[0, 6], [3, 9]]);
+        for method in [
+            Coarsening::AlgebraicDistance { seed: 5 },
+            Coarsening::Affinity { seed: 5 },
+        ] {
+            for k in [1, 4, 7, 13] {
+                let c = coarsen(14, &edges, k, method, 2, None).unwrap();
+                // the isolated vertices can never merge
+                assert_eq!(c.n_coarse, k.max(3), "{method:?} k={k}");
+                assert_eq!(coarsen(14, &edges, k, method, 2, None).unwrap(), c);
+            }
+            // one level is one matching: at most 6 pairs on 12 ring vertices
+            let one = coarsen(14, &edges, 7, method, 2, Some(1)).unwrap();
+            assert!((8..14).contains(&one.n_coarse), "{}", one.n_coarse);
+        }
+    }
+
+    #[test]
+    fn algebraic_distance_prefers_the_strongly_tied_pair() {
+        // two triangles joined by one edge: smoothing makes each triangle's values nearly
+        // equal, so the bridge (2, 3) is never the first choice
+        let edges = [[0, 1], [1, 2], [2, 0], [2, 3], [3, 4], [4, 5], [5, 3]];
+        for seed in 0..10 {
+            let c = coarsen(
+                6,
+                &edges,
+                5,
+                Coarsening::AlgebraicDistance { seed },
+                0,
+                None,
+            )
+            .unwrap();
+            assert_ne!(c.assignment[2], c.assignment[3], "seed {seed}");
+            let c = coarsen(6, &edges, 5, Coarsening::Affinity { seed }, 0, None).unwrap();
+            assert_eq!(c.n_coarse, 5);
+        }
     }
 
     #[test]

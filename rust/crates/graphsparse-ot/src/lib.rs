@@ -13,7 +13,7 @@
 //! | [`project_lipschitz`] | projection onto `T_{F,c} = {t : \|t(u) − t(v)\| ≤ c(e)}` (spec §4.2) | Hildreth dual coordinate descent or FDPG, warm-started |
 //! | [`solve_otc`] | OTC: Mirror Prox (Algorithm 2) and rounding to `k` vertices (spec §5, §6.1) | extragradient, paper or stable steps |
 //! | [`inner_value`], [`saddle_gap`], [`certificate`] | `V(ε)`, the saddle gap, the exactness certificate (spec §5.3, §6.4, §6.5) | FISTA with a primal–dual bracket |
-//! | [`coarsen`] | REC and heavy-edge matching baselines (spec §8.2) | edge contraction, seeded |
+//! | [`coarsen`] | REC, heavy-edge, algebraic-distance and affinity baselines (spec §8.2) | multilevel edge contraction, seeded |
 //! | [`compress_collection`] | a whole [`GraphDatabase`](graphsparse_graph::GraphDatabase) compressed in parallel | rayon over graphs, thread-count independent |
 //! | [`wl_subtree_features`] | WL subtree feature map (kernel = GraKeL's `WeisfeilerLehman` + `VertexHistogram`) | shared dictionary, parallel chunks, CSR output |
 //!
@@ -53,7 +53,8 @@
 //!   §3.7): a converged run ranks by degree; paper mode's ranking comes from its short
 //!   transient. Theorem 4's certificate never holds with a full-support prior (spec §6.4).
 //! * REC picks candidate edges uniformly (the potential used by the OTC authors is not
-//!   stated). Affinity and algebraic-distance coarsening are not implemented.
+//!   stated). Algebraic distance and affinity use 10 test vectors and 20 relaxation sweeps
+//!   (Loukas' settings are not stated either).
 //!
 //! # Errors, budgets, parallelism
 //!
@@ -102,7 +103,7 @@ mod otc;
 mod transport;
 mod wl;
 
-pub use coarsen::{Coarsening, Contraction, coarsen};
+pub use coarsen::{Coarsening, Contraction, RELAX_SWEEPS, TEST_VECTORS, coarsen};
 pub use collection::{Compressed, CostRule, Method, TargetSize, compress_collection};
 pub use error::{MASS_TOL, OtError, Result};
 pub use graph::{Directed, OtGraph, degree_prior};

@@ -89,7 +89,12 @@ fn mutag_otc_is_induced_and_thread_independent() {
 fn baselines_reach_targets_and_are_thread_independent() {
     let Some(db) = load("MUTAG") else { return };
     let ctl = RunControl::new();
-    for method in [Coarsening::Rec { seed: 3 }, Coarsening::HeavyEdge] {
+    for method in [
+        Coarsening::Rec { seed: 3 },
+        Coarsening::HeavyEdge,
+        Coarsening::AlgebraicDistance { seed: 3 },
+        Coarsening::Affinity { seed: 3 },
+    ] {
         let m = Method::Coarsen {
             method,
             max_levels: None,

@@ -207,6 +207,8 @@ proptest! {
             let _ = graphsparse_ot::phi(&rho, &rho, 0.0, &costs, 1.0);
         }
         let _ = coarsen(n, &edges, k, Coarsening::HeavyEdge, 0, None);
+        let _ = coarsen(n, &edges, k, Coarsening::AlgebraicDistance { seed: 1 }, 0, None);
+        let _ = coarsen(n, &edges, k, Coarsening::Affinity { seed: 1 }, 0, None);
         let _ = OtcParams::new().lambda(vals.first().copied().unwrap_or(1.0)).n_iter(k).check();
         // a database from the same edges, when they form one
         let labels: Vec<u32> = (0..n as u32).map(|v| v % 3).collect();
