@@ -167,6 +167,9 @@ pub struct Compressed {
     /// For every original vertex (graph after graph, as in the input database), its vertex in
     /// the compressed graph, or `u32::MAX` when OTC dropped it.
     pub assignment: Vec<u32>,
+    /// OTC only (empty for the baselines): the averaged relaxation `ε̂` of every original
+    /// vertex, graph after graph (1 for the vertices of graphs kept whole because `k ≥ n`).
+    pub eps_hat: Vec<f64>,
     /// Graphs compressed (all of them unless `truncation` is set).
     pub n_done: usize,
     /// Why the run stopped early, if it did.
@@ -225,7 +228,8 @@ pub fn compress_collection(
     let meter = budget.start(ctl);
     let n_graphs = db.len();
     let done = std::sync::atomic::AtomicU64::new(0);
-    let one = |i: usize, ws: &mut OtcWorkspace| -> Option<Result<Vec<u32>>> {
+    type One = (Vec<u32>, Vec<f64>);
+    let one = |i: usize, ws: &mut OtcWorkspace| -> Option<Result<One>> {
         if meter.poll() {
             return None;
         }
@@ -248,10 +252,11 @@ pub fn compress_collection(
                 for (new, &old) in sol.vertices.iter().enumerate() {
                     a[old as usize] = new as u32;
                 }
-                Ok(a)
+                Ok((a, sol.eps_hat))
             }
             Method::Coarsen { method, max_levels } => {
-                coarsen(n, g.edges, k, *method, i as u64, *max_levels).map(|c| c.assignment)
+                coarsen(n, g.edges, k, *method, i as u64, *max_levels)
+                    .map(|c| (c.assignment, Vec::new()))
             }
         };
         let d = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
@@ -261,7 +266,7 @@ pub fn compress_collection(
             source: Box::new(e),
         }))
     };
-    let results: Vec<Option<Result<Vec<u32>>>> = if parallel {
+    let results: Vec<Option<Result<One>>> = if parallel {
         (0..n_graphs)
             .into_par_iter()
             .map_init(OtcWorkspace::default, |ws, i| one(i, ws))
@@ -271,13 +276,15 @@ pub fn compress_collection(
         (0..n_graphs).map(|i| one(i, &mut ws)).collect()
     };
     let mut assignment = Vec::with_capacity(db.node_labels().len());
+    let mut eps_hat = Vec::new();
     let mut node_ptr = vec![0usize];
     let mut edge_ptr = vec![0usize];
     let (mut labels, mut edges, mut edge_labels) = (Vec::new(), Vec::new(), Vec::new());
     let mut n_done = 0;
     for (i, r) in results.into_iter().enumerate() {
         let Some(r) = r else { break };
-        let a = r?;
+        let (a, e) = r?;
+        eps_hat.extend_from_slice(&e);
         append_image(db.graph(i), &a, &mut labels, &mut edges, &mut edge_labels);
         node_ptr.push(labels.len());
         edge_ptr.push(edges.len());
@@ -293,6 +300,7 @@ pub fn compress_collection(
     Ok(Compressed {
         db,
         assignment,
+        eps_hat,
         n_done,
         truncation,
     })

@@ -70,6 +70,8 @@ fn mutag_otc_is_induced_and_thread_independent() {
         assert_induced(&db, &serial, &|_, n| {
             ((0.5 * n as f64).round() as usize).max(1)
         });
+        assert_eq!(serial.eps_hat.len(), db.node_labels().len());
+        assert!(serial.eps_hat.iter().all(|e| (0.0..=1.0).contains(e)));
         for threads in [1, 2, 3] {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -108,6 +110,7 @@ fn baselines_reach_targets_and_are_thread_independent() {
             .install(|| compress_collection(&db, &m, TargetSize::Ratio(0.5), true, &ctl))
             .unwrap();
         assert_eq!(par, serial);
+        assert!(serial.eps_hat.is_empty());
         for i in 0..db.len() {
             let n = db.graph(i).n_vertices();
             // MUTAG graphs are connected: unlimited levels meet the target exactly
