@@ -26,7 +26,8 @@ const NONE: u32 = u32::MAX;
 #[derive(Debug, Clone, PartialEq)]
 pub struct TransportSolution {
     /// `W(ρ0, ρ1)`, `+∞` when `ρ1` cannot be reached (a component's mass differs, or
-    /// directed edges point the wrong way).
+    /// directed edges point the wrong way). After a truncated solve: the cost of the feasible
+    /// flow found so far (an upper bound on `W`), or `+∞` when none was found yet.
     pub value: f64,
     /// Net flow on each stored edge (`J⁺ − J⁻`; positive along `tail → head`).
     pub flow: Vec<f64>,
@@ -35,11 +36,12 @@ pub struct TransportSolution {
     pub potentials: Vec<f64>,
     /// `tᵀ(ρ1 − ρ0)`, equal to `value` at the optimum (up to rounding).
     pub dual_value: f64,
-    /// Whether `ρ1` is reachable (mass differences below `4e-9` count as rounding).
+    /// Whether the returned flow is feasible (mass differences below `4e-9` count as
+    /// rounding). After a complete solve, false means `ρ1` cannot be reached.
     pub feasible: bool,
     /// Simplex pivots made.
     pub pivots: u64,
-    /// Why the solve stopped early, if it did (the value is then an upper bound at best).
+    /// Why the solve stopped early, if it did (see `value` and `feasible`).
     pub truncation: Option<Truncation>,
 }
 
@@ -421,7 +423,7 @@ pub fn solve_transport(
     }
     let imbalance: f64 = supply.iter().sum::<f64>().abs();
     let artificial: f64 = s.flow[n_real..].iter().sum();
-    let feasible = truncation.is_some() || artificial <= imbalance + 4.0 * crate::error::MASS_TOL;
+    let feasible = artificial <= imbalance + 4.0 * crate::error::MASS_TOL;
     let mut flow = vec![0.0; m];
     let mut value = 0.0;
     for (a, &(e, sign)) in arc_edge.iter().enumerate() {
@@ -542,6 +544,33 @@ mod tests {
         let want = 0.3 + 2.0 * 0.2 + 3.0 * 0.2 + 4.0 * 0.3;
         let s = solve(&g, &a, &b);
         assert!((s.value - want).abs() < 1e-14 && (s.dual_value - want).abs() < 1e-14);
+    }
+
+    #[test]
+    fn truncated_solves_report_what_they_have() {
+        let edges: Vec<[u32; 2]> = (0..29).map(|i| [i, i + 1]).collect();
+        let g = OtGraph::undirected(30, &edges, &[1.0; 29]).unwrap();
+        let (mut a, mut b) = (vec![0.0; 30], vec![0.0; 30]);
+        a[0] = 1.0;
+        b[29] = 1.0;
+        let full = solve(&g, &a, &b);
+        assert!(full.feasible && (full.value - 29.0).abs() < 1e-12);
+        let p = TransportParams {
+            max_pivots: Some(3),
+            ..TransportParams::default()
+        };
+        let s = solve_transport(&g, &a, &b, &p, &RunControl::new()).unwrap();
+        assert_eq!(s.truncation, Some(Truncation::MaxNodes));
+        if s.feasible {
+            assert!(s.value >= full.value - 1e-12);
+        } else {
+            assert_eq!(s.value, f64::INFINITY);
+        }
+        let ctl = RunControl::new();
+        ctl.cancel();
+        let s = solve_transport(&g, &a, &b, &TransportParams::default(), &ctl).unwrap();
+        assert_eq!(s.truncation, Some(Truncation::Cancelled));
+        assert!(!s.feasible && s.value == f64::INFINITY);
     }
 
     #[test]
