@@ -131,6 +131,7 @@ class GraphDataset:
     """
 
     __slots__ = (
+        "_db",
         "_graphs",
         "edge_label_values",
         "edge_labels",
@@ -156,14 +157,45 @@ class GraphDataset:
         names: Sequence[str] | None = None,
     ) -> None:
         as_i64 = lambda a: np.ascontiguousarray(a, dtype=np.int64)  # noqa: E731
-        self.node_ptr = as_i64(node_ptr)
-        self.node_labels = as_i64(node_labels)
-        self.edge_ptr = as_i64(edge_ptr)
-        self.edges = as_i64(edges).reshape(-1, 2)
-        self.edge_labels = as_i64(edge_labels)
+        # the Rust database validates the arrays once and is kept for every later call
+        db = _rs.Database(
+            as_i64(node_ptr),
+            as_i64(node_labels),
+            as_i64(edge_ptr),
+            as_i64(edges).reshape(-1, 2),
+            as_i64(edge_labels),
+        )
+        self._init_from_db(db, vertex_label_values, edge_label_values, y, names)
+
+    @classmethod
+    def _from_db(
+        cls,
+        db: _rs.Database,
+        vertex_label_values: Sequence[Any],
+        edge_label_values: Sequence[Any],
+        y: npt.ArrayLike | None = None,
+        names: Sequence[str] | None = None,
+    ) -> GraphDataset:
+        """A dataset around an already validated Rust database (no second validation)."""
+        ds = object.__new__(cls)
+        ds._init_from_db(db, vertex_label_values, edge_label_values, y, names)
+        return ds
+
+    def _init_from_db(
+        self,
+        db: _rs.Database,
+        vertex_label_values: Sequence[Any],
+        edge_label_values: Sequence[Any],
+        y: npt.ArrayLike | None,
+        names: Sequence[str] | None,
+    ) -> None:
+        self._db = db
+        arrays = db.arrays()
+        self.node_ptr, self.node_labels, self.edge_ptr, self.edges, self.edge_labels = arrays
+        for a in arrays:
+            a.flags.writeable = False  # the Rust handle is the source of truth
         self.vertex_label_values = tuple(vertex_label_values)
         self.edge_label_values = tuple(edge_label_values)
-        _rs.validate_database(self._arrays())
         for ids, values, what in (
             (self.node_labels, self.vertex_label_values, "vertex"),
             (self.edge_labels, self.edge_label_values, "edge"),
@@ -220,19 +252,8 @@ class GraphDataset:
         return self._take(ids)
 
     def _take(self, ids: np.ndarray) -> GraphDataset:
-        nstart, nend = self.node_ptr[ids], self.node_ptr[ids + 1]
-        estart, eend = self.edge_ptr[ids], self.edge_ptr[ids + 1]
-        ncount, ecount = nend - nstart, eend - estart
-        node_idx = _ranges(nstart, ncount)
-        edge_idx = _ranges(estart, ecount)
-        node_ptr = np.concatenate([[0], np.cumsum(ncount)])
-        edge_ptr = np.concatenate([[0], np.cumsum(ecount)])
-        return GraphDataset(
-            node_ptr,
-            self.node_labels[node_idx],
-            edge_ptr,
-            self.edges[edge_idx],
-            self.edge_labels[edge_idx],
+        return GraphDataset._from_db(
+            self._db.select(np.ascontiguousarray(ids, dtype=np.int64)),
             self.vertex_label_values,
             self.edge_label_values,
             y=None if self.y is None else self.y[ids],
@@ -283,12 +304,16 @@ class GraphDataset:
         )
 
     def __getstate__(self) -> dict[str, Any]:
-        return {s: getattr(self, s) for s in self.__slots__ if s != "_graphs"}
+        # the Rust handle does not pickle: it is rebuilt (and revalidated) from the arrays
+        return {s: getattr(self, s) for s in self.__slots__ if s not in ("_graphs", "_db")}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         for k, v in state.items():
             object.__setattr__(self, k, v)
         self._graphs = None
+        self._db = _rs.Database(*self._arrays())
+        for a in self._arrays():
+            a.flags.writeable = False
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GraphDataset):
@@ -308,33 +333,20 @@ class GraphDataset:
     __hash__ = None  # type: ignore[assignment]
 
 
-def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Concatenation of ``arange(s, s + c)`` for each pair, vectorised."""
-    total = int(counts.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64)
-    offsets = np.repeat(starts - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
-    return np.arange(total, dtype=np.int64) + offsets
-
-
 def _from_rust(d: dict[str, Any], y: Any = None) -> GraphDataset:
     """A dataset from the dict the Rust readers return (label tokens -> user values)."""
+    db = d["db"]
     vvals = _tokens_to_values(d["vertex_tokens"])
     evals = _tokens_to_values(d["edge_tokens"])
-    node_labels, vvals = _resort(d["node_labels"], vvals)
-    edge_labels, evals = _resort(d["edge_labels"], evals)
     if y is None and d.get("graph_labels") is not None:
         y = np.asarray(_tokens_to_values(d["graph_labels"]))
+    node_ptr, node_labels, edge_ptr, edges, edge_labels = db.arrays()
+    new_nodes, vvals = _resort(node_labels, vvals)
+    new_edges, evals = _resort(edge_labels, evals)
+    if new_nodes is node_labels and new_edges is edge_labels:
+        return GraphDataset._from_db(db, vvals, evals, y=y, names=d["graph_names"])
     return GraphDataset(
-        d["node_ptr"],
-        node_labels,
-        d["edge_ptr"],
-        d["edges"],
-        edge_labels,
-        vvals,
-        evals,
-        y=y,
-        names=d["graph_names"],
+        node_ptr, new_nodes, edge_ptr, edges, new_edges, vvals, evals, y=y, names=d["graph_names"]
     )
 
 
