@@ -9,6 +9,8 @@ The public API:
 * projections — :mod:`graphsparse.projections` (``project_simplex``, ``project_l1_ball``,
   ``project_weighted_simplex``, ``project_capped_simplex``, ``project_top_k``)
 * online learning — :mod:`graphsparse.online` (GraphDA and baselines, head/tail projections)
+* compression — :mod:`graphsparse.compression` (OT graph compression, coarsening baselines,
+  WL subtree features, the paper's evaluation protocol)
 * metrics — :mod:`graphsparse.metrics` (support recovery and online-learning scores)
 * subgraph models — :class:`SubgraphLogisticRegression`, :class:`SubgraphLinearRegression`,
   :func:`lambda1_path`, :class:`SubgraphAdaBoost`, :class:`SubgraphLPBoost`
@@ -19,7 +21,16 @@ from __future__ import annotations
 
 import os as _os
 
-from . import _graphsparse, datasets, exceptions, metrics, online, plotting, projections
+from . import (
+    _graphsparse,
+    compression,
+    datasets,
+    exceptions,
+    metrics,
+    online,
+    plotting,
+    projections,
+)
 from .datasets import GraphDataset, from_networkx, load_tu, read_gspan, write_gspan
 from .mining import MiningResult, Pattern, min_dfs_code, mine_subgraphs
 from .models import (
@@ -53,6 +64,7 @@ __all__ = [
     "SubgraphLinearRegression",
     "SubgraphLogisticRegression",
     "__version__",
+    "compression",
     "datasets",
     "exceptions",
     "from_networkx",
