@@ -255,13 +255,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="a subset, about a minute")
     parser.add_argument("--no-accuracy", action="store_true", help="timings only")
+    parser.add_argument(
+        "--accuracy-on",
+        nargs="*",
+        default=None,
+        help="datasets of the accuracy table (default: all)",
+    )
+    parser.add_argument("--no-timings", action="store_true", help="the accuracy table only")
     args = parser.parse_args()
     names = ["MSRC_9", "Mutagenicity"] if args.quick else DATASETS
-    bench_transport(args.quick)
-    bench_wl(names)
-    bench_compress(names, args.quick)
+    if not args.no_timings:
+        bench_transport(args.quick)
+        bench_wl(names)
+        bench_compress(names, args.quick)
     if not args.no_accuracy:
-        bench_accuracy(["MSRC_9"] if args.quick else DATASETS, args.quick)
+        acc = args.accuracy_on if args.accuracy_on is not None else DATASETS
+        bench_accuracy(["MSRC_9"] if args.quick else acc, args.quick)
 
 
 if __name__ == "__main__":

@@ -299,3 +299,11 @@ def test_evaluation_runner_shapes(data_dir) -> None:
     for method in ("rec", "otc"):
         assert res.accuracies[method].shape == (2, 1, 2)
         assert 0.5 < res.mean[method][0] <= 1.0
+
+
+def test_progress_is_reported(capsys: pytest.CaptureFixture[str]) -> None:
+    data = gs.from_networkx([g for g, _, _ in GOLDEN])
+    gc.OTCompressor(k=2, verbose=2).fit_transform(data)
+    assert "OTCompressor" in capsys.readouterr().err
+    with pytest.raises(InvalidParameterError, match="verbose"):
+        gc.OTCompressor(k=2, verbose="loud").fit_transform(data)

@@ -39,6 +39,7 @@ from sklearn.svm import SVC
 from sklearn.utils.validation import check_is_fitted
 
 from . import _graphsparse as _rs
+from ._progress import reporter
 from ._threads import resolve_n_jobs
 from ._validation import as_edges, as_float_array, as_int, as_real
 from .datasets import GraphDataset, as_dataset
@@ -350,7 +351,8 @@ class _Compressor(TransformerMixin, BaseEstimator):
         ks = self._targets(data)
         params = self._method_params()
         threads = resolve_n_jobs(self.n_jobs)  # type: ignore[attr-defined]
-        d = _rs.ot_compress(data._db, self._method, params, ks, threads)
+        report = reporter(self.verbose, type(self).__name__, "graphs")  # type: ignore[attr-defined]
+        d = _rs.ot_compress(data._db, self._method, params, ks, threads, report)
         out = GraphDataset._from_db(
             d["db"], data.vertex_label_values, data.edge_label_values, y=data.y, names=data.names
         )
@@ -405,6 +407,8 @@ class OTCompressor(_Compressor):
         Edge costs from labels (the paper's ``θ_s``, ``θ_d``).
     n_jobs : int, optional
         Threads (``None``: all cores).
+    verbose : bool, int or "bar", default False
+        Progress on standard error (graphs done) while the Rust work runs.
 
     Examples
     --------
@@ -432,7 +436,9 @@ class OTCompressor(_Compressor):
         cost_same: float = 0.01,
         cost_different: float = 0.02,
         n_jobs: int | None = None,
+        verbose: bool | int | str = False,
     ) -> None:
+        self.verbose = verbose
         self.k = k
         self.ratio = ratio
         self.mode = mode
@@ -482,7 +488,9 @@ class RECCompressor(_Compressor):
         max_levels: int | None = 1,
         random_state: int = 0,
         n_jobs: int | None = None,
+        verbose: bool | int | str = False,
     ) -> None:
+        self.verbose = verbose
         self.k = k
         self.ratio = ratio
         self.max_levels = max_levels
@@ -504,7 +512,9 @@ class _MatchingCompressor(_Compressor):
         max_levels: int | None = None,
         random_state: int = 0,
         n_jobs: int | None = None,
+        verbose: bool | int | str = False,
     ) -> None:
+        self.verbose = verbose
         self.k = k
         self.ratio = ratio
         self.max_levels = max_levels
