@@ -200,7 +200,7 @@ def bench_compress(names: list[str], quick: bool) -> None:
         print(
             f"| {name} | {len(ds)} | {times['otc']:.3f} | {1e3 * times['otc'] / len(ds):.3f} | "
             f"{times['rec']:.3f} | {times['heavy']:.3f} | 5–7 ms per molecule "
-            f"(≈ {5e-3 * len(ds):.0f}–{7e-3 * len(ds):.0f} s) |"
+            f"(≈ {5e-3 * len(ds):.1f}–{7e-3 * len(ds):.1f} s) |"
         )
     edges, _ = random_connected(4000, 4000, seed=4000)
     big = gs.from_networkx([_nx_graph(4000, edges)])
