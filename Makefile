@@ -4,7 +4,7 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 VENV ?= .venv
 PY := $(VENV)/bin/python
-CORE_CRATES := graphsparse-budget graphsparse-graph graphsparse-gspan graphsparse-proj graphsparse-pcst graphsparse-online graphsparse-recovery graphsparse-subgraph graphsparse
+CORE_CRATES := graphsparse-budget graphsparse-graph graphsparse-gspan graphsparse-proj graphsparse-pcst graphsparse-online graphsparse-recovery graphsparse-subgraph graphsparse-ot graphsparse
 
 .PHONY: venv dev release test test-rust test-python lint demo bench bench-quick clean
 
@@ -13,7 +13,8 @@ $(VENV)/.deps: pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q "maturin>=1.9.4,<2" numpy scipy networkx scikit-learn \
-	    pytest hypothesis pytest-timeout ruff mypy pandas matplotlib highspy gspan-mining pcst-fast2 POT cvxpy
+	    pytest hypothesis pytest-timeout ruff mypy pandas matplotlib highspy gspan-mining pcst-fast2 POT cvxpy \
+	    grakel
 	touch $@
 
 venv: $(VENV)/.deps

@@ -11,6 +11,8 @@ The public API:
 * online learning — :mod:`graphsparse.online` (GraphDA and baselines, head/tail projections)
 * convex graph-structured recovery — :mod:`graphsparse.recovery` (Kuroda & Kitahara,
   latent group lasso, Graph-IHT)
+* compression — :mod:`graphsparse.compression` (OT graph compression, coarsening baselines,
+  WL subtree features, the paper's evaluation protocol)
 * metrics — :mod:`graphsparse.metrics` (support recovery and online-learning scores)
 * subgraph models — :class:`SubgraphLogisticRegression`, :class:`SubgraphLinearRegression`,
   :func:`lambda1_path`, :class:`SubgraphAdaBoost`, :class:`SubgraphLPBoost`
@@ -23,6 +25,7 @@ import os as _os
 
 from . import (
     _graphsparse,
+    compression,
     datasets,
     exceptions,
     metrics,
@@ -64,6 +67,7 @@ __all__ = [
     "SubgraphLinearRegression",
     "SubgraphLogisticRegression",
     "__version__",
+    "compression",
     "datasets",
     "exceptions",
     "from_networkx",

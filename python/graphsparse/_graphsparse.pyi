@@ -1,5 +1,5 @@
 # Hand-written stub of the private Rust module (checked by mypy.stubtest in CI).
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from os import PathLike
 from typing import Any, final
 
@@ -213,3 +213,39 @@ def recovery_graph_iht(
     n_threads: int = 1,
     progress: _Progress | None = None,
 ) -> dict[str, Any]: ...
+
+# compression (graphsparse-ot)
+def ot_distance(
+    edges: npt.NDArray[np.int64],
+    costs: npt.NDArray[np.float64],
+    rho0: npt.NDArray[np.float64],
+    rho1: npt.NDArray[np.float64],
+    directed: npt.NDArray[np.bool_],
+) -> float: ...
+def ot_select(
+    n: int,
+    edges: npt.NDArray[np.int64],
+    costs: npt.NDArray[np.float64],
+    rho0: npt.NDArray[np.float64] | None,
+    k: int,
+    params: Mapping[str, Any],
+) -> dict[str, Any]: ...
+def ot_compress(
+    db: Database,
+    method: str,
+    params: Mapping[str, Any],
+    ks: npt.NDArray[np.int64],
+    n_threads: int = 1,
+    progress: _Progress | None = None,
+) -> dict[str, Any]: ...
+def wl_fit_transform(
+    db: Database, n_iter: int, n_threads: int = 1
+) -> tuple[
+    list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]],
+    tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64], int],
+]: ...
+def wl_transform(
+    db: Database,
+    levels: Sequence[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]],
+    n_threads: int = 1,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64], int]: ...

@@ -129,6 +129,17 @@ impl From<graphsparse::recovery::RecoveryError> for PyGsErr {
     }
 }
 
+impl From<graphsparse::ot::OtError> for PyGsErr {
+    fn from(err: graphsparse::ot::OtError) -> Self {
+        use graphsparse::ot::OtError as E;
+        match err {
+            E::Graph(g) => Self::from(g),
+            E::VertexOutOfRange { .. } => Self(bad_graph(err.to_string())),
+            _ => Self(bad_param(err.to_string())),
+        }
+    }
+}
+
 // ------------------------------------------------------------------------------------------------
 // typed parameter structs
 

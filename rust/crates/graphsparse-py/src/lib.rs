@@ -3,6 +3,7 @@
 //! Each area lives in its own module with a `register` function, so adding an area touches one
 //! line here.
 
+mod compression;
 mod convert;
 mod graph;
 mod gspan;
@@ -29,6 +30,7 @@ mod _graphsparse {
         crate::recovery::register(m)?;
         crate::online::register(m)?;
         crate::subgraph::register(m)?;
+        crate::compression::register(m)?;
         Ok(())
     }
 }

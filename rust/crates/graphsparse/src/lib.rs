@@ -11,6 +11,7 @@
 //! | [`proj`] | `graphsparse-proj`: simplex, l1-ball, weighted/capped simplex, top-k projections | `proj` |
 //! | [`online`] | `graphsparse-online`: WGM head/tail projections, GraphDA and online baselines | `online` |
 //! | [`recovery`] | `graphsparse-recovery`: convex graph-structured recovery (Kuroda & Kitahara), lasso, latent group lasso, Graph-IHT/CoSaMP | `recovery` |
+//! | [`ot`] | `graphsparse-ot`: graph optimal transport, OTC compression, REC/heavy-edge coarsening, WL features | `ot` |
 //! | [`subgraph`] | `graphsparse-subgraph`: sparse models over all subgraph features (BCGD, boosting) | `subgraph` |
 //!
 //! # Example
@@ -27,6 +28,8 @@ pub use graphsparse_graph as graph;
 pub use graphsparse_gspan as gspan;
 #[cfg(feature = "online")]
 pub use graphsparse_online as online;
+#[cfg(feature = "ot")]
+pub use graphsparse_ot as ot;
 #[cfg(feature = "pcst")]
 pub use graphsparse_pcst as pcst;
 #[cfg(feature = "proj")]

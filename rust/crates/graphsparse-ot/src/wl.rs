@@ -1,0 +1,614 @@
+//! Weisfeiler–Lehman subtree features (Shervashidze et al., JMLR 2011), compiled.
+//!
+//! Level 0 is the vertex label. Level `i ≥ 1` relabels every vertex by its *signature*: its
+//! level-`(i−1)` label followed by the sorted multiset of its neighbours' level-`(i−1)`
+//! labels; signatures are compressed to dense ids by a dictionary shared by all graphs.
+//! Graph `G`'s feature vector stacks the label histograms of levels `0..=h`, so
+//! `⟨φ(G), φ(G')⟩ = Σ_{i=0}^{h} ⟨φ_i(G), φ_i(G')⟩` is the WL subtree kernel; with `h = n_iter`
+//! it equals GraKeL's `WeisfeilerLehman(n_iter=h, base_graph_kernel=VertexHistogram)`
+//! (unnormalised) when every vertex is given to GraKeL (isolated ones included).
+//!
+//! Ids are given in order of first occurrence (graph by graph, vertex by vertex), so the
+//! output does not depend on the thread count: graphs are processed in parallel chunks, each
+//! chunk interns its signatures locally in first-occurrence order, and the chunks' new
+//! signatures join the shared dictionary in chunk order, which is exactly the serial order.
+//!
+//! Reference: N. Shervashidze, P. Schweitzer, E. J. van Leeuwen, K. Mehlhorn and K. M.
+//! Borgwardt, "Weisfeiler–Lehman graph kernels", JMLR 12 (2011),
+//! <https://www.jmlr.org/papers/v12/shervashidze11a.html>.
+
+use graphsparse_graph::GraphDatabase;
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+use crate::error::{Result, bad_param};
+
+/// Vertex label of a signature that is not in a fitted vocabulary.
+const UNSEEN: u32 = u32::MAX;
+
+/// Graphs per parallel chunk.
+const CHUNK: usize = 64;
+
+/// A sparse matrix in compressed-sparse-row form (`f64` values, `u32` column indices).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CsrMatrix {
+    /// Number of rows.
+    pub n_rows: usize,
+    /// Number of columns.
+    pub n_cols: usize,
+    /// Row offsets (`n_rows + 1` entries).
+    pub indptr: Vec<usize>,
+    /// Column of each stored value, increasing within a row.
+    pub indices: Vec<u32>,
+    /// The stored values.
+    pub data: Vec<f64>,
+}
+
+impl CsrMatrix {
+    /// The inner product of two rows: one entry of the kernel matrix `X Xᵀ`.
+    ///
+    /// # Arguments
+    /// * `a`, `b` – row indices.
+    ///
+    /// # Returns
+    /// `⟨row a, row b⟩`, or `None` when a row index is out of range.
+    ///
+    /// # Complexity
+    /// O(nnz(a) + nnz(b)) (a merge of the sorted column lists).
+    ///
+    /// # Example
+    /// ```
+    /// use graphsparse_ot::CsrMatrix;
+    /// let x = CsrMatrix { n_rows: 2, n_cols: 3, indptr: vec![0, 2, 4],
+    ///     indices: vec![0, 2, 1, 2], data: vec![1.0, 2.0, 5.0, 3.0] };
+    /// assert_eq!(x.row_dot(0, 1), Some(6.0));
+    /// assert_eq!(x.row_dot(0, 2), None);
+    /// ```
+    pub fn row_dot(&self, a: usize, b: usize) -> Option<f64> {
+        if a >= self.n_rows || b >= self.n_rows || self.indptr.len() != self.n_rows + 1 {
+            return None;
+        }
+        let (ra, rb) = (
+            self.indptr[a]..self.indptr[a + 1],
+            self.indptr[b]..self.indptr[b + 1],
+        );
+        let (ia, ib) = (&self.indices[ra.clone()], &self.indices[rb.clone()]);
+        let (da, db) = (&self.data[ra], &self.data[rb]);
+        let (mut i, mut j, mut s) = (0, 0, 0.0);
+        while i < ia.len() && j < ib.len() {
+            match ia[i].cmp(&ib[j]) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => {
+                    s += da[i] * db[j];
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        Some(s)
+    }
+}
+
+/// WL feature parameters (a builder); see [`WlParams::check`].
+///
+/// # Example
+/// ```
+/// let p = graphsparse_ot::WlParams::new().n_iter(3).parallel(true).check()?;
+/// assert_eq!((p.n_iter(), p.parallel()), (3, true));
+/// assert!(graphsparse_ot::WlParams::new().n_iter(5000).check().is_err());
+/// # Ok::<(), graphsparse_ot::OtError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WlParams {
+    n_iter: usize,
+    parallel: bool,
+}
+
+impl Default for WlParams {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl WlParams {
+    /// `h = 5` refinements (six levels), serial.
+    pub const fn new() -> Self {
+        Self {
+            n_iter: 5,
+            parallel: false,
+        }
+    }
+    /// The number of refinements `h` (levels `0..=h`); at most 1000.
+    pub const fn n_iter(mut self, v: usize) -> Self {
+        self.n_iter = v;
+        self
+    }
+    /// Process graphs in parallel chunks on the caller's rayon pool.
+    pub const fn parallel(mut self, v: bool) -> Self {
+        self.parallel = v;
+        self
+    }
+    /// Validates the parameters.
+    ///
+    /// # Errors
+    /// [`crate::OtError::InvalidParameter`] when `n_iter > 1000`.
+    pub fn check(self) -> Result<WlValidParams> {
+        if self.n_iter > 1000 {
+            return Err(bad_param(
+                "n_iter",
+                format!("must be <= 1000, got {}", self.n_iter),
+            ));
+        }
+        Ok(WlValidParams(self))
+    }
+}
+
+/// Validated WL parameters, from [`WlParams::check`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WlValidParams(WlParams);
+
+impl WlValidParams {
+    /// The number of refinements `h`.
+    pub fn n_iter(&self) -> usize {
+        self.0.n_iter
+    }
+    /// Whether graphs are processed in parallel.
+    pub fn parallel(&self) -> bool {
+        self.0.parallel
+    }
+}
+
+/// One level's dictionary: signature → id, and the signatures in id order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct LevelDict {
+    map: FxHashMap<Box<[u32]>, u32>,
+    ptr: Vec<usize>,
+    data: Vec<u32>,
+}
+
+impl LevelDict {
+    fn new() -> Self {
+        Self {
+            ptr: vec![0],
+            ..Self::default()
+        }
+    }
+    fn len(&self) -> usize {
+        self.ptr.len() - 1
+    }
+    fn insert(&mut self, sig: &[u32]) -> u32 {
+        if let Some(&id) = self.map.get(sig) {
+            return id;
+        }
+        let id = self.len() as u32;
+        self.map.insert(sig.into(), id);
+        self.data.extend_from_slice(sig);
+        self.ptr.push(self.data.len());
+        id
+    }
+}
+
+/// The fitted dictionaries of every level: what [`WlVocabulary::transform`] maps new graphs
+/// with. Signatures not seen at fit time are dropped (they have no column).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WlVocabulary {
+    levels: Vec<LevelDict>,
+}
+
+impl WlVocabulary {
+    /// Number of refinements `h`.
+    pub fn n_iter(&self) -> usize {
+        self.levels.len() - 1
+    }
+    /// Number of labels of each level.
+    pub fn level_sizes(&self) -> Vec<usize> {
+        self.levels.iter().map(LevelDict::len).collect()
+    }
+    /// Total number of features (columns).
+    pub fn n_features(&self) -> usize {
+        self.levels.iter().map(LevelDict::len).sum()
+    }
+    /// The signatures of level `i` as flat arrays `(ptr, data)`: signature `j` is
+    /// `data[ptr[j]..ptr[j + 1]]` (level 0: `[vertex label]`; later levels: own label, then
+    /// the sorted neighbour labels, all ids of the level before). `None` when `i > h`.
+    ///
+    /// With [`WlVocabulary::from_signatures`] this serialises a fitted vocabulary.
+    pub fn level_signatures(&self, i: usize) -> Option<(&[usize], &[u32])> {
+        self.levels.get(i).map(|l| (&l.ptr[..], &l.data[..]))
+    }
+    /// Rebuilds a vocabulary from [`WlVocabulary::level_signatures`] of every level.
+    ///
+    /// # Arguments
+    /// * `levels` – `(ptr, data)` of levels `0..=h`, in order.
+    ///
+    /// # Returns
+    /// The vocabulary, equal to the one the arrays came from.
+    ///
+    /// # Errors
+    /// [`crate::OtError::InvalidParameter`] when the arrays are malformed or a signature
+    /// repeats or refers to an id the level before does not have.
+    ///
+    /// # Complexity
+    /// O(total signature length) expected.
+    ///
+    /// # Example
+    /// ```
+    /// use graphsparse_graph::GraphDatabase;
+    /// use graphsparse_ot::{WlParams, WlVocabulary, wl_subtree_features};
+    /// let db = GraphDatabase::new(vec![0, 3], vec![0, 1, 0], vec![0, 2], vec![[0, 1], [1, 2]], vec![0; 2])?;
+    /// let (vocab, _) = wl_subtree_features(&db, &WlParams::new().n_iter(2).check()?)?;
+    /// let arrays: Vec<(Vec<usize>, Vec<u32>)> = (0..=vocab.n_iter())
+    ///     .filter_map(|i| vocab.level_signatures(i))
+    ///     .map(|(p, d)| (p.to_vec(), d.to_vec()))
+    ///     .collect();
+    /// assert_eq!(WlVocabulary::from_signatures(&arrays)?, vocab);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_signatures(levels: &[(Vec<usize>, Vec<u32>)]) -> Result<Self> {
+        if levels.is_empty() {
+            return Err(bad_param("vocabulary", "needs at least level 0"));
+        }
+        let mut out = Vec::with_capacity(levels.len());
+        let mut prev_len = usize::MAX;
+        for (i, (ptr, data)) in levels.iter().enumerate() {
+            let ok = !ptr.is_empty()
+                && ptr[0] == 0
+                && ptr.windows(2).all(|w| w[0] < w[1])
+                && ptr.last() == Some(&data.len());
+            if !ok {
+                return Err(bad_param(
+                    "vocabulary",
+                    format!("level {i}: malformed offsets"),
+                ));
+            }
+            let mut d = LevelDict::new();
+            for w in ptr.windows(2) {
+                let sig = &data[w[0]..w[1]];
+                if i > 0 && sig.iter().any(|&x| x as usize >= prev_len) {
+                    return Err(bad_param(
+                        "vocabulary",
+                        format!("level {i}: unknown label id"),
+                    ));
+                }
+                if i == 0 && sig.len() != 1 {
+                    return Err(bad_param(
+                        "vocabulary",
+                        "level 0 signatures are single labels",
+                    ));
+                }
+                let before = d.len();
+                if d.insert(sig) as usize != before {
+                    return Err(bad_param(
+                        "vocabulary",
+                        format!("level {i}: repeated signature"),
+                    ));
+                }
+            }
+            prev_len = d.len();
+            out.push(d);
+        }
+        Ok(Self { levels: out })
+    }
+
+    /// Features of new graphs in this vocabulary's columns (scikit-learn's `transform`).
+    ///
+    /// # Arguments
+    /// * `db` – the graphs.
+    /// * `parallel` – relabel in parallel chunks on the caller's rayon pool.
+    ///
+    /// # Returns
+    /// An `n_graphs × n_features` count matrix. A vertex whose signature was not seen at fit
+    /// time counts nowhere at that level and at every later one (its subtree is new).
+    /// Identical for every thread count.
+    ///
+    /// # Complexity
+    /// O(h · (n + m log Δ)) for `n` vertices, `m` edges and largest degree `Δ`.
+    ///
+    /// # Example
+    /// ```
+    /// use graphsparse_graph::GraphDatabase;
+    /// use graphsparse_ot::{WlParams, wl_subtree_features};
+    /// let db = GraphDatabase::new(vec![0, 2, 4], vec![0, 1, 0, 2], vec![0, 1, 2],
+    ///     vec![[0, 1], [0, 1]], vec![0; 2])?;
+    /// let (vocab, x) = wl_subtree_features(&db.select(&[0])?, &WlParams::new().n_iter(1).check()?)?;
+    /// let y = vocab.transform(&db, false);
+    /// assert_eq!(y.n_cols, x.n_cols);
+    /// assert_eq!(y.row_dot(1, 1), Some(1.0)); // only label 0 of the second graph is known
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn transform(&self, db: &GraphDatabase, parallel: bool) -> CsrMatrix {
+        let adj = Adjacency::new(db);
+        let n_iter = self.n_iter();
+        let mut labels: Vec<u32> = db
+            .node_labels()
+            .iter()
+            .map(|&l| *self.levels[0].map.get(&[l][..]).unwrap_or(&UNSEEN))
+            .collect();
+        let mut all = vec![labels.clone()];
+        for i in 1..=n_iter {
+            let dict = &self.levels[i];
+            let chunks = chunk_ranges(db.len());
+            let relabel = |&(a, b): &(usize, usize)| {
+                let mut out = Vec::new();
+                let mut sig = Vec::new();
+                for g in a..b {
+                    for v in db.node_ptr()[g]..db.node_ptr()[g + 1] {
+                        if signature(&adj, &labels, v, &mut sig) {
+                            out.push(*dict.map.get(&sig[..]).unwrap_or(&UNSEEN));
+                        } else {
+                            out.push(UNSEEN);
+                        }
+                    }
+                }
+                out
+            };
+            let parts: Vec<Vec<u32>> = if parallel {
+                chunks.par_iter().map(relabel).collect()
+            } else {
+                chunks.iter().map(relabel).collect()
+            };
+            labels = parts.concat();
+            all.push(labels.clone());
+        }
+        histogram(db, &all, &self.level_sizes(), parallel)
+    }
+}
+
+/// Global CSR adjacency of all vertices of a database.
+struct Adjacency {
+    ptr: Vec<usize>,
+    nbr: Vec<u32>,
+}
+
+impl Adjacency {
+    fn new(db: &GraphDatabase) -> Self {
+        let n = db.node_labels().len();
+        let mut ptr = vec![0usize; n + 1];
+        for g in 0..db.len() {
+            let base = db.node_ptr()[g];
+            for &[u, v] in db.graph(g).edges {
+                ptr[base + u as usize + 1] += 1;
+                ptr[base + v as usize + 1] += 1;
+            }
+        }
+        for i in 0..n {
+            ptr[i + 1] += ptr[i];
+        }
+        let mut fill = ptr.clone();
+        let mut nbr = vec![0u32; ptr[n]];
+        for g in 0..db.len() {
+            let base = db.node_ptr()[g];
+            for &[u, v] in db.graph(g).edges {
+                let (a, b) = (base + u as usize, base + v as usize);
+                nbr[fill[a]] = b as u32;
+                fill[a] += 1;
+                nbr[fill[b]] = a as u32;
+                fill[b] += 1;
+            }
+        }
+        Self { ptr, nbr }
+    }
+}
+
+/// Writes the signature of global vertex `v` into `sig`; false when it involves an unseen label.
+fn signature(adj: &Adjacency, labels: &[u32], v: usize, sig: &mut Vec<u32>) -> bool {
+    sig.clear();
+    sig.push(labels[v]);
+    for &u in &adj.nbr[adj.ptr[v]..adj.ptr[v + 1]] {
+        sig.push(labels[u as usize]);
+    }
+    if sig.contains(&UNSEEN) {
+        return false;
+    }
+    sig[1..].sort_unstable();
+    true
+}
+
+fn chunk_ranges(n: usize) -> Vec<(usize, usize)> {
+    (0..n.div_ceil(CHUNK))
+        .map(|c| (c * CHUNK, ((c + 1) * CHUNK).min(n)))
+        .collect()
+}
+
+/// Per-graph histograms of every level, columns stacked level after level.
+fn histogram(db: &GraphDatabase, all: &[Vec<u32>], sizes: &[usize], parallel: bool) -> CsrMatrix {
+    let mut offsets = vec![0usize; sizes.len() + 1];
+    for (i, s) in sizes.iter().enumerate() {
+        offsets[i + 1] = offsets[i] + s;
+    }
+    let row = |g: usize| -> Vec<(u32, f64)> {
+        let mut cols: Vec<u32> = Vec::new();
+        for (lvl, labels) in all.iter().enumerate() {
+            for &l in &labels[db.node_ptr()[g]..db.node_ptr()[g + 1]] {
+                if l != UNSEEN {
+                    cols.push((offsets[lvl] + l as usize) as u32);
+                }
+            }
+        }
+        cols.sort_unstable();
+        let mut out: Vec<(u32, f64)> = Vec::new();
+        for c in cols {
+            match out.last_mut() {
+                Some(last) if last.0 == c => last.1 += 1.0,
+                _ => out.push((c, 1.0)),
+            }
+        }
+        out
+    };
+    let rows: Vec<Vec<(u32, f64)>> = if parallel {
+        (0..db.len()).into_par_iter().map(row).collect()
+    } else {
+        (0..db.len()).map(row).collect()
+    };
+    let mut m = CsrMatrix {
+        n_rows: db.len(),
+        n_cols: offsets[sizes.len()],
+        indptr: Vec::with_capacity(db.len() + 1),
+        ..CsrMatrix::default()
+    };
+    m.indptr.push(0);
+    for r in rows {
+        for (c, x) in r {
+            m.indices.push(c);
+            m.data.push(x);
+        }
+        m.indptr.push(m.indices.len());
+    }
+    m
+}
+
+/// Fits the WL dictionaries on `db` and returns its features.
+///
+/// # Arguments
+/// * `db` – the graphs (vertex labels are the level-0 labels; edge labels are not used).
+/// * `params` – `h` and parallelism.
+///
+/// # Returns
+/// `(vocabulary, features)`: the per-level dictionaries and an `n_graphs × n_features` count
+/// matrix, columns stacked by level; identical for every thread count.
+///
+/// # Errors
+/// [`crate::OtError::InvalidParameter`] when `(h + 1) ·` (number of vertices) does not fit
+/// in 32 bits (column indices are `u32`).
+///
+/// # Complexity
+/// O(h · (n + m log Δ)) time, O(h · n) memory for `n` vertices and `m` edges in all.
+///
+/// # Example
+/// ```
+/// use graphsparse_graph::GraphDatabase;
+/// use graphsparse_ot::{WlParams, wl_subtree_features};
+/// // two paths a-b-a and b-a-b
+/// let db = GraphDatabase::new(vec![0, 3, 6], vec![0, 1, 0, 1, 0, 1], vec![0, 2, 4],
+///     vec![[0, 1], [1, 2], [0, 1], [1, 2]], vec![0; 4])?;
+/// let (vocab, x) = wl_subtree_features(&db, &WlParams::new().n_iter(1).check()?)?;
+/// assert_eq!(vocab.level_sizes(), vec![2, 4]);
+/// // level 0: one shared label pair (2·1 + 1·2); level 1: nothing shared
+/// assert_eq!(x.row_dot(0, 1), Some(4.0));
+/// assert_eq!(x.row_dot(0, 0), Some(5.0 + 5.0));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn wl_subtree_features(
+    db: &GraphDatabase,
+    params: &WlValidParams,
+) -> Result<(WlVocabulary, CsrMatrix)> {
+    let params = params.0;
+    let cells = (params.n_iter + 1).saturating_mul(db.node_labels().len());
+    if cells >= u32::MAX as usize {
+        return Err(bad_param(
+            "n_iter",
+            format!(
+                "{} levels of {} vertices exceed the 2^32 feature columns",
+                params.n_iter + 1,
+                db.node_labels().len()
+            ),
+        ));
+    }
+    let adj = Adjacency::new(db);
+    let mut levels = Vec::with_capacity(params.n_iter + 1);
+    let mut d0 = LevelDict::new();
+    let mut labels: Vec<u32> = db.node_labels().iter().map(|&l| d0.insert(&[l])).collect();
+    levels.push(d0);
+    let mut all = vec![labels.clone()];
+    let chunks = chunk_ranges(db.len());
+    for _ in 1..=params.n_iter {
+        // local interning per chunk: (local signatures in first-occurrence order, local ids)
+        let local = |&(a, b): &(usize, usize)| -> (LevelDict, Vec<u32>) {
+            let mut d = LevelDict::new();
+            let mut ids = Vec::new();
+            let mut sig = Vec::new();
+            for g in a..b {
+                for v in db.node_ptr()[g]..db.node_ptr()[g + 1] {
+                    signature(&adj, &labels, v, &mut sig);
+                    ids.push(d.insert(&sig));
+                }
+            }
+            (d, ids)
+        };
+        let parts: Vec<(LevelDict, Vec<u32>)> = if params.parallel {
+            chunks.par_iter().map(local).collect()
+        } else {
+            chunks.iter().map(local).collect()
+        };
+        let mut dict = LevelDict::new();
+        let maps: Vec<Vec<u32>> = parts
+            .iter()
+            .map(|(d, _)| {
+                d.ptr
+                    .windows(2)
+                    .map(|w| dict.insert(&d.data[w[0]..w[1]]))
+                    .collect()
+            })
+            .collect();
+        let remap = |(p, m): (&(LevelDict, Vec<u32>), &Vec<u32>)| -> Vec<u32> {
+            p.1.iter().map(|&l| m[l as usize]).collect()
+        };
+        let relabelled: Vec<Vec<u32>> = if params.parallel {
+            parts.par_iter().zip(maps.par_iter()).map(remap).collect()
+        } else {
+            parts.iter().zip(maps.iter()).map(remap).collect()
+        };
+        labels = relabelled.concat();
+        all.push(labels.clone());
+        levels.push(dict);
+    }
+    let vocab = WlVocabulary { levels };
+    let x = histogram(db, &all, &vocab.level_sizes(), params.parallel);
+    Ok((vocab, x))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn db() -> GraphDatabase {
+        // a triangle (labels 0,0,1), a path (1,0,0) and a lone vertex (2)
+        GraphDatabase::new(
+            vec![0, 3, 6, 7],
+            vec![0, 0, 1, 1, 0, 0, 2],
+            vec![0, 3, 5, 5],
+            vec![[0, 1], [1, 2], [2, 0], [0, 1], [1, 2]],
+            vec![0; 5],
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn fit_then_transform_is_fit_transform_and_serial_is_parallel() {
+        let d = db();
+        let p = WlParams::new().n_iter(3);
+        let (v, x) = wl_subtree_features(&d, &p.check().unwrap()).unwrap();
+        let (v2, x2) = wl_subtree_features(&d, &p.parallel(true).check().unwrap()).unwrap();
+        assert_eq!((&v, &x), (&v2, &x2));
+        assert_eq!(v.transform(&d, false), x);
+        assert_eq!(v.transform(&d, true), x);
+        let levels: Vec<_> = (0..=3)
+            .map(|i| {
+                let (p, s) = v.level_signatures(i).unwrap();
+                (p.to_vec(), s.to_vec())
+            })
+            .collect();
+        assert_eq!(WlVocabulary::from_signatures(&levels).unwrap(), v);
+        // every graph has one count per vertex per level
+        for g in 0..3 {
+            let n = d.graph(g).n_vertices() as f64;
+            let r = x.indptr[g]..x.indptr[g + 1];
+            assert_eq!(x.data[r].iter().sum::<f64>(), 4.0 * n);
+        }
+    }
+
+    #[test]
+    fn unseen_signatures_are_dropped() {
+        let d = db();
+        let (v, _) = wl_subtree_features(
+            &d.select(&[0]).unwrap(),
+            &WlParams::new().n_iter(2).check().unwrap(),
+        )
+        .unwrap();
+        let x = v.transform(&d, false);
+        // the lone vertex of label 2 is unknown at every level
+        assert_eq!(x.indptr[3] - x.indptr[2], 0);
+        assert_eq!(x.n_cols, v.n_features());
+    }
+}
