@@ -11,6 +11,7 @@
 //! | [`proj`] | `graphsparse-proj`: simplex, l1-ball, weighted/capped simplex, top-k projections | `proj` |
 //! | [`online`] | `graphsparse-online`: WGM head/tail projections, GraphDA and online baselines | `online` |
 //! | [`subgraph`] | `graphsparse-subgraph`: sparse models over all subgraph features (BCGD, boosting) | `subgraph` |
+//! | [`lattice`] | `graphsparse-lattice`: rule ensembles by gHKL on the conjunction lattice (kernel cache, active set) | `lattice` |
 //!
 //! # Example
 //! ```
@@ -24,6 +25,8 @@ pub use graphsparse_budget as budget;
 pub use graphsparse_graph as graph;
 #[cfg(feature = "gspan")]
 pub use graphsparse_gspan as gspan;
+#[cfg(feature = "lattice")]
+pub use graphsparse_lattice as lattice;
 #[cfg(feature = "online")]
 pub use graphsparse_online as online;
 #[cfg(feature = "pcst")]
