@@ -376,6 +376,15 @@ struct WarmStart {
 }
 
 impl GhklFit {
+    /// The dual variables `α` (task-major, `T · m`) of the last restricted problem.
+    ///
+    /// Hinge loss: `0 ≤ α ≤ C` and `y_tᵀ α_t = 0` per task; squared loss: signed, `1ᵀ α_t = 0`.
+    /// By weak duality every such `α` gives a lower bound `D(α)` of the optimum (this is how
+    /// [`GhklFit::dual`] and the gap are computed), so the values can be checked from outside.
+    pub fn dual_coef(&self) -> &[f64] {
+        &self.warm.state.alpha
+    }
+
     /// The active set `W` (each node's proposition list; the root is the empty list).
     pub fn active_set(&self) -> impl Iterator<Item = &[u32]> {
         self.warm.keys.iter().map(|k| &k[..])

@@ -32,6 +32,30 @@ fn check_a(a: f64) -> Result<()> {
     Ok(())
 }
 
+/// Most propositions a lattice kernel accepts.
+pub const MAX_PROPS: usize = 1 << 20;
+
+/// Checks that `p ≤` [`MAX_PROPS`] and that `q^p`, `q = 1 + (1+a)^{−2}`, the largest factor of
+/// a lattice kernel entry, is a finite `f64` (about `p ≤ 6700` propositions for `a = 2`).
+pub(crate) fn check_n_props(n_props: usize, a: f64) -> Result<()> {
+    if n_props > MAX_PROPS {
+        return Err(crate::LatticeError::TooLarge {
+            name: "number of propositions p",
+            value: n_props as u128,
+            reason: "above MAX_PROPS = 2^20",
+        });
+    }
+    let log_q = (1.0 / ((1.0 + a) * (1.0 + a))).ln_1p();
+    if n_props as f64 * log_q > 700.0 {
+        return Err(crate::LatticeError::TooLarge {
+            name: "number of propositions p",
+            value: n_props as u128,
+            reason: "the lattice kernels grow like (1 + (1+a)^-2)^p, which overflows f64; use fewer propositions or a larger a",
+        });
+    }
+    Ok(())
+}
+
 fn check_props(x: &PropositionMatrix, props: &[u32]) -> Result<()> {
     for (k, &q) in props.iter().enumerate() {
         if q as usize >= x.n_props() {
@@ -78,6 +102,7 @@ fn check_props(x: &PropositionMatrix, props: &[u32]) -> Result<()> {
 /// ```
 pub fn kernel_ku(x: &PropositionMatrix, props: &[u32], a: f64) -> Result<Vec<f64>> {
     check_a(a)?;
+    check_n_props(x.n_props(), a)?;
     check_props(x, props)?;
     let m = x.n_examples();
     let n = m.checked_mul(m).ok_or(crate::LatticeError::TooLarge {
@@ -130,7 +155,12 @@ pub fn kernel_ku(x: &PropositionMatrix, props: &[u32], a: f64) -> Result<Vec<f64
 pub fn kernel_ku_child(x: &PropositionMatrix, parent: &[f64], e: u32, a: f64) -> Result<Vec<f64>> {
     check_a(a)?;
     let m = x.n_examples();
-    crate::error::check_len("parent", parent.len(), m * m)?;
+    let mm = m.checked_mul(m).ok_or(crate::LatticeError::TooLarge {
+        name: "m * m",
+        value: m as u128 * m as u128,
+        reason: "overflows usize",
+    })?;
+    crate::error::check_len("parent", parent.len(), mm)?;
     check_props(x, &[e])?;
     let f = child_factor(a);
     let ce = x.prop_bits(e as usize);
@@ -256,9 +286,12 @@ impl KernelCache {
     /// `budget_bytes`.
     ///
     /// # Errors
-    /// [`LatticeError::InvalidParameter`](crate::LatticeError::InvalidParameter) for a bad `a`.
+    /// [`LatticeError::InvalidParameter`](crate::LatticeError::InvalidParameter) for a bad `a`;
+    /// [`LatticeError::TooLarge`](crate::LatticeError::TooLarge) when `(1 + (1+a)^{−2})^p`
+    /// overflows (thousands of propositions).
     pub fn new(n_props: usize, a: f64, budget_bytes: usize) -> Result<Self> {
         check_a(a)?;
+        check_n_props(n_props, a)?;
         Ok(Self {
             tab: Tables::new(a, n_props),
             a,

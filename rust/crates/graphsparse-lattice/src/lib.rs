@@ -70,7 +70,9 @@ pub use ghkl::{
     Rule, evaluate_dual, fit, fit_path, solve_dag, zeta,
 };
 pub use graphsparse_budget::Truncation;
-pub use kernel::{BLOCK_OVERHEAD_BYTES, CacheStats, KernelCache, kernel_ku, kernel_ku_child};
+pub use kernel::{
+    BLOCK_OVERHEAD_BYTES, CacheStats, KernelCache, MAX_PROPS, kernel_ku, kernel_ku_child,
+};
 pub use props::{
     Column, Condition, CutRule, FeatureKind, MAX_CUTS, MISSING_CATEGORY, Proposition,
     PropositionMatrix, PropositionParams, PropositionSet, PropositionValidParams,

@@ -348,14 +348,14 @@ impl PropositionSet {
                     n_categories,
                 } => {
                     kinds.push(FeatureKind::Categorical { n_categories });
-                    let mut present = vec![false; n_categories as usize];
-                    for &k in codes {
-                        if k != MISSING_CATEGORY {
-                            present[k as usize] = true;
-                        }
-                    }
-                    let values: Vec<u32> =
-                        (0..n_categories).filter(|&k| present[k as usize]).collect();
+                    // the distinct codes present (never sized by n_categories, which may be huge)
+                    let mut values: Vec<u32> = codes
+                        .iter()
+                        .copied()
+                        .filter(|&k| k < n_categories)
+                        .collect();
+                    values.sort_unstable();
+                    values.dedup();
                     if values.len() >= 3 {
                         for &v in &values {
                             props.push(Proposition {
