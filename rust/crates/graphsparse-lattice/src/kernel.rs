@@ -582,3 +582,85 @@ fn quad_closed(
     }
     acc.iter().zip(w).map(|(a, w)| 2.0 * w * a).sum::<f64>() * scale
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `Σ_{t,t'} B_{tt'} β_tᵀ K_u β_{t'}` from the dense closed form.
+    fn dense_score(
+        x: &PropositionMatrix,
+        props: &[u32],
+        a: f64,
+        beta: &[f64],
+        tasks: usize,
+        c: f64,
+    ) -> f64 {
+        let m = x.n_examples();
+        let k = kernel_ku(x, props, a).unwrap();
+        let mut total = 0.0;
+        for t in 0..tasks {
+            for s in 0..tasks {
+                let b = if t == s { 1.0 + c } else { c };
+                let mut q = 0.0;
+                for i in 0..m {
+                    for j in 0..m {
+                        q += beta[t * m + i] * k[i * m + j] * beta[s * m + j];
+                    }
+                }
+                total += b * q;
+            }
+        }
+        total
+    }
+
+    fn candidate(x: &PropositionMatrix, props: &[u32]) -> Candidate {
+        Candidate {
+            props: props.into(),
+            parent: props[..props.len() - 1].into(),
+            added: *props.last().unwrap(),
+            cover: x.cover_of(props),
+        }
+    }
+
+    #[test]
+    fn cached_scores_equal_the_dense_closed_form_on_every_path() {
+        let (m, p) = (23, 6);
+        let vals: Vec<bool> = (0..m * p).map(|k| (k * 7 + k / 5) % 3 != 0).collect();
+        let x = PropositionMatrix::from_dense(m, p, &vals).unwrap();
+        let tasks = 2;
+        let beta: Vec<f64> = (0..tasks * m).map(|k| ((k as f64) * 0.73).sin()).collect();
+        let level1: Vec<Candidate> = (0..p as u32).map(|j| candidate(&x, &[j])).collect();
+        let level2: Vec<Candidate> = (0..p as u32)
+            .flat_map(|i| (i + 1..p as u32).map(move |j| (i, j)))
+            .map(|(i, j)| candidate(&x, &[i, j]))
+            .collect();
+        for (budget, coupling, a) in [
+            (64 << 20, 0.0, 2.0),
+            (64 << 20, 0.5, 1.5),
+            (0, 0.0, 3.0),
+            (3000, 0.5, 2.0),
+        ] {
+            let mut cache = KernelCache::new(p, a, budget).unwrap();
+            // first pass fills (closed form), second pass hits, level 2 uses the parents
+            for cands in [&level1, &level1, &level2, &level2] {
+                for parallel in [false, true] {
+                    let got = cache.score(&x, cands, &beta, tasks, coupling, parallel);
+                    for (c, g) in cands.iter().zip(&got) {
+                        let want = dense_score(&x, &c.props, a, &beta, tasks, coupling);
+                        assert!(
+                            (g - want).abs() <= 1e-10 * (1.0 + want.abs()),
+                            "{:?}: {g} vs {want}",
+                            c.props
+                        );
+                    }
+                }
+                assert!(cache.stats().peak_bytes <= budget);
+            }
+            let st = cache.stats();
+            if budget > 1 << 20 {
+                assert!(st.hits > 0 && st.incremental > 0, "{st:?}");
+            }
+        }
+    }
+}
