@@ -228,6 +228,9 @@ pub struct CacheStats {
     pub incremental: u64,
     /// Blocks evicted to make room.
     pub evictions: u64,
+    /// Scores computed from the precomputed `m × m` matrix `q^N` (the entry-wise form, used
+    /// instead of blocks when that matrix fits in a quarter of the budget).
+    pub entrywise: u64,
 }
 
 #[derive(Debug)]
@@ -278,6 +281,8 @@ pub struct KernelCache {
     tick: u64,
     map: FxHashMap<Box<[u32]>, Block>,
     lru: BTreeMap<u64, Box<[u32]>>,
+    /// `G = q^{⊙N}` (row-major `m × m`) when it fits in a quarter of the budget.
+    entrywise: Option<(usize, Vec<f64>)>,
     stats: CacheStats,
 }
 
@@ -300,6 +305,7 @@ impl KernelCache {
             tick: 0,
             map: FxHashMap::default(),
             lru: BTreeMap::new(),
+            entrywise: None,
             stats: CacheStats {
                 budget_bytes,
                 ..CacheStats::default()
@@ -334,6 +340,33 @@ impl KernelCache {
             self.stats.evictions += 1;
         }
         true
+    }
+
+    /// Switches to the entry-wise form when `G = q^{⊙N}` (`m²` doubles) fits in a quarter of
+    /// the budget: drops every block, then charges `G` to the budget.
+    fn try_entrywise(&mut self, x: &PropositionMatrix) {
+        let m = x.n_examples();
+        let Some(need) = m.checked_mul(m).and_then(|n| n.checked_mul(8)) else {
+            return;
+        };
+        if need > self.budget / 4 {
+            return;
+        }
+        let mut g = Vec::new();
+        if g.try_reserve_exact(m * m).is_err() {
+            return;
+        }
+        for i in 0..m {
+            let ri = x.example_bits(i);
+            g.extend(
+                (0..m).map(|j| self.tab.q_pow[bits::and_count(ri, x.example_bits(j)) as usize]),
+            );
+        }
+        self.map.clear();
+        self.lru.clear();
+        self.bytes = need;
+        self.stats.peak_bytes = self.stats.peak_bytes.max(need);
+        self.entrywise = Some((m, g));
     }
 
     /// Reserves a block for `cand` (evicting as needed); false when it cannot fit.
@@ -375,6 +408,28 @@ impl KernelCache {
         coupling: f64,
         parallel: bool,
     ) -> Vec<f64> {
+        let m = x.n_examples();
+        if self.entrywise.as_ref().is_none_or(|(mm, _)| *mm != m) {
+            self.try_entrywise(x);
+        }
+        if let Some((_, g)) = &self.entrywise {
+            self.stats.entrywise += cands.len() as u64;
+            let (tab, g) = (&self.tab, &g[..]);
+            let score_one = |buf: &mut Vec<f64>, c: &Candidate| -> f64 {
+                let (n, w) = gather(buf, c, beta, m, tasks, coupling);
+                quad_entrywise(g, m, &c.cover, buf, n, &w) * tab.scale(c.props.len())
+                    / tab.q_pow[c.props.len()]
+            };
+            return if parallel {
+                cands
+                    .par_iter()
+                    .map_init(Vec::new, |buf, c| score_one(buf, c))
+                    .collect()
+            } else {
+                let mut buf = Vec::new();
+                cands.iter().map(|c| score_one(&mut buf, c)).collect()
+            };
+        }
         // phase 0 (serial, in candidate order): LRU bookkeeping and room for new blocks
         let mut pending = Vec::new();
         let mut hits = 0u64;
@@ -420,24 +475,8 @@ impl KernelCache {
         }
         // phase 2 (parallel): the scores
         let (map, tab, a) = (&self.map, &self.tab, self.a);
-        let m = x.n_examples();
         let score_one = |buf: &mut Vec<f64>, c: &Candidate| -> (f64, u8) {
-            let nv = tasks + usize::from(coupling != 0.0 && tasks > 1);
-            let n = c.cover.len();
-            buf.clear();
-            buf.resize(nv * n, 0.0);
-            for t in 0..tasks {
-                for (k, &i) in c.cover.iter().enumerate() {
-                    buf[t * n + k] = beta[t * m + i as usize];
-                }
-            }
-            let mut w = vec![1.0; tasks];
-            if nv > tasks {
-                for k in 0..n {
-                    buf[tasks * n + k] = (0..tasks).map(|t| buf[t * n + k]).sum();
-                }
-                w.push(coupling);
-            }
+            let (n, w) = gather(buf, c, beta, m, tasks, coupling);
             match map.get(&c.props) {
                 Some(b) if b.filled => (quad_packed(&b.packed, buf, n, &w), 0),
                 _ => match map.get(&c.parent) {
@@ -458,6 +497,54 @@ impl KernelCache {
         self.stats.incremental += res.iter().filter(|r| r.1 == 2).count() as u64;
         res.into_iter().map(|(s, _)| s).collect()
     }
+}
+
+/// Gathers `β_t` on the cover of `c` into `buf` (one row per task, plus `Σ_t β_t` when the
+/// tasks are coupled); returns the cover size and the weight of each row.
+fn gather(
+    buf: &mut Vec<f64>,
+    c: &Candidate,
+    beta: &[f64],
+    m: usize,
+    tasks: usize,
+    coupling: f64,
+) -> (usize, Vec<f64>) {
+    let nv = tasks + usize::from(coupling != 0.0 && tasks > 1);
+    let n = c.cover.len();
+    buf.clear();
+    buf.resize(nv * n, 0.0);
+    for t in 0..tasks {
+        for (k, &i) in c.cover.iter().enumerate() {
+            buf[t * n + k] = beta[t * m + i as usize];
+        }
+    }
+    let mut w = vec![1.0; tasks];
+    if nv > tasks {
+        for k in 0..n {
+            buf[tasks * n + k] = (0..tasks).map(|t| buf[t * n + k]).sum();
+        }
+        w.push(coupling);
+    }
+    (n, w)
+}
+
+/// `Σ_r w_r v_rᵀ G[c, c] v_r` with `G` dense row-major `m × m`.
+fn quad_entrywise(g: &[f64], m: usize, cover: &[u32], buf: &[f64], n: usize, w: &[f64]) -> f64 {
+    let mut total = 0.0;
+    for (r, &wr) in w.iter().enumerate() {
+        let v = &buf[r * n..(r + 1) * n];
+        let mut s = 0.0;
+        for (a, &ia) in cover.iter().enumerate() {
+            let row = &g[ia as usize * m..(ia as usize + 1) * m];
+            let mut acc = 0.5 * row[ia as usize] * v[a];
+            for (&ib, &vb) in cover[a + 1..].iter().zip(&v[a + 1..]) {
+                acc += row[ib as usize] * vb;
+            }
+            s += v[a] * acc;
+        }
+        total += wr * 2.0 * s;
+    }
+    total
 }
 
 /// Offset of row `a` in a packed upper triangle of order `n` (row `a` holds columns `a..n`):
@@ -638,6 +725,7 @@ mod tests {
         for (budget, coupling, a) in [
             (64 << 20, 0.0, 2.0),
             (64 << 20, 0.5, 1.5),
+            (16_000, 0.5, 1.5),
             (0, 0.0, 3.0),
             (3000, 0.5, 2.0),
         ] {
@@ -659,6 +747,11 @@ mod tests {
             }
             let st = cache.stats();
             if budget > 1 << 20 {
+                assert!(st.entrywise > 0 && st.misses == 0, "{st:?}");
+            } else {
+                assert_eq!(st.entrywise, 0);
+            }
+            if budget == 16_000 {
                 assert!(st.hits > 0 && st.incremental > 0, "{st:?}");
             }
         }

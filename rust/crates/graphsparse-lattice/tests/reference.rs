@@ -429,10 +429,17 @@ fn kernel_cache_stays_within_its_budget_and_changes_nothing() {
         fit(&params, &xm, &y, 1, &RunControl::new()).unwrap()
     };
     let big = run(64 << 20);
-    assert!(big.cache.peak_bytes <= big.cache.budget_bytes && big.cache.misses > 0);
-    for bytes in [0, 4096, 60_000] {
+    assert!(big.cache.peak_bytes <= big.cache.budget_bytes && big.cache.entrywise > 0);
+    for bytes in [0, 4096, 60_000, 210_000] {
         let small = run(bytes);
         assert!(small.cache.peak_bytes <= bytes, "{:?}", small.cache);
+        // G = q^N takes m² · 8 = 51 200 bytes: blocks below four times that, G above
+        assert_eq!(
+            small.cache.entrywise > 0,
+            bytes >= 4 * 51_200,
+            "{:?}",
+            small.cache
+        );
         assert_eq!(small.rules.len(), big.rules.len());
         for (a, b) in small.rules.iter().zip(&big.rules) {
             assert_eq!(a.props, b.props);
