@@ -220,9 +220,31 @@ pub(crate) struct Restricted {
 /// `log ζ_w(η̃) = 1/(1−ρ) · logsumexp_{v ∈ A(w)} (ρ log d_v + (1−ρ) log η̃_v)` for every node.
 pub(crate) fn log_zeta_into(dag: &Dag, eta_s: &[f64], rho: f64, out: &mut [f64]) {
     let k = 1.0 - rho;
+    // fast path: one exp and one log per node, sums of exp(t_v − max t) per ancestor pair;
+    // taken unless some sum underflows (extreme weights), then per-node logsumexp
+    let t: Vec<f64> = (0..out.len())
+        .map(|v| rho * dag.log_weight(v) + k * eta_s[v].ln())
+        .collect();
+    let tmax = t.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if tmax.is_finite() {
+        let e: Vec<f64> = t.iter().map(|&x| (x - tmax).exp()).collect();
+        let mut ok = true;
+        for (w, o) in out.iter_mut().enumerate() {
+            let s: f64 = dag.ancestors(w).iter().map(|&v| e[v as usize]).sum();
+            if s >= 1e-280 {
+                *o = (tmax + s.ln()) / k;
+            } else {
+                ok = false;
+                break;
+            }
+        }
+        if ok {
+            return;
+        }
+    }
     for (w, o) in out.iter_mut().enumerate() {
         let anc = dag.ancestors(w);
-        let term = |v: u32| rho * dag.log_weight(v as usize) + k * eta_s[v as usize].ln();
+        let term = |v: u32| t[v as usize];
         let mx = anc
             .iter()
             .map(|&v| term(v))
@@ -590,15 +612,31 @@ pub(crate) fn gradient_into(
     if s_hat <= 0.0 {
         return;
     }
+    // grad_i ∝ Σ_{w ∈ D(i)} exp(f_i + l_w), f_i = ρ (log d_i − log η̃_i), l_w = ρ log ζ_w +
+    // ρ̄ log(M_w/M_max) ≤ 0: factored as exp(f_i) Σ exp(l_w) unless some exp(f_i) overflows
+    let f: Vec<f64> = (0..grad.len())
+        .map(|i| rho * (dag.log_weight(i) - eta_s[i].ln()))
+        .collect();
+    let factored = f.iter().all(|&x| x < 700.0);
     for (w, &m) in mw.iter().enumerate() {
         if m <= 0.0 || log_zeta[w] == f64::NEG_INFINITY {
             continue;
         }
         let lu = rho * log_zeta[w] + rb * (m / mmax).ln();
-        for &i in dag.ancestors(w) {
-            let i = i as usize;
-            grad[i] += (rho * (dag.log_weight(i) - eta_s[i].ln()) + lu).exp();
+        if factored {
+            let e = lu.exp();
+            for &i in dag.ancestors(w) {
+                grad[i as usize] += e;
+            }
+        } else {
+            for &i in dag.ancestors(w) {
+                let i = i as usize;
+                grad[i] += (f[i] + lu).exp();
+            }
         }
+    }
+    if factored {
+        grad.iter_mut().zip(&f).for_each(|(g, &fi)| *g *= fi.exp());
     }
     let scale = -(1.0 - eps_sm) / (2.0 * rb) * mmax * s_hat.powf(1.0 / rb - 1.0);
     grad.iter_mut().for_each(|g| *g *= scale);
