@@ -485,3 +485,71 @@ proptest! {
         }
     }
 }
+
+/// Random tic-tac-toe boards (x / o / blank as 0 / 1 / 2), +1 when x has three in a row.
+fn boards(n: usize, seed: u64) -> (Vec<Vec<u32>>, Vec<f64>) {
+    let mut rng = common::Rng(seed);
+    let cells: Vec<[u32; 9]> = (0..n)
+        .map(|_| std::array::from_fn(|_| (rng.next_u64() % 3) as u32))
+        .collect();
+    const LINES: [[usize; 3]; 8] = [
+        [0, 1, 2],
+        [3, 4, 5],
+        [6, 7, 8],
+        [0, 3, 6],
+        [1, 4, 7],
+        [2, 5, 8],
+        [0, 4, 8],
+        [2, 4, 6],
+    ];
+    let y = cells
+        .iter()
+        .map(|b| {
+            if LINES.iter().any(|l| l.iter().all(|&k| b[k] == 0)) {
+                1.0
+            } else {
+                -1.0
+            }
+        })
+        .collect();
+    (
+        (0..9)
+            .map(|j| cells.iter().map(|b| b[j]).collect())
+            .collect(),
+        y,
+    )
+}
+
+#[test]
+fn default_fit_certifies_a_small_gap_on_a_realistic_table() {
+    use graphsparse_lattice::{Column, PropositionParams, PropositionSet};
+    let (cols, y) = boards(96, 5);
+    let table: Vec<Column> = cols
+        .iter()
+        .map(|c| Column::Categorical {
+            codes: c,
+            n_categories: 3,
+        })
+        .collect();
+    let set = PropositionSet::fit(&PropositionParams::new().check().unwrap(), &table).unwrap();
+    assert_eq!(set.len(), 54, "{:?}", set.propositions());
+    let x = set.transform(&table).unwrap();
+    for c in [1.0, 10.0] {
+        let model = fit(
+            &GhklParams::new().c(c).check().unwrap(),
+            &x,
+            &y,
+            1,
+            &RunControl::new(),
+        )
+        .unwrap();
+        assert!(model.converged);
+        let rel_gap = model.gap / model.primal.abs().max(1.0);
+        assert!(rel_gap <= 3e-3, "C {c}: certified relative gap {rel_gap}");
+        let f = model.decision_function(&x).unwrap();
+        let acc = f.iter().zip(&y).filter(|(f, y)| *f * *y > 0.0).count() as f64 / 96.0;
+        if c >= 10.0 {
+            assert!(acc >= 0.8, "C {c}: training accuracy {acc}");
+        }
+    }
+}
