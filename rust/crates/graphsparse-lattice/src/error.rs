@@ -3,6 +3,13 @@
 /// Errors returned by propositionalisation, the kernel cache and the gHKL solvers.
 ///
 /// Every message names the argument and the bad value.
+///
+/// # Example
+/// ```
+/// use graphsparse_lattice::{LatticeError, PropositionMatrix};
+/// let err = PropositionMatrix::from_dense(2, 2, &[true; 3]).unwrap_err();
+/// assert!(matches!(err, LatticeError::LengthMismatch { name: "values", got: 3, expected: 4 }));
+/// ```
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum LatticeError {

@@ -26,6 +26,22 @@ pub const DEFAULT_KERNEL_CACHE_BYTES: usize = 64 << 20;
 /// `ε_tol = 10⁻³ max(1, |g|)`, mirror descent `10⁻⁴` relative change / 300 / 15 iterations,
 /// inner MKL `10⁻⁵` relative gap / 200 rounds, SMO tolerance `10⁻⁵`, all violators added,
 /// rule threshold `τ = 10⁻³`, a 64 MiB kernel cache, no node or time budget, serial.
+///
+/// # Example
+/// ```
+/// use std::time::Duration;
+/// use graphsparse_budget::Budget;
+/// use graphsparse_lattice::{GhklParams, Loss};
+/// let params = GhklParams::new()
+///     .rho(1.1)
+///     .c(10.0)
+///     .loss(Loss::Squared)
+///     .budget(Budget::new().max_nodes(Some(500)).time_limit(Some(Duration::from_secs(5))))
+///     .check()?;
+/// assert_eq!((params.rho(), params.c()), (1.1, 10.0));
+/// assert!(GhklParams::new().rho(2.5).check().is_err());
+/// # Ok::<(), graphsparse_lattice::LatticeError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct GhklParams {
     rho: f64,
@@ -178,11 +194,28 @@ impl GhklParams {
         parallel: bool
     );
 
-    /// Validates the parameters.
+    /// Validates the parameters: the only place that owns their ranges.
+    ///
+    /// # Returns
+    /// The validated parameters that [`fit`], [`fit_path`], [`solve_dag`] and
+    /// [`evaluate_dual`] take.
     ///
     /// # Errors
     /// [`LatticeError::InvalidParameter`](crate::LatticeError::InvalidParameter) naming the
-    /// first parameter out of range and its value.
+    /// first parameter out of range and its value: `rho ∉ (1, 2]`, `C`, `mu`, `tol`, `md_tol`,
+    /// `mkl_tol` or `svm_tol` not finite and positive, `a ≤ 1` or not finite,
+    /// `eps_sm ∉ [0, 1)`, `md_max_iter`, `mkl_max_iter` or `max_add` zero, `rule_threshold ∉
+    /// [0, 1)`.
+    ///
+    /// # Complexity
+    /// O(1).
+    ///
+    /// # Example
+    /// ```
+    /// use graphsparse_lattice::GhklParams;
+    /// let err = GhklParams::new().c(-1.0).check().unwrap_err();
+    /// assert_eq!(err.to_string(), "C: must be finite and > 0, got -1");
+    /// ```
     pub fn check(self) -> Result<GhklValidParams> {
         let p = &self;
         let finite_pos = |name: &'static str, v: f64| {
@@ -321,6 +354,21 @@ pub(crate) fn check_targets(loss: Loss, y: &[f64], tasks: usize, m: usize) -> Re
 }
 
 /// One rule of a fitted ensemble: a conjunction of propositions with a weight per task.
+///
+/// # Example
+/// ```
+/// use graphsparse_budget::RunControl;
+/// use graphsparse_lattice::{GhklParams, PropositionMatrix, fit};
+/// let rows: Vec<[bool; 2]> = (0..8).map(|i| [i & 1 == 1, i & 2 == 2]).collect();
+/// let x = PropositionMatrix::from_dense(8, 2, &rows.concat())?;
+/// let y: Vec<f64> = rows.iter().map(|r| if r[0] { 1.0 } else { -1.0 }).collect();
+/// let model = fit(&GhklParams::new().c(10.0).check()?, &x, &y, 1, &RunControl::new())?;
+/// let top = &model.rules[0];
+/// // the strongest rule is proposition 0 alone, firing on 4 examples, with a positive weight
+/// assert_eq!((top.props.as_slice(), top.support), (&[0u32][..], 4));
+/// assert!(top.weights[0] > 0.0 && top.strength == top.weights[0].abs());
+/// # Ok::<(), graphsparse_lattice::LatticeError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Rule {
     /// `S_w`: the proposition indices of the conjunction, increasing.
@@ -435,6 +483,25 @@ impl GhklFit {
     ///
     /// # Errors
     /// As [`GhklFit::decision_function`].
+    ///
+    /// # Complexity
+    /// O(Σ_rules |S_w| · m/64 + nnz).
+    ///
+    /// # Example
+    /// ```
+    /// use graphsparse_budget::RunControl;
+    /// use graphsparse_lattice::{GhklParams, PropositionMatrix, fit};
+    /// let rows: Vec<[bool; 2]> = (0..8).map(|i| [i & 1 == 1, i & 2 == 2]).collect();
+    /// let x = PropositionMatrix::from_dense(8, 2, &rows.concat())?;
+    /// let y: Vec<f64> = rows.iter().map(|r| if r[0] { 1.0 } else { -1.0 }).collect();
+    /// let model = fit(&GhklParams::new().c(10.0).check()?, &x, &y, 1, &RunControl::new())?;
+    /// let (indptr, rules) = model.activations(&x)?;
+    /// assert_eq!(indptr.len(), 9);
+    /// // example 1 satisfies proposition 0, so the rule {0} fires on it
+    /// let on_1 = &rules[indptr[1]..indptr[2]];
+    /// assert!(on_1.iter().any(|&k| model.rules[k as usize].props == [0]));
+    /// # Ok::<(), graphsparse_lattice::LatticeError>(())
+    /// ```
     pub fn activations(&self, x: &PropositionMatrix) -> Result<(Vec<usize>, Vec<u32>)> {
         self.check_x(x)?;
         let m = x.n_examples();

@@ -558,8 +558,8 @@ fn numeric_cuts(v: &[f64], p: &PropositionParams, explicit: Option<&[f64]>) -> V
 /// ```
 /// use graphsparse_lattice::PropositionMatrix;
 /// let x = PropositionMatrix::from_dense(3, 2, &[true, false, true, true, false, false])?;
-/// assert!(x.get(1, 1) && !x.get(2, 0));
-/// assert_eq!(x.support(0), 2);
+/// assert_eq!((x.get(1, 1), x.get(2, 0), x.get(3, 0)), (Some(true), Some(false), None));
+/// assert_eq!(x.support(0), Some(2));
 /// # Ok::<(), graphsparse_lattice::LatticeError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -680,16 +680,15 @@ impl PropositionMatrix {
         self.p
     }
 
-    /// Whether example `i` satisfies proposition `j` (panics when out of range, like
-    /// indexing).
-    pub fn get(&self, i: usize, j: usize) -> bool {
-        assert!(i < self.m && j < self.p, "index ({i}, {j}) out of range");
-        bits::get(self.prop_bits(j), i)
+    /// Whether example `i` satisfies proposition `j`; `None` when either index is out of
+    /// range.
+    pub fn get(&self, i: usize, j: usize) -> Option<bool> {
+        (i < self.m && j < self.p).then(|| bits::get(self.prop_bits(j), i))
     }
 
-    /// Number of examples satisfying proposition `j`.
-    pub fn support(&self, j: usize) -> usize {
-        bits::count(self.prop_bits(j))
+    /// Number of examples satisfying proposition `j`; `None` when `j ≥ p`.
+    pub fn support(&self, j: usize) -> Option<usize> {
+        (j < self.p).then(|| bits::count(self.prop_bits(j)))
     }
 
     /// Words per proposition cover (`⌈m/64⌉`).
@@ -787,7 +786,10 @@ mod tests {
                 n_categories: 2,
             }])
             .unwrap();
-        assert!(!m.get(3, 0) && !m.get(3, 1), "missing satisfies nothing");
+        assert!(
+            m.get(3, 0) == Some(false) && m.get(3, 1) == Some(false),
+            "missing satisfies nothing"
+        );
     }
 
     #[test]
@@ -795,7 +797,7 @@ mod tests {
         let x = [1.0, 2.0, 3.0, 4.0, 5.0, f64::NAN];
         let s = fit(&[Column::Numeric(&x)]);
         let m = s.transform(&[Column::Numeric(&x)]).unwrap();
-        assert!((0..s.len()).all(|j| !m.get(5, j)));
+        assert!((0..s.len()).all(|j| m.get(5, j) == Some(false)));
         let c = [0u32, 1, 2];
         let s = fit(&[Column::Categorical {
             codes: &c,
@@ -807,8 +809,8 @@ mod tests {
                 n_categories: 3,
             }])
             .unwrap();
-        assert!((0..s.len()).all(|j| !m.get(0, j)));
-        assert!(m.get(1, 2)); // x = 1 (third proposition: Equal(1))
+        assert!((0..s.len()).all(|j| m.get(0, j) == Some(false)));
+        assert_eq!(m.get(1, 2), Some(true)); // x = 1 (third proposition: Equal(1))
     }
 
     #[test]
@@ -864,7 +866,7 @@ mod tests {
                 .unwrap();
         for i in 0..70 {
             for j in 0..3 {
-                assert_eq!(m.get(i, j), bits::get(m.example_bits(i), j));
+                assert_eq!(m.get(i, j), Some(bits::get(m.example_bits(i), j)));
             }
         }
         assert_eq!(m.cover_of(&[]).len(), 70);
