@@ -240,6 +240,12 @@ impl GhklParams {
         }
         if let TaskCoupling::MeanRegularized { mu } = p.coupling {
             finite_pos("mu", mu)?;
+            if !(1.0 / mu).is_finite() {
+                return Err(bad_param(
+                    "mu",
+                    format!("1/mu must be finite, got mu = {mu}"),
+                ));
+            }
         }
         if !(p.eps_sm >= 0.0 && p.eps_sm < 1.0) {
             return Err(bad_param(

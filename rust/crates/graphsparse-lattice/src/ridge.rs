@@ -76,7 +76,19 @@ pub(crate) fn solve_ridge(
     work.chol.resize(n * n, 0.0);
     let max_diag = (0..m).map(|i| gram.diag(i)).fold(0.0f64, f64::max);
     let mut ridge = 1.0 / cost;
+    let mut attempts = 0;
     loop {
+        attempts += 1;
+        if attempts > 40 || !ridge.is_finite() {
+            // no usable factorisation (C so small that 1/C overflows, or a non-finite
+            // kernel): the kernel part is negligible, so α = 0 with the mean as the fit
+            for t in 0..tasks {
+                let ys = &y[t * m..(t + 1) * m];
+                bias[t] = -ys.iter().sum::<f64>() / m as f64;
+                alpha[t * m..(t + 1) * m].iter_mut().for_each(|a| *a = 0.0);
+            }
+            return;
+        }
         for r in 0..blocks {
             for s in 0..blocks {
                 let f = if r == s { 1.0 + coupling } else { coupling };
