@@ -169,3 +169,32 @@ def test_networkx_errors_name_the_problem():
 def test_unlabelled_graphs_get_label_zero():
     ds = gs.from_networkx([nx.path_graph(3)], node_label=None, edge_label=None)
     assert ds.vertex_label_values == (0,) and ds.edge_label_values == (0,)
+
+
+def test_label_kinds_come_from_rust_in_canonical_order():
+    big = 2**70 + 1  # exact: integers of any length stay Python ints
+    ds = gs.datasets.parse_gspan(f"t # a\nv 0 10\nv 1 9\nv 2 {big}\ne 0 1 x\ne 1 2 b\n")
+    assert ds.vertex_label_values == (9, 10, big)
+    assert ds.edge_label_values == ("b", "x")
+    assert [ds.graphs[0].nodes[v]["label"] for v in range(3)] == [10, 9, big]
+    floats = gs.datasets.parse_gspan("t # 0\nv 0 1.0\nv 1 01\nv 2 -2.5\ne 0 2 0\n")
+    assert floats.vertex_label_values == (-2.5, 1.0)  # "1.0" and "01" are one label
+    assert floats.graphs[0].nodes[1]["label"] == 1.0
+
+
+def test_write_gspan_keeps_names_and_rejects_what_cannot_be_read_back(tmp_path):
+    g = nx.Graph(name="aspirin 2")
+    g.add_node(0, label="C")
+    g.add_node(1, label="O")
+    g.add_edge(0, 1, label=1)
+    ds = gs.from_networkx([g])
+    gs.write_gspan(ds, tmp_path / "a.gsp")
+    back = gs.read_gspan(tmp_path / "a.gsp")
+    assert back.names == ["aspirin 2"] and back == ds
+    g.nodes[0]["label"] = "C C"
+    with pytest.raises(InvalidGraphError, match="whitespace"):
+        gs.write_gspan([g], tmp_path / "b.gsp")
+    g.nodes[0]["label"] = "C"
+    g.graph["name"] = "two\tfields"
+    with pytest.raises(InvalidGraphError, match="name"):
+        gs.write_gspan([g], tmp_path / "c.gsp")

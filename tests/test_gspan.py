@@ -79,6 +79,7 @@ def test_invariant_to_vertex_numbering_and_graph_order(graphs, min_support, rnd)
         assert sorted(order[i] for i in q.graph_ids) == p.graph_ids.tolist()
 
 
+@pytest.mark.filterwarnings("ignore::graphsparse.exceptions.ThreadCountWarning")
 @settings(max_examples=40)
 @given(small_dbs, st.integers(1, 2))
 def test_serial_equals_parallel(graphs, min_support):

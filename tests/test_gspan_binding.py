@@ -41,10 +41,14 @@ def flat(graphs: list[Graph]) -> tuple[np.ndarray, ...]:
     )
 
 
-def mine(graphs: list[Graph], min_support: int, **kw: Any) -> dict[str, Any]:
-    args = dict(max_size=None, single_vertices=False, max_nodes=None, time_limit=None, n_threads=1)
+def params(min_support: int, **kw: Any) -> dict[str, Any]:
+    args = dict(max_size=None, single_vertices=False, max_nodes=None, time_limit=None)
     args.update(kw)
-    return rs.mine_subgraphs(flat(graphs), min_support, **args)
+    return {"min_support": min_support, **args}
+
+
+def mine(graphs: list[Graph], min_support: int, n_threads: int = 1, **kw: Any) -> dict[str, Any]:
+    return rs.mine_subgraphs(rs.Database(*flat(graphs)), params(min_support, **kw), n_threads)
 
 
 def to_nx(vl: list[int], es: list[tuple[int, int, int]]) -> nx.Graph:
@@ -154,6 +158,7 @@ def test_mine_subgraphs_matches_networkx_brute_force(
 
 
 @given(graphs=databases())
+@pytest.mark.filterwarnings("ignore::graphsparse.exceptions.ThreadCountWarning")
 def test_threads_do_not_change_the_result(graphs: list[Graph]) -> None:
     one = mine(graphs, 1, single_vertices=True, n_threads=1)
     for threads in (2, 3):
@@ -214,15 +219,7 @@ def test_errors_name_the_argument() -> None:
     with pytest.raises(InvalidGraphError, match="self-loop"):
         mine([([0, 1], [(1, 1, 0)])], 1)
     with pytest.raises(InvalidGraphError):
-        rs.mine_subgraphs(
-            (*flat(g)[:3], np.zeros((1, 3), np.int64), np.zeros(1, np.int64)),
-            1,
-            None,
-            False,
-            None,
-            None,
-            1,
-        )
+        rs.Database(*flat(g)[:3], np.zeros((1, 3), np.int64), np.zeros(1, np.int64))
     with pytest.raises(InvalidGraphError, match="not connected"):
         rs.min_dfs_code(np.array([0, 0, 0]), np.array([[0, 1]]), np.array([0]))
     with pytest.raises(InvalidGraphError, match="parallel"):
@@ -275,10 +272,8 @@ def test_real_data_counts(data_dir: Path) -> None:
     from graphsparse.datasets import load_tu, read_gspan
 
     mutag = load_tu(data_dir / "tu" / "MUTAG")
-    arrays = (mutag.node_ptr, mutag.node_labels, mutag.edge_ptr, mutag.edges, mutag.edge_labels)
-    out = rs.mine_subgraphs(arrays, 56, None, False, None, None, 2)
+    out = rs.mine_subgraphs(mutag._db, params(56), 2)
     assert check_contract(out) == 638
     cpdb = read_gspan(data_dir / "molecules" / "CPDB" / "mutagen.gsp")
-    arrays = (cpdb.node_ptr, cpdb.node_labels, cpdb.edge_ptr, cpdb.edges, cpdb.edge_labels)
-    assert len(rs.mine_subgraphs(arrays, 68, None, False, None, None, 1)["support"]) == 324
-    assert len(rs.mine_subgraphs(arrays, 34, 6, False, None, None, 2)["support"]) <= 1085
+    assert len(rs.mine_subgraphs(cpdb._db, params(68), 1)["support"]) == 324
+    assert len(rs.mine_subgraphs(cpdb._db, params(34, max_size=6), 2)["support"]) <= 1085

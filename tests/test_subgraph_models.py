@@ -56,22 +56,25 @@ def _rust_fit(
     n_threads=1,
     cache=True,
 ):
+    params = {
+        "lambda2": lam2,
+        "tol": tol,
+        "max_iter": max_iter,
+        "min_support": 1,
+        "max_size": max_size,
+        "max_nodes": None,
+        "time_limit": None,
+        "prune": prune,
+        "cache": cache,
+        "record_trace": True,
+    }
     return _rs.fit_subgraph_bcgd(
-        ds._arrays(),
+        ds._db,
         np.ascontiguousarray(y, dtype=np.float64),
         loss,
         np.array([lam1]),
-        lam2,
-        tol,
-        max_iter,
-        1,
-        max_size,
-        None,
-        None,
-        prune,
-        True,
+        params,
         n_threads,
-        cache,
     )[0]
 
 
@@ -313,7 +316,8 @@ def test_lpboost_master_equals_explicit_primal_at_every_column(n, m, nu, seed):
 
 def test_stump_searcher_rejects_bad_weights():
     ds, y, _ = _toy(10, seed=3)
-    searcher = _rs.StumpSearcher(ds._arrays(), 1, 3, None, None, True)
+    params = {"min_support": 1, "max_size": 3, "max_nodes": None, "time_limit": None, "prune": True}
+    searcher = _rs.StumpSearcher(ds._db, params)
     labels = 2.0 * y - 1.0
     s = searcher.search(np.full(10, 0.1), labels)
     assert s["code"] is not None and searcher.cached_nodes > 1

@@ -1,12 +1,15 @@
 # Hand-written stub of the private Rust module (checked by mypy.stubtest in CI).
+from collections.abc import Callable, Mapping
 from os import PathLike
 from typing import Any, final
 
 import numpy as np
 import numpy.typing as npt
 
-# (node_ptr, node_labels, edge_ptr, edges, edge_labels): GraphDataset._arrays()
-_DbArrays = tuple[
+# progress(nodes, iterations, stage, stages, value, seconds), called every 100 ms by long calls
+_Progress = Callable[[int, int, int, int, float, float], object]
+
+_Arrays = tuple[
     npt.NDArray[np.int64],
     npt.NDArray[np.int64],
     npt.NDArray[np.int64],
@@ -14,27 +17,40 @@ _DbArrays = tuple[
     npt.NDArray[np.int64],
 ]
 
+@final
+class Database:
+    """A validated, immutable graph database (held by GraphDataset)."""
+
+    def __new__(
+        cls,
+        node_ptr: npt.NDArray[np.int64],
+        node_labels: npt.NDArray[np.int64],
+        edge_ptr: npt.NDArray[np.int64],
+        edges: npt.NDArray[np.int64],
+        edge_labels: npt.NDArray[np.int64],
+    ) -> Database: ...
+    def select(self, ids: npt.NDArray[np.int64]) -> Database: ...
+    def arrays(self) -> _Arrays: ...
+    def __len__(self) -> int: ...
+
 __version__: str
 
 def _after_fork_in_child() -> None: ...
 
-# graph readers: dicts of int64 arrays plus label tokens
+# graph readers: a dict with the Database ("db") plus label tokens
 def parse_gspan_text(text: str, source: str = "<string>") -> dict[str, Any]: ...
 def read_gspan_file(path: str | PathLike[str]) -> dict[str, Any]: ...
 def read_tu_folder(path: str | PathLike[str], name: str | None = None) -> dict[str, Any]: ...
-def validate_database(
-    db: _DbArrays,
-) -> None: ...
+def format_gspan_text(
+    db: Database, vertex_tokens: list[str], edge_tokens: list[str], names: list[str]
+) -> str: ...
 
-# gSpan mining (flat int64 arrays as GraphDataset holds them; labels are dense ids)
+# gSpan mining; params: min_support (absolute), max_size, single_vertices, max_nodes, time_limit
 def mine_subgraphs(
-    db: _DbArrays,
-    min_support: int,
-    max_size: int | None,
-    single_vertices: bool,
-    max_nodes: int | None,
-    time_limit: float | None,
-    n_threads: int,
+    db: Database,
+    params: Mapping[str, Any],
+    n_threads: int = 1,
+    progress: _Progress | None = None,
 ) -> dict[str, Any]: ...
 def min_dfs_code(
     node_labels: npt.NDArray[np.int64],
@@ -119,49 +135,26 @@ def online_pass(
 ) -> dict[str, Any]: ...
 
 # sparse learning over all subgraphs (BCGD, boosting search, pattern matching)
+# params: lambda2, tol, max_iter, min_support, max_size, max_nodes, time_limit, prune, cache,
+# record_trace
 def fit_subgraph_bcgd(
-    db: _DbArrays,
+    db: Database,
     y: npt.NDArray[np.float64],
     loss: str,
     lambdas: npt.NDArray[np.float64],
-    lambda2: float,
-    tol: float,
-    max_iter: int,
-    min_support: int,
-    max_size: int | None,
-    max_nodes: int | None,
-    time_limit: float | None,
-    prune: bool,
-    record_trace: bool,
-    n_threads: int,
-    cache: bool = True,
+    params: Mapping[str, Any],
+    n_threads: int = 1,
+    progress: _Progress | None = None,
 ) -> list[dict[str, Any]]: ...
-def best_subgraph_stump(
-    db: _DbArrays,
-    weights: npt.NDArray[np.float64],
-    labels: npt.NDArray[np.float64],
-    min_support: int,
-    max_size: int | None,
-    max_nodes: int | None,
-    time_limit: float | None,
-    prune: bool,
-    n_threads: int,
-) -> dict[str, Any]: ...
 def separable_bounds(
     f0: npt.NDArray[np.float64], f1: npt.NDArray[np.float64], graph_ids: npt.NDArray[np.int64]
 ) -> tuple[float, float, float]: ...
 
+# stump params: min_support, max_size, max_nodes, time_limit, prune (+ n_estimators for Adaboost)
 @final
 class StumpSearcher:
     def __new__(
-        cls,
-        db: _DbArrays,
-        min_support: int,
-        max_size: int | None,
-        max_nodes: int | None,
-        time_limit: float | None,
-        prune: bool,
-        n_threads: int = 1,
+        cls, db: Database, params: Mapping[str, Any], n_threads: int = 1
     ) -> StumpSearcher: ...
     def search(
         self, weights: npt.NDArray[np.float64], labels: npt.NDArray[np.float64]
@@ -170,17 +163,14 @@ class StumpSearcher:
     def cached_nodes(self) -> int: ...
 
 def fit_subgraph_adaboost(
-    db: _DbArrays,
+    db: Database,
     labels: npt.NDArray[np.float64],
-    rounds: int,
-    min_support: int,
-    max_size: int | None,
-    max_nodes: int | None,
-    time_limit: float | None,
+    params: Mapping[str, Any],
     n_threads: int = 1,
+    progress: _Progress | None = None,
 ) -> dict[str, Any]: ...
 def match_subgraph_patterns(
-    db: _DbArrays,
+    db: Database,
     codes: list[npt.NDArray[np.int64]],
-    n_threads: int,
+    n_threads: int = 1,
 ) -> list[npt.NDArray[np.int64]]: ...

@@ -39,11 +39,20 @@ class LPBoostMaster:
         Upper bound ``1 / (nu n)`` of each sample weight.
     warm_start : bool, optional
         Use highspy's incremental solver (default: when it is installed).
+    verbose : bool, default=False
+        Let HiGHS print its log (banner and solver output); silent by default.
     """
 
-    def __init__(self, labels: np.ndarray, cap: float, warm_start: bool | None = None) -> None:
+    def __init__(
+        self,
+        labels: np.ndarray,
+        cap: float,
+        warm_start: bool | None = None,
+        verbose: bool = False,
+    ) -> None:
         self.labels = np.asarray(labels, dtype=np.float64)
         self.cap = float(cap)
+        self.verbose = bool(verbose)
         self.n = len(self.labels)
         self.warm_start = HAVE_HIGHSPY if warm_start is None else bool(warm_start)
         if self.warm_start and not HAVE_HIGHSPY:
@@ -55,7 +64,7 @@ class LPBoostMaster:
     def _init_highs(self) -> None:
         n = self.n
         h = highspy.Highs()
-        h.setOptionValue("output_flag", False)
+        h.setOptionValue("output_flag", self.verbose)
         h.addVars(n, np.zeros(n), np.full(n, self.cap))
         h.addVar(-highspy.kHighsInf, highspy.kHighsInf)  # beta
         h.changeColsCost(1, np.array([n], dtype=np.int32), np.array([1.0]))
@@ -97,7 +106,14 @@ class LPBoostMaster:
         a_eq = np.append(np.ones(n), 0.0)[None, :]
         bounds = [(0.0, self.cap)] * n + [(None, None)]
         res = linprog(
-            c, A_ub=a_ub, b_ub=np.zeros(m), A_eq=a_eq, b_eq=[1.0], bounds=bounds, method="highs"
+            c,
+            A_ub=a_ub,
+            b_ub=np.zeros(m),
+            A_eq=a_eq,
+            b_eq=[1.0],
+            bounds=bounds,
+            method="highs",
+            options={"disp": self.verbose},
         )
         if res.status != 0:
             raise InvalidParameterError(f"LPBoost master LP failed: {res.message}")

@@ -71,16 +71,17 @@ def _canonical_ids(values: Sequence[Any], what: str) -> tuple[tuple[Any, ...], d
     return ordered, {v: i for i, v in enumerate(ordered)}
 
 
-def _tokens_to_values(tokens: Sequence[str]) -> list[Any]:
-    """Turn label tokens from a file into ints, else floats, else keep them as strings."""
-    try:
+def _tokens_to_values(tokens: Sequence[str], kind: str) -> list[Any]:
+    """Label tokens from the Rust readers as Python values, by the kind Rust gave the set.
+
+    The tokens arrive in canonical order (integers, then floats, by value; text by code point)
+    and one token per label, so the values need no re-sorting.
+    """
+    if kind == "integer":
         return [int(t) for t in tokens]
-    except ValueError:
-        pass
-    try:
+    if kind == "float":
         return [float(t) for t in tokens]
-    except ValueError:
-        return list(tokens)
+    return list(tokens)
 
 
 def _as_response(y: Any, n: int) -> np.ndarray | None:
@@ -108,7 +109,17 @@ def _read_label_file(path: PathLike) -> np.ndarray:
                     f"{path}:{lineno}: expected one label per line, got {text!r}"
                 )
             tokens.append(text)
-    return np.asarray(_tokens_to_values(tokens))
+    return np.asarray(_label_file_values(tokens))
+
+
+def _label_file_values(tokens: list[str]) -> list[Any]:
+    """One response per line: integers, else floats, else the strings themselves."""
+    for convert in (int, float):
+        try:
+            return [convert(t) for t in tokens]
+        except ValueError:
+            pass
+    return tokens
 
 
 class GraphDataset:
@@ -131,6 +142,7 @@ class GraphDataset:
     """
 
     __slots__ = (
+        "_db",
         "_graphs",
         "edge_label_values",
         "edge_labels",
@@ -156,14 +168,45 @@ class GraphDataset:
         names: Sequence[str] | None = None,
     ) -> None:
         as_i64 = lambda a: np.ascontiguousarray(a, dtype=np.int64)  # noqa: E731
-        self.node_ptr = as_i64(node_ptr)
-        self.node_labels = as_i64(node_labels)
-        self.edge_ptr = as_i64(edge_ptr)
-        self.edges = as_i64(edges).reshape(-1, 2)
-        self.edge_labels = as_i64(edge_labels)
+        # the Rust database validates the arrays once and is kept for every later call
+        db = _rs.Database(
+            as_i64(node_ptr),
+            as_i64(node_labels),
+            as_i64(edge_ptr),
+            as_i64(edges).reshape(-1, 2),
+            as_i64(edge_labels),
+        )
+        self._init_from_db(db, vertex_label_values, edge_label_values, y, names)
+
+    @classmethod
+    def _from_db(
+        cls,
+        db: _rs.Database,
+        vertex_label_values: Sequence[Any],
+        edge_label_values: Sequence[Any],
+        y: npt.ArrayLike | None = None,
+        names: Sequence[str] | None = None,
+    ) -> GraphDataset:
+        """A dataset around an already validated Rust database (no second validation)."""
+        ds = object.__new__(cls)
+        ds._init_from_db(db, vertex_label_values, edge_label_values, y, names)
+        return ds
+
+    def _init_from_db(
+        self,
+        db: _rs.Database,
+        vertex_label_values: Sequence[Any],
+        edge_label_values: Sequence[Any],
+        y: npt.ArrayLike | None,
+        names: Sequence[str] | None,
+    ) -> None:
+        self._db = db
+        arrays = db.arrays()
+        self.node_ptr, self.node_labels, self.edge_ptr, self.edges, self.edge_labels = arrays
+        for a in arrays:
+            a.flags.writeable = False  # the Rust handle is the source of truth
         self.vertex_label_values = tuple(vertex_label_values)
         self.edge_label_values = tuple(edge_label_values)
-        _rs.validate_database(self._arrays())
         for ids, values, what in (
             (self.node_labels, self.vertex_label_values, "vertex"),
             (self.edge_labels, self.edge_label_values, "edge"),
@@ -220,19 +263,8 @@ class GraphDataset:
         return self._take(ids)
 
     def _take(self, ids: np.ndarray) -> GraphDataset:
-        nstart, nend = self.node_ptr[ids], self.node_ptr[ids + 1]
-        estart, eend = self.edge_ptr[ids], self.edge_ptr[ids + 1]
-        ncount, ecount = nend - nstart, eend - estart
-        node_idx = _ranges(nstart, ncount)
-        edge_idx = _ranges(estart, ecount)
-        node_ptr = np.concatenate([[0], np.cumsum(ncount)])
-        edge_ptr = np.concatenate([[0], np.cumsum(ecount)])
-        return GraphDataset(
-            node_ptr,
-            self.node_labels[node_idx],
-            edge_ptr,
-            self.edges[edge_idx],
-            self.edge_labels[edge_idx],
+        return GraphDataset._from_db(
+            self._db.select(np.ascontiguousarray(ids, dtype=np.int64)),
             self.vertex_label_values,
             self.edge_label_values,
             y=None if self.y is None else self.y[ids],
@@ -283,12 +315,16 @@ class GraphDataset:
         )
 
     def __getstate__(self) -> dict[str, Any]:
-        return {s: getattr(self, s) for s in self.__slots__ if s != "_graphs"}
+        # the Rust handle does not pickle: it is rebuilt (and revalidated) from the arrays
+        return {s: getattr(self, s) for s in self.__slots__ if s not in ("_graphs", "_db")}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         for k, v in state.items():
             object.__setattr__(self, k, v)
         self._graphs = None
+        self._db = _rs.Database(*self._arrays())
+        for a in self._arrays():
+            a.flags.writeable = False
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GraphDataset):
@@ -308,44 +344,13 @@ class GraphDataset:
     __hash__ = None  # type: ignore[assignment]
 
 
-def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Concatenation of ``arange(s, s + c)`` for each pair, vectorised."""
-    total = int(counts.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64)
-    offsets = np.repeat(starts - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
-    return np.arange(total, dtype=np.int64) + offsets
-
-
 def _from_rust(d: dict[str, Any], y: Any = None) -> GraphDataset:
     """A dataset from the dict the Rust readers return (label tokens -> user values)."""
-    vvals = _tokens_to_values(d["vertex_tokens"])
-    evals = _tokens_to_values(d["edge_tokens"])
-    node_labels, vvals = _resort(d["node_labels"], vvals)
-    edge_labels, evals = _resort(d["edge_labels"], evals)
+    vvals = _tokens_to_values(d["vertex_tokens"], d["vertex_kind"])
+    evals = _tokens_to_values(d["edge_tokens"], d["edge_kind"])
     if y is None and d.get("graph_labels") is not None:
-        y = np.asarray(_tokens_to_values(d["graph_labels"]))
-    return GraphDataset(
-        d["node_ptr"],
-        node_labels,
-        d["edge_ptr"],
-        d["edges"],
-        edge_labels,
-        vvals,
-        evals,
-        y=y,
-        names=d["graph_names"],
-    )
-
-
-def _resort(ids: np.ndarray, values: list[Any]) -> tuple[np.ndarray, list[Any]]:
-    """Renumber ids so that converted values (ints/floats/strings) are in sorted order."""
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    if order == list(range(len(values))):
-        return ids, values
-    remap = np.empty(len(values), dtype=np.int64)
-    remap[np.asarray(order, dtype=np.int64)] = np.arange(len(values), dtype=np.int64)
-    return remap[ids], [values[i] for i in order]
+        y = np.asarray(_tokens_to_values(d["graph_labels"], d["graph_label_kind"]))
+    return GraphDataset._from_db(d["db"], vvals, evals, y=y, names=d["graph_names"])
 
 
 # -- readers and writers --------------------------------------------------------------------------
@@ -403,27 +408,22 @@ def load_tu(path: PathLike, name: str | None = None) -> GraphDataset:
 
 
 def write_gspan(data: GraphDataset | Iterable[nx.Graph], path: PathLike) -> None:
-    """Write graphs in gSpan text format (vertex ids from 0); ``read_gspan`` reads them back."""
+    """Write graphs in gSpan text format (vertex ids from 0); ``read_gspan`` reads them back.
+
+    Graph names are written on the ``t #`` lines. Raises :class:`InvalidGraphError` when the
+    file could not be read back as the same dataset: a label whose text is empty or holds
+    whitespace, two labels with one spelling (``1`` and ``"1"``), or a name that is empty,
+    ``-1`` or holds whitespace other than single spaces.
+    """
     ds = data if isinstance(data, GraphDataset) else from_networkx(data)
-    vtok = [str(v) for v in ds.vertex_label_values]
-    etok = [str(v) for v in ds.edge_label_values]
-    for tok in (*vtok, *etok):
-        if not tok or any(ch.isspace() for ch in tok):
-            raise InvalidGraphError(
-                f"label {tok!r} cannot be written in gSpan format (empty or contains whitespace)"
-            )
-    lines: list[str] = []
-    for i in range(len(ds)):
-        a, b = ds.node_ptr[i], ds.node_ptr[i + 1]
-        c, d = ds.edge_ptr[i], ds.edge_ptr[i + 1]
-        lines.append(f"t # {i}")
-        lines.extend(f"v {k} {vtok[lab]}" for k, lab in enumerate(ds.node_labels[a:b]))
-        lines.extend(
-            f"e {u} {v} {etok[lab]}"
-            for (u, v), lab in zip(ds.edges[c:d], ds.edge_labels[c:d], strict=True)
-        )
+    text = _rs.format_gspan_text(
+        ds._db,
+        [str(v) for v in ds.vertex_label_values],
+        [str(v) for v in ds.edge_label_values],
+        list(ds.names),
+    )
     with open(path, "w", encoding="utf-8") as fh:
-        fh.write("\n".join(lines) + ("\n" if lines else ""))
+        fh.write(text)
 
 
 def from_networkx(

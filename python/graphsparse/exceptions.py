@@ -1,7 +1,23 @@
-"""The exception hierarchy of graphsparse.
+"""The exceptions and warnings of graphsparse.
 
-Every error raised for bad input is a subclass of :class:`ValueError`, so code written against
+Every error raised for bad input is a :class:`ValueError`, so code written against
 scikit-learn conventions keeps working; catch :class:`GraphSparseError` to catch them all.
+One kind of bad input always raises the same type, whichever function received it:
+
+==========================  =====================================================================
+error                       raised for
+==========================  =====================================================================
+:class:`InvalidGraphError`  a malformed graph argument: an edge list of the wrong shape or dtype,
+                            a negative or out-of-range endpoint, a self-loop or parallel edge
+                            where none is allowed, bad or mixed labels, an unusable graph object
+:class:`GraphFormatError`   a file that cannot be parsed, or files of one dataset that disagree
+                            (the message gives the file and line)
+:class:`InvalidParameterError`  any other bad argument: a value out of range (NaN, negative
+                            costs, ``lambda1 <= 0`` ...), the wrong type, the wrong shape
+==========================  =====================================================================
+
+:class:`InvalidGraphError` is itself an :class:`InvalidParameterError` (a graph is an argument),
+so ``except InvalidParameterError`` catches both.
 """
 
 from __future__ import annotations
@@ -12,6 +28,8 @@ __all__ = [
     "GraphSparseError",
     "InvalidGraphError",
     "InvalidParameterError",
+    "ThreadCountWarning",
+    "TruncatedSearchWarning",
 ]
 
 
@@ -19,17 +37,25 @@ class GraphSparseError(Exception):
     """Base class of every error raised by graphsparse."""
 
 
-class InvalidGraphError(GraphSparseError, ValueError):
-    """A graph is malformed: self-loop, parallel edge, out-of-range endpoint, bad label."""
+class InvalidParameterError(GraphSparseError, ValueError):
+    """An argument is out of range or of the wrong type; the message names the argument."""
+
+
+class InvalidGraphError(InvalidParameterError):
+    """A graph argument is malformed: bad edge list, endpoint out of range, self-loop, bad label."""
 
 
 class GraphFormatError(GraphSparseError, ValueError):
     """A graph file cannot be parsed, or the files of one dataset disagree (with file and line)."""
 
 
-class InvalidParameterError(GraphSparseError, ValueError):
-    """A parameter is out of range or of the wrong type; the message names the parameter."""
-
-
 class BudgetExceededError(GraphSparseError, RuntimeError):
     """A search budget (nodes, patterns, time) ran out and the caller asked for ``strict=True``."""
+
+
+class TruncatedSearchWarning(UserWarning):
+    """A search stopped at its node or time budget; the result holds what was finished."""
+
+
+class ThreadCountWarning(RuntimeWarning):
+    """More threads were requested than the machine offers; the pool was capped at its cores."""

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-import numbers
 import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -13,17 +11,15 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _graphsparse as _rs
+from ._progress import reporter
 from ._threads import resolve_n_jobs
+from ._validation import min_support_count
 from .datasets import GraphDataset, as_dataset
-from .exceptions import BudgetExceededError, InvalidParameterError
+from .exceptions import BudgetExceededError, InvalidParameterError, TruncatedSearchWarning
 
 __all__ = ["MiningResult", "Pattern", "TruncatedSearchWarning", "mine_subgraphs", "min_dfs_code"]
 
 DfsEdge = tuple[int, int, Any, Any, Any]
-
-
-class TruncatedSearchWarning(UserWarning):
-    """A search stopped at its node or time budget; the result holds what was finished."""
 
 
 class _PatternTable:
@@ -228,50 +224,6 @@ class MiningResult(list[Pattern]):
         self.seconds = seconds
 
 
-def _check_min_support(min_support: Any, n_graphs: int) -> int:
-    if isinstance(min_support, bool | np.bool_):
-        raise InvalidParameterError(f"min_support must be an int or a float, got {min_support!r}")
-    if isinstance(min_support, numbers.Integral):
-        value = int(min_support)
-        if not 1 <= value <= n_graphs:
-            raise InvalidParameterError(
-                f"min_support as a count must be in [1, {n_graphs}] (the number of graphs), "
-                f"got {value}"
-            )
-        return value
-    if isinstance(min_support, numbers.Real):
-        frac = float(min_support)
-        if not (0.0 < frac <= 1.0):
-            raise InvalidParameterError(
-                f"min_support as a fraction must be in (0, 1], got {min_support!r}"
-            )
-        # rounding guards against 0.1 * 30 = 3.0000000000000004 becoming 4
-        return max(1, math.ceil(round(frac * n_graphs, 9)))
-    raise InvalidParameterError(f"min_support must be an int or a float, got {min_support!r}")
-
-
-def _check_optional_int(value: Any, name: str, minimum: int) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
-        raise InvalidParameterError(f"{name} must be an integer or None, got {value!r}")
-    if int(value) < minimum:
-        raise InvalidParameterError(f"{name} must be >= {minimum}, got {int(value)}")
-    return int(value)
-
-
-def _check_time_limit(value: Any) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not value > 0:
-        raise InvalidParameterError(
-            f"time_limit must be a positive number of seconds, got {value!r}"
-        )
-    if not math.isfinite(float(value)):
-        return None
-    return float(value)
-
-
 def _patterns_from_arrays(d: dict[str, Any], ds: GraphDataset) -> list[Pattern]:
     table = _PatternTable(d, ds)
     make = Pattern._from_table
@@ -288,6 +240,7 @@ def mine_subgraphs(
     max_nodes: int | None = None,
     time_limit: float | None = None,
     strict: bool = False,
+    verbose: bool | int | str = False,
 ) -> MiningResult:
     """Enumerate every connected subgraph pattern occurring in at least ``min_support`` graphs.
 
@@ -315,6 +268,9 @@ def mine_subgraphs(
     strict : bool, default=False
         Raise :class:`~graphsparse.exceptions.BudgetExceededError` instead of warning when a budget
         stops the search.
+    verbose : bool, int or "bar", default=False
+        Report the nodes visited and the time while the search runs (a line on standard error
+        every second; ``"bar"``: a tqdm bar when tqdm is installed).
 
     Returns
     -------
@@ -334,20 +290,19 @@ def mine_subgraphs(
     ds = as_dataset(data)
     if len(ds) == 0:
         raise InvalidParameterError("data contains no graphs")
-    minsup = _check_min_support(min_support, len(ds))
-    max_size = _check_optional_int(max_size, "max_size", 0)
-    max_nodes = _check_optional_int(max_nodes, "max_nodes", 1)
-    limit = _check_time_limit(time_limit)
-    threads = resolve_n_jobs(n_jobs)
-    d = _rs.mine_subgraphs(
-        ds._arrays(),
-        minsup,
-        max_size,
-        bool(single_vertices),
-        max_nodes,
-        limit,
-        threads,
-    )
+    params = {
+        "min_support": min_support_count(min_support, len(ds)),
+        "max_size": max_size,
+        "single_vertices": single_vertices,
+        "max_nodes": max_nodes,
+        "time_limit": time_limit,
+    }
+    report = reporter(verbose, "mine_subgraphs")
+    try:
+        d = _rs.mine_subgraphs(ds._db, params, resolve_n_jobs(n_jobs), report)
+    finally:
+        if report is not None:
+            report.close()
     result = MiningResult(
         _patterns_from_arrays(d, ds),
         truncated=d["truncated"],

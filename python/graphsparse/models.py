@@ -24,8 +24,7 @@ arrays, Python scalars and :class:`~graphsparse.Pattern` objects (they pickle).
 
 from __future__ import annotations
 
-import math
-import numbers
+import sys
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -38,16 +37,12 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _graphsparse as _rs
 from ._lpboost import LPBoostMaster
+from ._progress import reporter
 from ._threads import resolve_n_jobs
+from ._validation import as_int, as_real, as_response, encode_binary, min_support_count
 from .datasets import GraphDataset, as_dataset
-from .exceptions import InvalidParameterError
-from .mining import (
-    Pattern,
-    TruncatedSearchWarning,
-    _check_min_support,
-    _check_optional_int,
-    _check_time_limit,
-)
+from .exceptions import InvalidParameterError, TruncatedSearchWarning
+from .mining import Pattern
 
 __all__ = [
     "SubgraphAdaBoost",
@@ -58,26 +53,7 @@ __all__ = [
 ]
 
 
-# -- validation helpers ---------------------------------------------------------------------------
-def _check_real(value: Any, name: str, *, low: float, strict: bool) -> float:
-    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
-        raise InvalidParameterError(f"{name} must be a real number, got {value!r}")
-    v = float(value)
-    ok = math.isfinite(v) and (v > low if strict else v >= low)
-    if not ok:
-        op = ">" if strict else ">="
-        raise InvalidParameterError(f"{name} must be finite and {op} {low}, got {value!r}")
-    return v
-
-
-def _check_int(value: Any, name: str, low: int) -> int:
-    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
-        raise InvalidParameterError(f"{name} must be an integer, got {value!r}")
-    if int(value) < low:
-        raise InvalidParameterError(f"{name} must be >= {low}, got {int(value)}")
-    return int(value)
-
-
+# -- helpers --------------------------------------------------------------------------------------
 def _dataset(X: Any) -> GraphDataset:
     ds = as_dataset(X, "X")
     if len(ds) == 0:
@@ -85,31 +61,19 @@ def _dataset(X: Any) -> GraphDataset:
     return ds
 
 
-def _response(y: Any, n: int) -> np.ndarray:
-    if y is None:
-        raise InvalidParameterError("y is required")
-    arr = np.asarray(y)
-    if arr.ndim != 1:
-        raise InvalidParameterError(f"y must be one-dimensional, got shape {arr.shape}")
-    if arr.shape[0] != n:
-        raise InvalidParameterError(f"y has {arr.shape[0]} values for {n} graphs")
-    if arr.dtype.kind in "fc" and not np.all(np.isfinite(arr)):
-        raise InvalidParameterError("y contains NaN or infinite values")
-    return arr
-
-
 def _binary_response(est: Any, y: Any, n: int) -> np.ndarray:
-    arr = _response(y, n)
-    if arr.dtype.kind == "O" and any(v is None for v in arr):
-        raise InvalidParameterError("y contains None")
-    classes = np.unique(arr)
-    if len(classes) != 2:
-        raise InvalidParameterError(
-            f"y must have exactly two classes for a binary classifier, got {len(classes)}: "
-            f"{classes[:5].tolist()}"
-        )
-    est.classes_ = classes
-    return (arr == classes[1]).astype(np.float64)
+    est.classes_, target = encode_binary(y, n)
+    return target
+
+
+def _run_rust(call: Any, verbose: Any, what: str, *args: Any) -> Any:
+    """``call(*args, progress)`` with a progress reporter for ``verbose``."""
+    report = reporter(verbose, what)
+    try:
+        return call(*args, report)
+    finally:
+        if report is not None:
+            report.close()
 
 
 def _codes_for(patterns: Sequence[Pattern], ds: GraphDataset) -> list[np.ndarray | None]:
@@ -134,9 +98,7 @@ def _occurrences(
     codes = _codes_for(patterns, ds)
     present = [c for c in codes if c is not None]
     found = iter(
-        _rs.match_subgraph_patterns(ds._arrays(), present, resolve_n_jobs(n_jobs))
-        if present
-        else []
+        _rs.match_subgraph_patterns(ds._db, present, resolve_n_jobs(n_jobs)) if present else []
     )
     empty = np.zeros(0, dtype=np.int64)
     return [empty if c is None else next(found) for c in codes]
@@ -179,6 +141,7 @@ class _SubgraphBCGD(BaseEstimator):
         n_jobs: int | None = None,
         max_nodes: int | None = None,
         time_limit: float | None = None,
+        verbose: bool | int | str = 0,
     ) -> None:
         self.lambda1 = lambda1
         self.lambda2 = lambda2
@@ -189,6 +152,7 @@ class _SubgraphBCGD(BaseEstimator):
         self.n_jobs = n_jobs
         self.max_nodes = max_nodes
         self.time_limit = time_limit
+        self.verbose = verbose
 
     def _target(self, y: Any, n: int) -> np.ndarray:
         raise NotImplementedError
@@ -198,28 +162,28 @@ class _SubgraphBCGD(BaseEstimator):
     ) -> tuple[GraphDataset, list[dict[str, Any]]]:
         ds = _dataset(X)
         target = np.ascontiguousarray(self._target(y, len(ds)), dtype=np.float64)
-        grid = [_check_real(v, "lambda1", low=0.0, strict=True) for v in lambdas]
-        lambda2 = _check_real(self.lambda2, "lambda2", low=0.0, strict=False)
-        tol = _check_real(self.tol, "tol", low=0.0, strict=True)
-        max_iter = _check_int(self.max_iter, "max_iter", 1)
-        minsup = _check_min_support(self.min_support, len(ds))
-        max_size = _check_optional_int(self.max_size, "max_size", 1)
-        max_nodes = _check_optional_int(self.max_nodes, "max_nodes", 1)
-        limit = _check_time_limit(self.time_limit)
-        fits = _rs.fit_subgraph_bcgd(
-            ds._arrays(),
+        grid = np.array([as_real(v, "lambda1") for v in lambdas], dtype=np.float64)
+        params = {
+            "lambda2": self.lambda2,
+            "tol": self.tol,
+            "max_iter": self.max_iter,
+            "min_support": min_support_count(self.min_support, len(ds)),
+            "max_size": self.max_size,
+            "max_nodes": self.max_nodes,
+            "time_limit": self.time_limit,
+            "prune": True,
+            "cache": True,
+            "record_trace": record_trace,
+        }
+        fits = _run_rust(
+            _rs.fit_subgraph_bcgd,
+            self.verbose,
+            type(self).__name__,
+            ds._db,
             target,
             self._loss,
-            np.asarray(grid, dtype=np.float64),
-            lambda2,
-            tol,
-            max_iter,
-            minsup,
-            max_size,
-            max_nodes,
-            limit,
-            True,
-            record_trace,
+            grid,
+            params,
             resolve_n_jobs(self.n_jobs),
         )
         return ds, fits
@@ -318,7 +282,10 @@ _PARAMS_DOC = """
         Budget of enumeration-tree nodes over the whole fit.
     time_limit : float, optional
         Budget of seconds for the whole fit. When a budget stops the fit, the model is the last
-        complete iterate and a :class:`~graphsparse.mining.TruncatedSearchWarning` is issued.
+        complete iterate and a :class:`~graphsparse.exceptions.TruncatedSearchWarning` is issued.
+    verbose : bool, int or "bar", default=0
+        Report nodes visited, iterations and the objective while fitting (a line on standard
+        error every second; ``"bar"``: a tqdm bar when tqdm is installed).
 
     Attributes
     ----------
@@ -390,7 +357,7 @@ class SubgraphLinearRegression(RegressorMixin, _SubgraphBCGD):
     _loss = "squared"
 
     def _target(self, y: Any, n: int) -> np.ndarray:
-        arr = _response(y, n)
+        arr = as_response(y, n)
         if arr.dtype.kind not in "iuf":
             raise InvalidParameterError(f"y must be numeric, got dtype {arr.dtype}")
         return arr.astype(np.float64)
@@ -425,11 +392,10 @@ def lambda1_path(
     list of fitted estimators
         One clone per ``lambda1``, with ``lambda1`` set. A budget stops the path early.
     """
-    grid = np.asarray(lambdas, dtype=np.float64).ravel()
-    if grid.size == 0:
-        raise InvalidParameterError("lambdas must contain at least one value")
-    if not np.all(np.isfinite(grid)) or np.any(grid <= 0):
-        raise InvalidParameterError("lambdas must be finite and > 0")
+    try:
+        grid = np.asarray(lambdas, dtype=np.float64).ravel()
+    except (TypeError, ValueError):
+        raise InvalidParameterError("lambdas must be an array of real numbers") from None
     template = clone(estimator)
     ds, fits = template._run(X, y, grid.tolist())
     out = []
@@ -446,20 +412,14 @@ def lambda1_path(
 class _StumpEnsemble(ClassifierMixin, BaseEstimator):
     """Shared code of the boosting classifiers: an ensemble of ``s (2 I(x ⊆ g) - 1)`` stumps."""
 
-    def _search(
-        self, ds: GraphDataset, weights: np.ndarray, labels: np.ndarray, minsup: int
-    ) -> dict[str, Any]:
-        return _rs.best_subgraph_stump(
-            ds._arrays(),
-            np.ascontiguousarray(weights, dtype=np.float64),
-            labels,
-            minsup,
-            _check_optional_int(self.max_size, "max_size", 1),
-            _check_optional_int(self.max_nodes, "max_nodes", 1),
-            _check_time_limit(self.time_limit),
-            True,
-            resolve_n_jobs(self.n_jobs),
-        )
+    def _stump_params(self, n_graphs: int) -> dict[str, Any]:
+        return {
+            "min_support": min_support_count(self.min_support, n_graphs),
+            "max_size": self.max_size,
+            "max_nodes": self.max_nodes,
+            "time_limit": self.time_limit,
+            "prune": True,
+        }
 
     def _finish(self, ds: GraphDataset, stumps: list[tuple[dict[str, Any], float]]) -> None:
         """Merge stumps into ``coef_``/``intercept_`` over distinct patterns."""
@@ -508,7 +468,7 @@ class SubgraphAdaBoost(_StumpEnsemble):
     ----------
     n_estimators : int, default=50
         Boosting rounds.
-    max_size, min_support, n_jobs, max_nodes, time_limit
+    max_size, min_support, n_jobs, max_nodes, time_limit, verbose
         As for :class:`SubgraphLogisticRegression` (budgets apply to each round's search).
 
     Attributes
@@ -528,6 +488,7 @@ class SubgraphAdaBoost(_StumpEnsemble):
         n_jobs: int | None = None,
         max_nodes: int | None = None,
         time_limit: float | None = None,
+        verbose: bool | int | str = 0,
     ) -> None:
         self.n_estimators = n_estimators
         self.max_size = max_size
@@ -535,21 +496,20 @@ class SubgraphAdaBoost(_StumpEnsemble):
         self.n_jobs = n_jobs
         self.max_nodes = max_nodes
         self.time_limit = time_limit
+        self.verbose = verbose
 
     def fit(self, X: Any, y: npt.ArrayLike) -> SubgraphAdaBoost:
         """Run ``n_estimators`` boosting rounds on graphs ``X`` with two-class labels ``y``."""
         ds = _dataset(X)
         labels = 2.0 * _binary_response(self, y, len(ds)) - 1.0
-        rounds = _check_int(self.n_estimators, "n_estimators", 1)
-        minsup = _check_min_support(self.min_support, len(ds))
-        d = _rs.fit_subgraph_adaboost(
-            ds._arrays(),
+        params = {**self._stump_params(len(ds)), "n_estimators": self.n_estimators}
+        d = _run_rust(
+            _rs.fit_subgraph_adaboost,
+            self.verbose,
+            "SubgraphAdaBoost",
+            ds._db,
             np.ascontiguousarray(labels, dtype=np.float64),
-            rounds,
-            minsup,
-            _check_optional_int(self.max_size, "max_size", 1),
-            _check_optional_int(self.max_nodes, "max_nodes", 1),
-            _check_time_limit(self.time_limit),
+            params,
             resolve_n_jobs(self.n_jobs),
         )
         self.n_visited_ = [int(v) for v in d["visited"]]
@@ -593,6 +553,9 @@ class SubgraphLPBoost(_StumpEnsemble):
         Most columns added.
     max_size, min_support, n_jobs, max_nodes, time_limit
         As for :class:`SubgraphLogisticRegression`.
+    verbose : bool or int, default=0
+        Print one line per column (the LP objective, the pricing gain, nodes visited) and let
+        HiGHS print its own log; by default nothing is printed.
 
     Attributes
     ----------
@@ -613,6 +576,7 @@ class SubgraphLPBoost(_StumpEnsemble):
         n_jobs: int | None = None,
         max_nodes: int | None = None,
         time_limit: float | None = None,
+        verbose: bool | int = 0,
     ) -> None:
         self.nu = nu
         self.tol = tol
@@ -622,17 +586,22 @@ class SubgraphLPBoost(_StumpEnsemble):
         self.n_jobs = n_jobs
         self.max_nodes = max_nodes
         self.time_limit = time_limit
+        self.verbose = verbose
 
     def fit(self, X: Any, y: npt.ArrayLike) -> SubgraphLPBoost:
         """Column generation on graphs ``X`` with two-class labels ``y``."""
         ds = _dataset(X)
         labels = 2.0 * _binary_response(self, y, len(ds)) - 1.0
-        nu = _check_real(self.nu, "nu", low=0.0, strict=True)
-        if nu > 1.0:
+        # the column generation runs here in Python, so its own parameters are checked here
+        nu = as_real(self.nu, "nu")
+        if not 0.0 < nu <= 1.0:
             raise InvalidParameterError(f"nu must be in (0, 1], got {self.nu!r}")
-        tol = _check_real(self.tol, "tol", low=0.0, strict=True)
-        max_iter = _check_int(self.max_iter, "max_iter", 1)
-        minsup = _check_min_support(self.min_support, len(ds))
+        tol = as_real(self.tol, "tol")
+        if not (np.isfinite(tol) and tol > 0.0):
+            raise InvalidParameterError(f"tol must be finite and > 0, got {self.tol!r}")
+        max_iter = as_int(self.max_iter, "max_iter")
+        if max_iter < 1:
+            raise InvalidParameterError(f"max_iter must be >= 1, got {max_iter}")
         n = len(ds)
         cap = 1.0 / (nu * n)
         u = np.full(n, 1.0 / n)
@@ -640,16 +609,8 @@ class SubgraphLPBoost(_StumpEnsemble):
         cols: list[dict[str, Any]] = []
         # one searcher for the whole fit: its cache of the visited tree serves every pricing
         # step, so only the frontier a new weighting wants to enter is embedded again
-        searcher = _rs.StumpSearcher(
-            ds._arrays(),
-            minsup,
-            _check_optional_int(self.max_size, "max_size", 1),
-            _check_optional_int(self.max_nodes, "max_nodes", 1),
-            _check_time_limit(self.time_limit),
-            True,
-            resolve_n_jobs(self.n_jobs),
-        )
-        master = LPBoostMaster(labels, cap)
+        searcher = _rs.StumpSearcher(ds._db, self._stump_params(n), resolve_n_jobs(self.n_jobs))
+        master = LPBoostMaster(labels, cap, verbose=bool(self.verbose))
         self.n_visited_ = []
         alpha = np.zeros(0)
         self.converged_ = False
@@ -670,6 +631,12 @@ class SubgraphLPBoost(_StumpEnsemble):
             cols.append(s)
             alpha, u, objective = master.add(s["sign"] * np.where(inside, 1.0, -1.0))
             beta = objective
+            if self.verbose:
+                print(
+                    f"[graphsparse] SubgraphLPBoost: column {len(cols)}, LP objective "
+                    f"{objective:.6g}, pricing gain {s['gain']:.6g}, {s['visited']} nodes",
+                    file=sys.stderr,
+                )
         self.n_iter_ = len(cols)
         self.objective_ = objective
         if cut is not None:

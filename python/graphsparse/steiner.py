@@ -2,87 +2,18 @@
 
 from __future__ import annotations
 
-import operator
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _graphsparse as _rs
+from ._validation import as_edges, as_float_array, as_int, as_real
 from .exceptions import InvalidParameterError
 
 __all__ = ["pcst"]
 
-_PRUNINGS = ("none", "simple", "gw", "strong")
-
 PruningName = Literal["none", "simple", "gw", "strong"]
-
-
-def _as_int(value: Any, name: str) -> int:
-    if isinstance(value, bool | np.bool_):
-        raise InvalidParameterError(f"{name} must be an integer, got {value!r}")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise InvalidParameterError(
-            f"{name} must be an integer, got {type(value).__name__}"
-        ) from None
-
-
-def _asarray(x: Any, name: str) -> np.ndarray[Any, Any]:
-    try:
-        return np.asarray(x)
-    except (TypeError, ValueError) as err:
-        raise InvalidParameterError(f"{name} cannot be converted to an array: {err}") from None
-
-
-def _as_float_vector(x: Any, name: str, length: int | None = None) -> npt.NDArray[np.float64]:
-    arr = _asarray(x, name)
-    if arr.dtype == object or not (
-        np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)
-    ):
-        raise InvalidParameterError(f"{name} must be a real numeric array, got dtype {arr.dtype}")
-    if arr.ndim != 1:
-        raise InvalidParameterError(f"{name} must be 1-dimensional, got shape {arr.shape}")
-    if length is not None and arr.shape[0] != length:
-        raise InvalidParameterError(
-            f"{name} must have length {length} (one per edge), got {arr.shape[0]}"
-        )
-    out = np.ascontiguousarray(arr, dtype=np.float64)
-    bad = ~np.isfinite(out)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise InvalidParameterError(f"{name} must be finite; {name}[{i}] = {out[i]}")
-    neg = out < 0
-    if neg.any():
-        i = int(np.flatnonzero(neg)[0])
-        raise InvalidParameterError(f"{name} must be >= 0; {name}[{i}] = {out[i]}")
-    return out
-
-
-def _as_edges(edges: Any, n: int) -> npt.NDArray[np.int64]:
-    arr = _asarray(edges, "edges")
-    if arr.size == 0 and arr.ndim <= 2 and (arr.ndim < 2 or arr.shape[-1] in (0, 2)):
-        return np.zeros((0, 2), dtype=np.int64)
-    if arr.dtype == object or not np.issubdtype(arr.dtype, np.integer):
-        raise InvalidParameterError(
-            f"edges must be an integer array of shape (m, 2), got dtype {arr.dtype}"
-        )
-    if arr.ndim != 2 or arr.shape[1] != 2:
-        raise InvalidParameterError(f"edges must have shape (m, 2), got {arr.shape}")
-    lo, hi = int(arr.min()), int(arr.max())
-    if lo < 0:
-        k = int(np.flatnonzero((arr < 0).any(axis=1))[0])
-        raise InvalidParameterError(
-            f"edges must hold node ids in [0, {n}); edges[{k}] = {arr[k].tolist()} is negative"
-        )
-    if hi >= n:
-        k = int(np.flatnonzero((arr >= n).any(axis=1))[0])
-        raise InvalidParameterError(
-            f"edges must hold node ids in [0, {n}) (n = len(prizes)); "
-            f"edges[{k}] = {arr[k].tolist()} is out of range"
-        )
-    return np.ascontiguousarray(arr, dtype=np.int64)
 
 
 def pcst(
@@ -160,34 +91,14 @@ def pcst(
     >>> nodes.tolist(), edge_ids.tolist()
     ([0, 1, 2, 3], [1, 2, 0])
     """
-    if not isinstance(pruning, str) or pruning not in _PRUNINGS:
+    if not isinstance(pruning, str):
         raise InvalidParameterError(
-            f"pruning must be one of 'none', 'simple', 'gw', 'strong' (case-sensitive), "
-            f"got {pruning!r}"
+            f"pruning must be one of 'none', 'simple', 'gw', 'strong', got {pruning!r}"
         )
-    root_i = -1 if root is None else _as_int(root, "root")
-    num_clusters_i = _as_int(num_clusters, "num_clusters")
-    if num_clusters_i < 0:
-        raise InvalidParameterError(f"num_clusters must be >= 0, got {num_clusters_i}")
-    try:
-        eps_f = float(eps)
-    except (TypeError, ValueError):
-        raise InvalidParameterError(f"eps must be a float, got {eps!r}") from None
-    if not (np.isfinite(eps_f) and eps_f >= 0):
-        raise InvalidParameterError(f"eps must be finite and >= 0, got {eps_f}")
-    prizes_a = _as_float_vector(prizes, "prizes")
-    n = prizes_a.shape[0]
-    edges_a = _as_edges(edges, n)
-    costs_a = _as_float_vector(costs, "costs", length=edges_a.shape[0])
-    if root_i != -1:
-        if not 0 <= root_i < n:
-            raise InvalidParameterError(
-                f"root must be -1 (unrooted) or a node id in [0, {n}), got {root_i}"
-            )
-        if num_clusters_i != 1:
-            raise InvalidParameterError(
-                f"num_clusters must be 1 when a root is given, got {num_clusters_i}"
-            )
-    # any g >= n gives the same result (every node, no edge); keep it within int64
-    g = min(num_clusters_i, max(n, 1))
-    return _rs.pcst(edges_a, prizes_a, costs_a, root_i, g, pruning, eps_f)
+    prizes_a = as_float_array(prizes, "prizes")
+    costs_a = as_float_array(costs, "costs")
+    edges_a = as_edges(edges)
+    root_i = -1 if root is None else as_int(root, "root")
+    # any g >= n gives the same forest (every node, no edge); keep it within int64
+    g = min(as_int(num_clusters, "num_clusters"), max(len(prizes_a), 1))
+    return _rs.pcst(edges_a, prizes_a, costs_a, root_i, g, pruning, as_real(eps, "eps"))

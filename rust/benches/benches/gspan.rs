@@ -5,9 +5,9 @@
 //! (relative to the repository root) and a dataset that is absent is skipped.
 
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use graphsparse::budget::RunControl;
 use graphsparse::graph::{GraphDatabase, read_gspan, read_tu};
 use graphsparse::gspan::{MinerParams, mine_frequent, mine_frequent_parallel};
 
@@ -20,13 +20,13 @@ fn data(rel: &str) -> Option<PathBuf> {
 
 fn bench_dataset(c: &mut Criterion, name: &str, db: &GraphDatabase, min_support: usize) {
     let params = MinerParams::new().min_support(min_support).check().unwrap();
-    let cancel = AtomicBool::new(false);
-    let n_patterns = mine_frequent(db, &params, &cancel).unwrap().patterns.len();
+    let ctl = RunControl::new();
+    let n_patterns = mine_frequent(db, &params, &ctl).unwrap().patterns.len();
     let mut group = c.benchmark_group(format!("gspan/{name}/minsup{min_support}"));
     group.sample_size(10);
     group.throughput(Throughput::Elements(n_patterns as u64));
     group.bench_function("serial", |b| {
-        b.iter(|| mine_frequent(db, &params, &cancel).unwrap())
+        b.iter(|| mine_frequent(db, &params, &ctl).unwrap())
     });
     for threads in [1, 2] {
         let pool = rayon::ThreadPoolBuilder::new()
@@ -34,7 +34,7 @@ fn bench_dataset(c: &mut Criterion, name: &str, db: &GraphDatabase, min_support:
             .build()
             .unwrap();
         group.bench_function(format!("parallel/{threads}"), |b| {
-            b.iter(|| pool.install(|| mine_frequent_parallel(db, &params, &cancel).unwrap()))
+            b.iter(|| pool.install(|| mine_frequent_parallel(db, &params, &ctl).unwrap()))
         });
     }
     group.finish();

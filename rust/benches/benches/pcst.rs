@@ -4,7 +4,9 @@
 //! Sizes 1e3, 1e4 and 1e5 nodes; set `GRAPHSPARSE_BENCH_LARGE=1` to add 1e6.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use graphsparse::pcst::{PcstParams, PcstSolution, PcstSolver, Pruning, solve_pcst};
+use graphsparse::pcst::{
+    PcstParams, PcstSolution, PcstSolver, PcstValidParams, Pruning, solve_pcst,
+};
 use std::hint::black_box;
 
 /// Row-major `side x side` grid: all horizontal edges, then all vertical ones.
@@ -53,7 +55,7 @@ fn bench_grids(c: &mut Criterion) {
         let edges = grid(side);
         let prizes = squared_gaussians(n, 42);
         let costs = vec![1.0; edges.len()];
-        let params = PcstParams::default();
+        let params = PcstValidParams::default();
         group.throughput(Throughput::Elements(n as u64));
         group.bench_with_input(BenchmarkId::new("solve_pcst", n), &n, |b, _| {
             b.iter(|| solve_pcst(black_box(&edges), black_box(&prizes), &costs, &params).unwrap())
@@ -80,11 +82,11 @@ fn bench_grids(c: &mut Criterion) {
     let costs = vec![1.0; edges.len()];
     let mut group = c.benchmark_group("pcst_grid_1e4_pruning");
     for pruning in [Pruning::None, Pruning::Simple, Pruning::Gw, Pruning::Strong] {
-        let params = PcstParams {
-            pruning,
-            num_clusters: 5,
-            ..Default::default()
-        };
+        let params = PcstParams::new()
+            .pruning(pruning)
+            .num_clusters(5)
+            .check()
+            .unwrap();
         group.bench_function(pruning.as_str(), |b| {
             b.iter(|| solve_pcst(black_box(&edges), black_box(&prizes), &costs, &params).unwrap())
         });

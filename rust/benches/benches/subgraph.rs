@@ -5,9 +5,9 @@
 //! (relative to the repository root) and are skipped when absent.
 
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use graphsparse::budget::RunControl;
 use graphsparse::graph::read_gspan;
 use graphsparse::subgraph::{BcgdParams, Logistic, StumpParams, adaboost, fit_bcgd};
 
@@ -30,18 +30,19 @@ fn subgraph(c: &mut Criterion) {
         eprintln!("CPDB not found under ../shared/data: subgraph benches skipped");
         return;
     };
-    let cancel = AtomicBool::new(false);
+    let ctl = RunControl::new();
+    let stumps = StumpParams::new().check().unwrap();
     let mut group = c.benchmark_group("subgraph/CPDB");
     group.sample_size(10);
     for cache in [true, false] {
         let params = BcgdParams::new(0.01).cache(cache).check().unwrap();
         group.bench_function(format!("bcgd_lambda0.01/cache={cache}"), |b| {
-            b.iter(|| fit_bcgd(&db, &y, &Logistic, &params, None, &cancel).unwrap())
+            b.iter(|| fit_bcgd(&db, &y, &Logistic, &params, None, &ctl).unwrap())
         });
     }
     let signs: Vec<f64> = y.iter().map(|&v| 2.0 * v - 1.0).collect();
     group.bench_function("adaboost_50_rounds", |b| {
-        b.iter(|| adaboost(&db, &signs, 50, &StumpParams::default(), &cancel).unwrap())
+        b.iter(|| adaboost(&db, &signs, 50, &stumps, &ctl).unwrap())
     });
     group.finish();
 }

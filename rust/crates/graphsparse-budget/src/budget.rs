@@ -8,8 +8,9 @@ use crate::control::RunControl;
 
 /// Limits on a long run: a node budget and a time budget, both optional.
 ///
-/// Plain data: every value is valid (`None` is unlimited; a zero budget stops before the first
-/// node). Start it with [`Budget::start`] when the run begins.
+/// Plain data: every value is valid. `None` is unlimited; a zero budget stops a run at its
+/// first check (the result is then empty and flagged). Start the budget with [`Budget::start`]
+/// when the run begins.
 ///
 /// # Example
 /// ```

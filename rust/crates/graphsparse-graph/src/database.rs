@@ -6,8 +6,27 @@ use crate::error::{GraphError, Result};
 ///
 /// Graph `g` owns vertices `node_ptr[g]..node_ptr[g+1]` and edges `edge_ptr[g]..edge_ptr[g+1]`.
 /// Edge endpoints are *local* vertex indices (`0..n_vertices(g)`). Construction validates
-/// everything the miners rely on: no self-loops, no parallel edges, endpoints in range.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// everything the miners rely on: no self-loops, no parallel edges, endpoints in range. It is
+/// immutable afterwards, so every `GraphDatabase` in existence is valid.
+///
+/// Build one with [`GraphDatabase::new`] (flat `usize`/`u32` arrays),
+/// [`GraphDatabase::from_i64`] (signed arrays, as from NumPy), or a reader
+/// ([`parse_gspan`](crate::parse_gspan), [`parse_tu`](crate::parse_tu)).
+///
+/// # Example
+/// ```
+/// use graphsparse_graph::GraphDatabase;
+/// // graph 0: a path 0-1-2; graph 1: one vertex
+/// let db = GraphDatabase::new(
+///     vec![0, 3, 4], vec![0, 1, 0, 2], vec![0, 2, 2],
+///     vec![[0, 1], [1, 2]], vec![5, 5],
+/// )?;
+/// assert_eq!(db.len(), 2);
+/// assert_eq!(db.graph(1).node_labels, [2]);
+/// assert_eq!((db.n_node_labels(), db.n_edge_labels()), (3, 6));
+/// # Ok::<(), graphsparse_graph::GraphError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GraphDatabase {
     node_ptr: Vec<usize>,
     node_labels: Vec<u32>,
@@ -16,7 +35,33 @@ pub struct GraphDatabase {
     edge_labels: Vec<u32>,
 }
 
-/// A borrowed view of one graph of a [`GraphDatabase`].
+impl Default for GraphDatabase {
+    /// The database holding no graph (`node_ptr() == edge_ptr() == [0]`).
+    fn default() -> Self {
+        Self {
+            node_ptr: vec![0],
+            node_labels: Vec::new(),
+            edge_ptr: vec![0],
+            edges: Vec::new(),
+            edge_labels: Vec::new(),
+        }
+    }
+}
+
+/// A borrowed view of one graph of a [`GraphDatabase`] (from [`GraphDatabase::graph`],
+/// [`GraphDatabase::get`] or [`GraphDatabase::iter`]).
+///
+/// Vertices are `0..n_vertices()`; `edges[e]` joins two of them and carries `edge_labels[e]`.
+///
+/// # Example
+/// ```
+/// use graphsparse_graph::parse_gspan;
+/// let data = parse_gspan("t # 0\nv 7 C\nv 9 O\ne 9 7 1\n", "<doc>")?;
+/// let g = data.db.graph(0);
+/// assert_eq!(g.edges, [[1, 0]]); // local indices in order of appearance
+/// assert_eq!(data.edge_labels[g.edge_labels[0] as usize], "1");
+/// # Ok::<(), graphsparse_graph::GraphError>(())
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct GraphRef<'a> {
     /// Label of each vertex.
@@ -29,11 +74,37 @@ pub struct GraphRef<'a> {
 
 impl GraphRef<'_> {
     /// Number of vertices.
+    ///
+    /// # Returns
+    /// `node_labels.len()`.
+    ///
+    /// # Complexity
+    /// O(1).
+    ///
+    /// # Example
+    /// ```
+    /// let data = graphsparse_graph::parse_gspan("t # 0\nv 0 C\n", "<doc>")?;
+    /// assert_eq!(data.db.graph(0).n_vertices(), 1);
+    /// # Ok::<(), graphsparse_graph::GraphError>(())
+    /// ```
     pub fn n_vertices(&self) -> usize {
         self.node_labels.len()
     }
 
     /// Number of edges.
+    ///
+    /// # Returns
+    /// `edges.len()`.
+    ///
+    /// # Complexity
+    /// O(1).
+    ///
+    /// # Example
+    /// ```
+    /// let data = graphsparse_graph::parse_gspan("t # 0\nv 0 C\nv 1 C\ne 0 1 x\n", "<doc>")?;
+    /// assert_eq!(data.db.graph(0).n_edges(), 1);
+    /// # Ok::<(), graphsparse_graph::GraphError>(())
+    /// ```
     pub fn n_edges(&self) -> usize {
         self.edges.len()
     }
@@ -69,10 +140,17 @@ impl GraphDatabase {
     /// * `edges` – local endpoints of every edge.
     /// * `edge_labels` – the label of every edge.
     ///
+    /// # Returns
+    /// The database, owning the arrays (nothing is copied).
+    ///
     /// # Errors
     /// [`GraphError::Malformed`] for inconsistent offsets or lengths, and
     /// [`GraphError::VertexOutOfRange`], [`GraphError::SelfLoop`] or
     /// [`GraphError::ParallelEdge`] for a bad edge (the first one found, in graph order).
+    ///
+    /// # Complexity
+    /// O(V + E log d) time for V vertices, E edges and at most d edges in one graph; O(d)
+    /// scratch memory.
     ///
     /// # Example
     /// ```
@@ -157,11 +235,34 @@ impl GraphDatabase {
 
     /// Builds a database from signed 64-bit arrays (as they arrive from NumPy), checking ranges.
     ///
-    /// `edges` is flat: `[u0, v0, u1, v1, ...]`.
+    /// # Arguments
+    /// * `node_ptr` – `n_graphs + 1` offsets into `node_labels`, non-negative.
+    /// * `node_labels` – the label of every vertex, in `0..2^32`.
+    /// * `edge_ptr` – `n_graphs + 1` offsets into the edges, non-negative.
+    /// * `edges` – flat endpoint pairs `[u0, v0, u1, v1, ...]` (local indices).
+    /// * `edge_labels` – the label of every edge, in `0..2^32`.
+    ///
+    /// # Returns
+    /// The database, as [`GraphDatabase::new`] builds it from the converted arrays.
     ///
     /// # Errors
-    /// As [`GraphDatabase::new`], plus [`GraphError::LabelOutOfRange`] for labels outside
-    /// `0..2^32` and [`GraphError::VertexOutOfRange`] for negative endpoints.
+    /// [`GraphError::Malformed`] for a negative offset or an odd-length `edges`;
+    /// [`GraphError::LabelOutOfRange`] for a label outside `0..2^32`;
+    /// [`GraphError::VertexOutOfRange`] for an endpoint outside `0..2^32` (naming the graph
+    /// the edge falls in); otherwise as [`GraphDatabase::new`].
+    ///
+    /// # Complexity
+    /// As [`GraphDatabase::new`], plus one O(V + E) copy of the arrays.
+    ///
+    /// # Example
+    /// ```
+    /// use graphsparse_graph::{GraphDatabase, GraphError};
+    /// let db = GraphDatabase::from_i64(&[0, 2], &[3, 4], &[0, 1], &[0, 1], &[7])?;
+    /// assert_eq!(db.graph(0).edges, [[0, 1]]);
+    /// let e = GraphDatabase::from_i64(&[0, 2], &[3, -4], &[0, 1], &[0, 1], &[7]);
+    /// assert!(matches!(e, Err(GraphError::LabelOutOfRange { what: "vertex", value: -4 })));
+    /// # Ok::<(), GraphError>(())
+    /// ```
     pub fn from_i64(
         node_ptr: &[i64],
         node_labels: &[i64],
@@ -219,76 +320,248 @@ impl GraphDatabase {
     }
 
     /// Number of graphs.
+    ///
+    /// # Returns
+    /// `node_ptr().len() - 1`.
+    ///
+    /// # Complexity
+    /// O(1).
+    ///
+    /// # Example
+    /// ```
+    /// let empty = graphsparse_graph::GraphDatabase::default();
+    /// assert_eq!((empty.len(), empty.node_ptr()), (0, &[0][..]));
+    /// ```
     pub fn len(&self) -> usize {
         self.node_ptr.len().saturating_sub(1)
     }
 
     /// True when the database holds no graph.
+    ///
+    /// # Returns
+    /// `self.len() == 0`.
+    ///
+    /// # Complexity
+    /// O(1).
+    ///
+    /// # Example
+    /// ```
+    /// assert!(graphsparse_graph::GraphDatabase::default().is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
-    /// A view of graph `g`. Panics if `g >= len()`.
+    /// A view of graph `g`.
+    ///
+    /// # Arguments
+    /// * `g` – the graph index, `< len()`.
+    ///
+    /// # Returns
+    /// Borrowed slices of its vertex labels, edges and edge labels.
+    ///
+    /// # Panics
+    /// If `g >= len()`; use [`GraphDatabase::get`] for an index from user input.
+    ///
+    /// # Complexity
+    /// O(1).
+    ///
+    /// # Example
+    /// ```
+    /// let data = graphsparse_graph::parse_gspan("t # 0\nv 0 C\nt # 1\nv 0 O\n", "<doc>")?;
+    /// assert_eq!(data.db.graph(1).node_labels, [1]);
+    /// # Ok::<(), graphsparse_graph::GraphError>(())
+    /// ```
     pub fn graph(&self, g: usize) -> GraphRef<'_> {
+        self.get(g).unwrap_or_else(|| {
+            panic!(
+                "graph index {g} out of range for a database of {} graphs",
+                self.len()
+            )
+        })
+    }
+
+    /// A view of graph `g`, or `None` when there is no such graph.
+    ///
+    /// # Arguments
+    /// * `g` – any graph index.
+    ///
+    /// # Returns
+    /// `Some` view when `g < len()`, else `None`.
+    ///
+    /// # Complexity
+    /// O(1).
+    ///
+    /// # Example
+    /// ```
+    /// let data = graphsparse_graph::parse_gspan("t # 0\nv 0 C\n", "<doc>")?;
+    /// assert_eq!(data.db.get(0).map(|g| g.n_vertices()), Some(1));
+    /// assert!(data.db.get(1).is_none() && data.db.get(usize::MAX).is_none());
+    /// # Ok::<(), graphsparse_graph::GraphError>(())
+    /// ```
+    pub fn get(&self, g: usize) -> Option<GraphRef<'_>> {
+        if g >= self.len() {
+            return None;
+        }
         let (a, b) = (self.node_ptr[g], self.node_ptr[g + 1]);
         let (c, d) = (self.edge_ptr[g], self.edge_ptr[g + 1]);
-        GraphRef {
+        Some(GraphRef {
             node_labels: &self.node_labels[a..b],
             edges: &self.edges[c..d],
             edge_labels: &self.edge_labels[c..d],
-        }
+        })
     }
 
     /// Iterates over the graphs in order.
+    ///
+    /// # Returns
+    /// An iterator of `len()` views, graph 0 first.
+    ///
+    /// # Complexity
+    /// O(1) per item.
+    ///
+    /// # Example
+    /// ```
+    /// let data = graphsparse_graph::parse_gspan("t # 0\nv 0 C\nt # 1\nv 0 C\nv 1 C\n", "<doc>")?;
+    /// let sizes: Vec<usize> = data.db.iter().map(|g| g.n_vertices()).collect();
+    /// assert_eq!(sizes, [1, 2]);
+    /// # Ok::<(), graphsparse_graph::GraphError>(())
+    /// ```
     pub fn iter(&self) -> impl ExactSizeIterator<Item = GraphRef<'_>> + '_ {
         (0..self.len()).map(|g| self.graph(g))
     }
 
-    /// Vertex offsets (`len() + 1` entries).
+    /// Vertex offsets: graph `g` owns vertices `node_ptr()[g]..node_ptr()[g + 1]`.
+    ///
+    /// # Returns
+    /// `len() + 1` non-decreasing offsets, the first 0, the last `node_labels().len()`.
+    ///
+    /// # Complexity
+    /// O(1).
+    ///
+    /// # Example
+    /// ```
+    /// let data = graphsparse_graph::parse_gspan("t # 0\nv 0 C\nv 1 O\ne 0 1 -\nt # 1\nv 0 O\n", "<doc>")?;
+    /// let db = &data.db;
+    /// assert_eq!((db.node_ptr(), db.node_labels()), (&[0, 2, 3][..], &[0, 1, 1][..]));
+    /// assert_eq!((db.edge_ptr(), db.edges(), db.edge_labels()), (&[0, 1, 1][..], &[[0, 1]][..], &[0][..]));
+    /// # Ok::<(), graphsparse_graph::GraphError>(())
+    /// ```
     pub fn node_ptr(&self) -> &[usize] {
         &self.node_ptr
     }
 
     /// All vertex labels, graph after graph.
+    ///
+    /// # Returns
+    /// One dense label id per vertex.
+    ///
+    /// # Complexity
+    /// O(1).
+    ///
+    /// # Example
+    /// See [`GraphDatabase::node_ptr`].
     pub fn node_labels(&self) -> &[u32] {
         &self.node_labels
     }
 
-    /// Edge offsets (`len() + 1` entries).
+    /// Edge offsets: graph `g` owns edges `edge_ptr()[g]..edge_ptr()[g + 1]`.
+    ///
+    /// # Returns
+    /// `len() + 1` non-decreasing offsets, the first 0, the last `edges().len()`.
+    ///
+    /// # Complexity
+    /// O(1).
+    ///
+    /// # Example
+    /// See [`GraphDatabase::node_ptr`].
     pub fn edge_ptr(&self) -> &[usize] {
         &self.edge_ptr
     }
 
-    /// All edges (local endpoints), graph after graph.
+    /// All edges, graph after graph.
+    ///
+    /// # Returns
+    /// One pair of local endpoints (indices within the edge's graph) per edge.
+    ///
+    /// # Complexity
+    /// O(1).
+    ///
+    /// # Example
+    /// See [`GraphDatabase::node_ptr`].
     pub fn edges(&self) -> &[[u32; 2]] {
         &self.edges
     }
 
     /// All edge labels, graph after graph.
+    ///
+    /// # Returns
+    /// One dense label id per edge, aligned with [`GraphDatabase::edges`].
+    ///
+    /// # Complexity
+    /// O(1).
+    ///
+    /// # Example
+    /// See [`GraphDatabase::node_ptr`].
     pub fn edge_labels(&self) -> &[u32] {
         &self.edge_labels
     }
 
-    /// One more than the largest vertex label (0 for an empty database).
+    /// The size of the vertex-label alphabet the ids index into.
+    ///
+    /// # Returns
+    /// One more than the largest vertex label id; 0 when there is no vertex.
+    ///
+    /// # Complexity
+    /// O(V) (a scan; cache it in loops).
+    ///
+    /// # Example
+    /// See [`GraphDatabase`].
     pub fn n_node_labels(&self) -> usize {
         self.node_labels.iter().max().map_or(0, |&m| m as usize + 1)
     }
 
-    /// One more than the largest edge label (0 when there is no edge).
+    /// The size of the edge-label alphabet the ids index into.
+    ///
+    /// # Returns
+    /// One more than the largest edge label id; 0 when there is no edge.
+    ///
+    /// # Complexity
+    /// O(E) (a scan; cache it in loops).
+    ///
+    /// # Example
+    /// See [`GraphDatabase`].
     pub fn n_edge_labels(&self) -> usize {
         self.edge_labels.iter().max().map_or(0, |&m| m as usize + 1)
     }
 
     /// A new database holding the graphs `ids`, in that order (repeats allowed).
     ///
+    /// Needs no validation: the graphs are valid already.
+    ///
+    /// # Arguments
+    /// * `ids` – graph indices, each `< len()`.
+    ///
+    /// # Returns
+    /// A database of `ids.len()` graphs; graph `k` is a copy of graph `ids[k]`, with the same
+    /// label ids.
+    ///
     /// # Errors
-    /// [`GraphError::Malformed`] if an id is out of range.
+    /// [`GraphError::Malformed`] naming the first id that is out of range.
+    ///
+    /// # Complexity
+    /// O(`ids.len()` + size of the selected graphs).
+    ///
+    /// # Example
+    /// ```
+    /// let data = graphsparse_graph::parse_gspan("t # 0\nv 0 C\nt # 1\nv 0 O\nv 1 O\n", "<doc>")?;
+    /// let sub = data.db.select(&[1, 1, 0])?;
+    /// assert_eq!(sub.iter().map(|g| g.n_vertices()).collect::<Vec<_>>(), [2, 2, 1]);
+    /// assert!(data.db.select(&[2]).is_err());
+    /// # Ok::<(), graphsparse_graph::GraphError>(())
+    /// ```
     pub fn select(&self, ids: &[usize]) -> Result<Self> {
-        let mut out = Self {
-            node_ptr: vec![0],
-            edge_ptr: vec![0],
-            ..Self::default()
-        };
+        let mut out = Self::default();
         for &g in ids {
             if g >= self.len() {
                 return Err(GraphError::Malformed(format!(
@@ -382,6 +655,13 @@ mod tests {
         assert_eq!(two.graph(1).n_edges(), 3);
         assert_eq!(two.n_node_labels(), 2);
         assert!(db.select(&[1]).is_err());
+        assert_eq!(db.get(0).map(|g| g.n_edges()), Some(3));
+        assert!(db.get(1).is_none() && db.get(usize::MAX).is_none());
+        assert_eq!(db.select(&[]).unwrap(), GraphDatabase::default());
+        assert_eq!(
+            GraphDatabase::new(vec![0], vec![], vec![0], vec![], vec![]).unwrap(),
+            GraphDatabase::default()
+        );
         assert_eq!(
             GraphDatabase::new(vec![0], vec![], vec![0], vec![], vec![])
                 .unwrap()

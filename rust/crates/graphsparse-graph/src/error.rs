@@ -1,6 +1,17 @@
 //! Error type of the graph crate.
 
-/// Errors raised while building, validating or reading a graph database.
+/// Errors raised while building, validating, reading or writing a graph database.
+///
+/// Every message names the offending value; [`GraphError::Parse`] displays as
+/// `file:line: message`, so an editor can jump to it.
+///
+/// # Example
+/// ```
+/// use graphsparse_graph::{parse_gspan, GraphError};
+/// let e = parse_gspan("t # 0\nv 1 C\ne 1 2 x\n", "mols.gsp").unwrap_err();
+/// assert!(matches!(e, GraphError::Parse { line: 3, .. }));
+/// assert_eq!(e.to_string(), "mols.gsp:3: edge uses undeclared vertex 2");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum GraphError {
@@ -66,5 +77,6 @@ pub enum GraphError {
     },
 }
 
-/// `Result` with [`GraphError`] as the default error.
+/// `Result` with [`GraphError`] as the default error, as every fallible function of this crate
+/// returns.
 pub type Result<T, E = GraphError> = std::result::Result<T, E>;

@@ -6,7 +6,7 @@
 //! `PATH` is a TU dataset folder or a gSpan text file; `THREADS` = 0 runs the serial
 //! traversal, k >= 1 the parallel one on a local pool of k threads (default 0).
 
-use std::sync::atomic::AtomicBool;
+use graphsparse_budget::RunControl;
 use std::time::Instant;
 
 use graphsparse_gspan::{MinerParams, mine_frequent, mine_frequent_parallel};
@@ -83,7 +83,7 @@ fn main() {
         params = params.split_embeddings(n);
     }
     let params = params.check().unwrap();
-    let cancel = AtomicBool::new(false);
+    let cancel = RunControl::new();
     let cpu0 = cpu_seconds();
     let mut busy = Vec::new();
     let res = if threads == 0 {

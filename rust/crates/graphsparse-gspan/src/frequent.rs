@@ -1,7 +1,6 @@
 //! Frequent-subgraph mining as a visitor: collect every node.
 
-use std::sync::atomic::AtomicBool;
-
+use graphsparse_budget::RunControl;
 use graphsparse_graph::GraphDatabase;
 
 use crate::code::DfsCode;
@@ -77,13 +76,13 @@ impl ParallelVisitor for CollectVisitor {
 ///
 /// # Example
 /// ```
-/// use std::sync::atomic::AtomicBool;
+/// use graphsparse_budget::RunControl;
 /// use graphsparse_graph::parse_gspan;
 /// use graphsparse_gspan::{mine_frequent, MinerParams};
 /// let text = "t # 0\nv 0 0\nv 1 1\nv 2 0\ne 0 1 0\ne 1 2 0\nt # 1\nv 0 0\nv 1 1\ne 0 1 0\n";
 /// let db = parse_gspan(text, "<doc>").unwrap().db;
 /// let params = MinerParams::new().min_support(2).single_vertices(true).check().unwrap();
-/// let res = mine_frequent(&db, &params, &AtomicBool::new(false)).unwrap();
+/// let res = mine_frequent(&db, &params, &RunControl::new()).unwrap();
 /// // labels 0 and 1 as single vertices, then the edge 0-1
 /// assert_eq!(res.patterns.len(), 3);
 /// assert_eq!(res.patterns[0].vertex_label, Some(0));
@@ -93,10 +92,10 @@ impl ParallelVisitor for CollectVisitor {
 pub fn mine_frequent(
     db: &GraphDatabase,
     params: &MinerValidParams,
-    cancel: &AtomicBool,
+    ctl: &RunControl,
 ) -> Result<MiningResult> {
     let mut v = CollectVisitor::default();
-    let stats = mine(db, params, &mut v, cancel)?;
+    let stats = mine(db, params, &mut v, ctl)?;
     Ok(MiningResult {
         patterns: v.patterns,
         stats,
@@ -111,10 +110,10 @@ pub fn mine_frequent(
 pub fn mine_frequent_parallel(
     db: &GraphDatabase,
     params: &MinerValidParams,
-    cancel: &AtomicBool,
+    ctl: &RunControl,
 ) -> Result<MiningResult> {
     let mut v = CollectVisitor::default();
-    let stats = mine_parallel(db, params, &mut v, cancel)?;
+    let stats = mine_parallel(db, params, &mut v, ctl)?;
     Ok(MiningResult {
         patterns: v.patterns,
         stats,

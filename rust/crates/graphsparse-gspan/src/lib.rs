@@ -11,7 +11,8 @@
 //!   test [`DfsCode::is_min`], conversion to a graph; [`min_dfs_code`] canonicalises any small
 //!   connected labelled graph.
 //! * [`MinerParams`] → [`MinerValidParams`]: `min_support` (absolute), `max_size` (edges),
-//!   single-vertex patterns, node and time budgets.
+//!   single-vertex patterns, a node and time [`Budget`]; every traversal takes the caller's
+//!   [`RunControl`] (cancellation, progress).
 //! * [`mine`] / [`mine_parallel`]: the traversal, driving a [`Visitor`] /
 //!   [`ParallelVisitor`]; [`mine_frequent`] / [`mine_frequent_parallel`] collect all patterns
 //!   in canonical order (increasing DFS code).
@@ -23,7 +24,7 @@
 //!
 //! # Example
 //! ```
-//! use std::sync::atomic::AtomicBool;
+//! use graphsparse_budget::RunControl;
 //! use graphsparse_graph::parse_gspan;
 //! use graphsparse_gspan::{mine_frequent, MinerParams};
 //!
@@ -32,7 +33,7 @@
 //!             t # 1\nv 0 C\nv 1 C\nv 2 O\nv 3 N\ne 0 1 1\ne 1 2 1\ne 2 3 1\n";
 //! let data = parse_gspan(text, "<doc>").unwrap();
 //! let params = MinerParams::new().min_support(2).check().unwrap();
-//! let res = mine_frequent(&data.db, &params, &AtomicBool::new(false)).unwrap();
+//! let res = mine_frequent(&data.db, &params, &RunControl::new()).unwrap();
 //! // C-C, C-O and C-C-O occur in both graphs
 //! assert_eq!(res.patterns.len(), 3);
 //! assert!(res.patterns.iter().all(|p| p.support() == 2 && p.code.is_min()));
@@ -56,7 +57,8 @@ pub use error::{GspanError, Result};
 pub use frequent::{
     CollectVisitor, FoundPattern, MiningResult, mine_frequent, mine_frequent_parallel,
 };
+pub use graphsparse_budget::{Budget, RunControl, Truncation};
 pub use mincode::min_dfs_code;
-pub use miner::{mine, mine_parallel};
+pub use miner::{mine, mine_parallel, mine_parallel_with_meter, mine_with_meter};
 pub use params::{MinerParams, MinerValidParams};
-pub use visit::{MiningStats, Node, ParallelVisitor, Truncation, Visit, Visitor};
+pub use visit::{MiningStats, Node, ParallelVisitor, Visit, Visitor};

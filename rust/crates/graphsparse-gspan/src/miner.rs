@@ -17,9 +17,9 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
-use std::time::Instant;
+use std::sync::atomic::{AtomicU64, Ordering};
 
+use graphsparse_budget::{Meter, RunControl};
 use graphsparse_graph::GraphDatabase;
 use rayon::prelude::*;
 // a fast non-cryptographic hash for the extension map (keys are a few u32s; no DoS concern)
@@ -30,7 +30,7 @@ use crate::error::Result;
 use crate::mincode::MinCodeScratch;
 use crate::params::MinerValidParams;
 use crate::prepared::Prepared;
-use crate::visit::{MiningStats, Node, ParallelVisitor, Truncation, Visit, Visitor};
+use crate::visit::{MiningStats, Node, ParallelVisitor, Visit, Visitor};
 
 const NONE: u32 = u32::MAX;
 /// Embeddings processed between two polls of the cancellation flag and the clock.
@@ -182,80 +182,22 @@ struct Shared<'a> {
     max_size: usize,
     split_depth: usize,
     split_embeddings: usize,
-    max_nodes: Option<u64>,
-    cancel: &'a AtomicBool,
-    deadline: Option<Instant>,
-    stop: AtomicU8,
-    nodes: AtomicU64,
+    /// The budget in force (node count, deadline, cancellation, first stop reason).
+    meter: &'a Meter<'a>,
     pruned: AtomicU64,
     non_min: AtomicU64,
     spare: Mutex<Vec<Worker>>,
 }
 
-const STOP_NONE: u8 = 0;
-
-fn stop_code(t: Truncation) -> u8 {
-    match t {
-        Truncation::MaxNodes => 1,
-        Truncation::TimeLimit => 2,
-        Truncation::Cancelled => 3,
-    }
-}
-
 impl Shared<'_> {
-    fn set_stop(&self, t: Truncation) {
-        let _ =
-            self.stop
-                .compare_exchange(STOP_NONE, stop_code(t), Ordering::SeqCst, Ordering::SeqCst);
-    }
-
     /// Checks the cancellation flag and the clock; true when the traversal must stop.
     fn poll(&self) -> bool {
-        if self.stop.load(Ordering::Relaxed) != STOP_NONE {
-            return true;
-        }
-        if self.cancel.load(Ordering::Relaxed) {
-            self.set_stop(Truncation::Cancelled);
-            return true;
-        }
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.set_stop(Truncation::TimeLimit);
-            return true;
-        }
-        false
+        self.meter.poll()
     }
 
     /// Claims one node of the budget; false when the traversal must stop instead.
     fn begin_node(&self) -> bool {
-        if self.poll() {
-            return false;
-        }
-        match self.max_nodes {
-            None => {
-                self.nodes.fetch_add(1, Ordering::Relaxed);
-            }
-            Some(max) => {
-                let claimed = self
-                    .nodes
-                    .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
-                        (n < max).then_some(n + 1)
-                    });
-                if claimed.is_err() {
-                    self.set_stop(Truncation::MaxNodes);
-                    return false;
-                }
-            }
-        }
-        true
-    }
-
-    fn truncation(&self) -> Option<Truncation> {
-        match self.stop.load(Ordering::SeqCst) {
-            1 => Some(Truncation::MaxNodes),
-            2 => Some(Truncation::TimeLimit),
-            3 => Some(Truncation::Cancelled),
-            _ => None,
-        }
+        self.meter.claim_node()
     }
 
     fn take_worker(&self) -> Worker {
@@ -843,13 +785,10 @@ fn traverse<V: Visitor, M: Mode<V>>(
     db: &GraphDatabase,
     params: &MinerValidParams,
     v: &mut V,
-    cancel: &AtomicBool,
+    meter: &Meter<'_>,
 ) -> Result<MiningStats> {
-    let start = Instant::now();
     let prepared = Prepared::new(db, params.min_support())?;
-    Ok(traverse_prepared::<V, M>(
-        db, &prepared, params, v, cancel, start,
-    ))
+    Ok(traverse_prepared::<V, M>(db, &prepared, params, v, meter))
 }
 
 fn traverse_prepared<V: Visitor, M: Mode<V>>(
@@ -857,20 +796,16 @@ fn traverse_prepared<V: Visitor, M: Mode<V>>(
     prepared: &Prepared,
     params: &MinerValidParams,
     v: &mut V,
-    cancel: &AtomicBool,
-    start: Instant,
+    meter: &Meter<'_>,
 ) -> MiningStats {
+    let (nodes_before, seconds_before) = (meter.nodes(), meter.elapsed());
     let sh = Shared {
         db: prepared,
         min_support: params.min_support(),
         max_size: params.max_size().unwrap_or(usize::MAX),
         split_depth: params.split_depth(),
         split_embeddings: params.split_embeddings(),
-        max_nodes: params.max_nodes(),
-        cancel,
-        deadline: params.time_limit().and_then(|t| start.checked_add(t)),
-        stop: AtomicU8::new(STOP_NONE),
-        nodes: AtomicU64::new(0),
+        meter,
         pruned: AtomicU64::new(0),
         non_min: AtomicU64::new(0),
         spare: Mutex::new(Vec::new()),
@@ -884,11 +819,11 @@ fn traverse_prepared<V: Visitor, M: Mode<V>>(
         w.expand::<V, M>(&sh, 0, v, Base::default());
     }
     MiningStats {
-        nodes_visited: sh.nodes.load(Ordering::SeqCst),
+        nodes_visited: meter.nodes() - nodes_before,
         nodes_pruned: sh.pruned.load(Ordering::SeqCst),
         non_minimal: sh.non_min.load(Ordering::SeqCst),
-        truncation: sh.truncation(),
-        seconds: start.elapsed().as_secs_f64(),
+        truncation: meter.truncation(),
+        seconds: (meter.elapsed() - seconds_before).as_secs_f64(),
     }
 }
 
@@ -941,11 +876,12 @@ fn visit_single_vertices<V: Visitor>(db: &GraphDatabase, sh: &Shared<'_>, v: &mu
 /// * `db` – the graphs (may be disconnected; patterns are connected).
 /// * `params` – validated parameters ([`crate::MinerParams::check`]).
 /// * `visitor` – receives every node; [`Visit::Prune`] skips a subtree.
-/// * `cancel` – raise it (from another thread) to stop within a few milliseconds.
+/// * `ctl` – the caller's handle: [`RunControl::cancel`] (from another thread) stops the
+///   traversal within a few milliseconds; its progress counts the nodes visited.
 ///
 /// # Returns
-/// Statistics, including [`MiningStats::truncation`] when a budget or `cancel` cut the
-/// traversal short.
+/// Statistics, including [`MiningStats::truncation`] when the budget of `params` or a
+/// cancellation cut the traversal short.
 ///
 /// # Errors
 /// [`crate::GspanError::TooLarge`] for databases beyond the 32-bit embedding store.
@@ -955,7 +891,7 @@ fn visit_single_vertices<V: Visitor>(db: &GraphDatabase, sh: &Shared<'_>, v: &mu
 ///
 /// # Example
 /// ```
-/// use std::sync::atomic::AtomicBool;
+/// use graphsparse_budget::RunControl;
 /// use graphsparse_graph::parse_gspan;
 /// use graphsparse_gspan::{mine, MinerParams, Node, Visit, Visitor};
 ///
@@ -971,7 +907,7 @@ fn visit_single_vertices<V: Visitor>(db: &GraphDatabase, sh: &Shared<'_>, v: &mu
 ///     .db;
 /// let params = MinerParams::new().min_support(1).check().unwrap();
 /// let mut count = Count(0);
-/// let stats = mine(&db, &params, &mut count, &AtomicBool::new(false)).unwrap();
+/// let stats = mine(&db, &params, &mut count, &RunControl::new()).unwrap();
 /// assert_eq!(count.0, 3); // an edge, a path of two edges, the triangle
 /// assert_eq!(stats.nodes_visited, 3);
 /// assert!(stats.truncation.is_none());
@@ -980,9 +916,24 @@ pub fn mine<V: Visitor>(
     db: &GraphDatabase,
     params: &MinerValidParams,
     visitor: &mut V,
-    cancel: &AtomicBool,
+    ctl: &RunControl,
 ) -> Result<MiningStats> {
-    traverse::<V, SerialMode>(db, params, visitor, cancel)
+    traverse::<V, SerialMode>(db, params, visitor, &params.budget().start(ctl))
+}
+
+/// As [`mine`], under a budget the caller already started: the traversal claims its nodes from
+/// `meter` (and the budget of `params` is not used), so that several traversals can share one
+/// budget, as the iterations of a subgraph learner do.
+///
+/// # Errors
+/// As [`mine`].
+pub fn mine_with_meter<V: Visitor>(
+    db: &GraphDatabase,
+    params: &MinerValidParams,
+    visitor: &mut V,
+    meter: &Meter<'_>,
+) -> Result<MiningStats> {
+    traverse::<V, SerialMode>(db, params, visitor, meter)
 }
 
 /// As [`mine`], with sibling subtrees run in parallel on the current rayon pool.
@@ -1001,9 +952,22 @@ pub fn mine_parallel<V: ParallelVisitor>(
     db: &GraphDatabase,
     params: &MinerValidParams,
     visitor: &mut V,
-    cancel: &AtomicBool,
+    ctl: &RunControl,
 ) -> Result<MiningStats> {
-    traverse::<V, ParallelMode>(db, params, visitor, cancel)
+    traverse::<V, ParallelMode>(db, params, visitor, &params.budget().start(ctl))
+}
+
+/// As [`mine_parallel`], under a budget the caller already started (see [`mine_with_meter`]).
+///
+/// # Errors
+/// As [`mine`].
+pub fn mine_parallel_with_meter<V: ParallelVisitor>(
+    db: &GraphDatabase,
+    params: &MinerValidParams,
+    visitor: &mut V,
+    meter: &Meter<'_>,
+) -> Result<MiningStats> {
+    traverse::<V, ParallelMode>(db, params, visitor, meter)
 }
 
 #[cfg(test)]
@@ -1048,7 +1012,7 @@ mod tests {
     fn hashed_extension_keys_equal_dense_keys() {
         let db = random_db();
         let params = MinerParams::new().min_support(3).check().unwrap();
-        let cancel = AtomicBool::new(false);
+        let ctl = RunControl::new();
         let mut prepared = Prepared::new(&db, 3).unwrap();
         assert!(prepared.dense_keys);
         let mut dense = CollectVisitor::default();
@@ -1057,8 +1021,7 @@ mod tests {
             &prepared,
             &params,
             &mut dense,
-            &cancel,
-            Instant::now(),
+            &params.budget().start(&ctl),
         );
         prepared.dense_keys = false;
         let mut hashed = CollectVisitor::default();
@@ -1067,8 +1030,7 @@ mod tests {
             &prepared,
             &params,
             &mut hashed,
-            &cancel,
-            Instant::now(),
+            &params.budget().start(&ctl),
         );
         assert!(
             dense.patterns.len() > 100,

@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use graphsparse_budget::Budget;
+
 use crate::error::{GspanError, Result};
 
 /// Unchecked parameters of a gSpan traversal (a builder).
@@ -27,8 +29,7 @@ pub struct MinerParams {
     min_support: usize,
     max_size: Option<usize>,
     single_vertices: bool,
-    max_nodes: Option<u64>,
-    time_limit: Option<Duration>,
+    budget: Budget,
     split_depth: usize,
     split_embeddings: usize,
 }
@@ -46,8 +47,7 @@ impl MinerParams {
             min_support: 1,
             max_size: None,
             single_vertices: false,
-            max_nodes: None,
-            time_limit: None,
+            budget: Budget::UNLIMITED,
             split_depth: 3,
             split_embeddings: 1_000,
         }
@@ -73,15 +73,21 @@ impl MinerParams {
         self
     }
 
-    /// Stop after visiting this many tree nodes (`None`: no limit).
+    /// The node and time budget of a traversal (default: none).
+    pub const fn budget(mut self, budget: Budget) -> Self {
+        self.budget = budget;
+        self
+    }
+
+    /// Stop after visiting this many tree nodes (`None`: no limit; 0 visits nothing).
     pub const fn max_nodes(mut self, max_nodes: Option<u64>) -> Self {
-        self.max_nodes = max_nodes;
+        self.budget.max_nodes = max_nodes;
         self
     }
 
     /// Stop after this much wall time, counted from the start of the call (`None`: no limit).
     pub const fn time_limit(mut self, time_limit: Option<Duration>) -> Self {
-        self.time_limit = time_limit;
+        self.budget.time_limit = time_limit;
         self
     }
 
@@ -143,14 +149,19 @@ impl MinerValidParams {
         self.0.single_vertices
     }
 
+    /// The node and time budget.
+    pub const fn budget(&self) -> Budget {
+        self.0.budget
+    }
+
     /// Node budget.
     pub const fn max_nodes(&self) -> Option<u64> {
-        self.0.max_nodes
+        self.0.budget.max_nodes
     }
 
     /// Time budget.
     pub const fn time_limit(&self) -> Option<Duration> {
-        self.0.time_limit
+        self.0.budget.time_limit
     }
 
     /// Depth above which the parallel traversal always splits.

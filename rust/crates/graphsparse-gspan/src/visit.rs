@@ -88,7 +88,8 @@ pub trait Visitor {
 ///
 /// ```
 /// use std::sync::Arc;
-/// use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+/// use std::sync::atomic::{AtomicU64, Ordering};
+/// use graphsparse_budget::RunControl;
 /// use graphsparse_graph::parse_gspan;
 /// use graphsparse_gspan::{mine_parallel, MinerParams, Node, ParallelVisitor, Visit, Visitor};
 ///
@@ -150,7 +151,7 @@ pub trait Visitor {
 /// let params = MinerParams::new().min_support(1).check().unwrap();
 /// let mut v = Best { weights: &weights, bound: Arc::new(AtomicU64::new(0)), best: None };
 /// // `mine_parallel` runs on the rayon pool the caller installed (here: the global one)
-/// mine_parallel(&db, &params, &mut v, &AtomicBool::new(false)).unwrap();
+/// mine_parallel(&db, &params, &mut v, &RunControl::new()).unwrap();
 /// let (gain, code) = v.best.unwrap();
 /// assert_eq!(gain, 2.0); // a pattern found in graph 0 only
 /// assert_eq!(code.len(), 2);
@@ -163,27 +164,7 @@ pub trait ParallelVisitor: Visitor + Send + Sized {
     fn join(&mut self, child: Self);
 }
 
-/// Why a traversal stopped before the end of the tree.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Truncation {
-    /// The node budget (`max_nodes`) was used up.
-    MaxNodes,
-    /// The time budget (`time_limit`) ran out.
-    TimeLimit,
-    /// The cancellation flag was raised.
-    Cancelled,
-}
-
-impl Truncation {
-    /// A short name: `"max_nodes"`, `"time_limit"` or `"cancelled"`.
-    pub const fn as_str(&self) -> &'static str {
-        match self {
-            Self::MaxNodes => "max_nodes",
-            Self::TimeLimit => "time_limit",
-            Self::Cancelled => "cancelled",
-        }
-    }
-}
+use graphsparse_budget::Truncation;
 
 /// What a traversal did.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]

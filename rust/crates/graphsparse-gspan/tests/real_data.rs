@@ -4,8 +4,8 @@
 //! gSpan and gBolt on the same files. The slow ones are `#[ignore]`d; run them with
 //! `cargo test --profile dev-release -p graphsparse-gspan --test real_data -- --include-ignored`.
 
+use graphsparse_budget::RunControl;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
 
 use graphsparse_graph::{GraphDatabase, read_gspan, read_tu};
 use graphsparse_gspan::{MinerParams, mine_frequent, mine_frequent_parallel};
@@ -32,7 +32,7 @@ fn cpdb() -> Option<GraphDatabase> {
 
 fn count(db: &GraphDatabase, min_support: usize) -> usize {
     let params = MinerParams::new().min_support(min_support).check().unwrap();
-    let res = mine_frequent(db, &params, &AtomicBool::new(false)).unwrap();
+    let res = mine_frequent(db, &params, &RunControl::new()).unwrap();
     assert!(res.stats.truncation.is_none());
     assert!(res.patterns.windows(2).all(|w| w[0].code < w[1].code));
     assert!(res.patterns.iter().all(|p| p.support() >= min_support));
@@ -60,14 +60,14 @@ fn mutag_parallel_equals_serial() {
         .single_vertices(true)
         .check()
         .unwrap();
-    let serial = mine_frequent(&db, &params, &AtomicBool::new(false)).unwrap();
+    let serial = mine_frequent(&db, &params, &RunControl::new()).unwrap();
     for threads in [2, 3] {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .unwrap();
         let par = pool
-            .install(|| mine_frequent_parallel(&db, &params, &AtomicBool::new(false)))
+            .install(|| mine_frequent_parallel(&db, &params, &RunControl::new()))
             .unwrap();
         assert_eq!(par.patterns, serial.patterns);
     }
@@ -108,13 +108,13 @@ fn cpdb_7() {
 fn mutag_19_parallel() {
     let Some(db) = mutag() else { return };
     let params = MinerParams::new().min_support(19).check().unwrap();
-    let serial = mine_frequent(&db, &params, &AtomicBool::new(false)).unwrap();
+    let serial = mine_frequent(&db, &params, &RunControl::new()).unwrap();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
         .build()
         .unwrap();
     let par = pool
-        .install(|| mine_frequent_parallel(&db, &params, &AtomicBool::new(false)))
+        .install(|| mine_frequent_parallel(&db, &params, &RunControl::new()))
         .unwrap();
     assert_eq!(par.patterns, serial.patterns);
 }

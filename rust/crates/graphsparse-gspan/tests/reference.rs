@@ -2,8 +2,8 @@
 
 mod common;
 
+use graphsparse_budget::RunControl;
 use std::collections::BTreeMap;
-use std::sync::atomic::AtomicBool;
 
 use common::{
     Code, G, all_dfs_codes, arb_connected, arb_graph, brute_min_code, brute_patterns,
@@ -96,7 +96,7 @@ proptest! {
             .single_vertices(single)
             .check()
             .unwrap();
-        let res = mine_frequent(&to_db(&graphs), &params, &AtomicBool::new(false)).unwrap();
+        let res = mine_frequent(&to_db(&graphs), &params, &RunControl::new()).unwrap();
         prop_assert!(res.stats.truncation.is_none());
         prop_assert_eq!(res.stats.nodes_visited as usize, res.patterns.len());
 
@@ -146,7 +146,7 @@ proptest! {
         }
         let params = MinerParams::new().min_support(1).max_size(Some(4)).check().unwrap();
         let mut v = Counts(&graphs, Vec::new());
-        mine(&to_db(&graphs), &params, &mut v, &AtomicBool::new(false)).unwrap();
+        mine(&to_db(&graphs), &params, &mut v, &RunControl::new()).unwrap();
         prop_assert!(v.1.is_empty(), "{:?}", v.1);
     }
 

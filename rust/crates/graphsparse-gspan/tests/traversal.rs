@@ -3,9 +3,9 @@
 
 mod common;
 
+use graphsparse_budget::RunControl;
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use common::{Code, G, arb_graph, to_db, tuples};
@@ -27,8 +27,8 @@ fn pool(n: usize) -> rayon::ThreadPool {
         .unwrap()
 }
 
-fn no_cancel() -> AtomicBool {
-    AtomicBool::new(false)
+fn no_cancel() -> RunControl {
+    RunControl::new()
 }
 
 /// Checks the tree: a child's code extends its parent's by one edge and its graph ids are a
@@ -320,12 +320,12 @@ fn cancellation_from_another_thread_stops_quickly() {
     let db = explosive_db();
     let params = MinerParams::new().min_support(2).check().unwrap();
     for parallel in [false, true] {
-        let cancel = Arc::new(AtomicBool::new(false));
+        let cancel = Arc::new(RunControl::new());
         let raised = std::thread::scope(|s| {
             let flag = Arc::clone(&cancel);
             let handle = s.spawn(move || {
                 std::thread::sleep(Duration::from_millis(100));
-                flag.store(true, Ordering::SeqCst);
+                flag.cancel();
                 Instant::now()
             });
             let res = if parallel {
@@ -345,7 +345,8 @@ fn cancellation_from_another_thread_stops_quickly() {
             "stopped {raised:?} after the flag"
         );
     }
-    let preset = AtomicBool::new(true);
+    let preset = RunControl::new();
+    preset.cancel();
     let res = mine_frequent(&db, &params, &preset).unwrap();
     assert_eq!(res.stats.truncation, Some(Truncation::Cancelled));
     assert!(res.patterns.is_empty());

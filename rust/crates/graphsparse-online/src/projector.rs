@@ -1,6 +1,6 @@
 //! WGM head and tail projections: GraphDA's binary search over PCST runs (spec §B.3–B.5).
 
-use graphsparse_pcst::{PcstParams, PcstSolution, PcstSolver, Pruning};
+use graphsparse_pcst::{PcstParams, PcstSolution, PcstSolver, PcstValidParams, Pruning};
 
 use crate::da::{GraphDa, check_sparsity};
 use crate::error::{OnlineError, Result, check_finite, check_len, invalid};
@@ -87,7 +87,7 @@ pub struct GraphProjector {
     solver: PcstSolver,
     sol: PcstSolution,
     best: PcstSolution,
-    pcst: PcstParams,
+    pcst: PcstValidParams,
     n_runs: u64,
 }
 
@@ -128,12 +128,11 @@ impl GraphProjector {
             solver: PcstSolver::new(),
             sol: PcstSolution::default(),
             best: PcstSolution::default(),
-            pcst: PcstParams {
-                root: None,
-                num_clusters: 1,
-                pruning: Pruning::Gw,
-                eps: PROJECTION_EPS,
-            },
+            pcst: PcstParams::new()
+                .pruning(Pruning::Gw)
+                .eps(PROJECTION_EPS)
+                .check()
+                .expect("invariant: constant PCST parameters are valid"),
             n_runs: 0,
         })
     }
@@ -212,11 +211,11 @@ impl GraphProjector {
             *p = x * x;
         }
         check_finite("w", &self.prizes)?;
-        if !(params.eps.is_finite() && params.eps >= 0.0) {
-            return Err(invalid("eps", "finite and >= 0", params.eps));
-        }
-        self.pcst.num_clusters = params.num_clusters;
-        self.pcst.eps = params.eps;
+        self.pcst = PcstParams::new()
+            .num_clusters(params.num_clusters)
+            .eps(params.eps)
+            .check()
+            .map_err(|_| invalid("eps", "finite and >= 0", params.eps))?;
         let max_iter = params.max_iter;
         let closest = params.fallback == Fallback::Closest;
         let dist = |k: usize| {

@@ -8,7 +8,7 @@
 #[non_exhaustive]
 pub enum PcstError {
     /// A prize is negative.
-    #[error("prizes[{index}] is negative ({value}); prizes must be >= 0")]
+    #[error("prizes must be >= 0; prizes[{index}] is negative ({value})")]
     NegativePrize {
         /// Node index.
         index: usize,
@@ -16,7 +16,7 @@ pub enum PcstError {
         value: f64,
     },
     /// A prize is NaN or infinite.
-    #[error("prizes[{index}] is not finite ({value})")]
+    #[error("prizes must be finite; prizes[{index}] is not finite ({value})")]
     NonFinitePrize {
         /// Node index.
         index: usize,
@@ -24,7 +24,7 @@ pub enum PcstError {
         value: f64,
     },
     /// An edge cost is negative.
-    #[error("costs[{index}] is negative ({value}); costs must be >= 0")]
+    #[error("costs must be >= 0; costs[{index}] is negative ({value})")]
     NegativeCost {
         /// Edge index.
         index: usize,
@@ -32,7 +32,7 @@ pub enum PcstError {
         value: f64,
     },
     /// An edge cost is NaN or infinite.
-    #[error("costs[{index}] is not finite ({value})")]
+    #[error("costs must be finite; costs[{index}] is not finite ({value})")]
     NonFiniteCost {
         /// Edge index.
         index: usize,
@@ -49,17 +49,23 @@ pub enum PcstError {
         total: f64,
     },
     /// An edge endpoint is not a node.
-    #[error("edges[{edge}] has endpoint {endpoint}, out of range for {n_nodes} nodes")]
+    #[error(
+        "edges[{edge}] = [{}, {}] is out of range for {n_nodes} nodes (endpoint {endpoint})",
+        pair[0],
+        pair[1]
+    )]
     EndpointOutOfRange {
         /// Edge index.
         edge: usize,
+        /// The edge's two endpoints.
+        pair: [usize; 2],
         /// The endpoint.
         endpoint: usize,
         /// Number of nodes (the length of `prizes`).
         n_nodes: usize,
     },
     /// `edges` and `costs` differ in length.
-    #[error("costs has length {costs} but there are {edges} edges")]
+    #[error("costs must have length {edges} (one per edge); costs has length {costs}")]
     LengthMismatch {
         /// Number of edges.
         edges: usize,
@@ -67,7 +73,9 @@ pub enum PcstError {
         costs: usize,
     },
     /// The root is not a node.
-    #[error("root {root} is out of range for {n_nodes} nodes")]
+    #[error(
+        "root {root} is out of range: root must be -1 (unrooted) or a node id in [0, {n_nodes})"
+    )]
     RootOutOfRange {
         /// The root.
         root: usize,

@@ -34,12 +34,12 @@
 //! let edges = [[0, 1], [1, 2], [2, 3]];
 //! let prizes = [5.0, 0.0, 0.0, 5.0];
 //! let costs = [1.0, 1.0, 1.0];
-//! let sol = solve_pcst(&edges, &prizes, &costs, &PcstParams::default()).unwrap();
+//! let sol = solve_pcst(&edges, &prizes, &costs, &PcstParams::new().check().unwrap()).unwrap();
 //! assert_eq!(sol.nodes, vec![0, 1, 2, 3]);
 //! assert_eq!(sol.edges, vec![1, 2, 0]); // gw: reverse merge order
 //!
-//! let params = PcstParams { num_clusters: 2, pruning: "strong".parse().unwrap(), ..Default::default() };
-//! assert_eq!(params.pruning, Pruning::Strong);
+//! let params = PcstParams::new().num_clusters(2).pruning("strong".parse().unwrap()).check().unwrap();
+//! assert_eq!(params.pruning(), Pruning::Strong);
 //! let sol = solve_pcst(&edges, &prizes, &costs, &params).unwrap();
 //! assert_eq!((sol.nodes, sol.edges), (vec![0, 3], vec![]));
 //! ```
@@ -109,31 +109,118 @@ impl FromStr for Pruning {
     }
 }
 
-/// Parameters of a PCST solve.
+/// Unchecked parameters of a PCST solve (a builder); see [`PcstParams::check`].
+///
+/// Defaults: unrooted, one tree, `gw` pruning, `eps = 1e-6` (the `pcst_fast` settings).
+///
+/// # Example
+/// ```
+/// use graphsparse_pcst::{PcstParams, Pruning};
+/// let params = PcstParams::new().num_clusters(2).pruning(Pruning::Strong).check().unwrap();
+/// assert_eq!(params.num_clusters(), 2);
+/// assert!(PcstParams::new().root(Some(0)).num_clusters(2).check().is_err());
+/// assert!(PcstParams::new().eps(f64::NAN).check().is_err());
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct PcstParams {
-    /// Root node (rooted problem: one tree that contains it), or `None` (unrooted).
-    pub root: Option<usize>,
-    /// Number of trees `g` in the unrooted case; must be 1 when rooted. `0` stops the growth
-    /// only when every cluster is inactive (empty output except with [`Pruning::None`]);
-    /// `g >= n` returns every node and no edge.
-    pub num_clusters: usize,
-    /// Pruning mode.
-    pub pruning: Pruning,
-    /// Merge tolerance: an edge is fully covered when its remainder is `< eps * cost`.
-    /// `pcst_fast` uses `1e-6`; `cluster_approx` and GraphDA's projections use `1e-10`.
-    pub eps: f64,
+    root: Option<usize>,
+    num_clusters: usize,
+    pruning: Pruning,
+    eps: f64,
 }
 
 impl Default for PcstParams {
-    /// Unrooted, one tree, `gw` pruning, `eps = 1e-6` (the `pcst_fast` settings).
     fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl PcstParams {
+    /// Unrooted, one tree, `gw` pruning, `eps = 1e-6`.
+    pub const fn new() -> Self {
         Self {
             root: None,
             num_clusters: 1,
             pruning: Pruning::Gw,
             eps: 1e-6,
         }
+    }
+
+    /// Root node (rooted problem: one tree that contains it), or `None` (unrooted).
+    pub const fn root(mut self, root: Option<usize>) -> Self {
+        self.root = root;
+        self
+    }
+
+    /// Number of trees `g` in the unrooted case; must be 1 when rooted. `0` stops the growth
+    /// only when every cluster is inactive (empty output except with [`Pruning::None`]);
+    /// `g >= n` returns every node and no edge.
+    pub const fn num_clusters(mut self, num_clusters: usize) -> Self {
+        self.num_clusters = num_clusters;
+        self
+    }
+
+    /// Pruning mode.
+    pub const fn pruning(mut self, pruning: Pruning) -> Self {
+        self.pruning = pruning;
+        self
+    }
+
+    /// Merge tolerance: an edge is fully covered when its remainder is `< eps * cost`.
+    /// `pcst_fast` uses `1e-6`; `cluster_approx` and GraphDA's projections use `1e-10`.
+    pub const fn eps(mut self, eps: f64) -> Self {
+        self.eps = eps;
+        self
+    }
+
+    /// Validates the parameters (the input-dependent checks, such as a root within the graph,
+    /// happen in the solve).
+    ///
+    /// # Errors
+    /// [`PcstError::RootedNumClusters`] for a root with `num_clusters != 1`;
+    /// [`PcstError::InvalidEps`] for a negative or non-finite `eps`.
+    pub fn check(self) -> Result<PcstValidParams> {
+        if self.root.is_some() && self.num_clusters != 1 {
+            return Err(PcstError::RootedNumClusters(self.num_clusters));
+        }
+        if !(self.eps.is_finite() && self.eps >= 0.0) {
+            return Err(PcstError::InvalidEps(self.eps));
+        }
+        Ok(PcstValidParams(self))
+    }
+}
+
+/// Validated PCST parameters, from [`PcstParams::check`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct PcstValidParams(PcstParams);
+
+impl Default for PcstValidParams {
+    /// The `pcst_fast` settings (always valid).
+    fn default() -> Self {
+        Self(PcstParams::new())
+    }
+}
+
+impl PcstValidParams {
+    /// The root, if rooted.
+    pub const fn root(&self) -> Option<usize> {
+        self.0.root
+    }
+    /// Number of trees (1 when rooted).
+    pub const fn num_clusters(&self) -> usize {
+        self.0.num_clusters
+    }
+    /// Pruning mode.
+    pub const fn pruning(&self) -> Pruning {
+        self.0.pruning
+    }
+    /// Merge tolerance.
+    pub const fn eps(&self) -> f64 {
+        self.0.eps
+    }
+    /// Back to the builder, to change a field and check again.
+    pub fn into_params(self) -> PcstParams {
+        self.0
     }
 }
 
@@ -157,12 +244,12 @@ pub struct PcstSolution {
 ///
 /// # Errors
 /// [`PcstError`] on invalid input (negative or non-finite prizes or costs, out-of-range
-/// endpoints or root, length mismatch, a root with `num_clusters != 1`, invalid `eps`).
+/// endpoints or root, length mismatch).
 pub fn solve_pcst(
     edges: &[[usize; 2]],
     prizes: &[f64],
     costs: &[f64],
-    params: &PcstParams,
+    params: &PcstValidParams,
 ) -> Result<PcstSolution> {
     PcstSolver::new().solve(edges, prizes, costs, params)
 }

@@ -9,7 +9,7 @@
 use crate::error::{PcstError, Result};
 use crate::pairing_heap::{NIL, PairingArena};
 use crate::queue::IndexedQueue;
-use crate::{PcstParams, PcstSolution, Pruning};
+use crate::{PcstSolution, PcstValidParams, Pruning};
 
 /// Stall guard. In exact arithmetic an edge has at most one growth event between two
 /// merges or deactivations (the next one finds it fully covered), so more than
@@ -119,13 +119,13 @@ struct EdgeState {
 ///
 /// # Example
 /// ```
-/// use graphsparse_pcst::{PcstParams, PcstSolution, PcstSolver};
+/// use graphsparse_pcst::{PcstSolution, PcstSolver, PcstValidParams};
 /// let edges = [[0, 1], [1, 2], [2, 3]];
 /// let costs = [1.0, 1.0, 1.0];
 /// let mut solver = PcstSolver::new();
 /// let mut out = PcstSolution::default();
 /// for prizes in [[5.0, 0.0, 0.0, 5.0], [0.1, 0.0, 0.0, 5.0]] {
-///     solver.solve_into(&edges, &prizes, &costs, &PcstParams::default(), &mut out).unwrap();
+///     solver.solve_into(&edges, &prizes, &costs, &PcstValidParams::default(), &mut out).unwrap();
 /// }
 /// assert_eq!(out.nodes, vec![3]);
 /// ```
@@ -174,7 +174,7 @@ impl PcstSolver {
         edges: &[[usize; 2]],
         prizes: &[f64],
         costs: &[f64],
-        params: &PcstParams,
+        params: &PcstValidParams,
     ) -> Result<PcstSolution> {
         let mut out = PcstSolution::default();
         self.solve_into(edges, prizes, costs, params, &mut out)?;
@@ -206,15 +206,15 @@ impl PcstSolver {
         edges: &[[usize; 2]],
         prizes: &[f64],
         costs: &[f64],
-        params: &PcstParams,
+        params: &PcstValidParams,
         out: &mut PcstSolution,
     ) -> Result<()> {
         out.nodes.clear();
         out.edges.clear();
         self.validate(edges, prizes, costs, params)?;
         self.grow(prizes, params);
-        self.mark_good(prizes.len(), params.root);
-        match params.pruning {
+        self.mark_good(prizes.len(), params.root());
+        match params.pruning() {
             Pruning::None => self.prune_none(prizes.len(), out),
             Pruning::Simple => {
                 self.select_kept();
@@ -230,7 +230,7 @@ impl PcstSolver {
             Pruning::Strong => {
                 self.select_kept();
                 self.build_adjacency(prizes.len());
-                self.prune_strong(prizes, params.root);
+                self.prune_strong(prizes, params.root());
                 self.output(prizes.len(), out);
                 for &e in &self.kept {
                     let [u, v] = self.ends(e as usize);
@@ -249,7 +249,7 @@ impl PcstSolver {
         edges: &[[usize; 2]],
         prizes: &[f64],
         costs: &[f64],
-        params: &PcstParams,
+        params: &PcstValidParams,
     ) -> Result<()> {
         let n = prizes.len();
         if n > MAX_SIZE {
@@ -272,16 +272,10 @@ impl PcstSolver {
                 costs: costs.len(),
             });
         }
-        if let Some(root) = params.root {
-            if params.num_clusters != 1 {
-                return Err(PcstError::RootedNumClusters(params.num_clusters));
-            }
-            if root >= n {
-                return Err(PcstError::RootOutOfRange { root, n_nodes: n });
-            }
-        }
-        if !(params.eps.is_finite() && params.eps >= 0.0) {
-            return Err(PcstError::InvalidEps(params.eps));
+        if let Some(root) = params.root()
+            && root >= n
+        {
+            return Err(PcstError::RootOutOfRange { root, n_nodes: n });
         }
         let mut total = 0.0;
         for (index, &value) in prizes.iter().enumerate() {
@@ -300,6 +294,7 @@ impl PcstSolver {
                 if endpoint >= n {
                     return Err(PcstError::EndpointOutOfRange {
                         edge: index,
+                        pair: [u, v],
                         endpoint,
                         n_nodes: n,
                     });
@@ -386,16 +381,16 @@ impl PcstSolver {
     }
 
     /// The growth phase (spec §A.5–A.6).
-    fn grow(&mut self, prizes: &[f64], params: &PcstParams) {
+    fn grow(&mut self, prizes: &[f64], params: &PcstValidParams) {
         let n = prizes.len();
         let m = self.edges.len();
-        let root = params.root.map_or(NIL, |r| r as u32);
-        let target = if params.root.is_some() {
+        let root = params.root().map_or(NIL, |r| r as u32);
+        let target = if params.root().is_some() {
             0
         } else {
-            params.num_clusters
+            params.num_clusters()
         };
-        let eps = params.eps;
+        let eps = params.eps();
 
         self.arena.reset(2 * m);
         self.deact.reset(2 * n);
@@ -440,7 +435,7 @@ impl PcstSolver {
             }
         }
 
-        let mut n_active = n - usize::from(params.root.is_some());
+        let mut n_active = n - usize::from(params.root().is_some());
         // Stall guard, see `STALL_*` below: growth events since the last merge/deactivation.
         let stall_limit = STALL_FACTOR * m + STALL_SLACK;
         let mut growth_events = 0usize;

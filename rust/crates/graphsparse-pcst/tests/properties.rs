@@ -46,12 +46,13 @@ fn instance() -> impl Strategy<Value = Instance> {
 }
 
 fn solve(inst: &Instance, pruning: Pruning) -> PcstSolution {
-    let params = PcstParams {
-        root: inst.root,
-        num_clusters: inst.g,
-        pruning,
-        eps: 1e-6,
-    };
+    let params = PcstParams::new()
+        .root(inst.root)
+        .num_clusters(inst.g)
+        .pruning(pruning)
+        .eps(1e-6)
+        .check()
+        .unwrap();
     solve_pcst(&inst.edges, &inst.prizes, &inst.costs, &params).unwrap()
 }
 
@@ -161,7 +162,7 @@ proptest! {
         let mut out = PcstSolution::default();
         for inst in [&a, &b, &a] {
             for pruning in [Pruning::None, Pruning::Gw, Pruning::Strong] {
-                let params = PcstParams { root: inst.root, num_clusters: inst.g, pruning, eps: 1e-6 };
+                let params = PcstParams::new().root(inst.root).num_clusters(inst.g).pruning(pruning).eps(1e-6).check().unwrap();
                 solver.solve_into(&inst.edges, &inst.prizes, &inst.costs, &params, &mut out).unwrap();
                 prop_assert_eq!(&out, &solve(inst, pruning));
             }
@@ -181,16 +182,16 @@ proptest! {
         let all: Vec<usize> = (0..n).collect();
         for pruning in [Pruning::None, Pruning::Simple, Pruning::Gw, Pruning::Strong] {
             // g >= n: every node, no edge
-            let p = PcstParams { num_clusters: n + (seed[0] as usize), pruning, ..Default::default() };
+            let p = PcstParams::new().num_clusters(n + (seed[0] as usize)).pruning(pruning).check().unwrap();
             let sol = solve_pcst(&path, &prizes, &ones, &p).unwrap();
             prop_assert_eq!((&sol.nodes, sol.edges.len()), (&all, 0));
             // all-zero prizes: only the last node
-            let p = PcstParams { pruning, ..Default::default() };
+            let p = PcstParams::new().pruning(pruning).check().unwrap();
             let sol = solve_pcst(&path, &vec![0.0; n], &ones, &p).unwrap();
             prop_assert_eq!((sol.nodes, sol.edges.len()), (vec![n - 1], 0));
             // no edges: the g largest prizes, the higher index on ties
             let g = 1 + (seed[1] as usize) % n;
-            let p = PcstParams { num_clusters: g, pruning, ..Default::default() };
+            let p = PcstParams::new().num_clusters(g).pruning(pruning).check().unwrap();
             let sol = solve_pcst(&[], &prizes, &[], &p).unwrap();
             let mut order: Vec<usize> = (0..n).collect();
             order.sort_by(|&a, &b| prizes[b].total_cmp(&prizes[a]).then(b.cmp(&a)));
@@ -200,7 +201,7 @@ proptest! {
         }
         // g = 0: empty except with `none`
         for pruning in [Pruning::Simple, Pruning::Gw, Pruning::Strong] {
-            let p = PcstParams { num_clusters: 0, pruning, ..Default::default() };
+            let p = PcstParams::new().num_clusters(0).pruning(pruning).check().unwrap();
             prop_assert_eq!(solve_pcst(&path, &prizes, &ones, &p).unwrap(), PcstSolution::default());
         }
     }

@@ -4,7 +4,7 @@
 //! against `pcst_fast` 1.0.10; the cases the spec leaves out (some pruning modes) are golden
 //! values from `pcst_fast` (`pcst-fast2` 1.1.0) and agree with the spec wherever it states them.
 
-use graphsparse_pcst::{PcstError, PcstParams, PcstSolver, Pruning, solve_pcst};
+use graphsparse_pcst::{PcstError, PcstParams, PcstSolver, PcstValidParams, Pruning, solve_pcst};
 
 type Case<'a> = (&'a str, &'a [usize], &'a [usize]);
 
@@ -29,12 +29,13 @@ fn check_eps(
     cases: &[Case<'_>],
 ) {
     for &(pruning, nodes, want_edges) in cases {
-        let params = PcstParams {
-            root,
-            num_clusters: g,
-            pruning: pruning.parse().unwrap(),
-            eps,
-        };
+        let params = PcstParams::new()
+            .root(root)
+            .num_clusters(g)
+            .pruning(pruning.parse().unwrap())
+            .eps(eps)
+            .check()
+            .unwrap();
         let sol = solve_pcst(edges, prizes, costs, &params).unwrap();
         assert_eq!(
             (sol.nodes.as_slice(), sol.edges.as_slice()),
@@ -380,7 +381,7 @@ fn example_10_grid_5x3_real_weights() {
 
 #[test]
 fn example_11_errors() {
-    let p = PcstParams::default();
+    let p = PcstValidParams::default();
     assert!(matches!(
         solve_pcst(&[[0, 1]], &[1.0, -1.0], &[1.0], &p),
         Err(PcstError::NegativePrize { index: 1, .. })
@@ -394,7 +395,8 @@ fn example_11_errors() {
         Err(PcstError::EndpointOutOfRange {
             edge: 0,
             endpoint: 2,
-            n_nodes: 2
+            n_nodes: 2,
+            ..
         })
     ));
     // prizes are checked before edges, edges in index order
@@ -410,7 +412,7 @@ fn example_11_errors() {
 
 #[test]
 fn errors_beyond_pcst_fast() {
-    let p = PcstParams::default();
+    let p = PcstValidParams::default();
     let e = [[0, 1]];
     assert!(matches!(
         solve_pcst(&e, &[f64::NAN, 1.0], &[1.0], &p),
@@ -432,21 +434,18 @@ fn errors_beyond_pcst_fast() {
         solve_pcst(&e, &[f64::MAX, f64::MAX], &[1.0], &p),
         Err(PcstError::Overflow { .. })
     ));
-    let rooted = |root, num_clusters| PcstParams {
-        root: Some(root),
-        num_clusters,
-        ..p.clone()
+    // parameter errors come from `check`, input errors from the solve
+    let rooted = |root, num_clusters| {
+        p.clone()
+            .into_params()
+            .root(Some(root))
+            .num_clusters(num_clusters)
+            .check()
     };
+    assert!(matches!(rooted(0, 2), Err(PcstError::RootedNumClusters(2))));
+    assert!(matches!(rooted(0, 0), Err(PcstError::RootedNumClusters(0))));
     assert!(matches!(
-        solve_pcst(&e, &[1.0, 1.0], &[1.0], &rooted(0, 2)),
-        Err(PcstError::RootedNumClusters(2))
-    ));
-    assert!(matches!(
-        solve_pcst(&e, &[1.0, 1.0], &[1.0], &rooted(0, 0)),
-        Err(PcstError::RootedNumClusters(0))
-    ));
-    assert!(matches!(
-        solve_pcst(&e, &[1.0, 1.0], &[1.0], &rooted(2, 1)),
+        solve_pcst(&e, &[1.0, 1.0], &[1.0], &rooted(2, 1).unwrap()),
         Err(PcstError::RootOutOfRange {
             root: 2,
             n_nodes: 2
@@ -454,7 +453,7 @@ fn errors_beyond_pcst_fast() {
     ));
     for eps in [-1e-6, f64::NAN, f64::INFINITY] {
         assert!(matches!(
-            solve_pcst(&e, &[1.0, 1.0], &[1.0], &PcstParams { eps, ..p.clone() }),
+            p.clone().into_params().eps(eps).check(),
             Err(PcstError::InvalidEps(_))
         ));
     }
@@ -506,14 +505,11 @@ fn example_12_eps_sensitivity() {
 
 #[test]
 fn empty_graph_and_self_loops() {
-    let sol = solve_pcst(&[], &[], &[], &PcstParams::default()).unwrap();
+    let sol = solve_pcst(&[], &[], &[], &PcstValidParams::default()).unwrap();
     assert!(sol.nodes.is_empty() && sol.edges.is_empty());
     // a self-loop is never output
     for pruning in [Pruning::None, Pruning::Simple, Pruning::Gw, Pruning::Strong] {
-        let params = PcstParams {
-            pruning,
-            ..Default::default()
-        };
+        let params = PcstParams::new().pruning(pruning).check().unwrap();
         let sol = solve_pcst(
             &[[0, 0], [0, 1], [1, 1]],
             &[2.0, 2.0],
@@ -549,11 +545,11 @@ fn solver_reuse_matches_fresh_solves() {
         for (edges, prizes, costs) in &cases {
             for pruning in [Pruning::None, Pruning::Simple, Pruning::Gw, Pruning::Strong] {
                 let root = (round == 1).then_some(0);
-                let params = PcstParams {
-                    pruning,
-                    root,
-                    ..Default::default()
-                };
+                let params = PcstParams::new()
+                    .pruning(pruning)
+                    .root(root)
+                    .check()
+                    .unwrap();
                 solver
                     .solve_into(edges, prizes, costs, &params, &mut out)
                     .unwrap();
@@ -587,11 +583,11 @@ fn stalled_growth_terminates() {
     ];
     for pruning in [Pruning::None, Pruning::Simple, Pruning::Gw, Pruning::Strong] {
         for g in [1, 2] {
-            let params = PcstParams {
-                num_clusters: g,
-                pruning,
-                ..Default::default()
-            };
+            let params = PcstParams::new()
+                .num_clusters(g)
+                .pruning(pruning)
+                .check()
+                .unwrap();
             let sol = solve_pcst(&edges, &prizes, &costs, &params).unwrap();
             if pruning != Pruning::None {
                 assert_eq!(
@@ -620,11 +616,7 @@ fn stalled_growth_terminates() {
         .map(|e| 0.1 + ((e * 31) % 17) as f64 / 3.0)
         .collect();
     for g in [1, 3] {
-        let params = PcstParams {
-            num_clusters: g,
-            eps: 0.0,
-            ..Default::default()
-        };
+        let params = PcstParams::new().num_clusters(g).eps(0.0).check().unwrap();
         let sol = solve_pcst(&grid_edges, &prizes, &costs, &params).unwrap();
         assert_eq!(sol.nodes.len() - sol.edges.len(), g);
     }

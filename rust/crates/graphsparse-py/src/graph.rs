@@ -1,48 +1,126 @@
-//! Graph-database readers and validation.
+//! Graph databases: the frozen handle every graph-collection call takes, and the file readers.
+
+use std::sync::Arc;
 
 use graphsparse::graph::{GraphDatabase, LabeledDatabase};
 use numpy::{
-    IntoPyArray, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods,
+    IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2,
+    PyUntypedArrayMethods,
 };
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::errors::PyGsErr;
+use crate::convert::{PyGsErr, bad_graph};
+
+/// A validated, immutable graph database (`GraphDataset` holds one; every mining, fitting,
+/// matching and stump-search call borrows it instead of rebuilding it).
+#[pyclass(frozen, module = "graphsparse._graphsparse", name = "Database")]
+pub struct Database(pub Arc<GraphDatabase>);
+
+type Arrays<'py> = (
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray2<i64>>,
+    Bound<'py, PyArray1<i64>>,
+);
 
 fn to_i64<T: Copy + Into<i64>>(xs: &[T]) -> Vec<i64> {
     xs.iter().map(|&x| x.into()).collect()
 }
 
-/// The flat arrays of a database as a dict of int64 NumPy arrays.
-pub fn database_dict<'py>(py: Python<'py>, db: &GraphDatabase) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    let ptr = |p: &[usize]| p.iter().map(|&x| x as i64).collect::<Vec<i64>>();
-    d.set_item("node_ptr", ptr(db.node_ptr()).into_pyarray(py))?;
-    d.set_item("node_labels", to_i64(db.node_labels()).into_pyarray(py))?;
-    d.set_item("edge_ptr", ptr(db.edge_ptr()).into_pyarray(py))?;
-    let flat: Vec<i64> = db
-        .edges()
-        .iter()
-        .flat_map(|e| [i64::from(e[0]), i64::from(e[1])])
-        .collect();
-    d.set_item(
-        "edges",
-        flat.into_pyarray(py).reshape([db.edges().len(), 2])?,
-    )?;
-    d.set_item("edge_labels", to_i64(db.edge_labels()).into_pyarray(py))?;
-    Ok(d)
+fn ptr_i64(p: &[usize]) -> Vec<i64> {
+    p.iter().map(|&x| x as i64).collect()
 }
 
-fn labeled_dict<'py>(py: Python<'py>, data: LabeledDatabase) -> PyResult<Bound<'py, PyDict>> {
-    let d = database_dict(py, &data.db)?;
+#[pymethods]
+impl Database {
+    /// Validates the flat arrays of a collection: `node_ptr`, `node_labels`, `edge_ptr`,
+    /// `edges` of shape `(m, 2)` and `edge_labels` (int64).
+    #[new]
+    fn new(
+        py: Python<'_>,
+        node_ptr: PyReadonlyArray1<'_, i64>,
+        node_labels: PyReadonlyArray1<'_, i64>,
+        edge_ptr: PyReadonlyArray1<'_, i64>,
+        edges: PyReadonlyArray2<'_, i64>,
+        edge_labels: PyReadonlyArray1<'_, i64>,
+    ) -> PyResult<Self> {
+        let shape = edges.shape();
+        if shape[1] != 2 && shape[0] != 0 {
+            return Err(bad_graph(format!(
+                "edges must have shape (n_edges, 2), got ({}, {})",
+                shape[0], shape[1]
+            )));
+        }
+        let (a, b, c, d, e) = (
+            node_ptr.as_slice()?,
+            node_labels.as_slice()?,
+            edge_ptr.as_slice()?,
+            edges.as_slice()?,
+            edge_labels.as_slice()?,
+        );
+        let db = py
+            .detach(|| GraphDatabase::from_i64(a, b, c, d, e))
+            .map_err(PyGsErr::from)?;
+        Ok(Self(Arc::new(db)))
+    }
+
+    /// The graphs `ids` (in range, repeats allowed), in that order, as a new database.
+    fn select(&self, py: Python<'_>, ids: PyReadonlyArray1<'_, i64>) -> PyResult<Self> {
+        let n = self.0.len();
+        let ids: Vec<usize> =
+            ids.as_slice()?
+                .iter()
+                .map(|&i| {
+                    usize::try_from(i).ok().filter(|&i| i < n).ok_or_else(|| {
+                        bad_graph(format!("graph id {i} out of range for {n} graphs"))
+                    })
+                })
+                .collect::<PyResult<_>>()?;
+        let db = py.detach(|| self.0.select(&ids)).map_err(PyGsErr::from)?;
+        Ok(Self(Arc::new(db)))
+    }
+
+    /// The flat arrays `(node_ptr, node_labels, edge_ptr, edges, edge_labels)`, int64.
+    fn arrays<'py>(&self, py: Python<'py>) -> PyResult<Arrays<'py>> {
+        let db = &self.0;
+        let flat: Vec<i64> = db
+            .edges()
+            .iter()
+            .flat_map(|e| [i64::from(e[0]), i64::from(e[1])])
+            .collect();
+        Ok((
+            ptr_i64(db.node_ptr()).into_pyarray(py),
+            to_i64(db.node_labels()).into_pyarray(py),
+            ptr_i64(db.edge_ptr()).into_pyarray(py),
+            flat.into_pyarray(py).reshape([db.edges().len(), 2])?,
+            to_i64(db.edge_labels()).into_pyarray(py),
+        ))
+    }
+
+    fn __len__(&self) -> usize {
+        self.0.len()
+    }
+}
+
+fn labeled_dict(py: Python<'_>, data: LabeledDatabase) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
     d.set_item("vertex_tokens", data.vertex_labels)?;
     d.set_item("edge_tokens", data.edge_labels)?;
     d.set_item("graph_labels", data.graph_labels)?;
     d.set_item("graph_names", data.graph_names)?;
+    d.set_item("vertex_kind", data.vertex_label_kind.as_str())?;
+    d.set_item("edge_kind", data.edge_label_kind.as_str())?;
+    d.set_item(
+        "graph_label_kind",
+        data.graph_label_kind.map(|k| k.as_str()),
+    )?;
+    d.set_item("db", Database(Arc::new(data.db)))?;
     Ok(d)
 }
 
-/// Parses gSpan text; returns the flat arrays and the label tokens.
+/// Parses gSpan text; returns the database handle and the label tokens.
 #[pyfunction]
 #[pyo3(signature = (text, source = "<string>"))]
 fn parse_gspan_text<'py>(
@@ -56,7 +134,7 @@ fn parse_gspan_text<'py>(
     labeled_dict(py, data)
 }
 
-/// Reads a gSpan file; returns the flat arrays and the label tokens.
+/// Reads a gSpan file; returns the database handle and the label tokens.
 #[pyfunction]
 fn read_gspan_file<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<Bound<'py, PyDict>> {
     let data = py
@@ -65,7 +143,7 @@ fn read_gspan_file<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<B
     labeled_dict(py, data)
 }
 
-/// Reads a TU dataset folder; returns the flat arrays, label tokens and graph classes.
+/// Reads a TU dataset folder; returns the database handle, label tokens and graph classes.
 #[pyfunction]
 #[pyo3(signature = (path, name = None))]
 fn read_tu_folder<'py>(
@@ -79,50 +157,29 @@ fn read_tu_folder<'py>(
     labeled_dict(py, data)
 }
 
-/// The five flat int64 arrays of a `GraphDataset`, passed as one tuple (`GraphDataset._arrays()`):
-/// `(node_ptr, node_labels, edge_ptr, edges, edge_labels)`.
-#[derive(FromPyObject)]
-pub struct DbArrays<'py>(
-    PyReadonlyArray1<'py, i64>,
-    PyReadonlyArray1<'py, i64>,
-    PyReadonlyArray1<'py, i64>,
-    PyReadonlyArray2<'py, i64>,
-    PyReadonlyArray1<'py, i64>,
-);
-
-impl DbArrays<'_> {
-    /// Builds (and validates) the database in the core crate's type.
-    pub fn database(&self) -> PyResult<GraphDatabase> {
-        let DbArrays(node_ptr, node_labels, edge_ptr, edges, edge_labels) = self;
-        let shape = edges.shape();
-        if shape[1] != 2 && shape[0] != 0 {
-            return Err(crate::errors::InvalidGraphError::new_err(format!(
-                "edges must have shape (n_edges, 2), got ({}, {})",
-                shape[0], shape[1]
-            )));
-        }
-        let db = GraphDatabase::from_i64(
-            node_ptr.as_slice()?,
-            node_labels.as_slice()?,
-            edge_ptr.as_slice()?,
-            edges.as_slice()?,
-            edge_labels.as_slice()?,
-        )
-        .map_err(PyGsErr::from)?;
-        Ok(db)
-    }
-}
-
-/// Validates flat database arrays; raises `InvalidGraphError` on the first problem.
+/// The gSpan text of a database with its label tokens and graph names (the writer's checks
+/// are the reader's: what it returns reads back as the same graphs, labels and names).
 #[pyfunction]
-fn validate_database(db: DbArrays<'_>) -> PyResult<()> {
-    db.database().map(|_| ())
+fn format_gspan_text(
+    py: Python<'_>,
+    db: &Database,
+    vertex_tokens: Vec<String>,
+    edge_tokens: Vec<String>,
+    names: Vec<String>,
+) -> PyResult<String> {
+    let db = GraphDatabase::clone(&db.0);
+    py.detach(|| {
+        let data = LabeledDatabase::new(db, vertex_tokens, edge_tokens, None, names)?;
+        graphsparse::graph::format_gspan(&data)
+    })
+    .map_err(|e| PyGsErr::from(e).into())
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Database>()?;
     m.add_function(wrap_pyfunction!(parse_gspan_text, m)?)?;
     m.add_function(wrap_pyfunction!(read_gspan_file, m)?)?;
     m.add_function(wrap_pyfunction!(read_tu_folder, m)?)?;
-    m.add_function(wrap_pyfunction!(validate_database, m)?)?;
+    m.add_function(wrap_pyfunction!(format_gspan_text, m)?)?;
     Ok(())
 }

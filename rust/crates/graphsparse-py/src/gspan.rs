@@ -1,19 +1,19 @@
 //! gSpan bindings: frequent-subgraph mining and minimum DFS codes.
 
-use std::time::Duration;
-
 use graphsparse::graph::GraphRef;
 use graphsparse::gspan::{
-    DfsCode, MinerParams, Node, ParallelVisitor, Truncation, Visit, Visitor, mine, mine_parallel,
+    DfsCode, GspanError, MinerParams, MinerValidParams, Node, ParallelVisitor, Visit, Visitor,
+    mine, mine_parallel,
 };
-use numpy::{
-    IntoPyArray, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods,
-};
+use numpy::{IntoPyArray, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::errors::{InvalidGraphError, InvalidParameterError, PyGsErr};
-use crate::graph::DbArrays;
+use crate::convert::{
+    Count, Flag, NodeBudget, PyGsErr, Seconds, bad_graph, code_array, edge_list, extract_params,
+};
+use crate::graph::Database;
+use crate::threads::{Exec, run, threads};
 
 /// Patterns stored flat, ready to become NumPy arrays (no per-pattern allocation).
 #[derive(Default)]
@@ -68,81 +68,54 @@ impl ParallelVisitor for FlatPatterns {
     }
 }
 
-fn bad_param(msg: String) -> PyErr {
-    InvalidParameterError::new_err(msg)
+/// The parameters of `mine_subgraphs`, as a dict of Python values.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct MinerArgs {
+    min_support: Count,
+    max_size: Option<Count>,
+    single_vertices: Flag,
+    max_nodes: Option<NodeBudget>,
+    time_limit: Seconds,
 }
 
-fn non_negative(name: &str, value: Option<i64>) -> PyResult<Option<u64>> {
-    value
-        .map(|v| {
-            u64::try_from(v).map_err(|_| bad_param(format!("{name} must be >= 0 or None, got {v}")))
-        })
-        .transpose()
-}
-
-fn truncation_name(t: Truncation) -> &'static str {
-    match t {
-        Truncation::MaxNodes => "max_nodes",
-        Truncation::TimeLimit => "time_limit",
-        _ => "interrupted",
+impl MinerArgs {
+    fn params(&self) -> Result<MinerValidParams, GspanError> {
+        MinerParams::new()
+            .min_support(self.min_support.usize())
+            .max_size(self.max_size.map(Count::usize))
+            .single_vertices(self.single_vertices.0)
+            .max_nodes(self.max_nodes.map(|b| b.0))
+            .time_limit(self.time_limit.0)
+            .check()
     }
 }
 
-/// Mines the frequent connected subgraphs of a database given as flat int64 arrays.
+/// Mines the frequent connected subgraphs of `db`; returns the patterns as flat arrays.
+///
+/// `params` is a dict with `min_support` (absolute), `max_size`, `single_vertices`,
+/// `max_nodes` and `time_limit`; `progress(nodes, iterations, stage, stages, value, seconds)`
+/// is called every 100 ms when given.
 #[pyfunction]
-#[pyo3(signature = (
-    db, min_support, max_size, single_vertices, max_nodes, time_limit, n_threads,
-))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (db, params, n_threads = 1, progress = None))]
 fn mine_subgraphs<'py>(
     py: Python<'py>,
-    db: DbArrays<'py>,
-    min_support: i64,
-    max_size: Option<i64>,
-    single_vertices: bool,
-    max_nodes: Option<i64>,
-    time_limit: Option<f64>,
-    n_threads: i64,
+    db: &Database,
+    params: &Bound<'py, PyAny>,
+    n_threads: usize,
+    progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if min_support < 1 {
-        return Err(bad_param(format!(
-            "min_support must be >= 1 (an absolute number of graphs), got {min_support}"
-        )));
-    }
-    let max_size = non_negative("max_size", max_size)?.map(|v| v.min(usize::MAX as u64) as usize);
-    let max_nodes = non_negative("max_nodes", max_nodes)?;
-    let time_limit = match time_limit {
-        None => None,
-        Some(t) if t.is_finite() && t >= 0.0 => {
-            Some(Duration::try_from_secs_f64(t).unwrap_or(Duration::MAX))
-        }
-        Some(t) => {
-            return Err(bad_param(format!(
-                "time_limit must be finite and >= 0 or None, got {t}"
-            )));
-        }
-    };
-    if n_threads < 1 {
-        return Err(bad_param(format!(
-            "n_threads must be >= 1, got {n_threads}"
-        )));
-    }
-    let db = db.database()?;
-    let params = MinerParams::new()
-        .min_support(min_support as usize)
-        .max_size(max_size)
-        .single_vertices(single_vertices)
-        .max_nodes(max_nodes)
-        .time_limit(time_limit)
-        .check()
+    let params = extract_params::<MinerArgs>(params)?
+        .params()
         .map_err(PyGsErr::from)?;
-    let n_threads = n_threads as usize;
-    let (flat, stats) = crate::threads::run_interruptible(py, n_threads, |cancel| {
+    let n_threads = threads(py, n_threads)?;
+    let db = &db.0;
+    let (flat, stats) = run(py, Exec::Pool(n_threads), progress, |ctl| {
         let mut flat = FlatPatterns::new();
         let stats = if n_threads == 1 {
-            mine(&db, &params, &mut flat, cancel)
+            mine(db, &params, &mut flat, ctl)
         } else {
-            mine_parallel(&db, &params, &mut flat, cancel)
+            mine_parallel(db, &params, &mut flat, ctl)
         };
         stats.map(|s| (flat, s))
     })?
@@ -161,7 +134,7 @@ fn mine_subgraphs<'py>(
     d.set_item("gid_ptr", flat.gid_ptr.into_pyarray(py))?;
     d.set_item("graph_ids", flat.graph_ids.into_pyarray(py))?;
     d.set_item("nodes_visited", stats.nodes_visited)?;
-    d.set_item("truncated", stats.truncation.map(truncation_name))?;
+    d.set_item("truncated", stats.truncation.map(|t| t.as_str()))?;
     d.set_item("seconds", stats.seconds)?;
     Ok(d)
 }
@@ -170,9 +143,7 @@ fn to_u32(values: &[i64], what: &str) -> PyResult<Vec<u32>> {
     values
         .iter()
         .map(|&x| {
-            u32::try_from(x).map_err(|_| {
-                InvalidGraphError::new_err(format!("{what} must be in 0..2^32, got {x}"))
-            })
+            u32::try_from(x).map_err(|_| bad_graph(format!("{what} must be in 0..2^32, got {x}")))
         })
         .collect()
 }
@@ -185,16 +156,16 @@ fn min_dfs_code<'py>(
     edges: PyReadonlyArray2<'py, i64>,
     edge_labels: PyReadonlyArray1<'py, i64>,
 ) -> PyResult<Bound<'py, numpy::PyArray2<i64>>> {
-    let shape = edges.shape();
-    if shape[1] != 2 && shape[0] != 0 {
-        return Err(InvalidGraphError::new_err(format!(
-            "edges must have shape (n_edges, 2), got ({}, {})",
-            shape[0], shape[1]
-        )));
-    }
     let labels = to_u32(node_labels.as_slice()?, "node_labels")?;
-    let flat = to_u32(edges.as_slice()?, "edges")?;
-    let pairs: Vec<[u32; 2]> = flat.chunks_exact(2).map(|p| [p[0], p[1]]).collect();
+    let pairs: Vec<[u32; 2]> = edge_list(&edges)?
+        .into_iter()
+        .map(|[u, v]| match (u32::try_from(u), u32::try_from(v)) {
+            (Ok(u), Ok(v)) => Ok([u, v]),
+            _ => Err(bad_graph(format!(
+                "edge ({u}, {v}) has an endpoint beyond 2^32"
+            ))),
+        })
+        .collect::<PyResult<_>>()?;
     let elabels = to_u32(edge_labels.as_slice()?, "edge_labels")?;
     let graph = GraphRef {
         node_labels: &labels,
@@ -204,12 +175,7 @@ fn min_dfs_code<'py>(
     let code: DfsCode = py
         .detach(|| graphsparse::gspan::min_dfs_code(graph))
         .map_err(PyGsErr::from)?;
-    let rows: Vec<i64> = code
-        .edges()
-        .iter()
-        .flat_map(|e| [e.from, e.to, e.from_label, e.edge_label, e.to_label].map(i64::from))
-        .collect();
-    rows.into_pyarray(py).reshape([code.len(), 5])
+    code_array(py, &code)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

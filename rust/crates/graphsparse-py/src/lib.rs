@@ -3,7 +3,7 @@
 //! Each area lives in its own module with a `register` function, so adding an area touches one
 //! line here.
 
-mod errors;
+mod convert;
 mod graph;
 mod gspan;
 mod online;

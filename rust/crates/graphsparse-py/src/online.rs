@@ -1,10 +1,5 @@
 //! Online learners and WGM head/tail projections (`graphsparse.online`).
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{RecvTimeoutError, sync_channel};
-use std::time::Duration;
-
 use graphsparse::online::{
     AdaGradL1, Adam, DaGroupLasso, DaIht, Fallback, GraphDa, GraphProjectionParams, GraphProjector,
     GraphStoIht, Groups, L1Rda, Loss, OnlineError, OnlineLearner, OnlineState, ProjectionParams,
@@ -17,78 +12,11 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::errors::{InvalidParameterError, PyGsErr};
-
-/// Runs `work` on a scoped thread with the GIL released, polling for Ctrl-C every 100 ms.
-///
-/// No rayon pool: the learners are sequential, and callers may run many passes concurrently
-/// from their own threads (a grid search), which a shared pool would serialise.
-fn run_detached<T: Send>(
-    py: Python<'_>,
-    work: impl FnOnce(&AtomicBool) -> T + Send,
-) -> PyResult<T> {
-    let cancel = AtomicBool::new(false);
-    let (tx, rx) = sync_channel::<T>(1);
-    let rx = Mutex::new(rx);
-    let recv = |timeout: Option<Duration>| {
-        let rx = rx.lock().unwrap_or_else(|p| p.into_inner());
-        match timeout {
-            Some(t) => rx.recv_timeout(t),
-            None => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
-        }
-    };
-    std::thread::scope(|scope| {
-        let cancel_ref = &cancel;
-        scope.spawn(move || {
-            let _ = tx.send(work(cancel_ref));
-        });
-        loop {
-            match py.detach(|| recv(Some(Duration::from_millis(100)))) {
-                Ok(out) => return Ok(out),
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(PyRuntimeError::new_err(
-                        "internal error: the online pass panicked",
-                    ));
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    if let Err(err) = py.check_signals() {
-                        cancel.store(true, Ordering::SeqCst);
-                        let _ = py.detach(|| recv(None));
-                        return Err(err);
-                    }
-                }
-            }
-        }
-    })
-}
+use crate::convert::{PyGsErr, bad_param, edge_list};
+use crate::threads::{Exec, run};
 
 fn bad(msg: String) -> PyErr {
-    InvalidParameterError::new_err(msg)
-}
-
-fn edges_from(edges: &PyReadonlyArray2<'_, i64>, n: usize) -> PyResult<Vec<[usize; 2]>> {
-    let shape = edges.shape();
-    if shape[1] != 2 {
-        return Err(bad(format!(
-            "edges must have shape (m, 2), got ({}, {})",
-            shape[0], shape[1]
-        )));
-    }
-    let flat = edges.as_slice()?;
-    flat.chunks_exact(2)
-        .enumerate()
-        .map(|(e, uv)| {
-            let ok = |x: i64| x >= 0 && (x as u64) < n as u64;
-            if ok(uv[0]) && ok(uv[1]) {
-                Ok([uv[0] as usize, uv[1] as usize])
-            } else {
-                Err(crate::errors::InvalidGraphError::new_err(format!(
-                    "edges[{e}] = ({}, {}) has an endpoint out of range for {n} nodes",
-                    uv[0], uv[1]
-                )))
-            }
-        })
-        .collect()
+    bad_param(msg)
 }
 
 fn fallback_from(s: &str) -> PyResult<Fallback> {
@@ -118,7 +46,7 @@ fn graph_projection<'py>(
     eps: f64,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, usize)> {
     let w = w.as_slice()?;
-    let edges = edges_from(&edges, w.len())?;
+    let edges = edge_list(&edges)?;
     let costs = costs.as_slice()?;
     let params = ProjectionParams {
         num_clusters,
@@ -391,7 +319,7 @@ fn online_pass<'py>(
             x.shape()[0]
         )));
     }
-    let edge_list = edges.as_ref().map(|e| edges_from(e, p)).transpose()?;
+    let edge_list = edges.as_ref().map(edge_list).transpose()?;
     let cost_slice = costs.as_ref().map(|c| c.as_slice()).transpose()?;
     let graph = match (&edge_list, cost_slice) {
         (Some(e), Some(c)) => Some((e.as_slice(), c)),
@@ -423,8 +351,8 @@ fn online_pass<'py>(
     if let Some(st) = state {
         learner.set_state(state_from(st)?).map_err(PyGsErr::from)?;
     }
-    let result = run_detached(py, |cancel| {
-        let r = learner.partial_fit_rows_until(xs, ys, &|| cancel.load(Ordering::Relaxed));
+    let result = run(py, Exec::Thread, None, |ctl| {
+        let r = learner.partial_fit_rows_until(xs, ys, &|| ctl.is_cancelled());
         (r, learner)
     })?;
     let (r, learner) = result;

@@ -1,10 +1,10 @@
 //! Prize-collecting Steiner forest (`graphsparse.pcst`).
 
 use graphsparse::pcst::{PcstParams, PcstSolver, Pruning};
-use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 
-use crate::errors::{InvalidParameterError, PyGsErr};
+use crate::convert::{PyGsErr, bad_param, edge_list};
 
 type IdArrays<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>);
 
@@ -25,48 +25,27 @@ fn pcst<'py>(
     pruning: &str,
     eps: f64,
 ) -> PyResult<IdArrays<'py>> {
-    let invalid = |msg: String| -> PyErr { InvalidParameterError::new_err(msg) };
-    let shape = edges.shape();
-    if shape[1] != 2 {
-        return Err(invalid(format!(
-            "edges must have shape (m, 2), got {shape:?}"
-        )));
-    }
     let pruning: Pruning = pruning.parse().map_err(PyGsErr::from)?;
-    let root = match root {
-        -1 => None,
-        r if r < 0 => {
-            return Err(invalid(format!(
-                "root must be -1 (unrooted) or a node, got {r}"
-            )));
-        }
-        r => Some(r as usize),
-    };
+    let root =
+        match root {
+            -1 => None,
+            r => Some(usize::try_from(r).map_err(|_| {
+                bad_param(format!("root must be -1 (unrooted) or a node id, got {r}"))
+            })?),
+        };
     let num_clusters = usize::try_from(num_clusters)
-        .map_err(|_| invalid(format!("num_clusters must be >= 0, got {num_clusters}")))?;
-    let params = PcstParams {
-        root,
-        num_clusters,
-        pruning,
-        eps,
-    };
-    let flat = edges.as_slice()?;
-    if let Some(k) = flat.iter().position(|&x| x < 0) {
-        return Err(invalid(format!(
-            "edges[{}] has negative endpoint {}",
-            k / 2,
-            flat[k]
-        )));
-    }
+        .map_err(|_| bad_param(format!("num_clusters must be >= 0, got {num_clusters}")))?;
+    let params = PcstParams::new()
+        .root(root)
+        .num_clusters(num_clusters)
+        .pruning(pruning)
+        .eps(eps)
+        .check()
+        .map_err(PyGsErr::from)?;
+    let pairs = edge_list(&edges)?;
     let (prizes, costs) = (prizes.as_slice()?, costs.as_slice()?);
     let sol = py
-        .detach(|| {
-            let pairs: Vec<[usize; 2]> = flat
-                .chunks_exact(2)
-                .map(|p| [p[0] as usize, p[1] as usize])
-                .collect();
-            PcstSolver::new().solve(&pairs, prizes, costs, &params)
-        })
+        .detach(|| PcstSolver::new().solve(&pairs, prizes, costs, &params))
         .map_err(PyGsErr::from)?;
     let to_i64 = |v: Vec<usize>| v.into_iter().map(|x| x as i64).collect::<Vec<i64>>();
     Ok((

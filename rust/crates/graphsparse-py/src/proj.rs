@@ -5,19 +5,18 @@
 //! runs with the GIL released; 2-D inputs spread their rows over a pool of `n_threads` and
 //! check for Ctrl-C between blocks of rows.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
+use graphsparse::budget::RunControl;
 use graphsparse::proj::{self, Parallel, ProjError};
 use numpy::{PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
-use crate::errors::{InvalidParameterError, PyGsErr};
-use crate::threads::run_interruptible;
+use crate::convert::{PyGsErr, bad_param};
+use crate::threads::{self, Exec};
 
 type ProjResult = Result<(), ProjError>;
 
 fn bad(msg: String) -> PyErr {
-    InvalidParameterError::new_err(msg)
+    bad_param(msg)
 }
 
 /// Row policy for a 2-D call on `n_threads` workers (`min_parallel` forces a threshold).
@@ -40,7 +39,7 @@ fn rows_in_blocks<G>(
     dst: &mut [f64],
     par: Parallel,
     rows: &G,
-    cancel: &AtomicBool,
+    ctl: &RunControl,
 ) -> ProjResult
 where
     G: Fn(usize, &[f64], usize, &mut [f64], Parallel) -> ProjResult + Sync,
@@ -51,7 +50,7 @@ where
     let rows_per_block = (BLOCK_VALUES / n_cols).max(1);
     let block = rows_per_block * n_cols;
     for (b, (x, o)) in data.chunks(block).zip(dst.chunks_mut(block)).enumerate() {
-        if cancel.load(Ordering::Relaxed) {
+        if ctl.is_cancelled() {
             return Ok(());
         }
         rows(b * rows_per_block, x, n_cols, o, par).map_err(|e| match e {
@@ -81,6 +80,7 @@ where
     F: Fn(&[f64], &mut [f64]) -> ProjResult + Sync,
     G: Fn(usize, &[f64], usize, &mut [f64], Parallel) -> ProjResult + Sync,
 {
+    let n_threads = threads::threads(py, n_threads)?;
     let shape = v.shape().to_vec();
     if shape.len() != 1 && shape.len() != 2 {
         return Err(bad(format!(
@@ -120,11 +120,11 @@ where
             let n_cols = shape[1];
             if data.len() > BLOCK_VALUES {
                 // long work: on the pool, in blocks, answering Ctrl-C
-                run_interruptible(py, n_threads, |cancel| {
-                    rows_in_blocks(data, n_cols, dst, par, &rows, cancel)
+                threads::run(py, Exec::Pool(n_threads), None, |ctl| {
+                    rows_in_blocks(data, n_cols, dst, par, &rows, ctl)
                 })?
             } else if par.use_rayon(shape[0], data.len()) {
-                let pool = crate::threads::pool(n_threads)?;
+                let pool = threads::pool(n_threads)?;
                 py.detach(|| pool.install(|| rows(0, data, n_cols, dst, par)))
             } else {
                 // small batches never touch a pool (no thread hand-off)

@@ -1,70 +1,87 @@
-//! Subgraph-learning bindings: BCGD fits and paths, the best-stump search, pattern matching.
+//! Subgraph-learning bindings: BCGD fits and paths, Adaboost, the cached stump searcher,
+//! pattern matching and the Morishita–Kudo bounds.
 
-use std::time::Duration;
+use std::sync::Arc;
 
-use graphsparse::gspan::{DfsCode, DfsEdge, Truncation};
+use graphsparse::graph::GraphDatabase;
 use graphsparse::subgraph::{
-    BcgdFit, BcgdParams, Logistic, SeparableFunction, Squared, StumpParams, StumpSearch, adaboost,
-    best_stump, fit_bcgd_path, match_patterns,
+    BcgdFit, BcgdParams, BcgdValidParams, Logistic, SeparableFunction, Squared, StumpParams,
+    StumpSearch, StumpValidParams, SubgraphError, adaboost, fit_bcgd_path, match_patterns,
 };
-use numpy::{IntoPyArray, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
+use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use crate::errors::{InvalidParameterError, PyGsErr};
-use crate::graph::DbArrays;
+use crate::convert::{
+    Count, Flag, NodeBudget, PyGsErr, Real, Seconds, bad_param, code_array, dfs_code,
+    extract_params, ids_array,
+};
+use crate::graph::Database;
+use crate::threads::{Exec, run, threads};
 
-fn bad_param(msg: String) -> PyErr {
-    InvalidParameterError::new_err(msg)
+/// The parameters of a BCGD fit (all but `lambda1`, which is the path), as a dict.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct BcgdArgs {
+    lambda2: Real,
+    tol: Real,
+    max_iter: Count,
+    min_support: Count,
+    max_size: Option<Count>,
+    max_nodes: Option<NodeBudget>,
+    time_limit: Seconds,
+    prune: Flag,
+    cache: Flag,
+    record_trace: Flag,
 }
 
-fn opt_u64(name: &str, value: Option<i64>) -> PyResult<Option<u64>> {
-    value
-        .map(|v| u64::try_from(v).map_err(|_| bad_param(format!("{name} must be >= 0, got {v}"))))
-        .transpose()
-}
-
-fn opt_duration(value: Option<f64>) -> PyResult<Option<Duration>> {
-    match value {
-        None => Ok(None),
-        Some(t) if t.is_finite() && t >= 0.0 => Ok(Some(Duration::from_secs_f64(t))),
-        Some(t) => Err(bad_param(format!(
-            "time_limit must be finite and >= 0 or None, got {t}"
-        ))),
+impl BcgdArgs {
+    fn params(&self, lambda1: f64, parallel: bool) -> Result<BcgdValidParams, SubgraphError> {
+        BcgdParams::new(lambda1)
+            .lambda2(self.lambda2.0)
+            .tol(self.tol.0)
+            .max_iter(self.max_iter.usize())
+            .min_support(self.min_support.usize())
+            .max_size(self.max_size.map(Count::usize))
+            .max_nodes(self.max_nodes.map(|b| b.0))
+            .time_limit(self.time_limit.0)
+            .prune(self.prune.0)
+            .parallel(parallel)
+            .cache(self.cache.0)
+            .record_trace(self.record_trace.0)
+            .check()
     }
 }
 
-fn threads(n_threads: i64) -> PyResult<usize> {
-    if n_threads < 1 {
-        return Err(bad_param(format!(
-            "n_threads must be >= 1, got {n_threads}"
-        )));
+/// The parameters of the stump searches (boosting), as a dict.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct StumpArgs {
+    min_support: Count,
+    max_size: Option<Count>,
+    max_nodes: Option<NodeBudget>,
+    time_limit: Seconds,
+    prune: Flag,
+}
+
+/// The number of Adaboost rounds, read from the same dict as [`StumpArgs`].
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct RoundsArg {
+    n_estimators: Count,
+}
+
+impl StumpArgs {
+    fn params(&self, parallel: bool) -> Result<StumpValidParams, SubgraphError> {
+        StumpParams::new()
+            .min_support(self.min_support.usize())
+            .max_size(self.max_size.map(Count::usize))
+            .max_nodes(self.max_nodes.map(|b| b.0))
+            .time_limit(self.time_limit.0)
+            .prune(self.prune.0)
+            .parallel(parallel)
+            .check()
     }
-    Ok(n_threads as usize)
-}
-
-fn truncation_name(t: Truncation) -> &'static str {
-    match t {
-        Truncation::MaxNodes => "max_nodes",
-        Truncation::TimeLimit => "time_limit",
-        _ => "interrupted",
-    }
-}
-
-fn code_array<'py>(py: Python<'py>, code: &DfsCode) -> PyResult<Bound<'py, PyArray2<i64>>> {
-    let rows: Vec<i64> = code
-        .edges()
-        .iter()
-        .flat_map(|e| [e.from, e.to, e.from_label, e.edge_label, e.to_label].map(i64::from))
-        .collect();
-    rows.into_pyarray(py).reshape([code.len(), 5])
-}
-
-fn ids_array<'py>(py: Python<'py>, ids: &[u32]) -> Bound<'py, numpy::PyArray1<i64>> {
-    ids.iter()
-        .map(|&i| i64::from(i))
-        .collect::<Vec<_>>()
-        .into_pyarray(py)
 }
 
 /// One per-iteration history column as a NumPy array.
@@ -98,7 +115,7 @@ fn fit_to_dict<'py>(py: Python<'py>, fit: &BcgdFit) -> PyResult<Bound<'py, PyDic
     d.set_item("equivalents", eqs)?;
     d.set_item("n_iter", fit.n_iter)?;
     d.set_item("converged", fit.converged)?;
-    d.set_item("truncated", fit.truncation.map(truncation_name))?;
+    d.set_item("truncated", fit.truncation.map(|t| t.as_str()))?;
     let h = &fit.history;
     set_column(&d, "objective", h.iter().map(|s| s.objective))?;
     set_column(&d, "nonzeros", h.iter().map(|s| s.nonzeros as i64))?;
@@ -119,63 +136,36 @@ fn fit_to_dict<'py>(py: Python<'py>, fit: &BcgdFit) -> PyResult<Bound<'py, PyDic
 }
 
 /// Fits BCGD models along a `lambda1` grid (warm starts); returns one dict per `lambda1`.
+///
+/// `loss` is `"logistic"` or `"squared"`; `params` a dict of the other parameters.
 #[pyfunction]
-#[pyo3(signature = (
-    db, y, loss, lambdas, lambda2, tol,
-    max_iter, min_support, max_size, max_nodes, time_limit, prune, record_trace, n_threads,
-    cache = true,
-))]
+#[pyo3(signature = (db, y, loss, lambdas, params, n_threads = 1, progress = None))]
 #[allow(clippy::too_many_arguments)]
 fn fit_subgraph_bcgd<'py>(
     py: Python<'py>,
-    db: DbArrays<'py>,
+    db: &Database,
     y: PyReadonlyArray1<'py, f64>,
     loss: &str,
     lambdas: PyReadonlyArray1<'py, f64>,
-    lambda2: f64,
-    tol: f64,
-    max_iter: i64,
-    min_support: i64,
-    max_size: Option<i64>,
-    max_nodes: Option<i64>,
-    time_limit: Option<f64>,
-    prune: bool,
-    record_trace: bool,
-    n_threads: i64,
-    cache: bool,
+    params: &Bound<'py, PyAny>,
+    n_threads: usize,
+    progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let db = db.database()?;
-    let n_threads = threads(n_threads)?;
-    let max_iter = usize::try_from(max_iter)
-        .map_err(|_| bad_param(format!("max_iter must be >= 0, got {max_iter}")))?;
-    let min_support = usize::try_from(min_support)
-        .map_err(|_| bad_param(format!("min_support must be >= 1, got {min_support}")))?;
-    let max_size = opt_u64("max_size", max_size)?.map(|v| v as usize);
-    let lambdas = lambdas.as_slice()?.to_vec();
+    let args = extract_params::<BcgdArgs>(params)?;
+    let n_threads = threads(py, n_threads)?;
+    let lambdas = lambdas.as_slice()?;
     let first = *lambdas
         .first()
-        .ok_or_else(|| bad_param("lambda1 grid is empty".into()))?;
-    let params = BcgdParams::new(first)
-        .lambda2(lambda2)
-        .tol(tol)
-        .max_iter(max_iter)
-        .min_support(min_support)
-        .max_size(max_size)
-        .max_nodes(opt_u64("max_nodes", max_nodes)?)
-        .time_limit(opt_duration(time_limit)?)
-        .prune(prune)
-        .parallel(n_threads > 1)
-        .cache(cache)
-        .record_trace(record_trace)
-        .check()
-        .map_err(PyGsErr::from)?;
-    let y = y.as_slice()?;
+        .ok_or_else(|| bad_param("lambdas must hold at least one lambda1"))?;
+    let params = args.params(first, n_threads > 1).map_err(PyGsErr::from)?;
+    let (y, db) = (y.as_slice()?, &db.0);
+    let exec = Exec::Pool(n_threads);
     let fits = match loss {
-        "logistic" => crate::threads::run_interruptible(py, n_threads, |cancel| {
-            fit_bcgd_path(&db, y, &Logistic, &params, &lambdas, cancel)
+        "logistic" => run(py, exec, progress, |ctl| {
+            fit_bcgd_path(db, y, &Logistic, &params, lambdas, ctl)
         })?,
-        "squared" => crate::threads::run_interruptible(py, n_threads, |cancel| {
-            fit_bcgd_path(&db, y, &Squared, &params, &lambdas, cancel)
+        "squared" => run(py, exec, progress, |ctl| {
+            fit_bcgd_path(db, y, &Squared, &params, lambdas, ctl)
         })?,
         other => {
             return Err(bad_param(format!(
@@ -191,62 +181,6 @@ fn fit_subgraph_bcgd<'py>(
     Ok(out)
 }
 
-/// The stump `(pattern, sign)` with the largest weighted gain, by branch and bound.
-#[pyfunction]
-#[pyo3(signature = (
-    db, weights, labels, min_support,
-    max_size, max_nodes, time_limit, prune, n_threads,
-))]
-#[allow(clippy::too_many_arguments)]
-fn best_subgraph_stump<'py>(
-    py: Python<'py>,
-    db: DbArrays<'py>,
-    weights: PyReadonlyArray1<'py, f64>,
-    labels: PyReadonlyArray1<'py, f64>,
-    min_support: i64,
-    max_size: Option<i64>,
-    max_nodes: Option<i64>,
-    time_limit: Option<f64>,
-    prune: bool,
-    n_threads: i64,
-) -> PyResult<Bound<'py, PyDict>> {
-    let db = db.database()?;
-    let n_threads = threads(n_threads)?;
-    let params = stump_params(
-        min_support,
-        max_size,
-        max_nodes,
-        time_limit,
-        prune,
-        n_threads > 1,
-    )?;
-    let (w, l) = (weights.as_slice()?, labels.as_slice()?);
-    let s = crate::threads::run_interruptible(py, n_threads, |cancel| {
-        best_stump(&db, w, l, &params, cancel)
-    })?
-    .map_err(PyGsErr::from)?;
-    stump_to_dict(py, &s)
-}
-
-fn stump_params(
-    min_support: i64,
-    max_size: Option<i64>,
-    max_nodes: Option<i64>,
-    time_limit: Option<f64>,
-    prune: bool,
-    parallel: bool,
-) -> PyResult<StumpParams> {
-    Ok(StumpParams {
-        min_support: usize::try_from(min_support)
-            .map_err(|_| bad_param(format!("min_support must be >= 1, got {min_support}")))?,
-        max_size: opt_u64("max_size", max_size)?.map(|v| v as usize),
-        max_nodes: opt_u64("max_nodes", max_nodes)?,
-        time_limit: opt_duration(time_limit)?,
-        prune,
-        parallel,
-    })
-}
-
 fn stump_to_dict<'py>(py: Python<'py>, s: &StumpSearch) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     match &s.code {
@@ -257,7 +191,7 @@ fn stump_to_dict<'py>(py: Python<'py>, s: &StumpSearch) -> PyResult<Bound<'py, P
     d.set_item("sign", s.sign)?;
     d.set_item("gain", s.gain)?;
     d.set_item("visited", s.visited)?;
-    d.set_item("truncated", s.truncation.map(truncation_name))?;
+    d.set_item("truncated", s.truncation.map(|t| t.as_str()))?;
     Ok(d)
 }
 
@@ -265,7 +199,7 @@ fn stump_to_dict<'py>(py: Python<'py>, s: &StumpSearch) -> PyResult<Bound<'py, P
 /// (LPBoost's pricing step: one search per column under the master LP's dual weights).
 #[pyclass(module = "graphsparse._graphsparse")]
 struct StumpSearcher {
-    db: graphsparse::graph::GraphDatabase,
+    db: Arc<GraphDatabase>,
     inner: graphsparse::subgraph::StumpSearcher,
     n_threads: usize,
 }
@@ -273,41 +207,27 @@ struct StumpSearcher {
 #[pymethods]
 impl StumpSearcher {
     #[new]
-    #[pyo3(signature = (
-        db, min_support, max_size, max_nodes,
-        time_limit, prune, n_threads = 1,
-    ))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (db, params, n_threads = 1))]
     fn new(
-        db: DbArrays<'_>,
-        min_support: i64,
-        max_size: Option<i64>,
-        max_nodes: Option<i64>,
-        time_limit: Option<f64>,
-        prune: bool,
-        n_threads: i64,
+        py: Python<'_>,
+        db: &Database,
+        params: &Bound<'_, PyAny>,
+        n_threads: usize,
     ) -> PyResult<Self> {
-        let n_threads = threads(n_threads)?;
-        let db = db.database()?;
-        let params = stump_params(
-            min_support,
-            max_size,
-            max_nodes,
-            time_limit,
-            prune,
-            n_threads > 1,
-        )?;
-        let inner =
-            graphsparse::subgraph::StumpSearcher::new(&db, &params).map_err(PyGsErr::from)?;
+        let n_threads = threads(py, n_threads)?;
+        let params = extract_params::<StumpArgs>(params)?
+            .params(n_threads > 1)
+            .map_err(PyGsErr::from)?;
+        let inner = graphsparse::subgraph::StumpSearcher::new(&db.0, &params);
         Ok(Self {
-            db,
+            db: Arc::clone(&db.0),
             inner,
             n_threads,
         })
     }
 
     /// The best stump under `weights` (one per graph, >= 0) and `labels` (+-1), as a dict
-    /// like `best_subgraph_stump`'s.
+    /// with `code`, `graph_ids`, `sign`, `gain`, `visited` and `truncated`.
     fn search<'py>(
         &mut self,
         py: Python<'py>,
@@ -316,8 +236,8 @@ impl StumpSearcher {
     ) -> PyResult<Bound<'py, PyDict>> {
         let (w, l) = (weights.as_slice()?, labels.as_slice()?);
         let (db, inner) = (&self.db, &mut self.inner);
-        let s = crate::threads::run_interruptible(py, self.n_threads, |cancel| {
-            inner.search(db, w, l, cancel)
+        let s = run(py, Exec::Pool(self.n_threads), None, |ctl| {
+            inner.search(db, w, l, ctl)
         })?
         .map_err(PyGsErr::from)?;
         stump_to_dict(py, &s)
@@ -330,39 +250,26 @@ impl StumpSearcher {
     }
 }
 
-/// Adaboost with subgraph stumps (searches share a cache of the visited tree).
+/// Adaboost with subgraph stumps (searches share a cache of the visited tree); `params` holds
+/// `n_estimators` and the stump-search parameters.
 #[pyfunction]
-#[pyo3(signature = (
-    db, labels, rounds, min_support,
-    max_size, max_nodes, time_limit, n_threads = 1,
-))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (db, labels, params, n_threads = 1, progress = None))]
 fn fit_subgraph_adaboost<'py>(
     py: Python<'py>,
-    db: DbArrays<'py>,
+    db: &Database,
     labels: PyReadonlyArray1<'py, f64>,
-    rounds: i64,
-    min_support: i64,
-    max_size: Option<i64>,
-    max_nodes: Option<i64>,
-    time_limit: Option<f64>,
-    n_threads: i64,
+    params: &Bound<'py, PyAny>,
+    n_threads: usize,
+    progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let n_threads = threads(n_threads)?;
-    let db = db.database()?;
-    let rounds = usize::try_from(rounds)
-        .map_err(|_| bad_param(format!("n_estimators must be >= 1, got {rounds}")))?;
-    let params = stump_params(
-        min_support,
-        max_size,
-        max_nodes,
-        time_limit,
-        true,
-        n_threads > 1,
-    )?;
-    let l = labels.as_slice()?;
-    let fit = crate::threads::run_interruptible(py, n_threads, |cancel| {
-        adaboost(&db, l, rounds, &params, cancel)
+    let n_threads = threads(py, n_threads)?;
+    let rounds = extract_params::<RoundsArg>(params)?.n_estimators.usize();
+    let params = extract_params::<StumpArgs>(params)?
+        .params(n_threads > 1)
+        .map_err(PyGsErr::from)?;
+    let (l, db) = (labels.as_slice()?, &db.0);
+    let fit = run(py, Exec::Pool(n_threads), progress, |ctl| {
+        adaboost(db, l, rounds, &params, ctl)
     })?
     .map_err(PyGsErr::from)?;
     let d = PyDict::new(py);
@@ -380,43 +287,28 @@ fn fit_subgraph_adaboost<'py>(
     d.set_item("weights", weights.into_pyarray(py))?;
     let visited: Vec<i64> = fit.visited.iter().map(|&v| v as i64).collect();
     d.set_item("visited", visited.into_pyarray(py))?;
-    d.set_item("truncated", fit.truncation.map(truncation_name))?;
+    d.set_item("truncated", fit.truncation.map(|t| t.as_str()))?;
     Ok(d)
 }
 
-/// For each pattern (an int64 DFS code of shape `(k, 5)`), the graphs that contain it.
+/// For each pattern (an int64 DFS code of shape `(k, 5)`), the graphs of `db` that contain it.
 #[pyfunction]
-#[pyo3(signature = (db, codes, n_threads))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (db, codes, n_threads = 1))]
 fn match_subgraph_patterns<'py>(
     py: Python<'py>,
-    db: DbArrays<'py>,
+    db: &Database,
     codes: Vec<PyReadonlyArray2<'py, i64>>,
-    n_threads: i64,
+    n_threads: usize,
 ) -> PyResult<Bound<'py, PyList>> {
-    let db = db.database()?;
-    let n_threads = threads(n_threads)?;
-    let mut patterns = Vec::with_capacity(codes.len());
-    for (k, c) in codes.iter().enumerate() {
-        let flat = c.as_slice()?;
-        if flat.len() % 5 != 0 {
-            return Err(bad_param(format!("codes[{k}] must have 5 columns")));
-        }
-        let mut edges = Vec::with_capacity(flat.len() / 5);
-        for r in flat.chunks_exact(5) {
-            let v: Vec<u32> = r
-                .iter()
-                .map(|&x| {
-                    u32::try_from(x)
-                        .map_err(|_| bad_param(format!("codes[{k}] has a negative entry {x}")))
-                })
-                .collect::<PyResult<_>>()?;
-            edges.push(DfsEdge::new(v[0], v[1], v[2], v[3], v[4]));
-        }
-        patterns.push(DfsCode::from_edges(edges).map_err(PyGsErr::from)?);
-    }
-    let found = crate::threads::run_interruptible(py, n_threads, |_cancel| {
-        match_patterns(&db, &patterns, n_threads > 1)
+    let n_threads = threads(py, n_threads)?;
+    let patterns = codes
+        .iter()
+        .enumerate()
+        .map(|(k, c)| dfs_code(c, &format!("codes[{k}]")))
+        .collect::<PyResult<Vec<_>>>()?;
+    let db = &db.0;
+    let found = run(py, Exec::Pool(n_threads), None, |_ctl| {
+        match_patterns(db, &patterns, n_threads > 1)
     })?;
     let out = PyList::empty(py);
     for ids in &found {
@@ -443,7 +335,7 @@ fn separable_bounds(
         )));
     }
     if f0.iter().chain(f1).any(|v| !v.is_finite()) {
-        return Err(bad_param("f0 and f1 must be finite".into()));
+        return Err(bad_param("f0 and f1 must be finite"));
     }
     let ids: Vec<u32> = ids
         .iter()
@@ -465,7 +357,6 @@ fn separable_bounds(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(separable_bounds, m)?)?;
     m.add_function(wrap_pyfunction!(fit_subgraph_bcgd, m)?)?;
-    m.add_function(wrap_pyfunction!(best_subgraph_stump, m)?)?;
     m.add_class::<StumpSearcher>()?;
     m.add_function(wrap_pyfunction!(fit_subgraph_adaboost, m)?)?;
     m.add_function(wrap_pyfunction!(match_subgraph_patterns, m)?)?;

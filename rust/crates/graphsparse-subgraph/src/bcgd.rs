@@ -18,12 +18,13 @@
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use graphsparse_budget::{Budget, Meter, RunControl, Truncation};
 use graphsparse_graph::GraphDatabase;
 use graphsparse_gspan::{
-    DfsCode, MinerParams, Node, ParallelVisitor, Truncation, Visit, Visitor, mine, mine_parallel,
+    DfsCode, MinerParams, MinerValidParams, Node, ParallelVisitor, Visit, Visitor,
+    mine_parallel_with_meter, mine_with_meter,
 };
 use rustc_hash::FxBuildHasher;
 
@@ -45,8 +46,7 @@ pub struct BcgdParams {
     max_iter: usize,
     min_support: usize,
     max_size: Option<usize>,
-    max_nodes: Option<u64>,
-    time_limit: Option<Duration>,
+    budget: Budget,
     prune: bool,
     parallel: bool,
     cache: bool,
@@ -67,8 +67,7 @@ impl BcgdParams {
             max_iter: 1000,
             min_support: 1,
             max_size: None,
-            max_nodes: None,
-            time_limit: None,
+            budget: Budget::UNLIMITED,
             prune: true,
             parallel: false,
             cache: true,
@@ -91,7 +90,7 @@ impl BcgdParams {
         self.tol = v;
         self
     }
-    /// Most iterations (updates) of one fit.
+    /// Most iterations (updates) of one fit (≥ 1).
     pub const fn max_iter(mut self, v: usize) -> Self {
         self.max_iter = v;
         self
@@ -106,14 +105,20 @@ impl BcgdParams {
         self.max_size = v;
         self
     }
+    /// The node and time budget of the whole fit (all iterations together; each fit of a path
+    /// has its own).
+    pub const fn budget(mut self, v: Budget) -> Self {
+        self.budget = v;
+        self
+    }
     /// Node budget over the whole fit (all iterations together).
     pub const fn max_nodes(mut self, v: Option<u64>) -> Self {
-        self.max_nodes = v;
+        self.budget.max_nodes = v;
         self
     }
     /// Wall-time budget of the whole fit.
     pub const fn time_limit(mut self, v: Option<Duration>) -> Self {
-        self.time_limit = v;
+        self.budget.time_limit = v;
         self
     }
     /// Use the Theorem 11 bound to prune (turn off only to check that pruning is safe).
@@ -164,6 +169,15 @@ impl BcgdParams {
         }
         if self.min_support == 0 {
             return Err(bad("min_support", "must be >= 1"));
+        }
+        if self.max_iter == 0 {
+            return Err(bad("max_iter", "must be >= 1"));
+        }
+        if self.max_size == Some(0) {
+            return Err(bad(
+                "max_size",
+                "must be >= 1 or None (patterns without edges are no features)",
+            ));
         }
         Ok(BcgdValidParams(self))
     }
@@ -406,9 +420,6 @@ impl CachedSearch for Search<'_, '_> {
     fn leave(&mut self) {
         Search::leave(self);
     }
-    fn visited(&self) -> u64 {
-        self.visited
-    }
 }
 
 impl Visitor for Search<'_, '_> {
@@ -512,10 +523,13 @@ fn merge_codes(mut codes: Vec<DfsCode>) -> (DfsCode, Vec<DfsCode>) {
 /// # Arguments
 /// * `db`, `y`: the graphs and one response per graph (`y ∈ {0, 1}` for [`crate::Logistic`]).
 /// * `loss`: the loss (mean over samples).
-/// * `params`: see [`BcgdParams`].
+/// * `params`: see [`BcgdParams`]; its budget bounds the whole fit.
 /// * `warm`: a previous fit on the same data to start from (a regularisation path).
-/// * `cancel`: raised by the caller to stop; the fit returns what it has with
-///   [`Truncation::Cancelled`].
+/// * `ctl`: the caller's handle; [`RunControl::cancel`] stops the fit, which returns what it
+///   has with [`Truncation::Cancelled`]. Progress: nodes visited, iterations, the objective.
+///
+/// # Returns
+/// The last complete iterate, with its history and why it stopped.
 ///
 /// # Errors
 /// [`SubgraphError::InvalidResponse`] when `y` does not have one finite value per graph;
@@ -524,29 +538,32 @@ fn merge_codes(mut codes: Vec<DfsCode>) -> (DfsCode, Vec<DfsCode>) {
 /// # Complexity
 /// Each iteration is one pruned traversal of the gSpan tree plus `O(Σ_j |1(x_j)|)` over the
 /// selected features for the line search.
+///
+/// # Example
+/// ```
+/// use graphsparse_budget::RunControl;
+/// use graphsparse_graph::parse_gspan;
+/// use graphsparse_subgraph::{BcgdParams, Squared, fit_bcgd};
+/// let text = "t # 0\nv 0 0\nv 1 1\ne 0 1 0\nt # 1\nv 0 0\nv 1 0\ne 0 1 0\n";
+/// let db = parse_gspan(text, "<doc>").unwrap().db;
+/// let params = BcgdParams::new(0.01).check().unwrap();
+/// let fit = fit_bcgd(&db, &[1.0, 0.0], &Squared, &params, None, &RunControl::new()).unwrap();
+/// assert!(fit.converged);
+/// assert!(fit.features.iter().all(|f| f.coef != 0.0));
+/// ```
 pub fn fit_bcgd<L: Loss + ?Sized>(
     db: &GraphDatabase,
     y: &[f64],
     loss: &L,
     params: &BcgdValidParams,
     warm: Option<&BcgdFit>,
-    cancel: &AtomicBool,
+    ctl: &RunControl,
 ) -> Result<BcgdFit> {
     let mut cache = params.0.cache.then(|| TreeCache::new(params.0.max_size));
-    fit_with_cache(db, y, loss, params, warm, cancel, cache.as_mut())
+    fit_with_cache(db, y, loss, params, warm, ctl, cache.as_mut())
 }
 
-fn fit_with_cache<L: Loss + ?Sized>(
-    db: &GraphDatabase,
-    y: &[f64],
-    loss: &L,
-    params: &BcgdValidParams,
-    warm: Option<&BcgdFit>,
-    cancel: &AtomicBool,
-    mut cache: Option<&mut TreeCache>,
-) -> Result<BcgdFit> {
-    let p = &params.0;
-    let n = db.len();
+fn check_response(y: &[f64], n: usize) -> Result<()> {
     if y.len() != n {
         return Err(SubgraphError::InvalidResponse(format!(
             "has {} values for {n} graphs",
@@ -562,51 +579,94 @@ fn fit_with_cache<L: Loss + ?Sized>(
             y[i]
         )));
     }
-    let start = Instant::now();
-    let (lambda1, lambda2) = (p.lambda1, p.lambda2);
-    let nf = n as f64;
-    let (mut intercept, mut active): (f64, Vec<Feature>) = match warm {
-        Some(w) => (w.intercept, w.features.clone()),
-        None => (0.0, Vec::new()),
-    };
-    let mut history = Vec::new();
-    let mut trace = Vec::new();
-    let mut alpha_init = 1.0f64;
-    let (mut converged, mut truncation, mut n_iter) = (false, None, 0usize);
-    let mut nodes_used = 0u64;
-    let (mut mu, mut g1, mut g2) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
-    let mut dmu = vec![0.0; n];
-    let mut trial = vec![0.0; n];
-    for _t in 0..=p.max_iter {
-        let it_start = Instant::now();
-        mu.fill(intercept);
-        for f in &active {
+    Ok(())
+}
+
+/// The iterate and its per-graph quantities: `μ`, `L'/n` and `L''/n` at `μ`.
+struct Iterate {
+    intercept: f64,
+    active: Vec<Feature>,
+    mu: Vec<f64>,
+    g1: Vec<f64>,
+    g2: Vec<f64>,
+}
+
+impl Iterate {
+    fn new(n: usize, warm: Option<&BcgdFit>) -> Self {
+        let (intercept, active) = match warm {
+            Some(w) => (w.intercept, w.features.clone()),
+            None => (0.0, Vec::new()),
+        };
+        Self {
+            intercept,
+            active,
+            mu: vec![0.0; n],
+            g1: vec![0.0; n],
+            g2: vec![0.0; n],
+        }
+    }
+
+    /// `μ = β0 + Σ_j β_j 1(x_j)`.
+    fn refresh_mu(&mut self) {
+        self.mu.fill(self.intercept);
+        for f in &self.active {
             for &i in &f.graph_ids {
-                mu[i as usize] += f.coef;
+                self.mu[i as usize] += f.coef;
             }
         }
-        for i in 0..n {
-            g1[i] = loss.d1(y[i], mu[i]) / nf;
-            g2[i] = loss.d2(y[i], mu[i]) / nf;
+    }
+
+    /// Refreshes `μ` and the derivatives; returns the objective at the iterate.
+    fn refresh<L: Loss + ?Sized>(
+        &mut self,
+        loss: &L,
+        y: &[f64],
+        lambda1: f64,
+        lambda2: f64,
+    ) -> f64 {
+        self.refresh_mu();
+        let nf = y.len() as f64;
+        for (((g1, g2), &yi), &mu) in self.g1.iter_mut().zip(&mut self.g2).zip(y).zip(&self.mu) {
+            *g1 = loss.d1(yi, mu) / nf;
+            *g2 = loss.d2(yi, mu) / nf;
         }
-        let f_old =
-            mean_loss(loss, y, &mu) + penalty(lambda1, lambda2, active.iter().map(|f| f.coef));
-        // H_kk and (λ2 − H_kk) β_k of the nonzero features, for Bup / Blo
-        let active_h: Vec<f64> = active
+        self.objective(loss, y, lambda1, lambda2)
+    }
+
+    fn objective<L: Loss + ?Sized>(&self, loss: &L, y: &[f64], lambda1: f64, lambda2: f64) -> f64 {
+        mean_loss(loss, y, &self.mu) + penalty(lambda1, lambda2, self.active.iter().map(|f| f.coef))
+    }
+
+    /// `H_kk` of the nonzero features.
+    fn active_h(&self, lambda2: f64) -> Vec<f64> {
+        self.active
             .iter()
-            .map(|f| clip_h(f.graph_ids.iter().map(|&i| g2[i as usize]).sum::<f64>() + lambda2))
-            .collect();
-        let ctx = Ctx {
-            g1: &g1,
-            g2: &g2,
-            lambda1,
-            lambda2,
+            .map(|f| {
+                clip_h(
+                    f.graph_ids
+                        .iter()
+                        .map(|&i| self.g2[i as usize])
+                        .sum::<f64>()
+                        + lambda2,
+                )
+            })
+            .collect()
+    }
+
+    /// The read-only data of one search: derivatives and the nonzero features (for `Bup`/`Blo`).
+    fn search_context<'a>(&'a self, p: &BcgdParams, active_h: &[f64]) -> Ctx<'a> {
+        let active = &self.active;
+        Ctx {
+            g1: &self.g1,
+            g2: &self.g2,
+            lambda1: p.lambda1,
+            lambda2: p.lambda2,
             prune: p.prune,
             active_codes: active.iter().map(|f| &f.code).collect(),
             active_c: active
                 .iter()
-                .zip(&active_h)
-                .map(|(f, &h)| (lambda2 - h) * f.coef)
+                .zip(active_h)
+                .map(|(f, &h)| (p.lambda2 - h) * f.coef)
                 .collect(),
             active_beta: active.iter().map(|f| f.coef).collect(),
             by_col: active
@@ -614,89 +674,216 @@ fn fit_with_cache<L: Loss + ?Sized>(
                 .enumerate()
                 .map(|(k, f)| (f.graph_ids.as_slice(), k))
                 .collect(),
-        };
-        let remaining_time = match p.time_limit {
-            Some(limit) => match limit.checked_sub(start.elapsed()) {
-                Some(r) if !r.is_zero() => Some(r),
-                _ => {
-                    truncation = Some(Truncation::TimeLimit);
-                    break;
+        }
+    }
+}
+
+/// One search of the tree: through the cache when there is one (in parallel when it is still
+/// empty and `parallel` is set), else a plain traversal; every node is claimed from `meter`.
+fn run_search(
+    cache: Option<&mut TreeCache>,
+    db: &GraphDatabase,
+    miner: &MinerValidParams,
+    search: &mut Search<'_, '_>,
+    parallel: bool,
+    meter: &Meter<'_>,
+) -> Result<Option<Truncation>> {
+    Ok(match cache {
+        Some(c) if parallel && c.is_unbuilt() => build_cache_parallel(c, db, miner, search, meter)?,
+        Some(c) => search_cached(c, db, miner, search, meter)?,
+        None if parallel => mine_parallel_with_meter(db, miner, search, meter)?.truncation,
+        None => mine_with_meter(db, miner, search, meter)?.truncation,
+    })
+}
+
+/// The direction over `{T_j ≠ 0} ∪ {β_j ≠ 0}` and the intercept's `d0`, `h0`.
+fn direction(
+    found: Vec<Found>,
+    it: &Iterate,
+    active_h: &[f64],
+    lambda2: f64,
+) -> (Vec<DirEntry>, f64, f64) {
+    let active = &it.active;
+    let mut covered = vec![false; active.len()];
+    let mut dir: Vec<DirEntry> = Vec::with_capacity(found.len() + active.len());
+    for f in found {
+        let beta = f.active.map_or(0.0, |k| {
+            covered[k] = true;
+            active[k].coef
+        });
+        let mut codes = vec![f.code];
+        codes.extend(f.equivalents);
+        if let Some(k) = f.active {
+            codes.push(active[k].code.clone());
+            codes.extend(active[k].equivalents.iter().cloned());
+        }
+        let (code, equivalents) = merge_codes(codes);
+        dir.push(DirEntry {
+            ids: f.ids,
+            code,
+            equivalents,
+            beta,
+            grad: f.sum_g1 + lambda2 * beta,
+            h: f.h,
+            d: f.t - beta,
+        });
+    }
+    for (k, f) in active.iter().enumerate() {
+        if !covered[k] {
+            // pruned: Theorem 11 guarantees T_k = 0
+            let s1: f64 = f.graph_ids.iter().map(|&i| it.g1[i as usize]).sum();
+            dir.push(DirEntry {
+                ids: f.graph_ids.clone(),
+                code: f.code.clone(),
+                equivalents: f.equivalents.clone(),
+                beta: f.coef,
+                grad: s1 + lambda2 * f.coef,
+                h: active_h[k],
+                d: -f.coef,
+            });
+        }
+    }
+    let h0 = clip_h(it.g2.iter().sum());
+    let d0 = -it.g1.iter().sum::<f64>() / h0;
+    (dir, d0, h0)
+}
+
+/// Gauss–Southwell-r: keeps the coordinates whose step is within `V` of the largest.
+fn gauss_southwell_r(dir: &mut [DirEntry], d0: &mut f64) {
+    const V: f64 = 0.9;
+    let dmax = dir.iter().map(|e| e.d.abs()).fold(d0.abs(), f64::max);
+    for e in dir.iter_mut() {
+        if e.d.abs() <= V * dmax {
+            e.d = 0.0;
+        }
+    }
+    if d0.abs() <= V * dmax {
+        *d0 = 0.0;
+    }
+}
+
+/// Buffers of the Armijo line search, allocated once per fit.
+struct LineSearch {
+    dmu: Vec<f64>,
+    trial: Vec<f64>,
+    alpha_init: f64,
+}
+
+impl LineSearch {
+    const SIGMA: f64 = 0.1;
+    const SHRINK: f64 = 0.5;
+
+    /// The Armijo step along `(d0, dir)` from the iterate whose objective is `f_old`.
+    #[allow(clippy::too_many_arguments)]
+    fn step<L: Loss + ?Sized>(
+        &mut self,
+        loss: &L,
+        y: &[f64],
+        it: &Iterate,
+        dir: &[DirEntry],
+        d0: f64,
+        f_old: f64,
+        lambda1: f64,
+        lambda2: f64,
+    ) -> f64 {
+        let sum_g1: f64 = it.g1.iter().sum();
+        let mut delta = sum_g1 * d0;
+        for e in dir {
+            delta += e.grad * e.d + lambda1 * ((e.beta + e.d).abs() - e.beta.abs());
+        }
+        self.dmu.fill(d0);
+        for e in dir {
+            if e.d != 0.0 {
+                for &i in &e.ids {
+                    self.dmu[i as usize] += e.d;
                 }
-            },
-            None => None,
-        };
-        let remaining_nodes = match p.max_nodes {
-            Some(m) if m <= nodes_used => {
-                truncation = Some(Truncation::MaxNodes);
+            }
+        }
+        let mut alpha = self.alpha_init;
+        for _ in 0..100 {
+            for ((t, &m), &dm) in self.trial.iter_mut().zip(&it.mu).zip(&self.dmu) {
+                *t = m + alpha * dm;
+            }
+            let f_new = mean_loss(loss, y, &self.trial)
+                + penalty(lambda1, lambda2, dir.iter().map(|e| e.beta + alpha * e.d));
+            if f_new <= f_old + alpha * Self::SIGMA * delta {
                 break;
             }
-            Some(m) => Some(m - nodes_used),
-            None => None,
-        };
-        let miner = MinerParams::new()
-            .min_support(p.min_support)
-            .max_size(p.max_size)
-            .max_nodes(remaining_nodes)
-            .time_limit(remaining_time)
-            .check()?;
-        let mut search = Search::new(&ctx, (0..active.len() as u32).collect());
-        let cut = match cache.as_deref_mut() {
-            Some(c) if p.parallel && c.is_unbuilt() => {
-                build_cache_parallel(c, db, &miner, &mut search, cancel)?
-            }
-            Some(c) => search_cached(c, db, &miner, &mut search, cancel)?,
-            None if p.parallel => mine_parallel(db, &miner, &mut search, cancel)?.truncation,
-            None => mine(db, &miner, &mut search, cancel)?.truncation,
-        };
-        nodes_used += search.visited;
+            alpha *= Self::SHRINK;
+        }
+        self.alpha_init = (alpha / Self::SHRINK.powi(5)).min(1.0);
+        alpha
+    }
+}
+
+/// Moves the iterate by `alpha` along the direction; zero coefficients leave the model.
+fn apply_step(it: &mut Iterate, dir: Vec<DirEntry>, d0: f64, alpha: f64) {
+    it.intercept += alpha * d0;
+    it.active = dir
+        .into_iter()
+        .filter_map(|e| {
+            let coef = e.beta + alpha * e.d;
+            (coef != 0.0).then_some(Feature {
+                code: e.code,
+                graph_ids: e.ids,
+                coef,
+                equivalents: e.equivalents,
+            })
+        })
+        .collect();
+    it.active.sort_by(|a, b| a.code.cmp(&b.code));
+}
+
+fn fit_with_cache<L: Loss + ?Sized>(
+    db: &GraphDatabase,
+    y: &[f64],
+    loss: &L,
+    params: &BcgdValidParams,
+    warm: Option<&BcgdFit>,
+    ctl: &RunControl,
+    mut cache: Option<&mut TreeCache>,
+) -> Result<BcgdFit> {
+    let p = &params.0;
+    let n = db.len();
+    check_response(y, n)?;
+    let (lambda1, lambda2) = (p.lambda1, p.lambda2);
+    let meter = p.budget.start(ctl);
+    let miner = MinerParams::new()
+        .min_support(p.min_support)
+        .max_size(p.max_size)
+        .check()?;
+    let mut it = Iterate::new(n, warm);
+    let mut line = LineSearch {
+        dmu: vec![0.0; n],
+        trial: vec![0.0; n],
+        alpha_init: 1.0,
+    };
+    let (mut history, mut trace) = (Vec::new(), Vec::new());
+    let (mut converged, mut truncation, mut n_iter) = (false, None, 0usize);
+    loop {
+        let it_start = Instant::now();
+        if meter.poll() {
+            truncation = meter.truncation();
+            break;
+        }
+        let f_old = it.refresh(loss, y, lambda1, lambda2);
+        let active_h = it.active_h(lambda2);
+        let ctx = it.search_context(p, &active_h);
+        let mut search = Search::new(&ctx, (0..it.active.len() as u32).collect());
+        let cut = run_search(
+            cache.as_deref_mut(),
+            db,
+            &miner,
+            &mut search,
+            p.parallel,
+            &meter,
+        )?;
         if cut.is_some() {
             truncation = cut;
             break;
         }
         let (visited, skipped) = (search.visited, search.skipped);
-        // the direction over {T_j ≠ 0} ∪ {β_j ≠ 0}
-        let mut covered = vec![false; active.len()];
-        let mut dir: Vec<DirEntry> = Vec::with_capacity(search.found.len() + active.len());
-        for f in search.found {
-            let beta = f.active.map_or(0.0, |k| {
-                covered[k] = true;
-                active[k].coef
-            });
-            let mut codes = vec![f.code];
-            codes.extend(f.equivalents);
-            if let Some(k) = f.active {
-                codes.push(active[k].code.clone());
-                codes.extend(active[k].equivalents.iter().cloned());
-            }
-            let (code, equivalents) = merge_codes(codes);
-            dir.push(DirEntry {
-                ids: f.ids,
-                code,
-                equivalents,
-                beta,
-                grad: f.sum_g1 + lambda2 * beta,
-                h: f.h,
-                d: f.t - beta,
-            });
-        }
-        for (k, f) in active.iter().enumerate() {
-            if !covered[k] {
-                // pruned: Theorem 11 guarantees T_k = 0
-                let s1: f64 = f.graph_ids.iter().map(|&i| g1[i as usize]).sum();
-                dir.push(DirEntry {
-                    ids: f.graph_ids.clone(),
-                    code: f.code.clone(),
-                    equivalents: f.equivalents.clone(),
-                    beta: f.coef,
-                    grad: s1 + lambda2 * f.coef,
-                    h: active_h[k],
-                    d: -f.coef,
-                });
-            }
-        }
-        let sum_g1: f64 = g1.iter().sum();
-        let h0 = clip_h(g2.iter().sum());
-        let mut d0 = -sum_g1 / h0;
+        let (mut dir, mut d0, h0) = direction(search.found, &it, &active_h, lambda2);
         let opt = dir
             .iter()
             .map(|e| (e.h * e.d).abs())
@@ -705,7 +892,7 @@ fn fit_with_cache<L: Loss + ?Sized>(
             converged = true;
             history.push(IterationStats {
                 objective: f_old,
-                nonzeros: active.len(),
+                nonzeros: it.active.len(),
                 visited,
                 skipped,
                 seconds: it_start.elapsed().as_secs_f64(),
@@ -715,72 +902,17 @@ fn fit_with_cache<L: Loss + ?Sized>(
         if n_iter == p.max_iter {
             break;
         }
-        // Gauss–Southwell-r
-        let dmax = dir.iter().map(|e| e.d.abs()).fold(d0.abs(), f64::max);
-        const V: f64 = 0.9;
-        for e in dir.iter_mut() {
-            if e.d.abs() <= V * dmax {
-                e.d = 0.0;
-            }
-        }
-        if d0.abs() <= V * dmax {
-            d0 = 0.0;
-        }
-        // Armijo
-        let mut delta = sum_g1 * d0;
-        for e in &dir {
-            delta += e.grad * e.d + lambda1 * ((e.beta + e.d).abs() - e.beta.abs());
-        }
-        dmu.fill(d0);
-        for e in &dir {
-            if e.d != 0.0 {
-                for &i in &e.ids {
-                    dmu[i as usize] += e.d;
-                }
-            }
-        }
-        const SIGMA: f64 = 0.1;
-        const C: f64 = 0.5;
-        let mut alpha = alpha_init;
-        for _ in 0..100 {
-            for i in 0..n {
-                trial[i] = mu[i] + alpha * dmu[i];
-            }
-            let f_new = mean_loss(loss, y, &trial)
-                + penalty(lambda1, lambda2, dir.iter().map(|e| e.beta + alpha * e.d));
-            if f_new <= f_old + alpha * SIGMA * delta {
-                break;
-            }
-            alpha *= C;
-        }
-        intercept += alpha * d0;
-        active = dir
-            .into_iter()
-            .filter_map(|e| {
-                let coef = e.beta + alpha * e.d;
-                (coef != 0.0).then_some(Feature {
-                    code: e.code,
-                    graph_ids: e.ids,
-                    coef,
-                    equivalents: e.equivalents,
-                })
-            })
-            .collect();
-        active.sort_by(|a, b| a.code.cmp(&b.code));
-        alpha_init = (alpha / C.powi(5)).min(1.0);
+        gauss_southwell_r(&mut dir, &mut d0);
+        let alpha = line.step(loss, y, &it, &dir, d0, f_old, lambda1, lambda2);
+        apply_step(&mut it, dir, d0, alpha);
         n_iter += 1;
-        mu.fill(intercept);
-        for f in &active {
-            for &i in &f.graph_ids {
-                mu[i as usize] += f.coef;
-            }
-        }
-        let objective =
-            mean_loss(loss, y, &mu) + penalty(lambda1, lambda2, active.iter().map(|f| f.coef));
+        it.refresh_mu();
+        let objective = it.objective(loss, y, lambda1, lambda2);
         if p.record_trace {
             trace.push(TraceStep {
-                intercept,
-                coefs: active
+                intercept: it.intercept,
+                coefs: it
+                    .active
                     .iter()
                     .map(|f| (f.graph_ids.clone(), f.coef))
                     .collect(),
@@ -788,16 +920,17 @@ fn fit_with_cache<L: Loss + ?Sized>(
         }
         history.push(IterationStats {
             objective,
-            nonzeros: active.len(),
+            nonzeros: it.active.len(),
             visited,
             skipped,
             seconds: it_start.elapsed().as_secs_f64(),
         });
+        ctl.progress().add_iteration();
+        ctl.progress().set_value(objective);
     }
-    active.sort_by(|a, b| a.code.cmp(&b.code));
     Ok(BcgdFit {
-        intercept,
-        features: active,
+        intercept: it.intercept,
+        features: it.active,
         n_iter,
         converged,
         truncation,
@@ -808,23 +941,29 @@ fn fit_with_cache<L: Loss + ?Sized>(
 
 /// Fits a regularisation path: one model per `λ1` of `lambdas` (in the order given; a
 /// decreasing grid is the useful one), each warm-started from the previous and reusing the
-/// tree cache of the previous fits.
+/// tree cache of the previous fits. Each fit has the budget of `params`; a truncated fit ends
+/// the path. Progress: the stage is the index of the current `λ1`.
 ///
 /// # Errors
 /// As [`fit_bcgd`], and [`SubgraphError::InvalidParameter`] for a `λ1` that is not positive.
+///
+/// # Complexity
+/// One fit per `λ1`; warm starts and the shared cache make a decreasing grid far cheaper than
+/// independent fits.
 pub fn fit_bcgd_path<L: Loss + ?Sized>(
     db: &GraphDatabase,
     y: &[f64],
     loss: &L,
     params: &BcgdValidParams,
     lambdas: &[f64],
-    cancel: &AtomicBool,
+    ctl: &RunControl,
 ) -> Result<Vec<BcgdFit>> {
     let mut out: Vec<BcgdFit> = Vec::with_capacity(lambdas.len());
     let mut cache = params.0.cache.then(|| TreeCache::new(params.0.max_size));
-    for &lam in lambdas {
+    for (k, &lam) in lambdas.iter().enumerate() {
+        ctl.progress().set_stage(k as u64, lambdas.len() as u64);
         let pk = params.clone().into_params().lambda1(lam).check()?;
-        let fit = fit_with_cache(db, y, loss, &pk, out.last(), cancel, cache.as_mut())?;
+        let fit = fit_with_cache(db, y, loss, &pk, out.last(), ctl, cache.as_mut())?;
         let stop = fit.truncation.is_some();
         out.push(fit);
         if stop {

@@ -10,47 +10,136 @@
 //! when the weights are sparse (LPBoost), do not force a full traversal, and the answer stays
 //! independent of the thread count.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use graphsparse_budget::{Budget, RunControl, Truncation};
 use graphsparse_graph::GraphDatabase;
 use graphsparse_gspan::{
-    DfsCode, MinerParams, MinerValidParams, Node, ParallelVisitor, Truncation, Visit, Visitor,
-    mine, mine_parallel,
+    DfsCode, MinerParams, MinerValidParams, Node, ParallelVisitor, Visit, Visitor,
+    mine_parallel_with_meter, mine_with_meter,
 };
 
 use crate::bounds::WeightedGain;
 use crate::cache::{CachedSearch, TreeCache, build_cache_parallel, search_cached};
 use crate::error::{Result, SubgraphError, bad};
 
-/// Parameters of [`best_stump`].
+/// Unchecked parameters of the best-stump search (a builder); see [`StumpParams::check`].
+///
+/// Defaults: `min_support = 1`, unbounded pattern size, no budget, pruning on, serial.
+///
+/// # Example
+/// ```
+/// use graphsparse_subgraph::StumpParams;
+/// let params = StumpParams::new().max_size(Some(5)).max_nodes(Some(10_000)).check().unwrap();
+/// assert_eq!(params.max_size(), Some(5));
+/// assert!(StumpParams::new().min_support(0).check().is_err());
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct StumpParams {
-    /// Least number of graphs a pattern must occur in (≥ 1).
-    pub min_support: usize,
-    /// Largest pattern size in edges (`None`: unbounded).
-    pub max_size: Option<usize>,
-    /// Node budget of the search.
-    pub max_nodes: Option<u64>,
-    /// Time budget of the search.
-    pub time_limit: Option<Duration>,
-    /// Prune with the bound (turn off only to check that pruning is safe).
-    pub prune: bool,
-    /// Traverse sibling subtrees in parallel on the current rayon pool.
-    pub parallel: bool,
+    min_support: usize,
+    max_size: Option<usize>,
+    budget: Budget,
+    prune: bool,
+    parallel: bool,
 }
 
 impl Default for StumpParams {
     fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl StumpParams {
+    /// The default parameters (see the type documentation).
+    pub const fn new() -> Self {
         Self {
             min_support: 1,
             max_size: None,
-            max_nodes: None,
-            time_limit: None,
+            budget: Budget::UNLIMITED,
             prune: true,
             parallel: false,
         }
+    }
+    /// Least number of graphs a pattern must occur in (≥ 1).
+    pub const fn min_support(mut self, v: usize) -> Self {
+        self.min_support = v;
+        self
+    }
+    /// Largest pattern size in edges (`None`: unbounded).
+    pub const fn max_size(mut self, v: Option<usize>) -> Self {
+        self.max_size = v;
+        self
+    }
+    /// The node and time budget of *each* search.
+    pub const fn budget(mut self, v: Budget) -> Self {
+        self.budget = v;
+        self
+    }
+    /// Node budget of each search (`None`: no limit).
+    pub const fn max_nodes(mut self, v: Option<u64>) -> Self {
+        self.budget.max_nodes = v;
+        self
+    }
+    /// Time budget of each search (`None`: no limit).
+    pub const fn time_limit(mut self, v: Option<Duration>) -> Self {
+        self.budget.time_limit = v;
+        self
+    }
+    /// Prune with the bound (turn off only to check that pruning is safe).
+    pub const fn prune(mut self, v: bool) -> Self {
+        self.prune = v;
+        self
+    }
+    /// Traverse sibling subtrees in parallel on the current rayon pool.
+    pub const fn parallel(mut self, v: bool) -> Self {
+        self.parallel = v;
+        self
+    }
+
+    /// Validates the parameters.
+    ///
+    /// # Errors
+    /// [`SubgraphError::Gspan`] for `min_support == 0`; [`SubgraphError::InvalidParameter`]
+    /// for `max_size == Some(0)` (a stump needs a pattern with an edge).
+    pub fn check(self) -> Result<StumpValidParams> {
+        if self.max_size == Some(0) {
+            return Err(bad(
+                "max_size",
+                "must be >= 1 or None (patterns without edges are no features)",
+            ));
+        }
+        let miner = MinerParams::new()
+            .min_support(self.min_support)
+            .max_size(self.max_size)
+            .check()?;
+        Ok(StumpValidParams {
+            miner,
+            budget: self.budget,
+            prune: self.prune,
+            parallel: self.parallel,
+        })
+    }
+}
+
+/// Validated best-stump parameters, from [`StumpParams::check`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct StumpValidParams {
+    miner: MinerValidParams,
+    budget: Budget,
+    prune: bool,
+    parallel: bool,
+}
+
+impl StumpValidParams {
+    /// Largest pattern size in edges.
+    pub fn max_size(&self) -> Option<usize> {
+        self.miner.max_size()
+    }
+    /// The budget of each search.
+    pub const fn budget(&self) -> Budget {
+        self.budget
     }
 }
 
@@ -130,9 +219,6 @@ impl Visitor for Best<'_> {
 impl CachedSearch for Best<'_> {
     fn enter(&mut self, _code: &DfsCode) {}
     fn leave(&mut self) {}
-    fn visited(&self) -> u64 {
-        self.visited
-    }
 
     fn evaluate(&mut self, code: &DfsCode, ids: &[u32]) -> Visit {
         self.visited += 1;
@@ -211,29 +297,30 @@ impl ParallelVisitor for Best<'_> {
 ///
 /// # Example
 /// ```
-/// use std::sync::atomic::AtomicBool;
+/// use graphsparse_budget::RunControl;
 /// use graphsparse_graph::parse_gspan;
 /// use graphsparse_subgraph::{best_stump, StumpParams};
 /// let text = "t # 0\nv 0 0\nv 1 1\ne 0 1 0\nt # 1\nv 0 0\nv 1 0\ne 0 1 0\n";
 /// let db = parse_gspan(text, "<doc>").unwrap().db;
-/// let s = best_stump(&db, &[0.5, 0.5], &[1.0, -1.0], &StumpParams::default(), &AtomicBool::new(false)).unwrap();
+/// let params = StumpParams::new().check().unwrap();
+/// let s = best_stump(&db, &[0.5, 0.5], &[1.0, -1.0], &params, &RunControl::new()).unwrap();
 /// assert_eq!(s.gain, 1.0); // either edge separates the two graphs
 /// ```
 pub fn best_stump(
     db: &GraphDatabase,
     weights: &[f64],
     labels: &[f64],
-    params: &StumpParams,
-    cancel: &AtomicBool,
+    params: &StumpValidParams,
+    ctl: &RunControl,
 ) -> Result<StumpSearch> {
     check_weights(db.len(), weights, labels)?;
-    let miner = miner_params(params)?;
     let gain = WeightedGain::new(weights, labels);
     let mut v = Best::new(&gain, params.prune);
+    let meter = params.budget.start(ctl);
     let stats = if params.parallel {
-        mine_parallel(db, &miner, &mut v, cancel)?
+        mine_parallel_with_meter(db, &params.miner, &mut v, &meter)?
     } else {
-        mine(db, &miner, &mut v, cancel)?
+        mine_with_meter(db, &params.miner, &mut v, &meter)?
     };
     Ok(v.finish(stats.nodes_visited, stats.truncation))
 }
@@ -261,15 +348,6 @@ fn check_labels(labels: &[f64]) -> Result<()> {
     Ok(())
 }
 
-fn miner_params(params: &StumpParams) -> Result<MinerValidParams> {
-    Ok(MinerParams::new()
-        .min_support(params.min_support)
-        .max_size(params.max_size)
-        .max_nodes(params.max_nodes)
-        .time_limit(params.time_limit)
-        .check()?)
-}
-
 /// Repeated best-stump searches over one database that share a cache of the visited tree.
 ///
 /// Boosting asks for the best stump once per round under new weights. The tree nodes a round
@@ -277,27 +355,25 @@ fn miner_params(params: &StumpParams) -> Result<MinerValidParams> {
 /// embedding work and only expands the frontier it newly wants to enter (gBoost's trick; the
 /// paper's own future-work item). Each search returns exactly what [`best_stump`] returns for
 /// the same weights; with [`StumpParams::parallel`] the first search (which fills the cache) runs
-/// on the current rayon pool, later ones walk the cache serially. The budgets of
-/// [`StumpParams`] apply to each search.
+/// on the current rayon pool, later ones walk the cache serially. The budget of the parameters
+/// applies to each search.
 ///
 /// # Example
 /// ```
-/// use std::sync::atomic::AtomicBool;
+/// use graphsparse_budget::RunControl;
 /// use graphsparse_graph::parse_gspan;
 /// use graphsparse_subgraph::{StumpParams, StumpSearcher};
 /// let text = "t # 0\nv 0 0\nv 1 1\ne 0 1 0\nt # 1\nv 0 0\nv 1 0\ne 0 1 0\n";
 /// let db = parse_gspan(text, "<doc>").unwrap().db;
-/// let mut searcher = StumpSearcher::new(&db, &StumpParams::default()).unwrap();
-/// let cancel = AtomicBool::new(false);
+/// let mut searcher = StumpSearcher::new(&db, &StumpParams::new().check().unwrap());
+/// let cancel = RunControl::new();
 /// let s = searcher.search(&db, &[0.5, 0.5], &[1.0, -1.0], &cancel).unwrap();
 /// assert_eq!(s.gain, 1.0);
 /// let again = searcher.search(&db, &[0.9, 0.1], &[1.0, -1.0], &cancel).unwrap();
 /// assert!((again.gain - 1.0).abs() < 1e-12);
 /// ```
 pub struct StumpSearcher {
-    miner: MinerValidParams,
-    prune: bool,
-    parallel: bool,
+    params: StumpValidParams,
     cache: TreeCache,
     shape: (usize, usize, usize),
 }
@@ -309,16 +385,14 @@ fn db_shape(db: &GraphDatabase) -> (usize, usize, usize) {
 impl StumpSearcher {
     /// A searcher for `db` (pass the same database to every [`search`](Self::search)).
     ///
-    /// # Errors
-    /// [`SubgraphError::InvalidParameter`] for `min_support == 0`.
-    pub fn new(db: &GraphDatabase, params: &StumpParams) -> Result<Self> {
-        Ok(Self {
-            miner: miner_params(params)?,
-            prune: params.prune,
-            parallel: params.parallel,
-            cache: TreeCache::new(params.max_size),
+    /// # Complexity
+    /// O(1); the cache grows with the searches.
+    pub fn new(db: &GraphDatabase, params: &StumpValidParams) -> Self {
+        Self {
+            params: params.clone(),
+            cache: TreeCache::new(params.max_size()),
             shape: db_shape(db),
-        })
+        }
     }
 
     /// The best stump under `weights` and `labels` (as [`best_stump`]).
@@ -331,7 +405,7 @@ impl StumpSearcher {
         db: &GraphDatabase,
         weights: &[f64],
         labels: &[f64],
-        cancel: &AtomicBool,
+        ctl: &RunControl,
     ) -> Result<StumpSearch> {
         if db_shape(db) != self.shape {
             return Err(bad(
@@ -341,12 +415,14 @@ impl StumpSearcher {
         }
         check_weights(db.len(), weights, labels)?;
         let gain = WeightedGain::new(weights, labels);
-        let mut v = Best::new(&gain, self.prune);
-        let cut = if self.parallel && self.cache.is_unbuilt() {
+        let p = &self.params;
+        let mut v = Best::new(&gain, p.prune);
+        let meter = p.budget.start(ctl);
+        let cut = if p.parallel && self.cache.is_unbuilt() {
             // the first search fills the cache; it alone runs in parallel
-            build_cache_parallel(&mut self.cache, db, &self.miner, &mut v, cancel)?
+            build_cache_parallel(&mut self.cache, db, &p.miner, &mut v, &meter)?
         } else {
-            search_cached(&mut self.cache, db, &self.miner, &mut v, cancel)?
+            search_cached(&mut self.cache, db, &p.miner, &mut v, &meter)?
         };
         let visited = v.visited;
         Ok(v.finish(visited, cut))
@@ -390,14 +466,21 @@ pub struct AdaBoostFit {
 /// (`ε_t ≥ ½`); `ε_t` is floored at `1e-10`.
 ///
 /// # Errors
-/// As [`best_stump`].
+/// As [`best_stump`], and [`SubgraphError::InvalidParameter`] (`n_estimators`) for
+/// `rounds == 0`.
 pub fn adaboost(
     db: &GraphDatabase,
     labels: &[f64],
     rounds: usize,
-    params: &StumpParams,
-    cancel: &AtomicBool,
+    params: &StumpValidParams,
+    ctl: &RunControl,
 ) -> Result<AdaBoostFit> {
+    if rounds == 0 {
+        return Err(bad(
+            "n_estimators",
+            "must be >= 1 (the number of boosting rounds)",
+        ));
+    }
     let n = db.len();
     if labels.len() != n || n == 0 {
         return Err(SubgraphError::InvalidResponse(format!(
@@ -406,7 +489,7 @@ pub fn adaboost(
         )));
     }
     check_labels(labels)?;
-    let mut searcher = StumpSearcher::new(db, params)?;
+    let mut searcher = StumpSearcher::new(db, params);
     let mut w = vec![1.0 / n as f64; n];
     let mut fit = AdaBoostFit {
         stumps: Vec::new(),
@@ -415,7 +498,7 @@ pub fn adaboost(
     };
     let mut inside = vec![false; n];
     for _ in 0..rounds {
-        let found = searcher.search(db, &w, labels, cancel)?;
+        let found = searcher.search(db, &w, labels, ctl)?;
         fit.visited.push(found.visited);
         if found.truncation.is_some() {
             fit.truncation = found.truncation;
@@ -454,6 +537,7 @@ pub fn adaboost(
             sign,
             weight: alpha,
         });
+        ctl.progress().add_iteration();
     }
     Ok(fit)
 }

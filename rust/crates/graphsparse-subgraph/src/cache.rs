@@ -7,13 +7,11 @@
 //! one gSpan traversal that follows only the paths to them (path nodes are re-embedded but not
 //! evaluated again), and everything it finds below them joins the cache.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
-
+use graphsparse_budget::{Meter, Truncation};
 use graphsparse_graph::GraphDatabase;
 use graphsparse_gspan::{
-    DfsCode, MinerValidParams, Node, ParallelVisitor, Truncation, Visit, Visitor, mine,
-    mine_parallel,
+    DfsCode, MinerValidParams, Node, ParallelVisitor, Visit, Visitor, mine_parallel_with_meter,
+    mine_with_meter,
 };
 
 use crate::error::Result;
@@ -26,8 +24,6 @@ pub(crate) trait CachedSearch {
     fn evaluate(&mut self, code: &DfsCode, ids: &[u32]) -> Visit;
     /// Leaving a node entered with `enter`.
     fn leave(&mut self);
-    /// Nodes evaluated so far.
-    fn visited(&self) -> u64;
 }
 
 struct CNode {
@@ -65,50 +61,27 @@ impl TreeCache {
     }
 }
 
-struct Limits<'a> {
-    max_nodes: Option<u64>,
-    deadline: Option<Instant>,
-    cancel: &'a AtomicBool,
-}
-
-impl Limits<'_> {
-    fn check(&self, visited: u64) -> Option<Truncation> {
-        if self.max_nodes.is_some_and(|m| visited >= m) {
-            return Some(Truncation::MaxNodes);
-        }
-        if visited % 1024 == 0 {
-            if self.cancel.load(Ordering::Relaxed) {
-                return Some(Truncation::Cancelled);
-            }
-            if self.deadline.is_some_and(|d| Instant::now() >= d) {
-                return Some(Truncation::TimeLimit);
-            }
-        }
-        None
-    }
-}
-
 fn walk<S: CachedSearch>(
     cache: &TreeCache,
     idx: u32,
     search: &mut S,
     need: &mut Vec<(DfsCode, u32)>,
-    lim: &Limits<'_>,
+    meter: &Meter<'_>,
 ) -> Option<Truncation> {
     let children = cache.nodes[idx as usize]
         .children
         .as_ref()
         .expect("invariant: walk enters expanded nodes only");
     for &c in children {
-        if let Some(t) = lim.check(search.visited()) {
-            return Some(t);
+        if !meter.claim_node() {
+            return meter.truncation();
         }
         let node = &cache.nodes[c as usize];
         search.enter(&node.code);
         let mut out = None;
         if search.evaluate(&node.code, &node.ids) == Visit::Continue {
             if node.children.is_some() {
-                out = walk(cache, c, search, need, lim);
+                out = walk(cache, c, search, need, meter);
             } else {
                 need.push((node.code.clone(), c));
             }
@@ -202,36 +175,24 @@ impl<S: CachedSearch> Visitor for Expand<'_, S> {
     }
 }
 
-/// One BCGD search through the cache; returns why it stopped early, if it did.
+/// One search through the cache, every node it evaluates or expands claimed from `meter`;
+/// returns why it stopped early, if it did.
 pub(crate) fn search_cached<S: CachedSearch>(
     cache: &mut TreeCache,
     db: &GraphDatabase,
     miner: &MinerValidParams,
     search: &mut S,
-    cancel: &AtomicBool,
+    meter: &Meter<'_>,
 ) -> Result<Option<Truncation>> {
-    let lim = Limits {
-        max_nodes: miner.max_nodes(),
-        deadline: miner
-            .time_limit()
-            .and_then(|t| Instant::now().checked_add(t)),
-        cancel,
-    };
     let mut need = Vec::new();
     let all = cache.nodes[0].children.is_none();
-    if !all && let Some(t) = walk(cache, 0, search, &mut need, &lim) {
+    if !all && let Some(t) = walk(cache, 0, search, &mut need, meter) {
         return Ok(Some(t));
     }
     if !all && need.is_empty() {
         return Ok(None);
     }
     need.sort_by(|a, b| a.0.cmp(&b.0));
-    let before = search.visited();
-    let params = miner
-        .clone()
-        .into_params()
-        .max_nodes(miner.max_nodes().map(|m| m.saturating_sub(before).max(1)))
-        .check()?;
     if all {
         cache.nodes[0].children = Some(Vec::new());
     }
@@ -242,7 +203,7 @@ pub(crate) fn search_cached<S: CachedSearch>(
         all,
         frames: Vec::new(),
     };
-    let stats = mine(db, &params, &mut ex, cancel)?;
+    let stats = mine_with_meter(db, miner, &mut ex, meter)?;
     Ok(stats.truncation)
 }
 
@@ -335,7 +296,7 @@ pub(crate) fn build_cache_parallel<S: CachedSearch + ParallelVisitor>(
     db: &GraphDatabase,
     miner: &MinerValidParams,
     search: &mut S,
-    cancel: &AtomicBool,
+    meter: &Meter<'_>,
 ) -> Result<Option<Truncation>> {
     debug_assert!(
         cache.is_unbuilt(),
@@ -348,7 +309,7 @@ pub(crate) fn build_cache_parallel<S: CachedSearch + ParallelVisitor>(
         frames: Vec::new(),
         max_size: cache.max_size,
     };
-    let stats = mine_parallel(db, miner, &mut build, cancel)?;
+    let stats = mine_parallel_with_meter(db, miner, &mut build, meter)?;
     search.join(build.search);
     // local index i becomes i + 1 behind the root
     cache.nodes.extend(build.nodes.into_iter().map(|mut n| {

@@ -26,10 +26,11 @@ pub use bcgd::{
     fit_bcgd_path, objective,
 };
 pub use boost::{
-    AdaBoostFit, Stump, StumpParams, StumpSearch, StumpSearcher, adaboost, best_stump,
+    AdaBoostFit, Stump, StumpParams, StumpSearch, StumpSearcher, StumpValidParams, adaboost,
+    best_stump,
 };
 pub use bounds::{AbsCorrelation, Bounds, SeparableFunction, WeightedError, WeightedGain};
 pub use error::{Result, SubgraphError};
-pub use graphsparse_gspan::Truncation;
+pub use graphsparse_budget::{Budget, RunControl, Truncation};
 pub use loss::{Logistic, Loss, Squared};
 pub use matching::match_patterns;

@@ -2,13 +2,11 @@
 //! equivalences, the stump search against brute force, and the matcher against gSpan.
 #![allow(clippy::needless_range_loop)] // explicit-matrix reference reads best with indices
 
-use std::sync::atomic::AtomicBool;
-
 use graphsparse_graph::GraphDatabase;
 use graphsparse_gspan::{MinerParams, mine_frequent};
 use graphsparse_subgraph::{
-    BcgdFit, BcgdParams, Logistic, Loss, Squared, StumpParams, StumpSearcher, Truncation, adaboost,
-    best_stump, fit_bcgd, fit_bcgd_path, match_patterns, objective,
+    BcgdFit, BcgdParams, Logistic, Loss, RunControl, Squared, StumpParams, StumpSearcher,
+    Truncation, adaboost, best_stump, fit_bcgd, fit_bcgd_path, match_patterns, objective,
 };
 
 fn random_db(n_graphs: usize, seed: u64) -> GraphDatabase {
@@ -62,7 +60,7 @@ fn responses(db: &GraphDatabase, seed: u64, binary: bool) -> Vec<f64> {
 /// Distinct columns in DFS order (first occurrence kept), as in `tests/reference/bcgd.py`.
 fn columns(db: &GraphDatabase, max_size: usize) -> Vec<Vec<u32>> {
     let params = MinerParams::new().max_size(Some(max_size)).check().unwrap();
-    let res = mine_frequent(db, &params, &AtomicBool::new(false)).unwrap();
+    let res = mine_frequent(db, &params, &RunControl::new()).unwrap();
     let mut out: Vec<Vec<u32>> = Vec::new();
     for p in res.patterns {
         if !out.contains(&p.graph_ids) {
@@ -192,15 +190,7 @@ fn dense(fit_coefs: &[(Vec<u32>, f64)], cols: &[Vec<u32>]) -> Vec<f64> {
 }
 
 fn fit(db: &GraphDatabase, y: &[f64], loss: &dyn Loss, p: BcgdParams) -> BcgdFit {
-    fit_bcgd(
-        db,
-        y,
-        loss,
-        &p.check().unwrap(),
-        None,
-        &AtomicBool::new(false),
-    )
-    .unwrap()
+    fit_bcgd(db, y, loss, &p.check().unwrap(), None, &RunControl::new()).unwrap()
 }
 
 fn assert_same_trace(a: &BcgdFit, b: &BcgdFit) {
@@ -302,7 +292,7 @@ fn pruning_cache_and_parallel_do_not_change_the_iterates() {
     let all = mine_frequent(
         &db,
         &MinerParams::new().max_size(Some(4)).check().unwrap(),
-        &AtomicBool::new(false),
+        &RunControl::new(),
     )
     .unwrap();
     let h = &unpruned.history[0];
@@ -347,7 +337,7 @@ fn warm_started_path_matches_cold_starts() {
         &Logistic,
         &params.clone().check().unwrap(),
         &lambdas,
-        &AtomicBool::new(false),
+        &RunControl::new(),
     )
     .unwrap();
     assert_eq!(path.len(), lambdas.len());
@@ -357,7 +347,7 @@ fn warm_started_path_matches_cold_starts() {
         &Logistic,
         &params.clone().cache(false).check().unwrap(),
         &lambdas,
-        &AtomicBool::new(false),
+        &RunControl::new(),
     )
     .unwrap();
     let pool = rayon::ThreadPoolBuilder::new()
@@ -372,7 +362,7 @@ fn warm_started_path_matches_cold_starts() {
                 &Logistic,
                 &params.clone().parallel(true).check().unwrap(),
                 &lambdas,
-                &AtomicBool::new(false),
+                &RunControl::new(),
             )
         })
         .unwrap();
@@ -416,7 +406,8 @@ fn budgets_stop_cleanly() {
         BcgdParams::new(0.002).max_nodes(Some(50)),
     );
     assert_eq!(f.truncation, Some(Truncation::MaxNodes));
-    let cancel = AtomicBool::new(true);
+    let cancel = RunControl::new();
+    cancel.cancel();
     let g = fit_bcgd(
         &db,
         &y,
@@ -436,7 +427,7 @@ fn budgets_stop_cleanly() {
             &Logistic,
             &BcgdParams::new(0.1).check().unwrap(),
             None,
-            &AtomicBool::new(false)
+            &RunControl::new()
         )
         .is_err()
     );
@@ -451,10 +442,7 @@ fn signed_labels(db: &GraphDatabase, seed: u64) -> Vec<f64> {
 }
 
 fn stumps_up_to_5_edges() -> StumpParams {
-    StumpParams {
-        max_size: Some(5),
-        ..StumpParams::default()
-    }
+    StumpParams::new().max_size(Some(5))
 }
 
 #[test]
@@ -468,7 +456,7 @@ fn best_stump_equals_brute_force() {
         let all = mine_frequent(
             &db,
             &MinerParams::new().max_size(Some(5)).check().unwrap(),
-            &AtomicBool::new(false),
+            &RunControl::new(),
         )
         .unwrap();
         let total: f64 = weights.iter().zip(&labels).map(|(w, y)| w * y).sum();
@@ -486,18 +474,22 @@ fn best_stump_equals_brute_force() {
         }
         let (bg, bk) = best.unwrap();
         let params = stumps_up_to_5_edges();
-        let s = best_stump(&db, &weights, &labels, &params, &AtomicBool::new(false)).unwrap();
+        let s = best_stump(
+            &db,
+            &weights,
+            &labels,
+            &params.clone().check().unwrap(),
+            &RunControl::new(),
+        )
+        .unwrap();
         assert!((s.gain - bg).abs() < 1e-9);
         assert_eq!(s.code.as_ref(), Some(&all.patterns[bk].code));
         let unpruned = best_stump(
             &db,
             &weights,
             &labels,
-            &StumpParams {
-                prune: false,
-                ..params.clone()
-            },
-            &AtomicBool::new(false),
+            &params.clone().prune(false).check().unwrap(),
+            &RunControl::new(),
         )
         .unwrap();
         assert_eq!(unpruned.code, s.code);
@@ -512,11 +504,8 @@ fn best_stump_equals_brute_force() {
                     &db,
                     &weights,
                     &labels,
-                    &StumpParams {
-                        parallel: true,
-                        ..params.clone()
-                    },
-                    &AtomicBool::new(false),
+                    &params.clone().parallel(true).check().unwrap(),
+                    &RunControl::new(),
                 )
             })
             .unwrap();
@@ -530,7 +519,7 @@ fn matcher_agrees_with_gspan_occurrences() {
     let all = mine_frequent(
         &db,
         &MinerParams::new().max_size(Some(4)).check().unwrap(),
-        &AtomicBool::new(false),
+        &RunControl::new(),
     )
     .unwrap();
     let codes: Vec<_> = all.patterns.iter().map(|p| p.code.clone()).collect();
@@ -551,19 +540,33 @@ fn adaboost_with_cache_picks_the_brute_force_best_stump_each_round() {
     let db = random_db(30, 55);
     let labels = signed_labels(&db, 4);
     let params = stumps_up_to_5_edges();
-    let fit = adaboost(&db, &labels, 12, &params, &AtomicBool::new(false)).unwrap();
+    let fit = adaboost(
+        &db,
+        &labels,
+        12,
+        &params.clone().check().unwrap(),
+        &RunControl::new(),
+    )
+    .unwrap();
     assert!(fit.stumps.len() >= 5);
     let all = mine_frequent(
         &db,
         &MinerParams::new().max_size(Some(5)).check().unwrap(),
-        &AtomicBool::new(false),
+        &RunControl::new(),
     )
     .unwrap();
     let n = db.len();
     let mut w = vec![1.0 / n as f64; n];
     for (t, s) in fit.stumps.iter().enumerate() {
         // the uncached search under the same weights finds the same stump
-        let plain = best_stump(&db, &w, &labels, &params, &AtomicBool::new(false)).unwrap();
+        let plain = best_stump(
+            &db,
+            &w,
+            &labels,
+            &params.clone().check().unwrap(),
+            &RunControl::new(),
+        )
+        .unwrap();
         assert_eq!(plain.code.as_ref(), Some(&s.code), "round {t}");
         assert_eq!(plain.sign, s.sign);
         let total: f64 = w.iter().zip(&labels).map(|(a, b)| a * b).sum();
@@ -609,17 +612,10 @@ fn stump_searcher_equals_uncached_search_under_changing_sparse_weights() {
     let db = random_db(30, 91);
     let labels = signed_labels(&db, 9);
     let params = stumps_up_to_5_edges();
-    let cancel = AtomicBool::new(false);
-    let mut searcher = StumpSearcher::new(&db, &params).unwrap();
+    let cancel = RunControl::new();
+    let mut searcher = StumpSearcher::new(&db, &params.clone().check().unwrap());
     // the same searches with the first one (the cache fill) run on two threads
-    let mut par_searcher = StumpSearcher::new(
-        &db,
-        &StumpParams {
-            parallel: true,
-            ..params.clone()
-        },
-    )
-    .unwrap();
+    let mut par_searcher = StumpSearcher::new(&db, &params.clone().parallel(true).check().unwrap());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
         .build()
@@ -640,7 +636,14 @@ fn stump_searcher_equals_uncached_search_under_changing_sparse_weights() {
                 }
             })
             .collect();
-        let plain = best_stump(&db, &weights, &labels, &params, &cancel).unwrap();
+        let plain = best_stump(
+            &db,
+            &weights,
+            &labels,
+            &params.clone().check().unwrap(),
+            &cancel,
+        )
+        .unwrap();
         let cached = searcher.search(&db, &weights, &labels, &cancel).unwrap();
         let par = pool
             .install(|| par_searcher.search(&db, &weights, &labels, &cancel))

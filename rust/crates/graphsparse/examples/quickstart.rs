@@ -2,8 +2,8 @@
 //! Uses `../shared/data` when present and a tiny built-in database otherwise.
 
 use std::error::Error;
-use std::sync::atomic::AtomicBool;
 
+use graphsparse::budget::RunControl;
 use graphsparse::graph::{parse_gspan, read_tu};
 use graphsparse::gspan::{MinerParams, mine_frequent};
 use graphsparse::pcst::{PcstParams, solve_pcst};
@@ -21,19 +21,15 @@ fn main() -> Result<(), Box<dyn Error>> {
         ),
     };
     let params = MinerParams::new().min_support(min_support).check()?;
-    let found = mine_frequent(&data.db, &params, &AtomicBool::new(false))?;
+    let found = mine_frequent(&data.db, &params, &RunControl::new())?;
     println!(
         "{} graphs: {} frequent patterns",
         data.db.len(),
         found.patterns.len()
     );
 
-    let forest = solve_pcst(
-        &[[0, 1], [1, 2]],
-        &[5.0, 0.0, 5.0],
-        &[1.0, 1.0],
-        &PcstParams::default(),
-    )?;
+    let pcst = PcstParams::new().check()?;
+    let forest = solve_pcst(&[[0, 1], [1, 2]], &[5.0, 0.0, 5.0], &[1.0, 1.0], &pcst)?;
     println!("PCST nodes {:?}, edges {:?}", forest.nodes, forest.edges);
 
     let x = graphsparse::proj::project_simplex(&[0.3, -1.0, 2.0], 1.0)?;

@@ -1,0 +1,164 @@
+"""The one place for Python-side coercion of arguments.
+
+Only what is Python-specific lives here: turning array-likes into the C-contiguous NumPy arrays
+the Rust kernels read without a copy, Python scalars into the types the binding expects, class
+labels into 0/1 targets, and fractions of counts into counts. Ranges and invariants (``lambda1 >
+0``, finite costs, endpoints inside the graph, ...) are checked once, by the Rust core, whose
+errors reach Python as :mod:`graphsparse.exceptions` errors naming the argument.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .exceptions import InvalidGraphError, InvalidParameterError
+
+__all__ = [
+    "as_edges",
+    "as_float_array",
+    "as_int",
+    "as_real",
+    "as_response",
+    "encode_binary",
+    "min_support_count",
+]
+
+FloatArray = npt.NDArray[np.float64]
+
+
+def as_int(value: Any, name: str) -> int:
+    """``value`` as a Python ``int`` (any integer type, not ``bool``)."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
+        raise InvalidParameterError(f"{name} must be an integer, got {value!r}")
+    return int(value)
+
+
+def as_real(value: Any, name: str) -> float:
+    """``value`` as a Python ``float`` (any real number, not ``bool``; NaN and inf are kept)."""
+    if type(value) is float:  # the common case, without the slower ABC check
+        return value
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+        raise InvalidParameterError(f"{name} must be a float (a real number), got {value!r}")
+    return float(value)
+
+
+def _asarray(x: Any, name: str) -> np.ndarray:
+    if isinstance(x, np.ndarray):
+        return x
+    try:
+        return np.asarray(x)
+    except (TypeError, ValueError) as err:
+        raise InvalidParameterError(f"{name} cannot be converted to an array: {err}") from None
+
+
+def as_float_array(
+    x: Any, name: str, *, ndim: tuple[int, ...] = (1,), length: int | None = None
+) -> FloatArray:
+    """``x`` as a C-contiguous float64 array with one of the dimensions ``ndim``.
+
+    No copy when ``x`` already is one. Non-finite values are left to the Rust kernel, which
+    rejects them with the argument's name and the index (saving a pass over large inputs).
+    ``length`` fixes the size of the first dimension.
+    """
+    arr = _asarray(x, name)
+    if arr.ndim not in ndim:
+        want = " or ".join(f"{d}-D" for d in ndim)
+        if ndim == (1,):
+            raise InvalidParameterError(f"{name} must be 1-dimensional, got shape {arr.shape}")
+        raise InvalidParameterError(f"{name} must be a {want} array, got shape {arr.shape}")
+    if not (arr.dtype == np.float64 and arr.flags.c_contiguous):
+        if arr.dtype.kind not in "fiub":
+            raise InvalidParameterError(
+                f"{name} must be a real numeric array (an array of real numbers), "
+                f"got dtype {arr.dtype}"
+            )
+        arr = np.ascontiguousarray(arr, dtype=np.float64)
+    if length is not None and arr.shape[0] != length:
+        raise InvalidParameterError(f"{name} must have length {length}, got {arr.shape[0]}")
+    return arr
+
+
+def as_edges(edges: Any, name: str = "edges") -> npt.NDArray[np.int64]:
+    """An edge list as a C-contiguous int64 array of shape ``(m, 2)``.
+
+    Accepts any integer array-like (a list of pairs, an ``(m, 2)`` array, an empty list).
+    Whether the endpoints are nodes of the graph is checked by the Rust core; here only the
+    shape and the dtype, always raising :class:`~graphsparse.exceptions.InvalidGraphError`.
+    """
+    try:
+        arr = np.asarray(edges)
+    except (TypeError, ValueError) as err:
+        raise InvalidGraphError(f"{name} cannot be converted to an array: {err}") from None
+    if arr.size == 0 and arr.ndim <= 2 and (arr.ndim < 2 or arr.shape[-1] in (0, 2)):
+        return np.zeros((0, 2), dtype=np.int64)
+    if arr.dtype == object or arr.dtype.kind not in "iu":
+        raise InvalidGraphError(
+            f"{name} must be an integer array of shape (m, 2), got dtype {arr.dtype}"
+        )
+    if arr.ndim != 2 or arr.shape[1] != 2:
+        raise InvalidGraphError(f"{name} must have shape (m, 2), got {arr.shape}")
+    if arr.dtype.kind == "u" and arr.size and int(arr.max()) > np.iinfo(np.int64).max:
+        raise InvalidGraphError(f"{name} holds a node id beyond the int64 range")
+    return np.ascontiguousarray(arr, dtype=np.int64)
+
+
+def as_response(y: Any, n: int, name: str = "y") -> np.ndarray:
+    """``y`` as a 1-D array with one entry per sample (any dtype)."""
+    if y is None:
+        raise InvalidParameterError(f"{name} is required")
+    arr = _asarray(y, name)
+    if arr.ndim != 1:
+        raise InvalidParameterError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    if arr.shape[0] != n:
+        raise InvalidParameterError(f"{name} has {arr.shape[0]} values for {n} samples")
+    return arr
+
+
+def encode_binary(y: Any, n: int) -> tuple[np.ndarray, FloatArray]:
+    """``(classes, target)`` for a two-class ``y``: the sorted labels and ``y == classes[1]``.
+
+    Any two labels work (ints, strings, booleans), as in scikit-learn.
+    """
+    arr = as_response(y, n)
+    if arr.dtype.kind in "fc" and not np.all(np.isfinite(arr)):
+        raise InvalidParameterError("y contains NaN or infinite values")
+    if arr.dtype.kind == "O" and any(v is None for v in arr):
+        raise InvalidParameterError("y contains None")
+    try:
+        classes = np.unique(arr)
+    except TypeError as err:
+        raise InvalidParameterError(f"y labels cannot be ordered: {err}") from None
+    if len(classes) != 2:
+        raise InvalidParameterError(
+            f"y must have exactly two classes for a binary classifier, got {len(classes)}: "
+            f"{classes[:5].tolist()}"
+        )
+    return classes, (arr == classes[1]).astype(np.float64)
+
+
+def min_support_count(min_support: Any, n_graphs: int) -> int:
+    """An absolute support from a count (``int``) or a fraction of ``n_graphs`` (``float``)."""
+    if isinstance(min_support, bool | np.bool_):
+        raise InvalidParameterError(f"min_support must be an int or a float, got {min_support!r}")
+    if isinstance(min_support, numbers.Integral):
+        value = int(min_support)
+        if not 1 <= value <= n_graphs:
+            raise InvalidParameterError(
+                f"min_support as a count must be in [1, {n_graphs}] (the number of graphs), "
+                f"got {value}"
+            )
+        return value
+    if isinstance(min_support, numbers.Real):
+        frac = float(min_support)
+        if not (0.0 < frac <= 1.0):
+            raise InvalidParameterError(
+                f"min_support as a fraction must be in (0, 1], got {min_support!r}"
+            )
+        # rounding guards against 0.1 * 30 = 3.0000000000000004 becoming 4
+        return max(1, math.ceil(round(frac * n_graphs, 9)))
+    raise InvalidParameterError(f"min_support must be an int or a float, got {min_support!r}")
