@@ -13,6 +13,7 @@
 //! | [`recovery`] | `graphsparse-recovery`: convex graph-structured recovery (Kuroda & Kitahara), lasso, latent group lasso, Graph-IHT/CoSaMP | `recovery` |
 //! | [`ot`] | `graphsparse-ot`: graph optimal transport, OTC compression, REC/heavy-edge coarsening, WL features | `ot` |
 //! | [`subgraph`] | `graphsparse-subgraph`: sparse models over all subgraph features (BCGD, boosting) | `subgraph` |
+//! | [`lattice`] | `graphsparse-lattice`: rule ensembles by gHKL on the conjunction lattice (kernel cache, active set) | `lattice` |
 //!
 //! # Example
 //! ```
@@ -26,6 +27,8 @@ pub use graphsparse_budget as budget;
 pub use graphsparse_graph as graph;
 #[cfg(feature = "gspan")]
 pub use graphsparse_gspan as gspan;
+#[cfg(feature = "lattice")]
+pub use graphsparse_lattice as lattice;
 #[cfg(feature = "online")]
 pub use graphsparse_online as online;
 #[cfg(feature = "ot")]

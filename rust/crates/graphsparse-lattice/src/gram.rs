@@ -1,0 +1,128 @@
+//! The dense effective kernel `K = Σ_w κ_w φ_w φ_wᵀ` handed to the SVM / ridge sub-solvers.
+
+use crate::dag::Dag;
+use crate::error::{LatticeError, Result};
+
+/// A symmetric `m × m` matrix stored in full (row `i` is column `i`).
+#[derive(Debug, Clone)]
+pub(crate) struct DenseGram {
+    m: usize,
+    k: Vec<f64>,
+}
+
+impl DenseGram {
+    /// An `m × m` zero matrix; an error instead of an abort when it cannot be allocated.
+    pub(crate) fn try_new(m: usize) -> Result<Self> {
+        let too_large = || LatticeError::TooLarge {
+            name: "kernel matrix entries (m * m)",
+            value: m as u128 * m as u128,
+            reason: "the dense m x m effective kernel cannot be allocated",
+        };
+        let n = m.checked_mul(m).ok_or_else(too_large)?;
+        if n > isize::MAX as usize / 8 {
+            return Err(too_large());
+        }
+        let mut k = Vec::new();
+        k.try_reserve_exact(n).map_err(|_| too_large())?;
+        k.resize(n, 0.0);
+        Ok(Self { m, k })
+    }
+
+    pub(crate) fn m(&self) -> usize {
+        self.m
+    }
+
+    /// `K = Σ_v weights[v] φ_v φ_vᵀ` over the nodes of `dag`.
+    ///
+    /// O(Σ_v |c_v|² / 2): each node adds its weight to the upper triangle of its cover block,
+    /// which is then mirrored.
+    pub(crate) fn build(&mut self, dag: &Dag, weights: &[f64]) {
+        let m = self.m;
+        self.k.iter_mut().for_each(|x| *x = 0.0);
+        let mut constant = 0.0;
+        for (v, &w) in weights.iter().enumerate() {
+            if w == 0.0 {
+                continue;
+            }
+            let c = dag.cover(v);
+            if c.len() == m {
+                constant += w;
+                continue;
+            }
+            for (a, &i) in c.iter().enumerate() {
+                let row = &mut self.k[i as usize * m..(i as usize + 1) * m];
+                for &j in &c[a..] {
+                    row[j as usize] += w;
+                }
+            }
+        }
+        for i in 0..m {
+            for j in 0..i {
+                self.k[i * m + j] = self.k[j * m + i];
+            }
+        }
+        if constant != 0.0 {
+            self.k.iter_mut().for_each(|x| *x += constant);
+        }
+    }
+
+    /// Row (= column) `i`.
+    #[inline]
+    pub(crate) fn row(&self, i: usize) -> &[f64] {
+        &self.k[i * self.m..(i + 1) * self.m]
+    }
+
+    /// `K_ii`.
+    #[inline]
+    pub(crate) fn diag(&self, i: usize) -> f64 {
+        self.k[i * self.m + i]
+    }
+
+    /// `out = K x`.
+    pub(crate) fn matvec_into(&self, x: &[f64], out: &mut [f64]) {
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = self.row(i).iter().zip(x).map(|(a, b)| a * b).sum();
+        }
+    }
+
+    /// The entries, row-major (tests).
+    #[cfg(test)]
+    pub(crate) fn entries(&self) -> &[f64] {
+        &self.k
+    }
+
+    /// Overwrites the entries (tests of the sub-solvers on arbitrary PSD matrices).
+    #[cfg(test)]
+    pub(crate) fn from_entries(m: usize, k: Vec<f64>) -> Self {
+        assert_eq!(k.len(), m * m);
+        Self { m, k }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn build_sums_rank_one_blocks() {
+        let dag = Dag::new(
+            3,
+            &[vec![0, 1, 2], vec![0, 2], vec![1]],
+            &[vec![], vec![0], vec![0]],
+            &[1.0, 2.0, 2.0],
+        )
+        .unwrap();
+        let mut g = DenseGram::try_new(3).unwrap();
+        g.build(&dag, &[0.5, 2.0, 3.0]);
+        #[rustfmt::skip]
+        let want = [
+            2.5, 0.5, 2.5,
+            0.5, 3.5, 0.5,
+            2.5, 0.5, 2.5,
+        ];
+        assert_eq!(g.entries(), &want);
+        let mut o = vec![0.0; 3];
+        g.matvec_into(&[1.0, 0.0, -1.0], &mut o);
+        assert_eq!(o, vec![0.0, 0.0, 0.0]);
+    }
+}

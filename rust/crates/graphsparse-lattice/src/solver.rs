@@ -1,0 +1,786 @@
+//! The restricted problem (14) on a fixed ancestor-closed set `W`: mirror descent over `η`
+//! (Algorithm 2) around the ℓ_ρ̂-MKL inner problem (§5.3), solved by alternating an SVM (or
+//! kernel ridge) solve with Kloft's analytic update of `θ`.
+//!
+//! Notation map (spec → code): `η, η̃` → `eta`, `eta_s`; `log ζ_w(η̃)` → `log_zeta`;
+//! `ζ_w^{1/ρ̄}` → `zeta_pow`; `θ` → `theta`; `κ_w = θ_w ζ_w^{1/ρ̄}` → `kappa`; `α` → `alpha`
+//! (task-major, `T · m`); `β = y ⊙ α` (hinge) or `α` (squared) → `beta`; `φ_wᵀ β_t` →
+//! `proj[w·T + t]`; `M_w = βᵀ H_w β` → `mw`; `a_w = ζ_w^{1/ρ̄} M_w`; `R = ‖a‖_ρ̄`; `ϵ_W` →
+//! `mkl_gap`; `B = I + c·11ᵀ` → `coupling = c`.
+
+use graphsparse_budget::Meter;
+
+use crate::dag::Dag;
+use crate::error::Result;
+use crate::gram::DenseGram;
+use crate::ridge::{RidgeWork, solve_ridge};
+use crate::smo::{SvmSpec, solve_svm};
+
+/// The loss of the primal problem (5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Loss {
+    /// `max(0, 1 − y F)`, labels ±1 (classification). The default.
+    #[default]
+    Hinge,
+    /// `½ (y − F)²` (regression).
+    Squared,
+}
+
+/// The task-correlation kernel `B` of gHKL-MT (all tasks share the inputs).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum TaskCoupling {
+    /// `B = I`: regularizer (7), `Q_w = (Σ_t ‖f_tw‖²)^{1/2}`. The paper's choice and the
+    /// default.
+    #[default]
+    Independent,
+    /// `B = I + 11ᵀ/μ`: regularizer (8), which penalises the mean of the task weights with
+    /// `μ` and their spread with 1.
+    MeanRegularized {
+        /// `μ > 0`.
+        mu: f64,
+    },
+}
+
+impl TaskCoupling {
+    /// `c` in `B = I + c·11ᵀ`.
+    pub(crate) fn c(self) -> f64 {
+        match self {
+            Self::Independent => 0.0,
+            Self::MeanRegularized { mu } => 1.0 / mu,
+        }
+    }
+}
+
+/// The norm that scales the mirror-descent step `s = √(log|W| / i) / ‖∇g‖`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum StepNorm {
+    /// `‖·‖_∞`, the dual norm of the entropy geometry (default).
+    #[default]
+    Max,
+    /// `‖·‖_2` (one reading of the paper's extracted text).
+    Euclidean,
+}
+
+/// `ρ`, `ρ̂ = ρ/(2−ρ)` and `ρ̄ = ρ/(2(ρ−1))`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Exponents {
+    pub rho: f64,
+    pub rho_hat: f64,
+    pub rho_bar: f64,
+}
+
+impl Exponents {
+    pub(crate) fn new(rho: f64) -> Self {
+        let rho_hat = if rho >= 2.0 {
+            f64::INFINITY
+        } else {
+            rho / (2.0 - rho)
+        };
+        Self {
+            rho,
+            rho_hat,
+            rho_bar: rho / (2.0 * (rho - 1.0)),
+        }
+    }
+    pub(crate) fn is_hkl(&self) -> bool {
+        self.rho >= 2.0
+    }
+}
+
+/// Everything the restricted solver reads from the parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Settings {
+    pub ex: Exponents,
+    pub cost: f64,
+    pub coupling: f64,
+    pub loss: Loss,
+    pub eps_sm: f64,
+    pub tol_gap: f64,
+    pub md_tol: f64,
+    pub md_max_iter: usize,
+    pub md_min_iter: usize,
+    pub step_norm: StepNorm,
+    pub mkl_tol: f64,
+    pub mkl_max_iter: usize,
+    pub svm_tol: f64,
+    pub parallel: bool,
+}
+
+/// The data of one solve: the DAG and the targets (task-major `T · m`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Problem<'a> {
+    pub dag: &'a Dag,
+    pub y: &'a [f64],
+    pub tasks: usize,
+}
+
+impl Problem<'_> {
+    pub(crate) fn m(&self) -> usize {
+        self.dag.n_examples()
+    }
+}
+
+/// Warm-start state carried between solves (`η`, `θ` per node; `α`, `b` per example/task).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct State {
+    pub eta: Vec<f64>,
+    pub theta: Vec<f64>,
+    pub alpha: Vec<f64>,
+    pub bias: Vec<f64>,
+}
+
+impl State {
+    pub(crate) fn new(n: usize, tasks: usize, m: usize) -> Self {
+        Self {
+            eta: vec![1.0 / n.max(1) as f64; n],
+            theta: vec![0.0; n],
+            alpha: vec![0.0; tasks * m],
+            bias: vec![0.0; tasks],
+        }
+    }
+
+    /// Extends `η` and `θ` to `n` nodes: new nodes get `η = 1/n` (then everything is
+    /// renormalised) and `θ = 0` (the inner solver re-initialises it).
+    pub(crate) fn grow(&mut self, n: usize) {
+        let old = self.eta.len();
+        if n > old {
+            let v = 1.0 / n as f64;
+            self.eta.resize(n, v);
+            let s: f64 = self.eta.iter().sum();
+            self.eta.iter_mut().for_each(|e| *e /= s);
+            self.theta.resize(n, 0.0);
+        }
+    }
+
+    /// Scales `α` by `factor` (a change of `C`: keeps `0 ≤ α ≤ C` and `yᵀα = 0`).
+    pub(crate) fn scale_alpha(&mut self, factor: f64) {
+        self.alpha.iter_mut().for_each(|a| *a *= factor);
+    }
+}
+
+/// Work buffers, allocated once per fit.
+#[derive(Debug)]
+pub(crate) struct Work {
+    pub gram: DenseGram,
+    ridge: RidgeWork,
+    grad_svm: Vec<f64>,
+    scratch: Vec<f64>,
+    pub beta: Vec<f64>,
+    fit: Vec<f64>,
+    coef: Vec<f64>,
+    kappa: Vec<f64>,
+    a: Vec<f64>,
+    order: Vec<usize>,
+}
+
+impl Work {
+    pub(crate) fn new(m: usize, tasks: usize) -> Result<Self> {
+        Ok(Self {
+            gram: DenseGram::try_new(m)?,
+            ridge: RidgeWork::default(),
+            grad_svm: vec![0.0; tasks * m],
+            scratch: vec![0.0; tasks * m],
+            beta: vec![0.0; tasks * m],
+            fit: vec![0.0; tasks * m],
+            coef: Vec::new(),
+            kappa: Vec::new(),
+            a: Vec::new(),
+            order: Vec::with_capacity(m),
+        })
+    }
+}
+
+/// The outcome of one restricted solve (its best iterate).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Restricted {
+    /// `η̃` at the best iterate.
+    pub eta_s: Vec<f64>,
+    pub log_zeta: Vec<f64>,
+    /// `M_w(α)` at the best iterate.
+    pub mw: Vec<f64>,
+    /// `φ_wᵀ β_t`, node-major.
+    pub proj: Vec<f64>,
+    /// Dual value `g` at the best iterate (value of (13)).
+    pub g: f64,
+    /// `R = (Σ_w ζ_w M_w^ρ̄)^{1/ρ̄}`.
+    pub r: f64,
+    /// Gap of the inner MKL solve at the best iterate.
+    pub mkl_gap: f64,
+    /// Mirror-descent iterations made.
+    pub md_iter: usize,
+    /// SVM / ridge solves made.
+    pub inner_solves: usize,
+    /// SMO iterations made.
+    pub svm_iter: usize,
+    /// Whether the mirror descent met a stopping test (rather than its iteration cap or the
+    /// budget).
+    pub converged: bool,
+}
+
+/// `log ζ_w(η̃) = 1/(1−ρ) · logsumexp_{v ∈ A(w)} (ρ log d_v + (1−ρ) log η̃_v)` for every node.
+pub(crate) fn log_zeta_into(dag: &Dag, eta_s: &[f64], rho: f64, out: &mut [f64]) {
+    let k = 1.0 - rho;
+    // fast path: one exp and one log per node, sums of exp(t_v − max t) per ancestor pair;
+    // taken unless some sum underflows (extreme weights), then per-node logsumexp
+    let t: Vec<f64> = (0..out.len())
+        .map(|v| rho * dag.log_weight(v) + k * eta_s[v].ln())
+        .collect();
+    let tmax = t.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if tmax.is_finite() {
+        let e: Vec<f64> = t.iter().map(|&x| (x - tmax).exp()).collect();
+        let mut ok = true;
+        for (w, o) in out.iter_mut().enumerate() {
+            let s: f64 = dag.ancestors(w).iter().map(|&v| e[v as usize]).sum();
+            if s >= 1e-280 {
+                *o = (tmax + s.ln()) / k;
+            } else {
+                ok = false;
+                break;
+            }
+        }
+        if ok {
+            return;
+        }
+    }
+    for (w, o) in out.iter_mut().enumerate() {
+        let anc = dag.ancestors(w);
+        let term = |v: u32| t[v as usize];
+        let mx = anc
+            .iter()
+            .map(|&v| term(v))
+            .fold(f64::NEG_INFINITY, f64::max);
+        *o = if mx == f64::INFINITY {
+            f64::NEG_INFINITY
+        } else {
+            let s: f64 = anc.iter().map(|&v| (term(v) - mx).exp()).sum();
+            (mx + s.ln()) / k
+        };
+    }
+}
+
+/// `M_w = Σ_{t,t'} B_{tt'} p_wt p_wt'` with `B = I + c·11ᵀ`, clipped at 0.
+pub(crate) fn node_m(proj: &[f64], tasks: usize, coupling: f64, out: &mut [f64]) {
+    for (w, o) in out.iter_mut().enumerate() {
+        let p = &proj[w * tasks..(w + 1) * tasks];
+        let sq: f64 = p.iter().map(|x| x * x).sum();
+        let s: f64 = p.iter().sum();
+        *o = (sq + coupling * s * s).max(0.0);
+    }
+}
+
+/// The hinge-optimal bias of one task for margins `f` without bias: the minimiser of
+/// `Σ_i max(0, 1 − y_i (f_i − b))` closest to `reference`; returns `(b, loss)`.
+pub(crate) fn hinge_bias(
+    y: &[f64],
+    f: &[f64],
+    reference: f64,
+    order: &mut Vec<usize>,
+) -> (f64, f64) {
+    let m = y.len();
+    order.clear();
+    order.extend(0..m);
+    let key = |i: usize| f[i] - y[i];
+    order.sort_by(|&a, &b| key(a).total_cmp(&key(b)).then(a.cmp(&b)));
+    // slope right of b: #{y=+1: k ≤ b} − #{y=−1: k > b}; every breakpoint raises it by one
+    let mut slope = -(y.iter().filter(|&&v| v < 0.0).count() as i64);
+    let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
+    if slope == 0 {
+        hi = order.first().map_or(f64::INFINITY, |&i| key(i));
+    } else {
+        for (r, &i) in order.iter().enumerate() {
+            slope += 1;
+            if slope >= 0 {
+                lo = key(i);
+                hi = if slope == 0 {
+                    order.get(r + 1).map_or(f64::INFINITY, |&k| key(k))
+                } else {
+                    lo
+                };
+                break;
+            }
+        }
+    }
+    let b = if reference.is_finite() {
+        reference.clamp(lo, hi)
+    } else if lo.is_finite() {
+        lo
+    } else if hi.is_finite() {
+        hi
+    } else {
+        0.0
+    };
+    let b = if b.is_finite() { b } else { 0.0 };
+    let loss = (0..m).map(|i| (1.0 - y[i] * (f[i] - b)).max(0.0)).sum();
+    (b, loss)
+}
+
+/// Loss part of the dual, `Σ −C φ*(−α/C)`: `1ᵀα` (hinge) or `yᵀα − ‖α‖²/(2C)` (squared).
+pub(crate) fn loss_dual(loss: Loss, y: &[f64], alpha: &[f64], cost: f64) -> f64 {
+    match loss {
+        Loss::Hinge => alpha.iter().sum(),
+        Loss::Squared => y
+            .iter()
+            .zip(alpha)
+            .map(|(y, a)| y * a - a * a / (2.0 * cost))
+            .sum(),
+    }
+}
+
+/// `β` from `α`.
+pub(crate) fn beta_into(loss: Loss, y: &[f64], alpha: &[f64], beta: &mut [f64]) {
+    match loss {
+        Loss::Hinge => {
+            for ((b, &yk), &ak) in beta.iter_mut().zip(y).zip(alpha) {
+                *b = yk * ak;
+            }
+        }
+        Loss::Squared => beta.copy_from_slice(alpha),
+    }
+}
+
+/// Optimal biases and the total loss `Σ_{t,i} ℓ(y_ti, f_ti − b_t)` of margins `f` (without
+/// bias); for the hinge the bias is the optimal one closest to `bias` on entry.
+pub(crate) fn fit_bias(
+    loss: Loss,
+    y: &[f64],
+    f: &[f64],
+    m: usize,
+    bias: &mut [f64],
+    order: &mut Vec<usize>,
+) -> f64 {
+    let mut total = 0.0;
+    for (t, b) in bias.iter_mut().enumerate() {
+        let (ys, fs) = (&y[t * m..(t + 1) * m], &f[t * m..(t + 1) * m]);
+        match loss {
+            Loss::Hinge => {
+                let (bt, l) = hinge_bias(ys, fs, *b, order);
+                *b = bt;
+                total += l;
+            }
+            Loss::Squared => {
+                let bt = fs.iter().zip(ys).map(|(f, y)| f - y).sum::<f64>() / m as f64;
+                *b = bt;
+                total += fs
+                    .iter()
+                    .zip(ys)
+                    .map(|(f, y)| 0.5 * (y - f + bt) * (y - f + bt))
+                    .sum::<f64>();
+            }
+        }
+    }
+    total
+}
+
+/// Statistics of one inner MKL solve.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct InnerOut {
+    pub dual: f64,
+    pub r: f64,
+    pub gap: f64,
+    pub rounds: usize,
+    pub svm_iter: usize,
+}
+
+/// Share of the closed-form `θ` below which Kloft's update may not push a kernel weight
+/// (Kloft's multiplicative update cannot revive a weight that reached 0, although the
+/// kernel may be needed again once `α` moves; at the fixed point the two `θ` agree, so the
+/// floor is inactive there).
+const THETA_FLOOR: f64 = 0.1;
+
+/// The ℓ_ρ̂-MKL problem at fixed `η` (kernels `ζ_w^{1/ρ̄} H_w`), warm-started from `st`.
+///
+/// On return `st.alpha`, `st.bias`, `st.theta` hold the final iterate, `proj` and `mw` the
+/// projections and `M_w` at it.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn solve_inner(
+    pb: &Problem,
+    set: &Settings,
+    zeta_pow: &[f64],
+    st: &mut State,
+    wk: &mut Work,
+    proj: &mut [f64],
+    mw: &mut [f64],
+    meter: Option<&Meter>,
+) -> InnerOut {
+    let (dag, y, nt, m) = (pb.dag, pb.y, pb.tasks, pb.m());
+    let n = dag.len();
+    let ex = set.ex;
+    let c = set.coupling;
+    wk.kappa.resize(n, 0.0);
+    wk.a.resize(n, 0.0);
+    wk.coef.resize(n * nt, 0.0);
+    if ex.is_hkl() {
+        st.theta
+            .iter_mut()
+            .zip(zeta_pow)
+            .for_each(|(t, &z)| *t = if z > 0.0 { 1.0 } else { 0.0 });
+    } else {
+        let positive = zeta_pow.iter().filter(|&&z| z > 0.0).count().max(1);
+        let init = (positive as f64).powf(-1.0 / ex.rho_hat);
+        let mut changed = false;
+        for (t, &z) in st.theta.iter_mut().zip(zeta_pow) {
+            if z > 0.0 && !(*t > 0.0 && t.is_finite()) {
+                *t = init;
+                changed = true;
+            } else if z <= 0.0 {
+                *t = 0.0;
+            }
+        }
+        if changed {
+            normalise_theta(&mut st.theta, ex.rho_hat);
+        }
+    }
+    let mut out = InnerOut::default();
+    let max_rounds = if ex.is_hkl() {
+        1
+    } else {
+        set.mkl_max_iter.max(1)
+    };
+    for _ in 0..max_rounds {
+        for ((k, &t), &z) in wk.kappa.iter_mut().zip(&st.theta).zip(zeta_pow) {
+            *k = t * z;
+        }
+        wk.gram.build(dag, &wk.kappa);
+        match set.loss {
+            Loss::Hinge => {
+                let spec = SvmSpec {
+                    gram: &wk.gram,
+                    y,
+                    tasks: nt,
+                    coupling: c,
+                    cost: set.cost,
+                    tol: set.svm_tol,
+                    max_iter: (200 * nt * m).max(100_000),
+                };
+                let s = solve_svm(
+                    &spec,
+                    &mut st.alpha,
+                    &mut st.bias,
+                    &mut wk.grad_svm,
+                    &mut wk.scratch,
+                    meter,
+                    set.parallel,
+                );
+                out.svm_iter += s.iterations;
+            }
+            Loss::Squared => solve_ridge(
+                &wk.gram,
+                y,
+                nt,
+                c,
+                set.cost,
+                &mut st.alpha,
+                &mut st.bias,
+                &mut wk.ridge,
+            ),
+        }
+        out.rounds += 1;
+        beta_into(set.loss, y, &st.alpha, &mut wk.beta);
+        dag.project_into(&wk.beta, nt, proj);
+        node_m(proj, nt, c, mw);
+        for ((a, &z), &mm) in wk.a.iter_mut().zip(zeta_pow).zip(mw.iter()) {
+            *a = z * mm;
+        }
+        let norm_a = pnorm(&wk.a, ex.rho_bar);
+        let dual = loss_dual(set.loss, y, &st.alpha, set.cost) - 0.5 * norm_a;
+        // primal: ½ Σ θ_w a_w + C Σ ℓ(y, (B ⊗ K_θ) β − b) with the optimal b
+        for v in 0..n {
+            let p = &proj[v * nt..(v + 1) * nt];
+            let sum: f64 = p.iter().sum();
+            for (t, &pt) in p.iter().enumerate() {
+                wk.coef[v * nt + t] = wk.kappa[v] * (pt + c * sum);
+            }
+        }
+        dag.expand_into(&wk.coef, nt, &mut wk.fit);
+        let reg: f64 = st.theta.iter().zip(&wk.a).map(|(t, a)| t * a).sum();
+        let lsum = fit_bias(set.loss, y, &wk.fit, m, &mut st.bias, &mut wk.order);
+        let primal = 0.5 * reg + set.cost * lsum;
+        out.dual = dual;
+        out.r = norm_a;
+        out.gap = (primal - dual).max(0.0);
+        if ex.is_hkl() || out.gap <= set.mkl_tol * dual.abs().max(1.0) {
+            break;
+        }
+        if meter.is_some_and(|mt| mt.is_stopped()) {
+            break;
+        }
+        kloft_update(&mut st.theta, &wk.a, ex);
+    }
+    out
+}
+
+/// `‖x‖_p` for `x ≥ 0`, scaled by `max x`.
+pub(crate) fn pnorm(x: &[f64], p: f64) -> f64 {
+    let mx = x.iter().copied().fold(0.0f64, f64::max);
+    if mx <= 0.0 {
+        return 0.0;
+    }
+    if p.is_infinite() {
+        return mx;
+    }
+    let s: f64 = x
+        .iter()
+        .filter(|&&v| v > 0.0)
+        .map(|&v| (v / mx).powf(p))
+        .sum();
+    mx * s.powf(1.0 / p)
+}
+
+/// Rescales `θ ≥ 0` to `‖θ‖_ρ̂ = 1` (no change when `θ = 0`).
+fn normalise_theta(theta: &mut [f64], rho_hat: f64) {
+    let nrm = pnorm(theta, rho_hat);
+    if nrm > 0.0 {
+        theta.iter_mut().for_each(|t| *t /= nrm);
+    }
+}
+
+/// Kloft's update `θ_w = ω_w^{1/(ρ̂+1)} / (Σ_v ω_v^{ρ̂/(ρ̂+1)})^{1/ρ̂}`, `ω_w = θ_w² a_w`,
+/// floored at a share of the closed-form `θ_w ∝ a_w^{ρ̄−1}`.
+fn kloft_update(theta: &mut [f64], a: &[f64], ex: Exponents) {
+    let rh = ex.rho_hat;
+    let omax = theta
+        .iter()
+        .zip(a)
+        .map(|(t, a)| t * t * a)
+        .fold(0.0f64, f64::max);
+    let amax = a.iter().copied().fold(0.0f64, f64::max);
+    if omax <= 0.0 || amax <= 0.0 {
+        return;
+    }
+    let den: f64 = theta
+        .iter()
+        .zip(a)
+        .map(|(t, a)| (t * t * a / omax).powf(rh / (rh + 1.0)))
+        .sum::<f64>()
+        .powf(1.0 / rh);
+    let norm_a = pnorm(a, ex.rho_bar);
+    for (t, &aw) in theta.iter_mut().zip(a) {
+        let kloft = (*t * *t * aw / omax).powf(1.0 / (rh + 1.0)) / den;
+        let closed = if aw > 0.0 {
+            (aw / norm_a).powf(ex.rho_bar - 1.0)
+        } else {
+            0.0
+        };
+        *t = kloft.max(THETA_FLOOR * closed);
+    }
+    normalise_theta(theta, rh);
+}
+
+/// The closed-form `θ` (§5.2) and effective weights `κ_w = θ_w ζ_w^{1/ρ̄}` from `M` and
+/// `log ζ`.
+pub(crate) fn effective_weights(ex: Exponents, log_zeta: &[f64], mw: &[f64], kappa: &mut [f64]) {
+    let zp: Vec<f64> = log_zeta.iter().map(|l| (l / ex.rho_bar).exp()).collect();
+    let a: Vec<f64> = zp.iter().zip(mw).map(|(z, m)| z * m).collect();
+    if ex.is_hkl() {
+        kappa.copy_from_slice(&zp);
+        return;
+    }
+    let norm_a = pnorm(&a, ex.rho_bar);
+    for ((k, &aw), &z) in kappa.iter_mut().zip(&a).zip(&zp) {
+        *k = if aw > 0.0 && norm_a > 0.0 {
+            (aw / norm_a).powf(ex.rho_bar - 1.0) * z
+        } else {
+            0.0
+        };
+    }
+}
+
+/// The gradient (24) of the smoothed `g` at `η`, restricted to the DAG.
+pub(crate) fn gradient_into(
+    dag: &Dag,
+    ex: Exponents,
+    eps_sm: f64,
+    eta_s: &[f64],
+    log_zeta: &[f64],
+    mw: &[f64],
+    grad: &mut [f64],
+) {
+    grad.iter_mut().for_each(|g| *g = 0.0);
+    let mmax = mw.iter().copied().fold(0.0f64, f64::max);
+    if mmax <= 0.0 {
+        return;
+    }
+    let rho = ex.rho;
+    let rb = ex.rho_bar;
+    // ŝ = Σ_w ζ_w (M_w/Mmax)^ρ̄
+    let mut s_hat = 0.0;
+    for (w, &m) in mw.iter().enumerate() {
+        if m > 0.0 {
+            s_hat += (log_zeta[w] + rb * (m / mmax).ln()).exp();
+        }
+    }
+    if s_hat <= 0.0 {
+        return;
+    }
+    // grad_i ∝ Σ_{w ∈ D(i)} exp(f_i + l_w), f_i = ρ (log d_i − log η̃_i), l_w = ρ log ζ_w +
+    // ρ̄ log(M_w/M_max) ≤ 0: factored as exp(f_i) Σ exp(l_w) unless some exp(f_i) overflows
+    let f: Vec<f64> = (0..grad.len())
+        .map(|i| rho * (dag.log_weight(i) - eta_s[i].ln()))
+        .collect();
+    let factored = f.iter().all(|&x| x < 700.0);
+    for (w, &m) in mw.iter().enumerate() {
+        if m <= 0.0 || log_zeta[w] == f64::NEG_INFINITY {
+            continue;
+        }
+        let lu = rho * log_zeta[w] + rb * (m / mmax).ln();
+        if factored {
+            let e = lu.exp();
+            for &i in dag.ancestors(w) {
+                grad[i as usize] += e;
+            }
+        } else {
+            for &i in dag.ancestors(w) {
+                let i = i as usize;
+                grad[i] += (f[i] + lu).exp();
+            }
+        }
+    }
+    if factored {
+        grad.iter_mut().zip(&f).for_each(|(g, &fi)| *g *= fi.exp());
+    }
+    let scale = -(1.0 - eps_sm) / (2.0 * rb) * mmax * s_hat.powf(1.0 / rb - 1.0);
+    grad.iter_mut().for_each(|g| *g *= scale);
+}
+
+/// Algorithm 2 (mirror descent over `η` on the simplex of the DAG's nodes), warm-started from
+/// `st`; on return `st` holds the best iterate.
+pub(crate) fn solve_restricted(
+    pb: &Problem,
+    set: &Settings,
+    st: &mut State,
+    wk: &mut Work,
+    meter: Option<&Meter>,
+) -> Restricted {
+    let dag = pb.dag;
+    let (n, nt) = (dag.len(), pb.tasks);
+    // sanitise the warm start: positive η summing to one
+    if st.eta.len() != n || st.eta.iter().any(|e| !(e.is_finite() && *e > 0.0)) {
+        st.eta = vec![1.0 / n as f64; n];
+    }
+    st.theta.resize(n, 0.0);
+    let s: f64 = st.eta.iter().sum();
+    st.eta.iter_mut().for_each(|e| *e /= s);
+    let mut eta_s = vec![0.0; n];
+    let mut log_zeta = vec![0.0; n];
+    let mut zeta_pow = vec![0.0; n];
+    let mut proj = vec![0.0; n * nt];
+    let mut mw = vec![0.0; n];
+    let mut grad = vec![0.0; n];
+    let mut best: Option<(Restricted, State)> = None;
+    let mut g_prev = f64::INFINITY;
+    let (mut md_iter, mut inner_solves, mut svm_iter) = (0, 0, 0);
+    let mut converged = false;
+    let eps = set.eps_sm;
+    for i in 1.. {
+        for (es, &e) in eta_s.iter_mut().zip(&st.eta) {
+            *es = (1.0 - eps) * e + eps / n as f64;
+        }
+        log_zeta_into(dag, &eta_s, set.ex.rho, &mut log_zeta);
+        for (z, &l) in zeta_pow.iter_mut().zip(&log_zeta) {
+            *z = (l / set.ex.rho_bar).exp();
+        }
+        let inner = solve_inner(pb, set, &zeta_pow, st, wk, &mut proj, &mut mw, meter);
+        md_iter += 1;
+        inner_solves += inner.rounds;
+        svm_iter += inner.svm_iter;
+        if let Some(mt) = meter {
+            mt.control().progress().add_iteration();
+        }
+        let g = inner.dual;
+        if best.as_ref().is_none_or(|(b, _)| g < b.g) {
+            best = Some((
+                Restricted {
+                    eta_s: eta_s.clone(),
+                    log_zeta: log_zeta.clone(),
+                    mw: mw.clone(),
+                    proj: proj.clone(),
+                    g,
+                    r: inner.r,
+                    mkl_gap: inner.gap,
+                    ..Restricted::default()
+                },
+                st.clone(),
+            ));
+        }
+        if n == 1 {
+            converged = true;
+            break;
+        }
+        if meter.is_some_and(|mt| mt.poll()) {
+            break;
+        }
+        gradient_into(dag, set.ex, eps, &eta_s, &log_zeta, &mw, &mut grad);
+        let gmin = grad.iter().copied().fold(f64::INFINITY, f64::min);
+        let gnorm = match set.step_norm {
+            StepNorm::Max => grad.iter().map(|g| g.abs()).fold(0.0f64, f64::max),
+            StepNorm::Euclidean => grad.iter().map(|g| g * g).sum::<f64>().sqrt(),
+        };
+        if gnorm == 0.0 {
+            converged = true;
+            break;
+        }
+        let fw = st.eta.iter().zip(&grad).map(|(e, g)| e * g).sum::<f64>() - gmin;
+        let tol = set.tol_gap * g.abs().max(1.0);
+        if (i >= set.md_min_iter && (g - g_prev).abs() <= set.md_tol * g_prev.abs().max(1.0))
+            || fw <= 0.5 * tol
+        {
+            converged = true;
+            break;
+        }
+        if i >= set.md_max_iter {
+            break;
+        }
+        let step = ((n as f64).ln() / i as f64).sqrt() / gnorm;
+        for (e, &gr) in st.eta.iter_mut().zip(&grad) {
+            *e *= (-step * (gr - gmin)).exp();
+        }
+        let s: f64 = st.eta.iter().sum();
+        st.eta.iter_mut().for_each(|e| *e /= s);
+        g_prev = g;
+    }
+    let (mut best, best_state) = best.expect("invariant: at least one iteration ran");
+    *st = best_state;
+    best.md_iter = md_iter;
+    best.inner_solves = inner_solves;
+    best.svm_iter = svm_iter;
+    best.converged = converged;
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exponents_table() {
+        let e = Exponents::new(1.5);
+        assert!((e.rho_hat - 3.0).abs() < 1e-15 && (e.rho_bar - 1.5).abs() < 1e-15);
+        let e = Exponents::new(1.1);
+        assert!((e.rho_hat - 11.0 / 9.0).abs() < 1e-12 && (e.rho_bar - 5.5).abs() < 1e-12);
+        let e = Exponents::new(2.0);
+        assert!(e.rho_hat.is_infinite() && e.rho_bar == 1.0 && e.is_hkl());
+    }
+
+    #[test]
+    fn hinge_bias_is_a_minimiser() {
+        let y = [1.0, 1.0, -1.0, -1.0, 1.0, -1.0];
+        let f = [0.3, 2.0, -0.5, 0.9, -1.2, -3.0];
+        let mut order = Vec::new();
+        let (b, l) = hinge_bias(&y, &f, 0.0, &mut order);
+        let h = |b: f64| -> f64 { (0..6).map(|i| (1.0 - y[i] * (f[i] - b)).max(0.0)).sum() };
+        assert!((h(b) - l).abs() < 1e-12);
+        for k in -400..400 {
+            let t = k as f64 * 0.01;
+            assert!(h(t) >= l - 1e-12, "h({t}) = {} < {l}", h(t));
+        }
+    }
+
+    #[test]
+    fn pnorm_is_scaled_and_exact() {
+        assert!((pnorm(&[3.0, 4.0], 2.0) - 5.0).abs() < 1e-12);
+        assert_eq!(pnorm(&[0.0], 3.0), 0.0);
+        assert_eq!(pnorm(&[1.0, 7.0], f64::INFINITY), 7.0);
+        let big = pnorm(&[1e200, 1e200], 5.5);
+        assert!((big / 1e200 - 2f64.powf(1.0 / 5.5)).abs() < 1e-12);
+    }
+}

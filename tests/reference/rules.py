@@ -1,0 +1,61 @@
+"""Naive references for the rule ensembles (``graphsparse.rules``).
+
+``propositions_p1`` is rule P1 of the spec (§7.1) in plain NumPy: numeric cut points are the
+linearly interpolated quantiles 0.2, 0.4, 0.6, 0.8 of a column's distinct values, a cut whose
+split is constant or repeats an earlier split of the same column is dropped, each kept cut
+gives ``x <= t`` and ``x > t``; a categorical column with k >= 3 present values gives
+``x == v`` and ``x != v`` per value, with k == 2 gives the two ``x == v``, and with k <= 1
+nothing. Missing values satisfy no proposition.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import NDArray
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def propositions_p1(
+    frame: pd.DataFrame, n_cuts: int = 4
+) -> tuple[list[tuple[str, str, object]], NDArray[np.bool_]]:
+    """The basic propositions of a table and their truth matrix (rows x propositions)."""
+    import pandas as pd
+
+    props: list[tuple[str, str, object]] = []
+    columns: list[NDArray[np.bool_]] = []
+    for name in frame.columns:
+        col = frame[name]
+        if isinstance(col.dtype, pd.CategoricalDtype) or col.dtype == object or col.dtype == bool:
+            present = col.dropna()
+            values = sorted(set(present.tolist()), key=str)
+            ops = ("==", "!=") if len(values) >= 3 else ("==",) if len(values) == 2 else ()
+            for v in values:
+                for op in ops:
+                    truth = col.notna().to_numpy() & (
+                        (col == v).to_numpy() if op == "==" else (col != v).to_numpy()
+                    )
+                    props.append((str(name), op, v))
+                    columns.append(truth)
+        else:
+            x = col.to_numpy(dtype=float)
+            ok = ~np.isnan(x)
+            u = np.unique(x[ok])
+            if u.size == 0:
+                continue
+            cuts = np.quantile(u, np.arange(1, n_cuts + 1) / (n_cuts + 1))
+            seen: set[int] = set()
+            for t in np.sort(cuts):
+                below = int(np.sum(x[ok] <= t))
+                if below in (0, int(ok.sum())) or below in seen:
+                    continue
+                seen.add(below)
+                props.append((str(name), "<=", float(t)))
+                columns.append(ok & (x <= t))
+                props.append((str(name), ">", float(t)))
+                columns.append(ok & (x > t))
+    matrix = np.column_stack(columns) if columns else np.zeros((len(frame), 0), dtype=bool)
+    return props, matrix
