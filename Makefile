@@ -44,7 +44,8 @@ lint: venv
 
 test-python: dev lint
 	$(PY) -m mypy.stubtest graphsparse._graphsparse --allowlist tests/stubtest-allowlist.txt
-	$(PY) -m pytest tests --doctest-modules python/graphsparse -q
+	$(PY) -m pytest tests --doctest-modules python/graphsparse -q \
+	    --hypothesis-seed=$${HYPOTHESIS_SEED:-20261124}
 
 test: test-rust test-python
 
