@@ -3,7 +3,7 @@
 
 use crate::da::KappaRounding;
 use crate::error::{OnlineError, Result, invalid};
-use crate::learner::{Core, Needs, impl_learner, running_average};
+use crate::learner::{Core, Needs, impl_learner};
 use crate::loss::Loss;
 use crate::params::Method;
 
@@ -51,16 +51,10 @@ impl L1Rda {
         })
     }
 
-    fn betas(&self) -> (f64, f64) {
-        (1.0, 1.0)
-    }
-
     fn step(&mut self, x: &[f64], y: f64) -> Result<()> {
         let p = self.core.p();
-        let tt = self.core.tt();
-        self.core.observe(x, y);
+        let tt = self.core.observe(x, y);
         let st = &mut self.core.state;
-        running_average(&mut st.grad_avg, &self.core.grad, tt);
         let lambda_t = self.lambda + (self.gamma * self.rho) / (tt + 1.0).sqrt();
         let kappa = KappaRounding::NegSqrtOverGamma.kappa(tt, self.gamma);
         for (w, &g) in st.coef[..p].iter_mut().zip(&st.grad_avg[..p]) {
@@ -112,19 +106,13 @@ impl AdaGradL1 {
         })
     }
 
-    fn betas(&self) -> (f64, f64) {
-        (1.0, 1.0)
-    }
-
     fn step(&mut self, x: &[f64], y: f64) -> Result<()> {
         let p = self.core.p();
-        let tt = self.core.tt();
-        self.core.observe(x, y);
+        let tt = self.core.observe(x, y);
         let st = &mut self.core.state;
         for (s, &g) in st.grad_sq_sum.iter_mut().zip(&self.core.grad) {
             *s += g * g;
         }
-        running_average(&mut st.grad_avg, &self.core.grad, tt);
         for i in 0..=p {
             let g = st.grad_avg[i];
             let shrunk = if i < p {
@@ -322,16 +310,10 @@ impl DaGroupLasso {
         })
     }
 
-    fn betas(&self) -> (f64, f64) {
-        (1.0, 1.0)
-    }
-
     fn step(&mut self, x: &[f64], y: f64) -> Result<()> {
         let p = self.core.p();
-        let tt = self.core.tt();
-        self.core.observe(x, y);
+        let tt = self.core.observe(x, y);
         let st = &mut self.core.state;
-        running_average(&mut st.grad_avg, &self.core.grad, tt);
         let kappa = -((tt + 1.0).sqrt() / self.gamma);
         let src: &[f64] = match self.sparse_r {
             None => &st.grad_avg[..p],
@@ -407,22 +389,16 @@ impl Adam {
         }
         .check()?;
         let needs = Needs {
-            moments: true,
+            moments: Some((beta1, beta2)),
             ..Needs::default()
         };
-        let mut core = Core::new(p, loss, l2, needs)?;
-        core.reset(beta1, beta2);
         Ok(Self {
-            core,
+            core: Core::new(p, loss, l2, needs)?,
             alpha,
             beta1,
             beta2,
             epsilon,
         })
-    }
-
-    fn betas(&self) -> (f64, f64) {
-        (self.beta1, self.beta2)
     }
 
     fn step(&mut self, x: &[f64], y: f64) -> Result<()> {

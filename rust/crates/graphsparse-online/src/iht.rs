@@ -37,14 +37,9 @@ impl StoIht {
         })
     }
 
-    fn betas(&self) -> (f64, f64) {
-        (1.0, 1.0)
-    }
-
     fn step(&mut self, x: &[f64], y: f64) -> Result<()> {
         let p = self.core.p();
-        let t = self.core.tt() + 1.0;
-        self.core.observe(x, y);
+        let t = self.core.observe(x, y) + 1.0;
         let alpha = -self.lr / t.sqrt();
         let st = &mut self.core.state;
         for ((b, &w), &g) in self.buf.iter_mut().zip(&st.coef).zip(&self.core.grad) {
@@ -103,14 +98,9 @@ impl<P: SupportProjection> GraphStoIht<P> {
         &self.projection
     }
 
-    fn betas(&self) -> (f64, f64) {
-        (1.0, 1.0)
-    }
-
     fn step(&mut self, x: &[f64], y: f64) -> Result<()> {
         let p = self.core.p();
-        let t = self.core.tt() + 1.0;
-        self.core.observe(x, y);
+        let t = self.core.observe(x, y) + 1.0;
         let alpha = -self.lr / t.sqrt();
         let grad = &self.core.grad;
         self.projection.head_into(&grad[..p], &mut self.support)?;
