@@ -37,6 +37,9 @@ impl L1Rda {
     /// # Errors
     /// [`OnlineError::InvalidParameter`] for `p = 0`, `lambda < 0`, `gamma ≤ 0`, `rho < 0` or
     /// `l2 < 0`.
+    ///
+    /// # Complexity
+    /// O(p) time and memory; each update then costs O(p).
     pub fn new(p: usize, lambda: f64, gamma: f64, rho: f64, loss: Loss, l2: f64) -> Result<Self> {
         Method::L1Rda { lambda, gamma, rho }.check()?;
         let needs = Needs {
@@ -91,6 +94,9 @@ impl AdaGradL1 {
     /// # Errors
     /// [`OnlineError::InvalidParameter`] for `p = 0`, `lambda < 0`, `eta ≤ 0`, `delta ≤ 0` or
     /// `l2 < 0`.
+    ///
+    /// # Complexity
+    /// O(p) time and memory; each update then costs O(p).
     pub fn new(p: usize, lambda: f64, eta: f64, delta: f64, loss: Loss, l2: f64) -> Result<Self> {
         Method::AdaGradL1 { lambda, eta, delta }.check()?;
         let needs = Needs {
@@ -143,6 +149,9 @@ impl Groups {
     ///
     /// # Errors
     /// [`OnlineError::InvalidGroups`] for an index `≥ p`, a repeated index or an empty group.
+    ///
+    /// # Complexity
+    /// O(p + Σ|group|) time and memory.
     pub fn new(p: usize, groups: &[Vec<usize>]) -> Result<Self> {
         let mut seen = vec![false; p];
         let mut ptr = vec![0];
@@ -177,6 +186,9 @@ impl Groups {
     }
 
     /// One singleton group per feature.
+    ///
+    /// # Complexity
+    /// O(p) time and memory.
     pub fn singletons(p: usize) -> Self {
         Self {
             ptr: (0..=p).collect(),
@@ -187,6 +199,9 @@ impl Groups {
     /// Non-overlapping `block × block` squares of a row-major `height × width` grid (node
     /// `r·width + c`), block rows outermost; ragged edge blocks are smaller. The benchmark uses
     /// 3×3 blocks of the 33×33 grid: 121 groups of 9.
+    ///
+    /// # Complexity
+    /// O(height · width) time and memory.
     pub fn grid_blocks(height: usize, width: usize, block: usize) -> Result<Self> {
         if block == 0 {
             return Err(invalid("block", ">= 1", block));
@@ -252,6 +267,9 @@ impl DaGroupLasso {
     /// # Errors
     /// [`OnlineError::InvalidParameter`] for `p = 0`, `lambda < 0`, `gamma ≤ 0` or `l2 < 0`;
     /// [`OnlineError::InvalidGroups`] if `groups` does not cover exactly `p` features.
+    ///
+    /// # Complexity
+    /// O(p) time and memory; each update then costs O(p) (one pass over the groups).
     pub fn group_lasso(
         p: usize,
         lambda: f64,
@@ -268,6 +286,9 @@ impl DaGroupLasso {
     ///
     /// # Errors
     /// As [`DaGroupLasso::group_lasso`], and for `r < 0`.
+    ///
+    /// # Complexity
+    /// As [`DaGroupLasso::group_lasso`].
     pub fn sparse_group_lasso(
         p: usize,
         lambda: f64,
@@ -372,6 +393,9 @@ impl Adam {
     /// # Errors
     /// [`OnlineError::InvalidParameter`] for `p = 0`, `alpha ≤ 0`, a `beta` outside `[0, 1)`,
     /// `epsilon ≤ 0` or `l2 < 0`.
+    ///
+    /// # Complexity
+    /// O(p) time and memory; each update then costs O(p).
     pub fn new(
         p: usize,
         alpha: f64,

@@ -55,6 +55,9 @@ impl<P: SupportProjection> GraphDa<P> {
     ///
     /// # Errors
     /// [`crate::OnlineError::InvalidParameter`] for `p = 0`, `gamma ≤ 0` or `l2 < 0`.
+    ///
+    /// # Complexity
+    /// O(p) time and memory; each update costs O(p) plus one head and one tail projection.
     pub fn with_projection(
         p: usize,
         gamma: f64,
@@ -137,6 +140,9 @@ impl DaIht {
     /// # Errors
     /// [`crate::OnlineError::InvalidParameter`] for `p = 0`, `gamma ≤ 0`, `l2 < 0` or a
     /// sparsity outside `1..=p`.
+    ///
+    /// # Complexity
+    /// O(p) time and memory; each update costs O(p) (top-`s` by selection, not sorting).
     pub fn new(p: usize, gamma: f64, sparsity: usize, loss: Loss, l2: f64) -> Result<Self> {
         Method::DaIht { gamma, sparsity }.check()?;
         check_sparsity(sparsity, p)?;

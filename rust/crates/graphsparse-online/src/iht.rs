@@ -25,6 +25,9 @@ impl StoIht {
     /// # Errors
     /// [`crate::OnlineError::InvalidParameter`] for `p = 0`, `lr ≤ 0`, `l2 < 0` or a sparsity
     /// outside `1..=p`.
+    ///
+    /// # Complexity
+    /// O(p) time and memory; each update costs O(p) (top-`s` by selection, not sorting).
     pub fn new(p: usize, lr: f64, sparsity: usize, loss: Loss, l2: f64) -> Result<Self> {
         Method::StoIht { lr, sparsity }.check()?;
         check_sparsity(sparsity, p)?;
@@ -82,6 +85,9 @@ impl<P: SupportProjection> GraphStoIht<P> {
     ///
     /// # Errors
     /// [`crate::OnlineError::InvalidParameter`] for `p = 0`, `lr ≤ 0` or `l2 < 0`.
+    ///
+    /// # Complexity
+    /// O(p) time and memory; each update costs O(p) plus one head and one tail projection.
     pub fn with_projection(p: usize, lr: f64, loss: Loss, l2: f64, projection: P) -> Result<Self> {
         check_positive("lr", lr)?;
         Ok(Self {
