@@ -453,13 +453,12 @@ impl Worker {
         false
     }
 
-    /// Rightmost-path extensions of every embedding of the node of code length `d >= 1`.
-    ///
-    /// Embeddings are scanned in order, and consecutive ones usually share most of their
-    /// ancestor chain; only the levels where the chain changed are unmarked and re-marked
-    /// (`chain[t]` is the index, at level `t`, of the embedding currently marked).
-    fn gen_children(&mut self, sh: &Shared<'_>, d: usize, base: Base<'_>) -> bool {
-        let db = sh.db;
+    /// Indexes the rightmost path of the current code for [`Self::gen_children`]: parents,
+    /// DFS labels, the rightmost path (deepest first), the label pair of the path edge leaving
+    /// each path vertex with its first allowed pair id, the vertices already joined to the
+    /// rightmost vertex, and which code edges are forward. Returns `(n_v, r)`, the number of
+    /// pattern vertices and the rightmost one.
+    fn index_rightmost_path(&mut self, db: &Prepared) -> (usize, u32) {
         let code = self.code.edges();
         // rightmost path of the current code
         let n_v = code
@@ -518,6 +517,18 @@ impl Worker {
             self.rm_thr
                 .push(db.pairs.partition_point(|&p| p < key) as u32);
         }
+        (n_v, r)
+    }
+
+    /// Rightmost-path extensions of every embedding of the node of code length `d >= 1`.
+    ///
+    /// Embeddings are scanned in order, and consecutive ones usually share most of their
+    /// ancestor chain; only the levels where the chain changed are unmarked and re-marked
+    /// (`chain[t]` is the index, at level `t`, of the embedding currently marked).
+    fn gen_children(&mut self, sh: &Shared<'_>, d: usize, base: Base<'_>) -> bool {
+        let db = sh.db;
+        let (n_v, r) = self.index_rightmost_path(db);
+        let code = self.code.edges();
         self.phi.clear();
         self.phi.resize(n_v * WALK_BATCH, 0);
         let min_label = code[0].from_label;
@@ -641,50 +652,30 @@ impl Worker {
                         );
                     }
                 }
-                // forward edges from the rightmost vertex
-                for a in nbrs {
-                    if vmark[a.to as usize] & !0xffff_ffff == tag || a.to_label < min_label {
-                        continue;
-                    }
-                    let key = DfsEdge::new(r, n_v as u32, lr, a.elabel, a.to_label);
-                    let slot = dense.then(|| (r as usize * n_pairs + a.pair as usize) * 2);
-                    out.add(
-                        slot,
-                        key,
-                        Emb {
-                            prev: emb_prev,
-                            v: a.to,
-                        },
-                        gid,
-                        remaining,
-                    );
-                }
-                // forward edges from the other rightmost-path vertices
-                for (&j, &thr) in rmpath[1..].iter().zip(&rm_thr[1..]) {
+                // forward edges from the rightmost-path vertices, the rightmost one first (its
+                // threshold is 0); minimality needs (edge label, to label) >= the pair of the
+                // path edge leaving the vertex, and pair ids follow that order
+                for (&j, &thr) in rmpath.iter().zip(rm_thr.iter()) {
                     let lj = dfs_label[j as usize];
                     for a in db.nbrs(phi[j as usize]) {
-                        // minimality needs (edge label, to label) >= the rightmost-path edge's
-                        // pair; pair ids follow that order
                         if vmark[a.to as usize] & !0xffff_ffff == tag
                             || a.pair < thr
                             || a.to_label < min_label
                         {
                             continue;
                         }
-                        {
-                            let key = DfsEdge::new(j, n_v as u32, lj, a.elabel, a.to_label);
-                            let slot = dense.then(|| (j as usize * n_pairs + a.pair as usize) * 2);
-                            out.add(
-                                slot,
-                                key,
-                                Emb {
-                                    prev: emb_prev,
-                                    v: a.to,
-                                },
-                                gid,
-                                remaining,
-                            );
-                        }
+                        let key = DfsEdge::new(j, n_v as u32, lj, a.elabel, a.to_label);
+                        let slot = dense.then(|| (j as usize * n_pairs + a.pair as usize) * 2);
+                        out.add(
+                            slot,
+                            key,
+                            Emb {
+                                prev: emb_prev,
+                                v: a.to,
+                            },
+                            gid,
+                            remaining,
+                        );
                     }
                 }
             }

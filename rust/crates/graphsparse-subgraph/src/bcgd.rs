@@ -23,13 +23,13 @@ use std::time::{Duration, Instant};
 use graphsparse_budget::{Budget, Meter, RunControl, Truncation};
 use graphsparse_graph::GraphDatabase;
 use graphsparse_gspan::{
-    DfsCode, MinerParams, MinerValidParams, Node, ParallelVisitor, Visit, Visitor,
-    mine_parallel_with_meter, mine_with_meter,
+    DfsCode, MinerValidParams, Node, ParallelVisitor, Visit, Visitor, mine_parallel_with_meter,
+    mine_with_meter,
 };
 use rustc_hash::FxBuildHasher;
 
 use crate::cache::{CachedSearch, TreeCache, build_cache_parallel, search_cached};
-use crate::error::{Result, SubgraphError, bad};
+use crate::error::{Result, SubgraphError, bad, feature_miner};
 use crate::loss::Loss;
 
 type FxMap<K, V> = HashMap<K, V, FxBuildHasher>;
@@ -167,18 +167,10 @@ impl BcgdParams {
                 format!("must be finite and > 0, got {}", self.tol),
             ));
         }
-        if self.min_support == 0 {
-            return Err(bad("min_support", "must be >= 1"));
-        }
         if self.max_iter == 0 {
             return Err(bad("max_iter", "must be >= 1"));
         }
-        if self.max_size == Some(0) {
-            return Err(bad(
-                "max_size",
-                "must be >= 1 or None (patterns without edges are no features)",
-            ));
-        }
+        feature_miner(self.min_support, self.max_size)?;
         Ok(BcgdValidParams(self))
     }
 }
@@ -848,10 +840,7 @@ fn fit_with_cache<L: Loss + ?Sized>(
     check_response(y, n)?;
     let (lambda1, lambda2) = (p.lambda1, p.lambda2);
     let meter = p.budget.start(ctl);
-    let miner = MinerParams::new()
-        .min_support(p.min_support)
-        .max_size(p.max_size)
-        .check()?;
+    let miner = feature_miner(p.min_support, p.max_size)?;
     let mut it = Iterate::new(n, warm);
     let mut line = LineSearch {
         dmu: vec![0.0; n],

@@ -17,13 +17,13 @@ use std::time::Duration;
 use graphsparse_budget::{Budget, RunControl, Truncation};
 use graphsparse_graph::GraphDatabase;
 use graphsparse_gspan::{
-    DfsCode, MinerParams, MinerValidParams, Node, ParallelVisitor, Visit, Visitor,
-    mine_parallel_with_meter, mine_with_meter,
+    DfsCode, MinerValidParams, Node, ParallelVisitor, Visit, Visitor, mine_parallel_with_meter,
+    mine_with_meter,
 };
 
 use crate::bounds::WeightedGain;
 use crate::cache::{CachedSearch, TreeCache, build_cache_parallel, search_cached};
-use crate::error::{Result, SubgraphError, bad};
+use crate::error::{Result, SubgraphError, bad, feature_miner};
 
 /// Unchecked parameters of the best-stump search (a builder); see [`StumpParams::check`].
 ///
@@ -104,16 +104,7 @@ impl StumpParams {
     /// [`SubgraphError::Gspan`] for `min_support == 0`; [`SubgraphError::InvalidParameter`]
     /// for `max_size == Some(0)` (a stump needs a pattern with an edge).
     pub fn check(self) -> Result<StumpValidParams> {
-        if self.max_size == Some(0) {
-            return Err(bad(
-                "max_size",
-                "must be >= 1 or None (patterns without edges are no features)",
-            ));
-        }
-        let miner = MinerParams::new()
-            .min_support(self.min_support)
-            .max_size(self.max_size)
-            .check()?;
+        let miner = feature_miner(self.min_support, self.max_size)?;
         Ok(StumpValidParams {
             miner,
             budget: self.budget,

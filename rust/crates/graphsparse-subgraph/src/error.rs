@@ -31,3 +31,22 @@ pub(crate) fn bad(name: &'static str, reason: impl Into<String>) -> SubgraphErro
         reason: reason.into(),
     }
 }
+
+/// The one check of a learner's pattern space, shared by BCGD and the stump searches: gSpan's
+/// own rules (`min_support >= 1`) and at least one edge per pattern (a single vertex is no
+/// feature).
+pub(crate) fn feature_miner(
+    min_support: usize,
+    max_size: Option<usize>,
+) -> Result<graphsparse_gspan::MinerValidParams> {
+    if max_size == Some(0) {
+        return Err(bad(
+            "max_size",
+            "must be >= 1 or None (patterns without edges are no features)",
+        ));
+    }
+    Ok(graphsparse_gspan::MinerParams::new()
+        .min_support(min_support)
+        .max_size(max_size)
+        .check()?)
+}
