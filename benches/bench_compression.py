@@ -237,7 +237,7 @@ def bench_compress(names: list[str], quick: bool) -> None:
         per = times["otc"] / len(ds)
         line = (
             f"| {name} | {len(ds)} | {times['otc']:.3f} | {1e3 * per:.3f} | "
-            f"{5e-3 / per:.0f}–{7e-3 / per:.0f}× | {times['rec']:.3f} | {times['heavy']:.3f} | "
+            f"{5e-3 / per:.1f}–{7e-3 / per:.1f}× | {times['rec']:.3f} | {times['heavy']:.3f} | "
             "sizes, induced, labels, = otc_select, 1 thread = all |"
         )
         print(line)

@@ -99,7 +99,8 @@ def graph_ot_distance(
     -------
     float
         ``W(rho0, rho1)``; ``inf`` when ``rho1`` cannot be reached (a connected component's
-        mass differs, or the edge directions forbid it).
+        mass differs, mass sits on an isolated vertex in one distribution only, or the edge
+        directions forbid it). A graph without vertices (``rho0 = rho1 = []``) gives 0.
 
     Raises
     ------
