@@ -10,7 +10,7 @@ use graphsparse::proj::{self, Parallel, ProjError};
 use numpy::{PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
-use crate::convert::{PyGsErr, bad_param};
+use crate::convert::{Count, PyGsErr, bad_param};
 use crate::threads::{self, Exec};
 
 type ProjResult = Result<(), ProjError>;
@@ -139,7 +139,7 @@ where
 /// A `#[pyfunction]` for a projection with one scalar parameter `$p`: `$one` projects a vector
 /// into a buffer, `$rows` a row-major batch (the core's `_into` and `_rows` forms).
 macro_rules! scalar_projection {
-    ($(#[$doc:meta])* $name:ident($arg:ident, $p:ident: $t:ty $(= $default:literal)?)
+    ($(#[$doc:meta])* $name:ident($arg:ident, $p:ident: $t:ty $(= $default:tt)?)
         => $one:path, $rows:path) => {
         $(#[$doc])*
         #[pyfunction]
@@ -159,8 +159,8 @@ macro_rules! scalar_projection {
                 out,
                 n_threads,
                 min_parallel,
-                |x, o| $one(x, $p, o),
-                |_, x, c, o, par| $rows(x, c, $p, o, par),
+                |x, o| $one(x, $p.into(), o),
+                |_, x, c, o, par| $rows(x, c, $p.into(), o, par),
             )
         }
     };
@@ -182,7 +182,7 @@ scalar_projection!(
 );
 scalar_projection!(
     /// Keeps the `k` largest-magnitude entries (ties to the lower index), row-wise for 2-D input.
-    project_top_k(y, k: usize) => proj::project_top_k_into, proj::project_top_k_rows
+    project_top_k(y, k: Count) => proj::project_top_k_into, proj::project_top_k_rows
 );
 
 /// Euclidean projection onto `{x : sum eps_i x_i = 1, eps_i x_i >= 0}` (row-wise for 2-D `y`;
