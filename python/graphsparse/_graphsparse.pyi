@@ -239,7 +239,7 @@ def ot_compress(
     progress: _Progress | None = None,
 ) -> dict[str, Any]: ...
 def wl_fit_transform(
-    db: Database, n_iter: int, n_threads: int = 1
+    db: Database, n_iter: int, n_threads: int = 1, progress: _Progress | None = None
 ) -> tuple[
     list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]],
     tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64], int],
@@ -248,4 +248,5 @@ def wl_transform(
     db: Database,
     levels: Sequence[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]],
     n_threads: int = 1,
+    progress: _Progress | None = None,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64], int]: ...

@@ -99,7 +99,8 @@ def graph_ot_distance(
     -------
     float
         ``W(rho0, rho1)``; ``inf`` when ``rho1`` cannot be reached (a connected component's
-        mass differs, or the edge directions forbid it).
+        mass differs, mass sits on an isolated vertex in one distribution only, or the edge
+        directions forbid it). A graph without vertices (``rho0 = rho1 = []``) gives 0.
 
     Raises
     ------
@@ -352,7 +353,11 @@ class _Compressor(TransformerMixin, BaseEstimator):
         params = self._method_params()
         threads = resolve_n_jobs(self.n_jobs)  # type: ignore[attr-defined]
         report = reporter(self.verbose, type(self).__name__, "graphs")  # type: ignore[attr-defined]
-        d = _rs.ot_compress(data._db, self._method, params, ks, threads, report)
+        try:
+            d = _rs.ot_compress(data._db, self._method, params, ks, threads, report)
+        finally:
+            if report is not None:
+                report.close()
         out = GraphDataset._from_db(
             d["db"], data.vertex_label_values, data.edge_label_values, y=data.y, names=data.names
         )
@@ -569,6 +574,9 @@ class WLSubtreeFeatures(TransformerMixin, BaseEstimator):
         Refinements ``h`` (levels ``0..h``), at most 1000.
     n_jobs : int, optional
         Threads.
+    verbose : bool, int or "bar", default False
+        Progress on standard error (levels done) while the Rust work runs. Ctrl-C stops the
+        work within milliseconds and raises ``KeyboardInterrupt`` either way.
 
     Attributes
     ----------
@@ -588,9 +596,12 @@ class WLSubtreeFeatures(TransformerMixin, BaseEstimator):
     10
     """
 
-    def __init__(self, n_iter: int = 5, *, n_jobs: int | None = None) -> None:
+    def __init__(
+        self, n_iter: int = 5, *, n_jobs: int | None = None, verbose: bool | int | str = False
+    ) -> None:
         self.n_iter = n_iter
         self.n_jobs = n_jobs
+        self.verbose = verbose
 
     def fit(self, X: Any, y: Any = None) -> WLSubtreeFeatures:
         """Learn the label dictionaries of ``X``.
@@ -613,7 +624,14 @@ class WLSubtreeFeatures(TransformerMixin, BaseEstimator):
         if h < 0:
             raise InvalidParameterError(f"n_iter must be >= 0, got {self.n_iter!r}")
         threads = resolve_n_jobs(self.n_jobs)
-        levels, (indptr, indices, values, n_cols) = _rs.wl_fit_transform(data._db, h, threads)
+        report = reporter(self.verbose, type(self).__name__, "levels")
+        try:
+            levels, (indptr, indices, values, n_cols) = _rs.wl_fit_transform(
+                data._db, h, threads, report
+            )
+        finally:
+            if report is not None:
+                report.close()
         self.vocabulary_ = [(np.asarray(p), np.asarray(s)) for p, s in levels]
         self.n_features_out_ = int(n_cols)
         return sp.csr_matrix((values, indices, indptr), shape=(len(data), n_cols))
@@ -646,7 +664,14 @@ class WLSubtreeFeatures(TransformerMixin, BaseEstimator):
         check_is_fitted(self, "vocabulary_")
         data = as_dataset(X, "X")
         threads = resolve_n_jobs(self.n_jobs)
-        indptr, indices, values, n_cols = _rs.wl_transform(data._db, self.vocabulary_, threads)
+        report = reporter(self.verbose, type(self).__name__, "levels")
+        try:
+            indptr, indices, values, n_cols = _rs.wl_transform(
+                data._db, self.vocabulary_, threads, report
+            )
+        finally:
+            if report is not None:
+                report.close()
         return sp.csr_matrix((values, indices, indptr), shape=(len(data), n_cols))
 
     def __sklearn_tags__(self) -> Any:

@@ -73,7 +73,7 @@ fn bench_ot(c: &mut Criterion) {
         });
         let wl = WlParams::new().n_iter(5).check().unwrap();
         group.bench_function("wl/mutagenicity/serial", |b| {
-            b.iter(|| wl_subtree_features(black_box(&db), &wl).unwrap())
+            b.iter(|| wl_subtree_features(black_box(&db), &wl, &ctl).unwrap())
         });
     }
     let g = random_graph(4000, 4000);

@@ -117,4 +117,4 @@ pub use otc::{
     round_top_k, solve_otc,
 };
 pub use transport::{TransportParams, TransportSolution, graph_ot_distance, solve_transport};
-pub use wl::{CsrMatrix, WlParams, WlValidParams, WlVocabulary, wl_subtree_features};
+pub use wl::{CsrMatrix, WlFeatures, WlParams, WlValidParams, WlVocabulary, wl_subtree_features};

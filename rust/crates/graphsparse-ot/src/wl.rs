@@ -8,6 +8,11 @@
 //! it equals GraKeL's `WeisfeilerLehman(n_iter=h, base_graph_kernel=VertexHistogram)`
 //! (unnormalised) when every vertex is given to GraKeL (isolated ones included).
 //!
+//! Long runs are cancellable: both [`wl_subtree_features`] and [`WlVocabulary::transform`]
+//! take a [`RunControl`], poll it once per chunk of graphs and report one iteration and one
+//! stage per finished level; a cancelled run returns the levels it finished, with
+//! `truncation` set.
+//!
 //! Ids are given in order of first occurrence (graph by graph, vertex by vertex), so the
 //! output does not depend on the thread count: graphs are processed in parallel chunks, each
 //! chunk interns its signatures locally in first-occurrence order, and the chunks' new
@@ -17,6 +22,7 @@
 //! Borgwardt, "Weisfeiler–Lehman graph kernels", JMLR 12 (2011),
 //! <https://www.jmlr.org/papers/v12/shervashidze11a.html>.
 
+use graphsparse_budget::{Budget, RunControl, Truncation};
 use graphsparse_graph::GraphDatabase;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -234,10 +240,12 @@ impl WlVocabulary {
     ///
     /// # Example
     /// ```
+    /// use graphsparse_budget::RunControl;
     /// use graphsparse_graph::GraphDatabase;
     /// use graphsparse_ot::{WlParams, WlVocabulary, wl_subtree_features};
     /// let db = GraphDatabase::new(vec![0, 3], vec![0, 1, 0], vec![0, 2], vec![[0, 1], [1, 2]], vec![0; 2])?;
-    /// let (vocab, _) = wl_subtree_features(&db, &WlParams::new().n_iter(2).check()?)?;
+    /// let params = WlParams::new().n_iter(2).check()?;
+    /// let vocab = wl_subtree_features(&db, &params, &RunControl::new())?.vocabulary;
     /// let arrays: Vec<(Vec<usize>, Vec<u32>)> = (0..=vocab.n_iter())
     ///     .filter_map(|i| vocab.level_signatures(i))
     ///     .map(|(p, d)| (p.to_vec(), d.to_vec()))
@@ -296,41 +304,62 @@ impl WlVocabulary {
     /// # Arguments
     /// * `db` – the graphs.
     /// * `parallel` – relabel in parallel chunks on the caller's rayon pool.
+    /// * `ctl` – cancellation (polled once per chunk of 64 graphs) and progress (one
+    ///   iteration per finished level; `stage` = levels finished, `stages = h + 1`).
     ///
     /// # Returns
-    /// An `n_graphs × n_features` count matrix. A vertex whose signature was not seen at fit
-    /// time counts nowhere at that level and at every later one (its subtree is new).
-    /// Identical for every thread count.
+    /// An `n_graphs × n_features` count matrix and the truncation. A vertex whose signature
+    /// was not seen at fit time counts nowhere at that level and at every later one (its
+    /// subtree is new). Identical for every thread count. When cancelled, only the levels
+    /// finished before are counted (the later levels' columns stay empty) and the truncation
+    /// is `Some`.
     ///
     /// # Complexity
     /// O(h · (n + m log Δ)) for `n` vertices, `m` edges and largest degree `Δ`.
     ///
     /// # Example
     /// ```
+    /// use graphsparse_budget::RunControl;
     /// use graphsparse_graph::GraphDatabase;
     /// use graphsparse_ot::{WlParams, wl_subtree_features};
     /// let db = GraphDatabase::new(vec![0, 2, 4], vec![0, 1, 0, 2], vec![0, 1, 2],
     ///     vec![[0, 1], [0, 1]], vec![0; 2])?;
-    /// let (vocab, x) = wl_subtree_features(&db.select(&[0])?, &WlParams::new().n_iter(1).check()?)?;
-    /// let y = vocab.transform(&db, false);
-    /// assert_eq!(y.n_cols, x.n_cols);
+    /// let ctl = RunControl::new();
+    /// let fit = wl_subtree_features(&db.select(&[0])?, &WlParams::new().n_iter(1).check()?, &ctl)?;
+    /// let (y, truncation) = fit.vocabulary.transform(&db, false, &ctl);
+    /// assert!(truncation.is_none());
+    /// assert_eq!(y.n_cols, fit.features.n_cols);
     /// assert_eq!(y.row_dot(1, 1), Some(1.0)); // only label 0 of the second graph is known
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn transform(&self, db: &GraphDatabase, parallel: bool) -> CsrMatrix {
-        let adj = Adjacency::new(db);
+    pub fn transform(
+        &self,
+        db: &GraphDatabase,
+        parallel: bool,
+        ctl: &RunControl,
+    ) -> (CsrMatrix, Option<Truncation>) {
+        let meter = Budget::UNLIMITED.start(ctl);
         let n_iter = self.n_iter();
+        let stages = n_iter as u64 + 1;
+        let adj = Adjacency::new(db);
         let mut labels: Vec<u32> = db
             .node_labels()
             .iter()
             .map(|&l| *self.levels[0].map.get(&[l][..]).unwrap_or(&UNSEEN))
             .collect();
         let mut all = vec![labels.clone()];
+        level_done(ctl, 0, stages);
+        let chunks = chunk_ranges(db.len());
         for i in 1..=n_iter {
+            if meter.poll() {
+                break;
+            }
             let dict = &self.levels[i];
-            let chunks = chunk_ranges(db.len());
             let relabel = |&(a, b): &(usize, usize)| {
                 let mut out = Vec::new();
+                if meter.poll() {
+                    return out;
+                }
                 let mut sig = Vec::new();
                 for g in a..b {
                     for v in db.node_ptr()[g]..db.node_ptr()[g + 1] {
@@ -348,10 +377,15 @@ impl WlVocabulary {
             } else {
                 chunks.iter().map(relabel).collect()
             };
+            if meter.is_stopped() {
+                break;
+            }
             labels = parts.concat();
             all.push(labels.clone());
+            level_done(ctl, i, stages);
         }
-        histogram(db, &all, &self.level_sizes(), parallel)
+        let x = histogram(db, &all, &self.level_sizes(), parallel);
+        (x, meter.truncation())
     }
 }
 
@@ -403,6 +437,12 @@ fn signature(adj: &Adjacency, labels: &[u32], v: usize, sig: &mut Vec<u32>) -> b
     }
     sig[1..].sort_unstable();
     true
+}
+
+/// Reports that level `i` (of `stages`) is finished.
+fn level_done(ctl: &RunControl, i: usize, stages: u64) {
+    ctl.progress().add_iteration();
+    ctl.progress().set_stage(i as u64 + 1, stages);
 }
 
 fn chunk_ranges(n: usize) -> Vec<(usize, usize)> {
@@ -458,15 +498,30 @@ fn histogram(db: &GraphDatabase, all: &[Vec<u32>], sizes: &[usize], parallel: bo
     m
 }
 
+/// What [`wl_subtree_features`] computed.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct WlFeatures {
+    /// The per-level dictionaries (levels `0..=h`, fewer when truncated).
+    pub vocabulary: WlVocabulary,
+    /// The `n_graphs × n_features` count matrix, columns stacked by level.
+    pub features: CsrMatrix,
+    /// `Some` when the run was cancelled: the levels finished before are returned.
+    pub truncation: Option<Truncation>,
+}
+
 /// Fits the WL dictionaries on `db` and returns its features.
 ///
 /// # Arguments
 /// * `db` – the graphs (vertex labels are the level-0 labels; edge labels are not used).
 /// * `params` – `h` and parallelism.
+/// * `ctl` – cancellation (polled once per chunk of 64 graphs) and progress (one iteration
+///   per finished level; `stage` = levels finished, `stages = h + 1`).
 ///
 /// # Returns
-/// `(vocabulary, features)`: the per-level dictionaries and an `n_graphs × n_features` count
-/// matrix, columns stacked by level; identical for every thread count.
+/// The per-level dictionaries and the `n_graphs × n_features` count matrix, columns stacked
+/// by level; identical for every thread count. When cancelled, the levels finished before
+/// (at least level 0) with `truncation` set.
 ///
 /// # Errors
 /// [`crate::OtError::InvalidParameter`] when `(h + 1) ·` (number of vertices) does not fit
@@ -477,13 +532,17 @@ fn histogram(db: &GraphDatabase, all: &[Vec<u32>], sizes: &[usize], parallel: bo
 ///
 /// # Example
 /// ```
+/// use graphsparse_budget::RunControl;
 /// use graphsparse_graph::GraphDatabase;
 /// use graphsparse_ot::{WlParams, wl_subtree_features};
 /// // two paths a-b-a and b-a-b
 /// let db = GraphDatabase::new(vec![0, 3, 6], vec![0, 1, 0, 1, 0, 1], vec![0, 2, 4],
 ///     vec![[0, 1], [1, 2], [0, 1], [1, 2]], vec![0; 4])?;
-/// let (vocab, x) = wl_subtree_features(&db, &WlParams::new().n_iter(1).check()?)?;
+/// let ctl = RunControl::new();
+/// let fit = wl_subtree_features(&db, &WlParams::new().n_iter(1).check()?, &ctl)?;
+/// let (vocab, x) = (&fit.vocabulary, &fit.features);
 /// assert_eq!(vocab.level_sizes(), vec![2, 4]);
+/// assert_eq!(ctl.progress().snapshot().iterations, 2); // levels 0 and 1
 /// // level 0: one shared label pair (2·1 + 1·2); level 1: nothing shared
 /// assert_eq!(x.row_dot(0, 1), Some(4.0));
 /// assert_eq!(x.row_dot(0, 0), Some(5.0 + 5.0));
@@ -492,7 +551,8 @@ fn histogram(db: &GraphDatabase, all: &[Vec<u32>], sizes: &[usize], parallel: bo
 pub fn wl_subtree_features(
     db: &GraphDatabase,
     params: &WlValidParams,
-) -> Result<(WlVocabulary, CsrMatrix)> {
+    ctl: &RunControl,
+) -> Result<WlFeatures> {
     let params = params.0;
     let cells = (params.n_iter + 1).saturating_mul(db.node_labels().len());
     if cells >= u32::MAX as usize {
@@ -505,18 +565,27 @@ pub fn wl_subtree_features(
             ),
         ));
     }
+    let meter = Budget::UNLIMITED.start(ctl);
+    let stages = params.n_iter as u64 + 1;
     let adj = Adjacency::new(db);
     let mut levels = Vec::with_capacity(params.n_iter + 1);
     let mut d0 = LevelDict::new();
     let mut labels: Vec<u32> = db.node_labels().iter().map(|&l| d0.insert(&[l])).collect();
     levels.push(d0);
     let mut all = vec![labels.clone()];
+    level_done(ctl, 0, stages);
     let chunks = chunk_ranges(db.len());
-    for _ in 1..=params.n_iter {
+    for level in 1..=params.n_iter {
+        if meter.poll() {
+            break;
+        }
         // local interning per chunk: (local signatures in first-occurrence order, local ids)
         let local = |&(a, b): &(usize, usize)| -> (LevelDict, Vec<u32>) {
             let mut d = LevelDict::new();
             let mut ids = Vec::new();
+            if meter.poll() {
+                return (d, ids);
+            }
             let mut sig = Vec::new();
             for g in a..b {
                 for v in db.node_ptr()[g]..db.node_ptr()[g + 1] {
@@ -531,6 +600,9 @@ pub fn wl_subtree_features(
         } else {
             chunks.iter().map(local).collect()
         };
+        if meter.is_stopped() {
+            break;
+        }
         let mut dict = LevelDict::new();
         let maps: Vec<Vec<u32>> = parts
             .iter()
@@ -552,10 +624,15 @@ pub fn wl_subtree_features(
         labels = relabelled.concat();
         all.push(labels.clone());
         levels.push(dict);
+        level_done(ctl, level, stages);
     }
-    let vocab = WlVocabulary { levels };
-    let x = histogram(db, &all, &vocab.level_sizes(), params.parallel);
-    Ok((vocab, x))
+    let vocabulary = WlVocabulary { levels };
+    let features = histogram(db, &all, &vocabulary.level_sizes(), params.parallel);
+    Ok(WlFeatures {
+        vocabulary,
+        features,
+        truncation: meter.truncation(),
+    })
 }
 
 #[cfg(test)]
@@ -578,11 +655,14 @@ mod tests {
     fn fit_then_transform_is_fit_transform_and_serial_is_parallel() {
         let d = db();
         let p = WlParams::new().n_iter(3);
-        let (v, x) = wl_subtree_features(&d, &p.check().unwrap()).unwrap();
-        let (v2, x2) = wl_subtree_features(&d, &p.parallel(true).check().unwrap()).unwrap();
-        assert_eq!((&v, &x), (&v2, &x2));
-        assert_eq!(v.transform(&d, false), x);
-        assert_eq!(v.transform(&d, true), x);
+        let ctl = RunControl::new();
+        let fit = wl_subtree_features(&d, &p.check().unwrap(), &ctl).unwrap();
+        let fit2 = wl_subtree_features(&d, &p.parallel(true).check().unwrap(), &ctl).unwrap();
+        assert_eq!(fit, fit2);
+        assert_eq!(fit.truncation, None);
+        let (v, x) = (fit.vocabulary, fit.features);
+        assert_eq!(v.transform(&d, false, &ctl), (x.clone(), None));
+        assert_eq!(v.transform(&d, true, &ctl), (x.clone(), None));
         let levels: Vec<_> = (0..=3)
             .map(|i| {
                 let (p, s) = v.level_signatures(i).unwrap();
@@ -601,14 +681,53 @@ mod tests {
     #[test]
     fn unseen_signatures_are_dropped() {
         let d = db();
-        let (v, _) = wl_subtree_features(
+        let ctl = RunControl::new();
+        let v = wl_subtree_features(
             &d.select(&[0]).unwrap(),
             &WlParams::new().n_iter(2).check().unwrap(),
+            &ctl,
         )
-        .unwrap();
-        let x = v.transform(&d, false);
+        .unwrap()
+        .vocabulary;
+        let (x, _) = v.transform(&d, false, &ctl);
         // the lone vertex of label 2 is unknown at every level
         assert_eq!(x.indptr[3] - x.indptr[2], 0);
         assert_eq!(x.n_cols, v.n_features());
+    }
+
+    #[test]
+    fn cancelled_runs_return_level_zero_and_report_progress() {
+        let d = db();
+        let p = WlParams::new().n_iter(3).check().unwrap();
+        let ctl = RunControl::new();
+        let full = wl_subtree_features(&d, &p, &ctl).unwrap();
+        let snap = ctl.progress().snapshot();
+        assert_eq!((snap.iterations, snap.stage, snap.stages), (4, 4, 4));
+        let cancelled = RunControl::new();
+        cancelled.cancel();
+        let part = wl_subtree_features(&d, &p, &cancelled).unwrap();
+        assert_eq!(part.truncation, Some(Truncation::Cancelled));
+        assert_eq!(part.vocabulary.n_iter(), 0);
+        // level 0 is complete: its columns are the full run's first columns
+        let n0 = part.vocabulary.n_features();
+        assert_eq!(n0, full.vocabulary.level_sizes()[0]);
+        let row = |x: &CsrMatrix, g: usize| -> Vec<(u32, f64)> {
+            let r = x.indptr[g]..x.indptr[g + 1];
+            x.indices[r.clone()]
+                .iter()
+                .zip(&x.data[r])
+                .filter(|(c, _)| (**c as usize) < n0)
+                .map(|(&c, &v)| (c, v))
+                .collect()
+        };
+        for g in 0..3 {
+            assert_eq!(row(&part.features, g), row(&full.features, g));
+        }
+        let (x, t) = full.vocabulary.transform(&d, true, &cancelled);
+        assert_eq!(t, Some(Truncation::Cancelled));
+        assert_eq!(x.n_cols, full.vocabulary.n_features());
+        for g in 0..3 {
+            assert_eq!(row(&x, g), row(&full.features, g));
+        }
     }
 }

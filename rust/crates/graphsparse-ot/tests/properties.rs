@@ -222,7 +222,7 @@ proptest! {
                 let _ = compress_collection(&db, &m, TargetSize::Ratio(vals.first().copied().unwrap_or(0.5)), false, &ctl);
             }
             if let Ok(p) = WlParams::new().n_iter(k).check() {
-                let _ = wl_subtree_features(&db, &p);
+                let _ = wl_subtree_features(&db, &p, &ctl);
             }
         }
     }

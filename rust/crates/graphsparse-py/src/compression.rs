@@ -225,12 +225,13 @@ fn csr<'py>(py: Python<'py>, x: graphsparse::ot::CsrMatrix) -> PyResult<Bound<'p
 
 /// WL features of `db` and the fitted vocabulary (a list of `(ptr, data)` per level).
 #[pyfunction]
-#[pyo3(signature = (db, n_iter, n_threads = 1))]
+#[pyo3(signature = (db, n_iter, n_threads = 1, progress = None))]
 fn wl_fit_transform<'py>(
     py: Python<'py>,
     db: &Database,
     n_iter: usize,
     n_threads: usize,
+    progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyTuple>)> {
     let p = WlParams::new()
         .n_iter(n_iter)
@@ -239,10 +240,14 @@ fn wl_fit_transform<'py>(
         .map_err(PyGsErr::from)?;
     let n_threads = threads(py, n_threads)?;
     let db = Arc::clone(&db.0);
-    let (vocab, x) = run(py, Exec::Pool(n_threads), None, |_| {
-        wl_subtree_features(&db, &p)
+    let fit = run(py, Exec::Pool(n_threads), progress, |ctl| {
+        wl_subtree_features(&db, &p, ctl)
     })?
     .map_err(PyGsErr::from)?;
+    if fit.truncation.is_some() {
+        return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err("cancelled"));
+    }
+    let (vocab, x) = (fit.vocabulary, fit.features);
     let levels = PyList::empty(py);
     for i in 0..=vocab.n_iter() {
         if let Some((ptr, data)) = vocab.level_signatures(i) {
@@ -256,12 +261,13 @@ fn wl_fit_transform<'py>(
 
 /// WL features of `db` in the columns of a fitted vocabulary.
 #[pyfunction]
-#[pyo3(signature = (db, levels, n_threads = 1))]
+#[pyo3(signature = (db, levels, n_threads = 1, progress = None))]
 fn wl_transform<'py>(
     py: Python<'py>,
     db: &Database,
     levels: Vec<(PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, i64>)>,
     n_threads: usize,
+    progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let mut arrays = Vec::with_capacity(levels.len());
     for (ptr, data) in &levels {
@@ -280,9 +286,12 @@ fn wl_transform<'py>(
     let vocab = WlVocabulary::from_signatures(&arrays).map_err(PyGsErr::from)?;
     let n_threads = threads(py, n_threads)?;
     let db = Arc::clone(&db.0);
-    let x = run(py, Exec::Pool(n_threads), None, |_| {
-        vocab.transform(&db, n_threads > 1)
+    let (x, truncation) = run(py, Exec::Pool(n_threads), progress, |ctl| {
+        vocab.transform(&db, n_threads > 1, ctl)
     })?;
+    if truncation.is_some() {
+        return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err("cancelled"));
+    }
     csr(py, x)
 }
 
