@@ -11,7 +11,8 @@ error                       raised for
                             a negative or out-of-range endpoint, a self-loop or parallel edge
                             where none is allowed, bad or mixed labels, an unusable graph object
 :class:`GraphFormatError`   a file that cannot be parsed, or files of one dataset that disagree
-                            (the message gives the file and line)
+                            (the message gives the file and line), or a molecule RDKit cannot
+                            read (its index and RDKit's reason)
 :class:`InvalidParameterError`  any other bad argument: a value out of range (NaN, negative
                             costs, ``lambda1 <= 0`` ...), the wrong type, the wrong shape
 ==========================  =====================================================================
