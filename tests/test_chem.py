@@ -18,9 +18,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import graphsparse as gs
-from graphsparse.chem import MoleculeSkippedWarning
 from graphsparse.datasets import from_smiles, read_sdf
-from graphsparse.exceptions import GraphFormatError, InvalidGraphError, InvalidParameterError
+from graphsparse.exceptions import (
+    GraphFormatError,
+    InvalidGraphError,
+    InvalidParameterError,
+    MoleculeSkippedWarning,
+)
 from tests.strategies import labelled_graph
 
 HAS_RDKIT = importlib.util.find_spec("rdkit") is not None
@@ -196,7 +200,8 @@ def test_aromatic_graphs_equal_rdkits_strict_reading(cpdb):
 def test_strict_valence_rejects_what_rdkit_rejects(cpdb):
     with pytest.raises(GraphFormatError, match=r"molecule 0 cannot be read: Explicit valence"):
         read_sdf(cpdb / "mutagen.sdf", strict_valence=True)
-    with pytest.warns(MoleculeSkippedWarning, match="83 .*molecules left out") as rec:
+    msg = "mutagen.sdf: 83 of 684 molecules could not be read"
+    with pytest.warns(MoleculeSkippedWarning, match=msg) as rec:
         ds = read_sdf(cpdb / "mutagen.sdf", on_error="skip", strict_valence=True)
     assert len(ds) == 601
     skipped = [i for i, _ in rec[0].message.skipped]
@@ -224,6 +229,23 @@ def test_sdf_response_field_and_names(tmp_path):
 
 
 @needs_rdkit
+def test_broken_sdf_record_is_named_or_skipped(tmp_path):
+    from rdkit import Chem
+
+    good = Chem.MolToMolBlock(Chem.MolFromSmiles("CCO"))
+    bad = good.replace("  3  2  0", "  3  9  0")  # announces 9 bonds, lists 2
+    assert bad != good
+    path = tmp_path / "broken.sdf"
+    path.write_text("$$$$\n".join([good, bad, good, ""]), encoding="utf-8")
+    with pytest.raises(GraphFormatError, match=r"broken.sdf: molecule 1 cannot be read: Bond line"):
+        read_sdf(path)
+    with pytest.warns(MoleculeSkippedWarning, match=r"1 of 3 molecules .* left out: 1 \(Bond"):
+        ds = read_sdf(path, on_error="skip", y_field=None)
+    np.testing.assert_array_equal(ds.source_index, [0, 2])
+    assert ds.names == ["0", "2"]
+
+
+@needs_rdkit
 def test_bad_smiles_name_index_and_reason():
     smiles = ["CCO", "C1CC(", "c1cccc1", "", "N(C)(C)(C)(C)C", "c1ccccc1"]
     with pytest.raises(GraphFormatError, match=r"SMILES 1 cannot be read: 'C1CC\(': .*syntax"):
@@ -235,7 +257,8 @@ def test_bad_smiles_name_index_and_reason():
     with pytest.raises(GraphFormatError, match=r"SMILES 0 .*valence"):
         from_smiles(["N(C)(C)(C)(C)C"], strict_valence=True)
     y = np.array([10, 11, 12, 13, 14, 15])
-    with pytest.warns(MoleculeSkippedWarning, match=r"3 SMILESs? left out: 1 .*, 2 .*, 3 ") as r:
+    msg = r"^3 of 6 molecules .* left out: 1 .*, 2 .*, 3 "
+    with pytest.warns(MoleculeSkippedWarning, match=msg) as r:
         ds = from_smiles(smiles, y=y, on_error="skip")
     assert [i for i, _ in r[0].message.skipped] == [1, 2, 3]
     np.testing.assert_array_equal(ds.source_index, [0, 4, 5])

@@ -19,13 +19,18 @@ from __future__ import annotations
 import os
 import re
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from .exceptions import GraphFormatError, InvalidGraphError, InvalidParameterError
+from .exceptions import (
+    GraphFormatError,
+    InvalidGraphError,
+    InvalidParameterError,
+    MoleculeSkippedWarning,
+)
 
 if TYPE_CHECKING:
     from .datasets import GraphDataset
@@ -69,21 +74,7 @@ BOND_SMARTS: Mapping[str, str] = {
     "AROMATIC": ":",
 }
 _ORDER_SMARTS = {1: "-", 2: "=", 3: "#", 4: "$", 1.5: ":"}
-_LOG_STAMP = re.compile(r"^\[\d\d:\d\d:\d\d\] ")
-
-
-class MoleculeSkippedWarning(UserWarning):
-    """Molecules that could not be read were left out (``on_error="skip"``).
-
-    Attributes
-    ----------
-    skipped : list of (int, str)
-        The index of each molecule left out, with RDKit's reason.
-    """
-
-    def __init__(self, message: str, skipped: list[tuple[int, str]]) -> None:
-        super().__init__(message)
-        self.skipped = skipped
+_LOG_STAMP = re.compile(r"^\[\d\d:\d\d:\d\d\] (ERROR: )?")
 
 
 def _rdkit() -> Any:
@@ -139,6 +130,20 @@ def _prepare(mol: Any, kekulize: bool, strict_valence: bool, remove_hs: bool) ->
     return mol
 
 
+def _read_one(
+    parse: Callable[[], Any], unreadable: str, kekulize: bool, strict: bool, remove_hs: bool
+) -> tuple[Any, str]:
+    """``parse()``'s molecule prepared for the graph, or ``None`` and RDKit's reason."""
+    with _Captured() as log:
+        mol = parse()
+        if mol is None:
+            return None, log.reason(unreadable)
+        try:
+            return _prepare(mol, kekulize, strict, remove_hs), ""
+        except (ValueError, RuntimeError) as exc:  # RDKit's MolSanitizeException and kin
+            return None, str(exc).strip() or type(exc).__name__
+
+
 def _parse_smiles(smiles: str, kekulize: bool, strict_valence: bool) -> tuple[Any, str]:
     """The prepared molecule, or ``None`` and RDKit's reason."""
     Chem = _rdkit()
@@ -147,14 +152,24 @@ def _parse_smiles(smiles: str, kekulize: bool, strict_valence: bool) -> tuple[An
     params = Chem.SmilesParserParams()
     params.sanitize = False
     params.removeHs = False
-    with _Captured() as log:
-        mol = Chem.MolFromSmiles(smiles, params)
-        if mol is None:
-            return None, log.reason("RDKit cannot parse it")
-        try:
-            return _prepare(mol, kekulize, strict_valence, remove_hs=True), ""
-        except Exception as exc:  # RDKit's sanitisation errors
-            return None, str(exc).strip() or type(exc).__name__
+    return _read_one(
+        lambda: Chem.MolFromSmiles(smiles, params),
+        "RDKit cannot parse it",
+        kekulize,
+        strict_valence,
+        True,
+    )
+
+
+class _BondNames(dict):  # type: ignore[type-arg]
+    """RDKit bond type -> its name, filled on first use (``str()`` of the enum is slow)."""
+
+    def __missing__(self, key: Any) -> str:
+        name = self[key] = str(key)
+        return name
+
+
+_BOND_NAME = _BondNames()
 
 
 class _Builder:
@@ -171,10 +186,13 @@ class _Builder:
         self.skipped: list[tuple[int, str]] = []
 
     def add(self, index: int, mol: Any, name: str) -> None:
-        self.atoms.extend(a.GetSymbol() for a in mol.GetAtoms())
-        for b in mol.GetBonds():
+        # by index: RDKit's GetAtoms()/GetBonds() sequences cost more than the work here
+        atom, bond = mol.GetAtomWithIdx, mol.GetBondWithIdx
+        self.atoms.extend([atom(k).GetSymbol() for k in range(mol.GetNumAtoms())])
+        for k in range(mol.GetNumBonds()):
+            b = bond(k)
             self.edges.append((b.GetBeginAtomIdx(), b.GetEndAtomIdx()))
-            self.bonds.append(str(b.GetBondType()))
+            self.bonds.append(_BOND_NAME[b.GetBondType()])
         self.node_ptr.append(len(self.atoms))
         self.edge_ptr.append(len(self.edges))
         self.kept.append(index)
@@ -185,7 +203,7 @@ class _Builder:
             raise GraphFormatError(f"{what} {index} cannot be read: {reason}")
         self.skipped.append((index, reason))
 
-    def build(self, y: np.ndarray | None, what: str) -> GraphDataset:
+    def build(self, y: np.ndarray | None, source: str) -> GraphDataset:
         from .datasets import GraphDataset
 
         if self.skipped:
@@ -193,7 +211,8 @@ class _Builder:
             more = f" and {len(self.skipped) - 10} more" if len(self.skipped) > 10 else ""
             warnings.warn(
                 MoleculeSkippedWarning(
-                    f"{len(self.skipped)} {what}s left out: {shown}{more}; "
+                    f"{source}{len(self.skipped)} of {len(self.skipped) + len(self.kept)} "
+                    f"molecules could not be read and were left out: {shown}{more}; "
                     "ds.source_index holds the index of each one kept",
                     self.skipped,
                 ),
@@ -308,7 +327,7 @@ def from_smiles(
             out.fail(i, f"{s!r}: {reason}", on_error, "SMILES")
             continue
         out.add(i, mol, str(i) if name_arr is None else str(name_arr[i]))
-    return out.build(y_arr, "SMILES")
+    return out.build(y_arr, "")
 
 
 def read_sdf(
@@ -370,14 +389,13 @@ def read_sdf(
     ys: list[str] = []
     what = f"{path}: molecule"
     for i in range(len(supplier)):
-        with _Captured() as log:
-            mol = supplier[i]
-            reason = log.reason("RDKit cannot parse the record")
-            if mol is not None:
-                try:
-                    mol = _prepare(mol, kekulize, strict_valence, remove_hs)
-                except Exception as exc:  # RDKit's sanitisation errors
-                    mol, reason = None, str(exc).strip() or type(exc).__name__
+        mol, reason = _read_one(
+            lambda: supplier[i],  # noqa: B023 (called at once)
+            "RDKit cannot parse the record",
+            kekulize,
+            strict_valence,
+            remove_hs,
+        )
         if mol is None:
             out.fail(i, reason, on_error, what)
             continue
@@ -387,7 +405,7 @@ def read_sdf(
             ys.append(mol.GetProp(y_field).strip())
         title = mol.GetProp("_Name").strip() if mol.HasProp("_Name") else ""
         out.add(i, mol, title or str(i))
-    ds = out.build(None, f"{path}: molecule")
+    ds = out.build(None, f"{path}: ")
     if y_field is not None:
         from .datasets import _label_file_values
 
@@ -560,21 +578,24 @@ def _size(size: Any) -> tuple[int, int]:
     return w, h
 
 
-def _finish(drawer: Any, fmt: str, path: PathLike | None) -> bytes | str:
+def _finish(drawer: Any, path: PathLike | None) -> bytes | str:
     drawer.FinishDrawing()
-    image = drawer.GetDrawingText()
+    image: bytes | str = drawer.GetDrawingText()
     if path is not None:
-        mode = "wb" if fmt == "png" else "w"
-        with open(path, mode, **({} if fmt == "png" else {"encoding": "utf-8"})) as fh:
-            fh.write(image)
-    return image  # type: ignore[no-any-return]
+        if isinstance(image, bytes):
+            with open(path, "wb") as fh:
+                fh.write(image)
+        else:
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(image)
+    return image
 
 
 def _drawer(fmt: str, width: int, height: int, panel_w: int = -1, panel_h: int = -1) -> Any:
     from rdkit.Chem.Draw import rdMolDraw2D
 
     cls = rdMolDraw2D.MolDraw2DCairo if fmt == "png" else rdMolDraw2D.MolDraw2DSVG
-    drawer = cls(width, height, panel_w, panel_h)
+    drawer: Any = cls(width, height, panel_w, panel_h)
     drawer.drawOptions().clearBackground = True
     return drawer
 
@@ -628,15 +649,16 @@ def draw_patterns(
     rows = -(-len(pats) // cols)
     mols = [pattern_to_rdkit(p, atoms, bonds) for p in pats]
     legends = [
-        (f"{float(coef[k]):+.4g}   " if coef is not None else "") + f"support {p.support}"
+        (f"{float(coef[k]):+.3f}   " if coef is not None else "") + f"support {p.support}"
         for k, p in enumerate(pats)
     ]
     from rdkit.Chem.Draw import rdMolDraw2D
 
     prepared = [rdMolDraw2D.PrepareMolForDrawing(m, kekulize=False) for m in mols]
     drawer = _drawer(fmt, w * cols, h * rows, w, h)
+    drawer.drawOptions().minFontSize = 20  # atom labels of two-atom fragments stay legible
     drawer.DrawMolecules(prepared, legends=legends)
-    return _finish(drawer, fmt, path)
+    return _finish(drawer, path)
 
 
 def draw_occurrences(
@@ -710,7 +732,7 @@ def draw_occurrences(
     rdMolDraw2D.PrepareAndDrawMolecule(
         drawer, mol, highlightAtoms=hl_atoms, highlightBonds=hl_bonds, kekulize=False
     )
-    return _finish(drawer, fmt, path)
+    return _finish(drawer, path)
 
 
 def mol_from_smiles(smiles: str, *, kekulize: bool = False, strict_valence: bool = False) -> Any:

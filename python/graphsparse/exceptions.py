@@ -29,6 +29,7 @@ __all__ = [
     "GraphSparseError",
     "InvalidGraphError",
     "InvalidParameterError",
+    "MoleculeSkippedWarning",
     "ThreadCountWarning",
     "TruncatedSearchWarning",
 ]
@@ -60,3 +61,17 @@ class TruncatedSearchWarning(UserWarning):
 
 class ThreadCountWarning(RuntimeWarning):
     """More threads were requested than the machine offers; the pool was capped at its cores."""
+
+
+class MoleculeSkippedWarning(UserWarning):
+    """Molecules that could not be read were left out (``on_error="skip"``).
+
+    Attributes
+    ----------
+    skipped : list of (int, str)
+        The index of each molecule left out, with RDKit's reason.
+    """
+
+    def __init__(self, message: str, skipped: list[tuple[int, str]]) -> None:
+        super().__init__(message)
+        self.skipped = skipped
