@@ -7,6 +7,7 @@ pattern's SMARTS, and its own reading of CPDB's SD file decides what the graphs 
 from __future__ import annotations
 
 import importlib.util
+import pickle
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -137,6 +138,9 @@ def test_every_cpdb_molecule_reads(cpdb):
     assert "H" not in ds.vertex_label_values  # hydrogens are implicit
     sub = ds[[5, 2]]
     np.testing.assert_array_equal(sub.source_index, [5, 2])
+    back = pickle.loads(pickle.dumps(sub))
+    assert back == sub
+    np.testing.assert_array_equal(back.source_index, [5, 2])
 
 
 @needs_rdkit
@@ -272,8 +276,13 @@ def test_bad_smiles_name_index_and_reason():
 def test_from_smiles_rejects_bad_arguments():
     with pytest.raises(InvalidParameterError, match="not one string"):
         from_smiles("CCO")
-    with pytest.raises(InvalidParameterError, match=r"smiles\[1\] is a int"):
+    with pytest.raises(GraphFormatError, match=r"SMILES 1 cannot be read: 5 is a int"):
         from_smiles(["C", 5])
+    with pytest.warns(MoleculeSkippedWarning, match=r"left out: 1 \(nan is a float"):
+        ds = from_smiles(["C", float("nan"), "N"], y=[0, 1, 2], on_error="skip")
+    np.testing.assert_array_equal(ds.y, [0, 2])
+    with pytest.raises(InvalidParameterError, match="path must be a file path"):
+        read_sdf(5)
     with pytest.raises(InvalidParameterError, match="on_error"):
         from_smiles(["C"], on_error="ignore")
     with pytest.raises(InvalidParameterError, match="y must hold one value per molecule"):
@@ -417,3 +426,30 @@ def test_drawings_are_valid_png_and_svg(tmp_path):
         gs.chem.draw_patterns(pats, format="gif")
     with pytest.raises(InvalidParameterError, match="empty"):
         gs.chem.draw_patterns([])
+
+
+@needs_rdkit
+@settings(max_examples=30)
+@given(
+    st.sampled_from(
+        ["on_error", "kekulize", "strict_valence", "names", "y", "n_cols", "size", "format"]
+    ),
+    st.one_of(
+        st.sampled_from([0.0, -0.0, float("nan"), float("inf"), 2**64, -1, None, True, "x"]),
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.integers(min_value=-(2**70), max_value=2**70),
+    ),
+)
+def test_hostile_scalars_give_library_errors(param, value):
+    from graphsparse.exceptions import GraphSparseError
+
+    ds = from_smiles(["CCO", "CCN"])
+    pats = gs.mine_subgraphs(ds, 2)
+    if param in ("n_cols", "size", "format"):
+        call = lambda: gs.chem.draw_patterns(pats, **{param: value})  # noqa: E731
+    else:
+        call = lambda: from_smiles(["CCO", "CCN"], **{param: value})  # noqa: E731
+    try:
+        call()
+    except GraphSparseError:
+        pass

@@ -320,8 +320,9 @@ def from_smiles(
     name_arr = _aligned(names, len(items), "names")
     out = _Builder()
     for i, s in enumerate(items):
-        if not isinstance(s, str):
-            raise InvalidParameterError(f"smiles[{i}] is a {type(s).__name__}, not a string")
+        if not isinstance(s, str):  # e.g. a missing value (None, NaN) from a table
+            out.fail(i, f"{s!r} is a {type(s).__name__}, not a string", on_error, "SMILES")
+            continue
         mol, reason = _parse_smiles(s, kekulize, strict_valence)
         if mol is None:
             out.fail(i, f"{s!r}: {reason}", on_error, "SMILES")
@@ -381,6 +382,8 @@ def read_sdf(
         raise InvalidParameterError(f"remove_hs must be True or False, got {remove_hs!r}")
     if y_field is not None and not isinstance(y_field, str):
         raise InvalidParameterError(f"y_field must be a field name, got {y_field!r}")
+    if not isinstance(path, str | os.PathLike):
+        raise InvalidParameterError(f"path must be a file path, got {type(path).__name__}")
     path = os.fspath(path)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"no such SD file: {path!r}")
@@ -635,6 +638,17 @@ def draw_patterns(
     -------
     bytes or str
         The PNG bytes or the SVG text (also written to ``path`` when given).
+
+    Examples
+    --------
+    >>> import graphsparse as gs
+    >>> ds = gs.datasets.from_smiles(["Nc1ccccc1", "Oc1ccc(N)cc1"])
+    >>> [p.to_smarts() for p in gs.mine_subgraphs(ds, 2) if p.n_edges == 7]
+    ['[#6]:1:[#6]:[#6]:[#6]:[#6]:[#6]1-[#7]']
+    >>> pats = [p for p in gs.mine_subgraphs(ds, 2) if p.n_edges == 7]
+    >>> svg = draw_patterns(pats, [0.8], format="svg")
+    >>> svg.startswith("<?xml")
+    True
     """
     _rdkit()
     pats = list(patterns)
@@ -700,6 +714,14 @@ def draw_occurrences(
     ------
     InvalidParameterError
         When the pattern does not occur in the molecule.
+
+    Examples
+    --------
+    >>> import graphsparse as gs
+    >>> ds = gs.datasets.from_smiles(["CC(=O)O", "CCC(=O)O"])
+    >>> acid = next(p for p in gs.mine_subgraphs(ds, 2) if p.to_smarts() == "[#6](=[#8])-[#8]")
+    >>> draw_occurrences(acid, "OC(=O)CCC(=O)O")[:4]  # both carboxyl groups highlighted
+    b'\\x89PNG'
     """
     Chem = _rdkit()
     if isinstance(molecule, str):

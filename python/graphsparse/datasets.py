@@ -131,7 +131,8 @@ def _label_file_values(tokens: list[str]) -> list[Any]:
 class GraphDataset:
     """A collection of labelled undirected graphs, with an optional response ``y``.
 
-    Build one with :func:`from_networkx`, :func:`read_gspan`, :func:`load_tu` or a generator.
+    Build one with :func:`from_networkx`, :func:`read_gspan`, :func:`load_tu`, a generator, or
+    from molecules with :func:`from_smiles` and :func:`read_sdf` (RDKit).
 
     Indexing follows NumPy: ``ds[i]``, ``ds[a:b]``, ``ds[[0, 3]]`` and ``ds[mask]`` all return a
     new ``GraphDataset`` (``ds[i]`` holds one graph). ``ds.graphs`` (or iterating) gives

@@ -196,7 +196,7 @@ class Pattern:
         >>> nx.set_node_attributes(g, {0: "C", 1: "C", 2: "O"}, "label")
         >>> nx.set_edge_attributes(g, "SINGLE", "label")
         >>> [p.to_smarts() for p in mine_subgraphs([g], 1) if p.n_edges == 3]
-        ['[#6]-1-[#6]-[#8]-1']
+        ['[#6]-1-[#6]-[#8]1']
         """
         from .chem import pattern_smarts
 
