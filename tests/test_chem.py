@@ -285,7 +285,7 @@ def test_from_smiles_rejects_bad_arguments():
         read_sdf(5)
     with pytest.raises(InvalidParameterError, match="on_error"):
         from_smiles(["C"], on_error="ignore")
-    with pytest.raises(InvalidParameterError, match="y must hold one value per molecule"):
+    with pytest.raises(InvalidParameterError, match="y has 1 entries for 2 samples"):
         from_smiles(["C", "N"], y=[1])
     with pytest.raises(InvalidParameterError, match="kekulize"):
         from_smiles(["C"], kekulize="yes")
@@ -420,7 +420,7 @@ def test_drawings_are_valid_png_and_svg(tmp_path):
     assert gs.chem.draw_occurrences(ring, "c1ccc2ccccc2c1")[:4] == b"\x89PNG"
     with pytest.raises(InvalidParameterError, match="does not occur"):
         gs.chem.draw_occurrences(ring, "CCCC")
-    with pytest.raises(InvalidParameterError, match="coefs must hold one value"):
+    with pytest.raises(InvalidParameterError, match="coefs must have length"):
         gs.chem.draw_patterns(pats, [1.0])
     with pytest.raises(InvalidParameterError, match="format"):
         gs.chem.draw_patterns(pats, format="gif")

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from ._validation import as_flag, as_float_array, as_int, as_response
 from .exceptions import (
     GraphFormatError,
     InvalidGraphError,
@@ -240,20 +241,8 @@ class _Builder:
 def _check_options(on_error: Any, kekulize: Any, strict_valence: Any) -> None:
     if on_error not in ("raise", "skip"):
         raise InvalidParameterError(f"on_error must be 'raise' or 'skip', got {on_error!r}")
-    for name, value in (("kekulize", kekulize), ("strict_valence", strict_valence)):
-        if not isinstance(value, bool | np.bool_):
-            raise InvalidParameterError(f"{name} must be True or False, got {value!r}")
-
-
-def _aligned(values: Any, n: int, what: str, per: str = "molecule") -> np.ndarray | None:
-    if values is None:
-        return None
-    arr = np.asarray(values)
-    if arr.ndim != 1 or arr.shape[0] != n:
-        raise InvalidParameterError(
-            f"{what} must hold one value per {per} ({n}), got shape {arr.shape}"
-        )
-    return arr
+    as_flag(kekulize, "kekulize")
+    as_flag(strict_valence, "strict_valence")
 
 
 def from_smiles(
@@ -316,8 +305,8 @@ def from_smiles(
         raise InvalidParameterError(
             f"smiles must be a sequence of SMILES strings, got {type(smiles).__name__}"
         ) from None
-    y_arr = _aligned(y, len(items), "y")
-    name_arr = _aligned(names, len(items), "names")
+    y_arr = None if y is None else as_response(y, len(items), "y")
+    name_arr = None if names is None else as_response(names, len(items), "names")
     out = _Builder()
     for i, s in enumerate(items):
         if not isinstance(s, str):  # e.g. a missing value (None, NaN) from a table
@@ -378,8 +367,7 @@ def read_sdf(
     """
     Chem = _rdkit()
     _check_options(on_error, kekulize, strict_valence)
-    if not isinstance(remove_hs, bool | np.bool_):
-        raise InvalidParameterError(f"remove_hs must be True or False, got {remove_hs!r}")
+    as_flag(remove_hs, "remove_hs")
     if y_field is not None and not isinstance(y_field, str):
         raise InvalidParameterError(f"y_field must be a field name, got {y_field!r}")
     if not isinstance(path, str | os.PathLike):
@@ -654,8 +642,8 @@ def draw_patterns(
     pats = list(patterns)
     if not pats:
         raise InvalidParameterError("patterns is empty; there is nothing to draw")
-    coef = None if coefs is None else _aligned(coefs, len(pats), "coefs", "pattern")
-    if not isinstance(n_cols, int) or n_cols < 1:
+    coef = None if coefs is None else as_float_array(coefs, "coefs", length=len(pats))
+    if as_int(n_cols, "n_cols") < 1:
         raise InvalidParameterError(f"n_cols must be a positive integer, got {n_cols!r}")
     fmt = _image_format(path, format)
     w, h = _size(size)
