@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 import networkx as nx
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import graphsparse as gs
@@ -362,7 +362,6 @@ def molecules(draw, max_atoms=9):
 
 
 @needs_rdkit
-@settings(max_examples=40)
 @given(st.lists(molecules(), min_size=1, max_size=6), st.booleans())
 def test_smarts_match_exactly_the_graph_ids_on_random_molecules(smiles, kekulize):
     from rdkit import Chem
@@ -381,7 +380,6 @@ def test_smarts_match_exactly_the_graph_ids_on_random_molecules(smiles, kekulize
 
 
 @needs_rdkit
-@settings(max_examples=60)
 @given(labelled_graph(max_vertices=10, n_vertex_labels=5, n_edge_labels=4, connected=True))
 def test_smarts_parse_back_to_the_pattern(g):
     """Any connected labelled graph (many rings included) survives SMARTS and RDKit's parser."""
@@ -429,7 +427,6 @@ def test_drawings_are_valid_png_and_svg(tmp_path):
 
 
 @needs_rdkit
-@settings(max_examples=30)
 @given(
     st.sampled_from(
         ["on_error", "kekulize", "strict_valence", "names", "y", "n_cols", "size", "format"]
