@@ -5,6 +5,8 @@ The public API:
 * data — :mod:`graphsparse.datasets` (``GraphDataset``, ``load_tu``, ``read_gspan``,
   ``write_gspan``, ``from_networkx``, generators)
 * mining — :func:`mine_subgraphs` (parallel gSpan) returning :class:`Pattern` objects
+* chemistry — :mod:`graphsparse.chem` (SMILES and SD files in, SMARTS and drawings out; needs
+  the optional extra ``chem``, RDKit)
 * Steiner — :func:`pcst` (prize-collecting Steiner forest, identical to ``pcst_fast``)
 * projections — :mod:`graphsparse.projections` (``project_simplex``, ``project_l1_ball``,
   ``project_weighted_simplex``, ``project_capped_simplex``, ``project_top_k``)
@@ -25,6 +27,7 @@ import os as _os
 
 from . import (
     _graphsparse,
+    chem,
     compression,
     datasets,
     exceptions,
@@ -67,6 +70,7 @@ __all__ = [
     "SubgraphLinearRegression",
     "SubgraphLogisticRegression",
     "__version__",
+    "chem",
     "compression",
     "datasets",
     "exceptions",

@@ -20,6 +20,7 @@ from .exceptions import InvalidGraphError, InvalidParameterError
 
 __all__ = [
     "as_edges",
+    "as_flag",
     "as_float_array",
     "as_int",
     "as_real",
@@ -37,6 +38,13 @@ def as_int(value: Any, name: str) -> int:
     if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
         raise InvalidParameterError(f"{name} must be an integer, got {value!r}")
     return int(value)
+
+
+def as_flag(value: Any, name: str) -> bool:
+    """``value`` as a Python ``bool`` (``True``/``False`` or NumPy's booleans only)."""
+    if not isinstance(value, bool | np.bool_):
+        raise InvalidParameterError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
 
 
 def as_real(value: Any, name: str) -> float:

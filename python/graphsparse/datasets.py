@@ -19,6 +19,7 @@ import numpy.typing as npt
 from . import _graphsparse as _rs
 from ._graphda_data import GraphDABenchmark, grid_edges, make_graphda_benchmark
 from ._recovery_data import GraphRecoveryProblem, make_graph_structured_recovery
+from .chem import from_smiles, read_sdf  # RDKit is imported only when one is called
 from .exceptions import GraphFormatError, InvalidGraphError, InvalidParameterError
 
 __all__ = [
@@ -26,12 +27,14 @@ __all__ = [
     "GraphDataset",
     "GraphRecoveryProblem",
     "from_networkx",
+    "from_smiles",
     "grid_edges",
     "load_tu",
     "make_graph_structured_recovery",
     "make_graphda_benchmark",
     "make_subgraph_classification",
     "read_gspan",
+    "read_sdf",
     "write_gspan",
 ]
 
@@ -128,7 +131,8 @@ def _label_file_values(tokens: list[str]) -> list[Any]:
 class GraphDataset:
     """A collection of labelled undirected graphs, with an optional response ``y``.
 
-    Build one with :func:`from_networkx`, :func:`read_gspan`, :func:`load_tu` or a generator.
+    Build one with :func:`from_networkx`, :func:`read_gspan`, :func:`load_tu`, a generator, or
+    from molecules with :func:`from_smiles` and :func:`read_sdf` (RDKit).
 
     Indexing follows NumPy: ``ds[i]``, ``ds[a:b]``, ``ds[[0, 3]]`` and ``ds[mask]`` all return a
     new ``GraphDataset`` (``ds[i]`` holds one graph). ``ds.graphs`` (or iterating) gives
@@ -142,6 +146,9 @@ class GraphDataset:
         The user's label for each dense label id (sorted).
     names : list of str
         A name per graph (the id from the source file, or its index).
+    source_index : ndarray of int64 or None
+        For molecules read by :func:`from_smiles` or :func:`read_sdf`: the position of each graph
+        in the input (inputs left out with ``on_error="skip"`` leave gaps); ``None`` otherwise.
     """
 
     __slots__ = (
@@ -154,6 +161,7 @@ class GraphDataset:
         "names",
         "node_labels",
         "node_ptr",
+        "source_index",
         "vertex_label_values",
         "y",
     )
@@ -223,6 +231,7 @@ class GraphDataset:
         self.names = list(names) if names is not None else [str(i) for i in range(n)]
         if len(self.names) != n:
             raise InvalidParameterError(f"{len(self.names)} names given for {n} graphs")
+        self.source_index: np.ndarray | None = None
         self._graphs: list[nx.Graph] | None = None
 
     # -- container protocol -------------------------------------------------------------------
@@ -266,13 +275,16 @@ class GraphDataset:
         return self._take(ids)
 
     def _take(self, ids: np.ndarray) -> GraphDataset:
-        return GraphDataset._from_db(
+        ds = GraphDataset._from_db(
             self._db.select(np.ascontiguousarray(ids, dtype=np.int64)),
             self.vertex_label_values,
             self.edge_label_values,
             y=None if self.y is None else self.y[ids],
             names=[self.names[i] for i in ids],
         )
+        if self.source_index is not None:
+            ds.source_index = self.source_index[ids]
+        return ds
 
     # -- views ----------------------------------------------------------------------------------
     @property
@@ -322,6 +334,7 @@ class GraphDataset:
         return {s: getattr(self, s) for s in self.__slots__ if s not in ("_graphs", "_db")}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        self.source_index = None  # absent from pickles written before it existed
         for k, v in state.items():
             object.__setattr__(self, k, v)
         self._graphs = None

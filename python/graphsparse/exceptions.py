@@ -11,7 +11,8 @@ error                       raised for
                             a negative or out-of-range endpoint, a self-loop or parallel edge
                             where none is allowed, bad or mixed labels, an unusable graph object
 :class:`GraphFormatError`   a file that cannot be parsed, or files of one dataset that disagree
-                            (the message gives the file and line)
+                            (the message gives the file and line), or a molecule RDKit cannot
+                            read (its index and RDKit's reason)
 :class:`InvalidParameterError`  any other bad argument: a value out of range (NaN, negative
                             costs, ``lambda1 <= 0`` ...), the wrong type, the wrong shape
 ==========================  =====================================================================
@@ -28,6 +29,7 @@ __all__ = [
     "GraphSparseError",
     "InvalidGraphError",
     "InvalidParameterError",
+    "MoleculeSkippedWarning",
     "ThreadCountWarning",
     "TruncatedSearchWarning",
 ]
@@ -59,3 +61,17 @@ class TruncatedSearchWarning(UserWarning):
 
 class ThreadCountWarning(RuntimeWarning):
     """More threads were requested than the machine offers; the pool was capped at its cores."""
+
+
+class MoleculeSkippedWarning(UserWarning):
+    """Molecules that could not be read were left out (``on_error="skip"``).
+
+    Attributes
+    ----------
+    skipped : list of (int, str)
+        The index of each molecule left out, with RDKit's reason.
+    """
+
+    def __init__(self, message: str, skipped: list[tuple[int, str]]) -> None:
+        super().__init__(message)
+        self.skipped = skipped

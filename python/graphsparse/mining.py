@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import networkx as nx
@@ -164,6 +164,43 @@ class Pattern:
         lines += [f"v {v} {lab}" for v, lab in enumerate(self.vertex_labels)]
         lines += [f"e {i} {j} {lij}" for i, j, _, lij, _ in self.dfs_code]
         return "\n".join(lines)
+
+    def to_smarts(
+        self, atoms: Mapping[Any, Any] | None = None, bonds: Mapping[Any, Any] | None = None
+    ) -> str:
+        """The pattern as a SMARTS query (needs no RDKit).
+
+        Atoms are written ``[#Z]`` (any aromaticity, charge and hydrogen count) and every bond
+        explicitly (``-``, ``=``, ``#``, ``:``), so RDKit's substructure search on the molecules a
+        dataset was read from finds the pattern in exactly the graphs of ``graph_ids``.
+
+        Parameters
+        ----------
+        atoms : mapping, optional
+            Vertex label -> element symbol or atomic number, for datasets whose vertex labels
+            are not element symbols (e.g. ``{6: 6, 7: 7}`` for atomic numbers).
+        bonds : mapping, optional
+            Edge label -> bond type name (``"SINGLE"`` ...) or order (1, 2, 3, 1.5 aromatic).
+
+        Raises
+        ------
+        InvalidGraphError
+            When a label is not an atom or a bond; patterns mined from
+            :func:`~graphsparse.datasets.from_smiles` or
+            :func:`~graphsparse.datasets.read_sdf` datasets need no mapping.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> g = nx.cycle_graph(3)
+        >>> nx.set_node_attributes(g, {0: "C", 1: "C", 2: "O"}, "label")
+        >>> nx.set_edge_attributes(g, "SINGLE", "label")
+        >>> [p.to_smarts() for p in mine_subgraphs([g], 1) if p.n_edges == 3]
+        ['[#6]-1-[#6]-[#8]1']
+        """
+        from .chem import pattern_smarts
+
+        return pattern_smarts(self, atoms, bonds)
 
     def __str__(self) -> str:
         if not self.dfs_code:
