@@ -32,7 +32,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, TransformerMixin, clone
+from sklearn.exceptions import DataConversionWarning
+from sklearn.utils import TransformerTags
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -208,6 +210,10 @@ class _Table:
 
     def numeric(self, j: int) -> npt.NDArray[np.float64]:
         col = self.values[j]
+        if np.asarray(col).dtype.kind == "c":
+            raise InvalidParameterError(
+                f"X column {self.names[j]!r}: Complex data not supported"
+            )
         try:
             arr = np.asarray(col, dtype=np.float64)
         except (TypeError, ValueError) as err:
@@ -274,8 +280,26 @@ def _encode(values: Any, categories: list[Any] | None) -> tuple[Any, list[Any]]:
     return codes, categories
 
 
+def _response(est: Any, y: Any, n: int) -> np.ndarray:
+    """``y`` as a 1-D array of ``n`` entries (a column vector is raveled with a warning)."""
+    if y is None:
+        raise InvalidParameterError(
+            f"{type(est).__name__} requires y to be passed, but the target y is None"
+        )
+    arr = np.asarray(y) if not isinstance(y, np.ndarray) else y
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        warnings.warn(
+            "A column-vector y was passed when a 1d array was expected; pass y of shape "
+            "(n_samples,)",
+            DataConversionWarning,
+            stacklevel=4,
+        )
+        arr = arr.ravel()
+    return as_response(arr, n)
+
+
 # -- the estimators -------------------------------------------------------------------------------
-class _RuleEnsemble(BaseEstimator):
+class _RuleEnsemble(TransformerMixin, BaseEstimator):
     """Shared code of the rule-ensemble estimators."""
 
     _loss = "hinge"
@@ -292,7 +316,7 @@ class _RuleEnsemble(BaseEstimator):
         tol: float = 1e-3,
         max_iter: int = 300,
         rule_threshold: float = 1e-3,
-        max_rules: int | None = None,
+        max_nodes: int | None = None,
         time_limit: float | None = None,
         kernel_cache_bytes: int = 64 << 20,
         n_jobs: int | None = 1,
@@ -307,7 +331,7 @@ class _RuleEnsemble(BaseEstimator):
         self.tol = tol
         self.max_iter = max_iter
         self.rule_threshold = rule_threshold
-        self.max_rules = max_rules
+        self.max_nodes = max_nodes
         self.time_limit = time_limit
         self.kernel_cache_bytes = kernel_cache_bytes
         self.n_jobs = n_jobs
@@ -316,7 +340,13 @@ class _RuleEnsemble(BaseEstimator):
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
+        tags.transformer_tags = TransformerTags(preserves_dtype=[])
         return tags
+
+    def get_feature_names_out(self, input_features: Any = None) -> npt.NDArray[np.object_]:
+        """The output names of :meth:`transform`: each rule as text."""
+        check_is_fitted(self, "rules_")
+        return np.asarray([str(r) for r in self.rules_], dtype=object)
 
     # - hooks of the subclasses
     def _targets(self, y: Any, n: int) -> tuple[npt.NDArray[np.float64], int]:
@@ -344,6 +374,17 @@ class _RuleEnsemble(BaseEstimator):
         return cols
 
     def _table(self, X: Any, fitting: bool) -> _Table:
+        if not _is_dataframe(X) and not sp.issparse(X):
+            try:
+                X = np.asarray(X)
+            except (TypeError, ValueError) as err:
+                raise InvalidParameterError(f"X cannot be converted to an array: {err}") from None
+        if not _is_dataframe(X) and not sp.issparse(X) and X.ndim != 2:
+            raise InvalidParameterError(
+                f"X must be a 2-D array (n_samples, n_features), got shape {X.shape}. "
+                "Reshape your data with X.reshape(-1, 1) for a single feature or "
+                "X.reshape(1, -1) for a single sample."
+            )
         validate_data(self, X, skip_check_array=True, reset=fitting)
         table = _Table(X, self.categorical_features if fitting else None)
         if not fitting:
@@ -351,7 +392,10 @@ class _RuleEnsemble(BaseEstimator):
         if table.n_rows == 0:
             raise InvalidParameterError("X has no rows (0 samples)")
         if not table.names:
-            raise InvalidParameterError("X has no columns (0 features)")
+            raise InvalidParameterError(
+                f"X has 0 feature(s) (shape=({table.n_rows}, 0)) while a minimum of 1 is "
+                "required."
+            )
         return table
 
     def _params(self) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -368,9 +412,9 @@ class _RuleEnsemble(BaseEstimator):
             "tol": self.tol,
             "max_iter": self.max_iter,
             "rule_threshold": self.rule_threshold,
-            "max_add": None,
+            "max_add": getattr(self, "_max_add", None),
             "kernel_cache_bytes": self.kernel_cache_bytes,
-            "max_nodes": self.max_rules,
+            "max_nodes": self.max_nodes,
             "time_limit": self.time_limit,
         }
         return prop, params
@@ -544,8 +588,10 @@ _PARAMS_DOC = """
         Most mirror-descent iterations per restricted problem.
     rule_threshold : float, default=1e-3
         Rules weaker than ``rule_threshold`` times the strongest are dropped.
-    max_rules : int, optional
-        Budget of lattice nodes added to the active set. A fit that hits it (or
+    max_nodes : int, optional
+        Budget of lattice nodes added to the active set (``None``: no limit). On noisy data
+        with many numeric columns the optimality condition can pull in hundreds of
+        thousands of nodes (minutes); a budget bounds that. A fit that hits it (or
         ``time_limit``) keeps what it has, sets ``truncated_`` and issues a
         :class:`~graphsparse.exceptions.TruncatedSearchWarning`; ``duality_gap_`` says how far
         from optimal it stopped.
@@ -637,7 +683,7 @@ class RuleEnsembleClassifier(ClassifierMixin, _RuleEnsemble):
         tol: float = 1e-3,
         max_iter: int = 300,
         rule_threshold: float = 1e-3,
-        max_rules: int | None = None,
+        max_nodes: int | None = None,
         time_limit: float | None = None,
         kernel_cache_bytes: int = 64 << 20,
         n_jobs: int | None = 1,
@@ -653,7 +699,7 @@ class RuleEnsembleClassifier(ClassifierMixin, _RuleEnsemble):
             tol=tol,
             max_iter=max_iter,
             rule_threshold=rule_threshold,
-            max_rules=max_rules,
+            max_nodes=max_nodes,
             time_limit=time_limit,
             kernel_cache_bytes=kernel_cache_bytes,
             n_jobs=n_jobs,
@@ -667,7 +713,7 @@ class RuleEnsembleClassifier(ClassifierMixin, _RuleEnsemble):
         return None if self.mu is None else as_real(self.mu, "mu")
 
     def _targets(self, y: Any, n: int) -> tuple[npt.NDArray[np.float64], int]:
-        arr = as_response(y, n)
+        arr = _response(self, y, n)
         if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
             raise InvalidParameterError("y contains NaN or infinite values")
         check_classification_targets(arr)
@@ -678,7 +724,7 @@ class RuleEnsembleClassifier(ClassifierMixin, _RuleEnsemble):
         k = len(self.classes_)
         if k < 2:
             raise InvalidParameterError(
-                f"y has a single class ({self.classes_[0]!r}); a classifier needs two or more"
+                f"y has only one class ({self.classes_[0]!r}); a classifier needs two or more"
             )
         if k == 2:
             return np.where(arr == self.classes_[1], 1.0, -1.0), 1
@@ -711,7 +757,7 @@ class RuleEnsembleRegressor(RegressorMixin, _RuleEnsemble):
     >>> rng = np.random.default_rng(0)
     >>> X = rng.uniform(size=(200, 2))
     >>> y = 3.0 * (X[:, 0] > 0.5) + rng.normal(scale=0.1, size=200)
-    >>> model = RuleEnsembleRegressor(C=10.0).fit(X, y)
+    >>> model = RuleEnsembleRegressor(C=10.0, n_cuts=9).fit(X, y)
     >>> bool(model.score(X, y) > 0.9)
     True
     """
@@ -720,7 +766,7 @@ class RuleEnsembleRegressor(RegressorMixin, _RuleEnsemble):
     _loss = "squared"
 
     def _targets(self, y: Any, n: int) -> tuple[npt.NDArray[np.float64], int]:
-        arr = as_response(y, n)
+        arr = _response(self, y, n)
         if arr.dtype.kind not in "fiub":
             try:
                 arr = arr.astype(np.float64)
