@@ -52,38 +52,132 @@ CS = [1e-3, 1e-2, 1e-1, 1.0, 1e1, 1e2, 1e3]
 
 # Table 2 (F1 mean, sd, rules, length) and Table 4 (accuracy) of the paper, per rho.
 PAPER_BINARY: dict[str, dict[float, tuple[float, float, float, float]]] = {
-    "TIC": {2.0: (0.889, 0.093, 161.7, 1.72), 1.5: (0.897, 0.093, 186.6, 1.76), 1.1: (0.905, 0.096, 157.6, 1.72)},
-    "BCW": {2.0: (0.923, 0.032, 30.9, 1.0), 1.5: (0.924, 0.032, 20.0, 1.03), 1.1: (0.925, 0.032, 20.4, 1.02)},
-    "DIA": {2.0: (0.661, 0.018, 83.2, 1.31), 1.5: (0.663, 0.017, 73.2, 1.17), 1.1: (0.661, 0.023, 62.6, 1.27)},
-    "HAB": {2.0: (0.523, 0.062, 112.1, 1.366), 1.5: (0.521, 0.060, 51.2, 1.235), 1.1: (0.521, 0.060, 17.1, 1.142)},
-    "HTC": {2.0: (0.743, 0.038, 46.7, 1.06), 1.5: (0.735, 0.058, 23.9, 1.0), 1.1: (0.736, 0.055, 32.0, 1.09)},
-    "BLD": {2.0: (0.586, 0.029, 229.7, 1.98), 1.5: (0.587, 0.028, 62.8, 1.79), 1.1: (0.588, 0.027, 19.0, 1.29)},
-    "HTS": {2.0: (0.747, 0.031, 34.7, 1.02), 1.5: (0.746, 0.028, 25.0, 1.02), 1.1: (0.747, 0.028, 24.4, 1.03)},
-    "MK3": {2.0: (0.972, 0.0, 200.0, 2.07), 1.5: (0.972, 0.0, 93.0, 1.84), 1.1: (0.972, 0.0, 7.0, 1.43)},
-    "VTE": {2.0: (0.93, 0.042, 39.0, 1.11), 1.5: (0.929, 0.043, 8.2, 1.0), 1.1: (0.934, 0.038, 6.4, 1.0)},
-    "BCC": {2.0: (0.565, 0.059, 39.6, 1.15), 1.5: (0.563, 0.061, 30.2, 1.07), 1.1: (0.569, 0.063, 29.4, 1.17)},
-    "MAM": {2.0: (0.796, 0.026, 92.2, 1.27), 1.5: (0.796, 0.026, 47.6, 1.24), 1.1: (0.797, 0.024, 40.5, 1.25)},
-    "LIV": {2.0: (0.594, 0.046, 242.5, 1.42), 1.5: (0.595, 0.048, 58.2, 1.32), 1.1: (0.588, 0.049, 45.7, 1.36)},
+    "TIC": {
+        2.0: (0.889, 0.093, 161.7, 1.72),
+        1.5: (0.897, 0.093, 186.6, 1.76),
+        1.1: (0.905, 0.096, 157.6, 1.72),
+    },
+    "BCW": {
+        2.0: (0.923, 0.032, 30.9, 1.0),
+        1.5: (0.924, 0.032, 20.0, 1.03),
+        1.1: (0.925, 0.032, 20.4, 1.02),
+    },
+    "DIA": {
+        2.0: (0.661, 0.018, 83.2, 1.31),
+        1.5: (0.663, 0.017, 73.2, 1.17),
+        1.1: (0.661, 0.023, 62.6, 1.27),
+    },
+    "HAB": {
+        2.0: (0.523, 0.062, 112.1, 1.366),
+        1.5: (0.521, 0.060, 51.2, 1.235),
+        1.1: (0.521, 0.060, 17.1, 1.142),
+    },
+    "HTC": {
+        2.0: (0.743, 0.038, 46.7, 1.06),
+        1.5: (0.735, 0.058, 23.9, 1.0),
+        1.1: (0.736, 0.055, 32.0, 1.09),
+    },
+    "BLD": {
+        2.0: (0.586, 0.029, 229.7, 1.98),
+        1.5: (0.587, 0.028, 62.8, 1.79),
+        1.1: (0.588, 0.027, 19.0, 1.29),
+    },
+    "HTS": {
+        2.0: (0.747, 0.031, 34.7, 1.02),
+        1.5: (0.746, 0.028, 25.0, 1.02),
+        1.1: (0.747, 0.028, 24.4, 1.03),
+    },
+    "MK3": {
+        2.0: (0.972, 0.0, 200.0, 2.07),
+        1.5: (0.972, 0.0, 93.0, 1.84),
+        1.1: (0.972, 0.0, 7.0, 1.43),
+    },
+    "VTE": {
+        2.0: (0.93, 0.042, 39.0, 1.11),
+        1.5: (0.929, 0.043, 8.2, 1.0),
+        1.1: (0.934, 0.038, 6.4, 1.0),
+    },
+    "BCC": {
+        2.0: (0.565, 0.059, 39.6, 1.15),
+        1.5: (0.563, 0.061, 30.2, 1.07),
+        1.1: (0.569, 0.063, 29.4, 1.17),
+    },
+    "MAM": {
+        2.0: (0.796, 0.026, 92.2, 1.27),
+        1.5: (0.796, 0.026, 47.6, 1.24),
+        1.1: (0.797, 0.024, 40.5, 1.25),
+    },
+    "LIV": {
+        2.0: (0.594, 0.046, 242.5, 1.42),
+        1.5: (0.595, 0.048, 58.2, 1.32),
+        1.1: (0.588, 0.049, 45.7, 1.36),
+    },
 }
 PAPER_AUC = {
-    "TIC": {2.0: 0.967, 1.5: 0.973, 1.1: 0.975}, "BCW": {2.0: 0.984, 1.5: 0.93, 1.1: 0.93},
-    "DIA": {2.0: 0.766, 1.5: 0.733, 1.1: 0.636}, "HAB": {2.0: 0.556, 1.5: 0.482, 1.1: 0.383},
-    "HTC": {2.0: 0.837, 1.5: 0.763, 1.1: 0.753}, "BLD": {2.0: 0.667, 1.5: 0.634, 1.1: 0.519},
-    "HTS": {2.0: 0.849, 1.5: 0.83, 1.1: 0.811}, "MK3": {2.0: 1.0, 1.5: 0.998, 1.1: 0.957},
-    "VTE": {2.0: 0.972, 1.5: 0.948, 1.1: 0.945}, "BCC": {2.0: 0.637, 1.5: 0.576, 1.1: 0.513},
-    "MAM": {2.0: 0.882, 1.5: 0.85, 1.1: 0.839}, "LIV": {2.0: 0.623, 1.5: 0.583, 1.1: 0.565},
+    "TIC": {2.0: 0.967, 1.5: 0.973, 1.1: 0.975},
+    "BCW": {2.0: 0.984, 1.5: 0.93, 1.1: 0.93},
+    "DIA": {2.0: 0.766, 1.5: 0.733, 1.1: 0.636},
+    "HAB": {2.0: 0.556, 1.5: 0.482, 1.1: 0.383},
+    "HTC": {2.0: 0.837, 1.5: 0.763, 1.1: 0.753},
+    "BLD": {2.0: 0.667, 1.5: 0.634, 1.1: 0.519},
+    "HTS": {2.0: 0.849, 1.5: 0.83, 1.1: 0.811},
+    "MK3": {2.0: 1.0, 1.5: 0.998, 1.1: 0.957},
+    "VTE": {2.0: 0.972, 1.5: 0.948, 1.1: 0.945},
+    "BCC": {2.0: 0.637, 1.5: 0.576, 1.1: 0.513},
+    "MAM": {2.0: 0.882, 1.5: 0.85, 1.1: 0.839},
+    "LIV": {2.0: 0.623, 1.5: 0.583, 1.1: 0.565},
 }
 PAPER_MULTI: dict[str, dict[float, tuple[float, float, float, float]]] = {
-    "BALANCE": {2.0: (0.817, 0.028, 2468.9, 2.84), 1.5: (0.808, 0.032, 112, 1.64), 1.1: (0.807, 0.034, 85, 1.61)},
-    "CAR": {2.0: (0.864, 0.020, 9571.2, 3.14), 1.5: (0.86, 0.028, 220.3, 1.64), 1.1: (0.875, 0.029, 269.3, 1.85)},
-    "CMC": {2.0: (0.472, 0.014, 10299.3, 2.85), 1.5: (0.463, 0.017, 512.9, 1.95), 1.1: (0.465, 0.016, 396.4, 1.88)},
-    "ECOLI": {2.0: (0.779, 0.057, 4790.2, 2.99), 1.5: (0.784, 0.045, 34.3, 1.05), 1.1: (0.778, 0.054, 32.4, 1.16)},
-    "GLASS": {2.0: (0.501, 0.049, 5663.7, 2.40), 1.5: (0.525, 0.043, 69.1, 1.15), 1.1: (0.524, 0.046, 54.6, 1.04)},
-    "IRIS": {2.0: (0.913, 0.083, 567, 2.44), 1.5: (0.927, 0.024, 9.8, 1.0), 1.1: (0.893, 0.091, 8.6, 1.0)},
-    "LYMPH": {2.0: (0.709, 0.061, 4683.8, 2.30), 1.5: (0.724, 0.078, 33.7, 1.01), 1.1: (0.722, 0.078, 33, 1.01)},
-    "TAE": {2.0: (0.418, 0.049, 5707.4, 2.25), 1.5: (0.399, 0.049, 38.3, 1.0), 1.1: (0.402, 0.046, 38.1, 1.05)},
-    "YEAST": {2.0: (0.487, 0.021, 8153.6, 2.85), 1.5: (0.485, 0.022, 217.8, 1.80), 1.1: (0.486, 0.021, 179.6, 1.73)},
-    "ZOO": {2.0: (0.877, 0.06, 3322.2, 2.70), 1.5: (0.928, 0.037, 32.3, 1.0), 1.1: (0.927, 0.039, 31.9, 1.01)},
+    "BALANCE": {
+        2.0: (0.817, 0.028, 2468.9, 2.84),
+        1.5: (0.808, 0.032, 112, 1.64),
+        1.1: (0.807, 0.034, 85, 1.61),
+    },
+    "CAR": {
+        2.0: (0.864, 0.020, 9571.2, 3.14),
+        1.5: (0.86, 0.028, 220.3, 1.64),
+        1.1: (0.875, 0.029, 269.3, 1.85),
+    },
+    "CMC": {
+        2.0: (0.472, 0.014, 10299.3, 2.85),
+        1.5: (0.463, 0.017, 512.9, 1.95),
+        1.1: (0.465, 0.016, 396.4, 1.88),
+    },
+    "ECOLI": {
+        2.0: (0.779, 0.057, 4790.2, 2.99),
+        1.5: (0.784, 0.045, 34.3, 1.05),
+        1.1: (0.778, 0.054, 32.4, 1.16),
+    },
+    "GLASS": {
+        2.0: (0.501, 0.049, 5663.7, 2.40),
+        1.5: (0.525, 0.043, 69.1, 1.15),
+        1.1: (0.524, 0.046, 54.6, 1.04),
+    },
+    "IRIS": {
+        2.0: (0.913, 0.083, 567, 2.44),
+        1.5: (0.927, 0.024, 9.8, 1.0),
+        1.1: (0.893, 0.091, 8.6, 1.0),
+    },
+    "LYMPH": {
+        2.0: (0.709, 0.061, 4683.8, 2.30),
+        1.5: (0.724, 0.078, 33.7, 1.01),
+        1.1: (0.722, 0.078, 33, 1.01),
+    },
+    "TAE": {
+        2.0: (0.418, 0.049, 5707.4, 2.25),
+        1.5: (0.399, 0.049, 38.3, 1.0),
+        1.1: (0.402, 0.046, 38.1, 1.05),
+    },
+    "YEAST": {
+        2.0: (0.487, 0.021, 8153.6, 2.85),
+        1.5: (0.485, 0.022, 217.8, 1.80),
+        1.1: (0.486, 0.021, 179.6, 1.73),
+    },
+    "ZOO": {
+        2.0: (0.877, 0.06, 3322.2, 2.70),
+        1.5: (0.928, 0.037, 32.3, 1.0),
+        1.1: (0.927, 0.039, 31.9, 1.01),
+    },
 }
 
 
@@ -112,7 +206,8 @@ def splits(name: str, n_splits: int) -> list[tuple[Any, Any, Any, Any]]:
     sss = StratifiedShuffleSplit(n_splits=n_splits, train_size=0.1, random_state=0)
     y = data.y.astype(str)
     return [
-        (data.X.iloc[tr], data.y[tr], data.X.iloc[te], data.y[te]) for tr, te in sss.split(data.X, y)
+        (data.X.iloc[tr], data.y[tr], data.X.iloc[te], data.y[te])
+        for tr, te in sss.split(data.X, y)
     ]
 
 
@@ -133,7 +228,9 @@ def choose_c(X: Any, y: Any, rho: float, cs: list[float], path_time: float) -> t
         cut += any(issubclass(w.category, TruncatedSearchWarning) for w in caught)
         for j, m in enumerate(models):
             pred = m.predict(X.iloc[va])
-            scores[j] += f1_score(y[va], pred, pos_label=1.0) if binary else accuracy_score(y[va], pred)
+            scores[j] += (
+                f1_score(y[va], pred, pos_label=1.0) if binary else accuracy_score(y[va], pred)
+            )
     return cs[int(np.argmax(scores))], cut
 
 
@@ -165,7 +262,15 @@ def run_set(name: str, rhos: list[float], n_splits: int, cs: list[float], args: 
     data_splits = splits(name, n_splits)
     rf: dict[str, list[float]] = {"f1": [], "auc": [], "t": [], "n": [], "len": []}
     for rho in rhos:
-        res: dict[str, list[float]] = {"q": [], "auc": [], "t": [], "n": [], "len": [], "gap": [], "cut": []}
+        res: dict[str, list[float]] = {
+            "q": [],
+            "auc": [],
+            "t": [],
+            "n": [],
+            "len": [],
+            "gap": [],
+            "cut": [],
+        }
         for X, y, Xt, yt in progress(data_splits, f"{name} rho={rho}"):
             c, cut = choose_c(X, y, rho, cs, args.path_time)
             model = RuleEnsembleClassifier(rho=rho, C=c, time_limit=args.fit_time)
@@ -181,7 +286,9 @@ def run_set(name: str, rhos: list[float], n_splits: int, cs: list[float], args: 
             else:
                 res["q"].append(accuracy_score(yt, pred))
             res["n"].append(model.n_rules_)
-            res["len"].append(float(np.mean([r.length for r in model.rules_])) if model.rules_ else 0.0)
+            res["len"].append(
+                float(np.mean([r.length for r in model.rules_])) if model.rules_ else 0.0
+            )
             res["gap"].append(model.duality_gap_ / max(1.0, model.primal_objective_))
             res["cut"].append(cut + (model.truncated_ is not None))
             if binary and not args.no_rulefit and rho == rhos[0]:
@@ -196,14 +303,16 @@ def run_set(name: str, rhos: list[float], n_splits: int, cs: list[float], args: 
         med_t = statistics.median(res["t"])
         ratio = f"{statistics.median(rf['t']) / med_t:.1f}x" if rf["t"] else "-"
         auc = f"{np.mean(res['auc']):.3f} ({PAPER_AUC[name][rho]:.3f})" if binary else "-"
+        quality = f"{np.mean(res['q']):.3f}±{sd:.3f} ({paper[0]:.3f}±{paper[1]:.3f})"
         rows.append(
-            f"| {name} | {rho} | {np.mean(res['q']):.3f}±{sd:.3f} ({paper[0]:.3f}±{paper[1]:.3f}) | {auc} "
+            f"| {name} | {rho} | {quality} | {auc} "
             f"| {np.mean(res['n']):.1f} ({paper[2]:g}) | {np.mean(res['len']):.2f} ({paper[3]:g}) "
             f"| {med_t:.3f} | {max(res['gap']):.1e} | {int(sum(res['cut']))} | {ratio} |"
         )
     if rf["t"]:
+        rsd = statistics.pstdev(rf["f1"]) if len(rf["f1"]) > 1 else 0.0
         rows.append(
-            f"| {name} | RuleFit | {np.mean(rf['f1']):.3f}±{statistics.pstdev(rf['f1']) if len(rf['f1']) > 1 else 0:.3f} "
+            f"| {name} | RuleFit | {np.mean(rf['f1']):.3f}±{rsd:.3f} "
             f"| {np.mean(rf['auc']):.3f} | {np.mean(rf['n']):.1f} | {np.mean(rf['len']):.2f} "
             f"| {statistics.median(rf['t']):.3f} | - | - | 1x |"
         )
@@ -211,7 +320,9 @@ def run_set(name: str, rhos: list[float], n_splits: int, cs: list[float], args: 
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--quick", action="store_true", help="4 sets, 2 splits, rho = 1.5")
     ap.add_argument("--sets", nargs="*", help="data sets to run (keys of Tables 2 and 4)")
     ap.add_argument("--splits", type=int, default=None, help="random splits (default 10)")
@@ -232,7 +343,9 @@ def main() -> None:
         try:
             import imodels  # noqa: F401
         except ImportError:
-            print("imodels is not installed (pip install imodels): RuleFit skipped", file=sys.stderr)
+            print(
+                "imodels is not installed (pip install imodels): RuleFit skipped", file=sys.stderr
+            )
             args.no_rulefit = True
     print(
         "| data | rho | F1 / acc (paper) | AUC (paper) | rules (paper) | avg length (paper) "

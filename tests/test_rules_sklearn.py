@@ -65,7 +65,9 @@ def test_dataframe_rules_read_like_conditions():
     # a rule's support is the number of training rows where transform says it fires
     A = model.transform(X)
     assert A.shape == (len(X), model.n_rules_)
-    np.testing.assert_array_equal(np.asarray(A.sum(axis=0)).ravel(), [r.support for r in model.rules_])
+    np.testing.assert_array_equal(
+        np.asarray(A.sum(axis=0)).ravel(), [r.support for r in model.rules_]
+    )
     # and each condition holds exactly where the rule fires
     for k, rule in enumerate(model.rules_[:5]):
         fires = np.ones(len(X), dtype=bool)

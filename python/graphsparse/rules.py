@@ -176,7 +176,10 @@ class _Table:
             names = [str(c) for c in X.columns]
             cols = [X.iloc[:, j] for j in range(X.shape[1])]
             flags = [_categorical_dtype(c.dtype) for c in cols]
-            values = [np.asarray(c.to_numpy(dtype=object)) if f else c for c, f in zip(cols, flags)]
+            values = [
+                np.asarray(c.to_numpy(dtype=object)) if f else c
+                for c, f in zip(cols, flags, strict=True)
+            ]
         else:
             if sp.issparse(X):
                 raise TypeError(
@@ -211,9 +214,7 @@ class _Table:
     def numeric(self, j: int) -> npt.NDArray[np.float64]:
         col = self.values[j]
         if np.asarray(col).dtype.kind == "c":
-            raise InvalidParameterError(
-                f"X column {self.names[j]!r}: Complex data not supported"
-            )
+            raise InvalidParameterError(f"X column {self.names[j]!r}: Complex data not supported")
         try:
             arr = np.asarray(col, dtype=np.float64)
         except (TypeError, ValueError) as err:
@@ -251,8 +252,7 @@ def _categorical_mask(spec: Any, names: list[str], default: list[bool]) -> list[
             out[int(v)] = True
         else:
             raise InvalidParameterError(
-                f"categorical_features must hold column names, indices or a boolean mask, "
-                f"got {v!r}"
+                f"categorical_features must hold column names, indices or a boolean mask, got {v!r}"
             )
     return out
 
@@ -263,13 +263,15 @@ def _encode(values: Any, categories: list[Any] | None) -> tuple[Any, list[Any]]:
     present = [not _is_missing(v) for v in raw]
     if categories is None:
         try:
-            categories = sorted({v for v, ok in zip(raw, present) if ok}, key=_sort_key)
+            categories = sorted(
+                {v for v, ok in zip(raw, present, strict=True) if ok}, key=_sort_key
+            )
         except TypeError as err:
             raise InvalidParameterError(f"X holds an unhashable category: {err}") from None
     lookup = {v: k for k, v in enumerate(categories)}
     unseen = len(categories)
     codes = np.empty(len(raw), dtype=np.uint32)
-    for i, (v, ok) in enumerate(zip(raw, present)):
+    for i, (v, ok) in enumerate(zip(raw, present, strict=True)):
         if not ok:
             codes[i] = _MISSING
         else:
@@ -393,8 +395,7 @@ class _RuleEnsemble(TransformerMixin, BaseEstimator):
             raise InvalidParameterError("X has no rows (0 samples)")
         if not table.names:
             raise InvalidParameterError(
-                f"X has 0 feature(s) (shape=({table.n_rows}, 0)) while a minimum of 1 is "
-                "required."
+                f"X has 0 feature(s) (shape=({table.n_rows}, 0)) while a minimum of 1 is required."
             )
         return table
 
@@ -542,9 +543,7 @@ class _RuleEnsemble(TransformerMixin, BaseEstimator):
             cols, kinds, self._props, [r.tolist() for r in self._rule_props]
         )
         data = np.ones(len(indices), dtype=np.float64)
-        return sp.csr_matrix(
-            (data, indices, indptr), shape=(table.n_rows, len(self._rule_props))
-        )
+        return sp.csr_matrix((data, indices, indptr), shape=(table.n_rows, len(self._rule_props)))
 
     def transform(self, X: Any) -> sp.csr_matrix:
         """The rule activations: ``A[i, r] = 1`` when rule ``rules_[r]`` fires on row ``i``.
@@ -782,4 +781,3 @@ class RuleEnsembleRegressor(RegressorMixin, _RuleEnsemble):
     def predict(self, X: Any) -> npt.NDArray[np.float64]:
         """The predicted target of each row."""
         return self._scores(X)[:, 0]
-

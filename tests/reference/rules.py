@@ -93,7 +93,7 @@ def ghkl_primal_cvxpy(
     b = cp.Variable(T)
     q = cp.norm(F, 2, axis=1) if T > 1 else cp.abs(F[:, 0])
     terms = []
-    for v, sv in enumerate(nodes):
+    for sv in nodes:
         below = [w for w, sw in enumerate(nodes) if sv <= sw]
         terms.append(a ** len(sv) * cp.pnorm(cp.hstack([q[w] for w in below]), rho))
     omega = cp.sum(cp.hstack(terms))

@@ -37,9 +37,9 @@ fn read_columns<'py>(columns: &Bound<'py, PyList>) -> PyResult<Vec<PyColumn<'py>
                 })?;
                 Ok(PyColumn::Categorical(codes, n))
             } else {
-                let v: PyReadonlyArray1<'py, f64> = c.extract().map_err(|_| {
-                    bad_param(format!("X column {j}: must be a float64 array"))
-                })?;
+                let v: PyReadonlyArray1<'py, f64> = c
+                    .extract()
+                    .map_err(|_| bad_param(format!("X column {j}: must be a float64 array")))?;
                 Ok(PyColumn::Numeric(v))
             }
         })
@@ -130,7 +130,10 @@ impl GhklArgs {
             .tol(self.tol.0)
             .md_max_iter(self.max_iter.usize())
             .rule_threshold(self.rule_threshold.0)
-            .max_add(self.max_add.map(|b| usize::try_from(b.0).unwrap_or(usize::MAX)))
+            .max_add(
+                self.max_add
+                    .map(|b| usize::try_from(b.0).unwrap_or(usize::MAX)),
+            )
             .kernel_cache_bytes(self.kernel_cache_bytes.usize())
             .budget(
                 Budget::new()
@@ -163,7 +166,9 @@ fn fit_to_dict<'py>(py: Python<'py>, fit: &GhklFit) -> PyResult<Bound<'py, PyDic
     d.set_item("rule_props", props)?;
     d.set_item(
         "weights",
-        weights.into_pyarray(py).reshape([fit.rules.len(), fit.tasks])?,
+        weights
+            .into_pyarray(py)
+            .reshape([fit.rules.len(), fit.tasks])?,
     )?;
     let strength: Vec<f64> = fit.rules.iter().map(|r| r.strength).collect();
     let support: Vec<i64> = fit
@@ -213,9 +218,7 @@ fn fit_rule_ensemble<'py>(
     let n_threads = threads(py, n_threads)?;
     let cs = cs.as_slice()?;
     let first = cs.first().copied().unwrap_or(1.0);
-    let params = args
-        .params(first, n_threads > 1)?
-        .map_err(PyGsErr::from)?;
+    let params = args.params(first, n_threads > 1)?.map_err(PyGsErr::from)?;
     let prop_params = prop_args.params()?.check().map_err(PyGsErr::from)?;
     let cols = read_columns(columns)?;
     let cols = as_columns(&cols)?;
