@@ -4,14 +4,17 @@ thread-count independence, and bad input."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graphsparse.exceptions import InvalidParameterError
+from graphsparse.exceptions import GraphSparseError, InvalidParameterError
 from graphsparse.rules import RuleEnsembleClassifier, RuleEnsembleRegressor
 from tests.reference.rules import ghkl_primal_cvxpy
+from tests.test_api_hostile_values import HOSTILE
 
 pytest.importorskip("cvxpy")
 
@@ -155,3 +158,37 @@ def test_bad_data_names_the_argument():
         model.predict(np.full((3, 2), -np.inf))
     # NaN is a missing value: it satisfies no proposition, so no rule fires on it
     assert model.transform(np.full((3, 2), np.nan)).nnz == 0
+
+
+RULE_DEFAULTS = {
+    "rho": 1.5,
+    "C": 1.0,
+    "a": 2.0,
+    "n_cuts": 4,
+    "tol": 1e-3,
+    "max_iter": 50,
+    "rule_threshold": 1e-3,
+    "max_nodes": None,
+    "time_limit": 5.0,
+    "kernel_cache_bytes": 1 << 20,
+    "n_jobs": 1,
+    "mu": None,
+}
+
+
+@settings(max_examples=60)
+@given(data=st.data())
+def test_hostile_scalars_give_library_errors(data):
+    key = data.draw(st.sampled_from(sorted(RULE_DEFAULTS)))
+    value = data.draw(HOSTILE)
+    if key == "max_iter" and isinstance(value, int) and value > 200:
+        value = 200
+    y3 = np.array([0, 1, 2] * 4)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            RuleEnsembleClassifier(**{**RULE_DEFAULTS, key: value}).fit(X_OK, y3)
+    except GraphSparseError:
+        pass
+    except BaseException as exc:  # PanicException derives from BaseException
+        pytest.fail(f"RuleEnsembleClassifier({key}={value!r}) raised {exc!r}")
