@@ -192,3 +192,25 @@ def test_hostile_scalars_give_library_errors(data):
         pass
     except BaseException as exc:  # PanicException derives from BaseException
         pytest.fail(f"RuleEnsembleClassifier({key}={value!r}) raised {exc!r}")
+
+
+def test_ctrl_c_stops_a_long_fit():
+    import os
+    import signal
+    import threading
+    import time
+
+    rng = np.random.RandomState(0)
+    X = rng.uniform(size=(56, 10))  # noise: without a budget this fit takes minutes
+    y = rng.permutation(np.repeat(np.arange(4), 14))
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.perf_counter()
+    try:
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            RuleEnsembleClassifier(C=1.0).fit(X, y)
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, old)
+    assert time.perf_counter() - start < 30.0
