@@ -18,6 +18,8 @@ The public API:
 * metrics — :mod:`graphsparse.metrics` (support recovery and online-learning scores)
 * subgraph models — :class:`SubgraphLogisticRegression`, :class:`SubgraphLinearRegression`,
   :func:`lambda1_path`, :class:`SubgraphAdaBoost`, :class:`SubgraphLPBoost`
+* rule ensembles — :mod:`graphsparse.rules` (``RuleEnsembleClassifier``,
+  ``RuleEnsembleRegressor``: gHKL / gHKL-MT on the conjunction lattice)
 * errors — :mod:`graphsparse.exceptions` (all bad-input errors are ``ValueError`` subclasses)
 """
 
@@ -36,6 +38,7 @@ from . import (
     plotting,
     projections,
     recovery,
+    rules,
 )
 from .datasets import GraphDataset, from_networkx, load_tu, read_gspan, write_gspan
 from .mining import MiningResult, Pattern, min_dfs_code, mine_subgraphs
@@ -90,6 +93,7 @@ __all__ = [
     "online",
     "plotting",
     "recovery",
+    "rules",
     "read_gspan",
     "write_gspan",
 ]

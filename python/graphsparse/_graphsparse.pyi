@@ -250,3 +250,26 @@ def wl_transform(
     n_threads: int = 1,
     progress: _Progress | None = None,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64], int]: ...
+
+# rule ensembles (gHKL)
+_RuleColumn = npt.NDArray[np.float64] | tuple[npt.NDArray[np.uint32], int]
+
+def fit_rule_ensemble(
+    columns: list[_RuleColumn],
+    y: npt.NDArray[np.float64],
+    tasks: int,
+    cs: npt.NDArray[np.float64],
+    prop_params: Mapping[str, Any],
+    params: Mapping[str, Any],
+    n_threads: int = 1,
+    progress: _Progress | None = None,
+) -> tuple[list[tuple[int, str, float | int]], list[dict[str, Any]]]: ...
+def rule_propositions(
+    columns: list[_RuleColumn], prop_params: Mapping[str, Any]
+) -> list[tuple[int, str, float | int]]: ...
+def rule_activations(
+    columns: list[_RuleColumn],
+    kinds: Sequence[int | None],
+    propositions: Sequence[tuple[int, str, float]],
+    rules: Sequence[Sequence[int]],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...

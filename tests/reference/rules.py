@@ -59,3 +59,49 @@ def propositions_p1(
                 columns.append(ok & (x > t))
     matrix = np.column_stack(columns) if columns else np.zeros((len(frame), 0), dtype=bool)
     return props, matrix
+
+
+def ghkl_primal_cvxpy(
+    props: NDArray[np.bool_],
+    y: NDArray[np.float64],
+    *,
+    C: float,
+    rho: float,
+    a: float,
+    loss: str = "hinge",
+) -> float:
+    """The optimum of the gHKL(-MT) primal (5)/(6) over the **full** conjunction lattice.
+
+    ``props`` is the ``m x p`` proposition matrix (p <= 6: 2^p nodes, all enumerated); every
+    node ``S`` is the rank-one 0/1 feature ``phi_S(x) = prod_{c in S} x_c`` with one weight per
+    task. ``y`` is ``(T, m)``: +-1 labels for the hinge loss, reals for the squared loss
+    ``(y - F)^2 / 2``. The regulariser is ``Omega = sum_v a^|v| (sum_{w >= v} Q_w^rho)^(1/rho)``
+    with ``Q_w = ||(f_tw)_t||_2`` (``B = I``); the objective ``Omega^2 / 2 + C sum loss``.
+    Solved by CVXPY (Clarabel) on the explicit problem, with no kernel, no dual, no active set.
+    """
+    import itertools
+
+    import cvxpy as cp
+
+    m, p = props.shape
+    T = y.shape[0]
+    nodes = [frozenset(s) for r in range(p + 1) for s in itertools.combinations(range(p), r)]
+    phi = np.column_stack(
+        [props[:, sorted(s)].all(axis=1) if s else np.ones(m, dtype=bool) for s in nodes]
+    ).astype(float)
+    F = cp.Variable((len(nodes), T))
+    b = cp.Variable(T)
+    q = cp.norm(F, 2, axis=1) if T > 1 else cp.abs(F[:, 0])
+    terms = []
+    for sv in nodes:
+        below = [w for w, sw in enumerate(nodes) if sv <= sw]
+        terms.append(a ** len(sv) * cp.pnorm(cp.hstack([q[w] for w in below]), rho))
+    omega = cp.sum(cp.hstack(terms))
+    scores = phi @ F - np.ones((m, 1)) @ cp.reshape(b, (1, T), order="C")
+    if loss == "hinge":
+        fit = cp.sum(cp.pos(1 - cp.multiply(y.T, scores)))
+    else:
+        fit = 0.5 * cp.sum_squares(y.T - scores)
+    prob = cp.Problem(cp.Minimize(0.5 * cp.square(omega) + C * fit))
+    prob.solve(solver=cp.CLARABEL)
+    return float(prob.value)

@@ -140,6 +140,12 @@ impl From<graphsparse::ot::OtError> for PyGsErr {
     }
 }
 
+impl From<graphsparse::lattice::LatticeError> for PyGsErr {
+    fn from(err: graphsparse::lattice::LatticeError) -> Self {
+        Self(bad_param(err.to_string()))
+    }
+}
+
 // ------------------------------------------------------------------------------------------------
 // typed parameter structs
 

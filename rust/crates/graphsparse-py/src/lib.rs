@@ -11,6 +11,7 @@ mod online;
 mod pcst;
 mod proj;
 mod recovery;
+mod rules;
 mod subgraph;
 mod threads;
 
@@ -31,6 +32,7 @@ mod _graphsparse {
         crate::online::register(m)?;
         crate::subgraph::register(m)?;
         crate::compression::register(m)?;
+        crate::rules::register(m)?;
         Ok(())
     }
 }
