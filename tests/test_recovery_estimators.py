@@ -272,3 +272,29 @@ def test_object_and_list_inputs() -> None:
         GraphStructuredRecovery(edges).fit(a[0], y[:1])
     with pytest.raises(InvalidParameterError, match="requires y"):
         GraphStructuredRecovery(edges).fit(a, None)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda e: GraphStructuredRecovery(e, alpha=2.0, lambda_=0.3),
+        lambda e: LatentGroupLasso(edges=e, lambda_=0.3),
+        lambda e: GraphIHT(e, sparsity=6),
+    ],
+)
+def test_results_do_not_depend_on_the_thread_count(make: object) -> None:
+    a, y, edges = ref_problem()
+    one = make(edges).set_params(n_jobs=1).fit(sp.csr_array(a), y)  # type: ignore[operator]
+    two = make(edges).set_params(n_jobs=2).fit(sp.csr_array(a), y)  # type: ignore[operator]
+    np.testing.assert_array_equal(one.coef_, two.coef_)
+    assert one.n_iter_ == two.n_iter_
+
+
+def test_time_limit_stops_the_solve_with_a_warning() -> None:
+    p = make_graph_structured_recovery(random_state=4)
+    m = GraphStructuredRecovery(p.edges, alpha=150.0, lambda_=1e-3, tol=1e-14, time_limit=0.05)
+    with pytest.warns(ConvergenceWarning, match="time"):
+        m.fit(p.A, p.y)
+    assert not m.converged_ and m.n_iter_ < 20_000
+    with pytest.raises(InvalidParameterError, match="time_limit"):
+        GraphStructuredRecovery(p.edges, time_limit=-1.0).fit(p.A, p.y)
