@@ -3,7 +3,11 @@ warm starts, the λ path and model selection."""
 
 from __future__ import annotations
 
+import os
 import pickle
+import signal
+import threading
+import time
 import warnings
 
 import networkx as nx
@@ -298,3 +302,16 @@ def test_time_limit_stops_the_solve_with_a_warning() -> None:
     assert not m.converged_ and m.n_iter_ < 20_000
     with pytest.raises(InvalidParameterError, match="time_limit"):
         GraphStructuredRecovery(p.edges, time_limit=-1.0).fit(p.A, p.y)
+
+
+@pytest.mark.timeout(60)
+def test_ctrl_c_interrupts_a_long_solve() -> None:
+    p = make_graph_structured_recovery(random_state=5)
+    m = GraphStructuredRecovery(p.edges, alpha=150.0, lambda_=1e-4, tol=1e-15, max_iter=10**8)
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    t0 = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        m.fit(p.A, p.y)
+    timer.join()
+    assert time.perf_counter() - t0 < 5.0
