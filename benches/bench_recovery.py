@@ -342,6 +342,8 @@ def bench_figure1(trials: int, quick: bool, full: bool, grid_size: int) -> None:
             for m in MODELS:
                 errs[m].append(min(path_errors(m, p.A, p.y, p.edges, p.x_true, rhos)))
         table[(j, snr)] = {m: float(np.mean(errs[m])) for m in MODELS}
+        row = " ".join(f"{m}={10 * math.log10(table[(j, snr)][m]):.2f}" for m in MODELS)
+        print(f"  d={j} SNR={snr:g}: {row}", file=sys.stderr, flush=True)
     print(f"mean NMSE in dB ({time.perf_counter() - t_start:.0f}s)")
     print(f"{'d':>4} {'SNR':>5} " + " ".join(f"{m:>10}" for m in MODELS))
     for (j, snr), row in table.items():
