@@ -49,13 +49,19 @@ def test_mine_reports_bad_input_without_traceback(tmp_path, capsys):
     assert main(["mine", str(tmp_path / "missing.gsp"), "--min-support", "1"]) == 2
 
 
-def test_demo_runs_as_a_program():
+def test_demo_runs_as_a_program_over_every_area(tmp_path):
     proc = subprocess.run(
         [sys.executable, "-m", "graphsparse", "demo", "--n-samples", "60"],
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
+        cwd=tmp_path,
     )
     assert proc.returncode == 0, proc.stderr
-    assert "mined" in proc.stdout
+    out = proc.stdout
+    assert "mined" in out
+    for area in ("GraphDA", "PCST-GW", "simplex", "NMSE", "OTC kept", "WL subtree"):
+        assert area in out, area
+    png = tmp_path / "graphsparse-demo.png"
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -26,6 +26,7 @@ __all__ = [
     "as_response",
     "encode_binary",
     "min_support_count",
+    "sklearn_data",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -108,6 +109,39 @@ def as_edges(edges: Any, name: str = "edges") -> npt.NDArray[np.int64]:
     return np.ascontiguousarray(arr, dtype=np.int64)
 
 
+def sklearn_data(
+    estimator: Any,
+    X: Any,
+    y: Any = "no_validation",
+    *,
+    reset: bool,
+    classifier: bool = False,
+    accept_sparse: bool = False,
+) -> Any:
+    """scikit-learn's own ``validate_data`` for an estimator's ``X`` (and ``y``).
+
+    Shapes, dtypes, finiteness, sparse input, ``n_features_in_`` and ``feature_names_in_`` follow
+    scikit-learn to the letter (users and ``check_estimator`` expect its messages); its
+    ``ValueError`` is raised as :class:`~graphsparse.exceptions.InvalidParameterError` with the
+    same text. ``X`` comes back C-contiguous float64 (no copy when it already is); a
+    ``classifier`` also has its targets checked to be class labels.
+    """
+    from sklearn.utils.multiclass import check_classification_targets
+    from sklearn.utils.validation import validate_data
+
+    try:
+        out = validate_data(
+            estimator, X, y, reset=reset, dtype=np.float64, order="C", accept_sparse=accept_sparse
+        )
+        if classifier and not isinstance(y, str):
+            check_classification_targets(out[1])
+    except InvalidParameterError:
+        raise
+    except ValueError as err:
+        raise InvalidParameterError(str(err)) from None
+    return out
+
+
 def as_response(y: Any, n: int, name: str = "y") -> np.ndarray:
     """``y`` as a 1-D array with one entry per sample (any dtype)."""
     if y is None:
@@ -134,10 +168,15 @@ def encode_binary(y: Any, n: int) -> tuple[np.ndarray, FloatArray]:
         classes = np.unique(arr)
     except TypeError as err:
         raise InvalidParameterError(f"y labels cannot be ordered: {err}") from None
-    if len(classes) != 2:
+    if len(classes) < 2:
         raise InvalidParameterError(
-            f"y must have exactly two classes for a binary classifier, got {len(classes)}: "
-            f"{classes[:5].tolist()}"
+            f"y must have two classes for a binary classifier, got 1 class: {classes.tolist()}"
+        )
+    if len(classes) > 2:
+        # the first sentence is scikit-learn's, which users and check_estimator look for
+        raise InvalidParameterError(
+            "Only binary classification is supported: y must have two classes, got "
+            f"{len(classes)}: {classes[:5].tolist()}"
         )
     return classes, (arr == classes[1]).astype(np.float64)
 

@@ -340,7 +340,8 @@ class SubgraphLogisticRegression(ClassifierMixin, _SubgraphBCGD):
 
     def predict(self, X: Any) -> np.ndarray:
         """Predicted class labels."""
-        return self.classes_[(self.decision_function(X) > 0).astype(np.intp)]
+        positive = self.decision_function(X) > 0  # first: it raises NotFittedError
+        return self.classes_[positive.astype(np.intp)]
 
 
 class SubgraphLinearRegression(RegressorMixin, _SubgraphBCGD):
@@ -452,7 +453,8 @@ class _StumpEnsemble(ClassifierMixin, BaseEstimator):
 
     def predict(self, X: Any) -> np.ndarray:
         """Predicted class labels."""
-        return self.classes_[(self.decision_function(X) > 0).astype(np.intp)]
+        positive = self.decision_function(X) > 0  # first: it raises NotFittedError
+        return self.classes_[positive.astype(np.intp)]
 
 
 class SubgraphAdaBoost(_StumpEnsemble):

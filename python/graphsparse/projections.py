@@ -18,14 +18,14 @@ function                         set                                           t
 
 from __future__ import annotations
 
-import math
-import numbers
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _graphsparse as _rs
 from ._threads import resolve_n_jobs
+from ._validation import as_float_array, as_int, as_real
 from .exceptions import InvalidParameterError
 
 __all__ = [
@@ -39,47 +39,17 @@ __all__ = [
 FloatArray = npt.NDArray[np.float64]
 
 
-def _as_array(x: npt.ArrayLike, name: str, *, allow_2d: bool = True) -> FloatArray:
-    """``x`` as a C-contiguous float64 array of 1 (or 2) dimensions; no copy when it already is.
-
-    Non-finite values are rejected by the Rust kernel (with the argument name and index), which
-    saves a full pass over large inputs here.
-    """
-    raw = x if isinstance(x, np.ndarray) else np.asarray(x)
-    dims = (1, 2) if allow_2d else (1,)
-    if raw.ndim not in dims:
-        want = "1-D or 2-D" if allow_2d else "1-D"
-        raise InvalidParameterError(f"{name} must be a {want} array, got shape {raw.shape}")
-    if raw.dtype == np.float64 and raw.flags.c_contiguous:
-        return raw
-    if not (
-        np.issubdtype(raw.dtype, np.floating)
-        or np.issubdtype(raw.dtype, np.integer)
-        or raw.dtype == np.bool_
-    ):
-        raise InvalidParameterError(
-            f"{name} must be an array of real numbers, got dtype {raw.dtype}"
-        )
-    return np.ascontiguousarray(raw, dtype=np.float64)
+_DIMS = (1, 2)
 
 
-def _as_float(x: object, name: str) -> float:
-    if type(x) is float:  # the common case, without the slower ABC check
-        return x
-    if isinstance(x, bool) or not isinstance(x, numbers.Real):
-        raise InvalidParameterError(f"{name} must be a real number, got {x!r}")
-    return float(x)
-
-
-def _check_out(out: FloatArray | None, shape: tuple[int, ...]) -> FloatArray | None:
+def _check_out(out: FloatArray | None) -> FloatArray | None:
+    # what the binding cannot take as a float64 array; its shape is checked there
     if out is None:
         return None
     if not isinstance(out, np.ndarray):
         raise InvalidParameterError(f"out must be a numpy array, got {type(out).__name__}")
     if out.dtype != np.float64 or not out.flags.c_contiguous or not out.flags.writeable:
         raise InvalidParameterError("out must be a writeable C-contiguous float64 array")
-    if out.shape != shape:
-        raise InvalidParameterError(f"out has shape {out.shape}, expected {shape}")
     return out
 
 
@@ -98,6 +68,17 @@ def _n_threads(arr: FloatArray, n_jobs: int | None) -> int:
             resolve_n_jobs(n_jobs)
         return 1
     return resolve_n_jobs(n_jobs)
+
+
+def _project(
+    rust_fn: Any, arr: FloatArray, param: Any, n_jobs: int | None, out: FloatArray | None
+) -> FloatArray:
+    """Runs one Rust projection; ``param`` is its scalar, or the weights array."""
+    out = _check_out(out)
+    if isinstance(param, np.ndarray):
+        param = _unalias(param, out)
+    arr = _unalias(arr, out)
+    return rust_fn(arr, param, n_threads=_n_threads(arr, n_jobs), out=out)
 
 
 def project_simplex(
@@ -142,15 +123,10 @@ def project_simplex(
     >>> project_simplex(np.array([0.5, 1.5, -1.0]))
     array([0., 1., 0.])
     """
-    arr = _as_array(v, "v")
-    r = _as_float(radius, "radius")
-    if not (math.isfinite(r) and r > 0):
-        raise InvalidParameterError(f"radius must be finite and > 0, got {radius!r}")
-    if arr.shape[-1] == 0:
+    arr = as_float_array(v, "v", ndim=_DIMS)
+    if arr.shape[-1] == 0:  # the rows of an (m, 0) batch never reach the core
         raise InvalidParameterError("v must not be empty: the simplex in dimension 0 is empty")
-    out = _check_out(out, arr.shape)
-    arr = _unalias(arr, out)
-    return _rs.project_simplex(arr, r, n_threads=_n_threads(arr, n_jobs), out=out)
+    return _project(_rs.project_simplex, arr, as_real(radius, "radius"), n_jobs, out)
 
 
 def project_l1_ball(
@@ -193,13 +169,8 @@ def project_l1_ball(
     >>> project_l1_ball(np.array([2.0, -1.0, 0.25]))
     array([ 1., -0.,  0.])
     """
-    arr = _as_array(v, "v")
-    r = _as_float(radius, "radius")
-    if not (math.isfinite(r) and r >= 0):
-        raise InvalidParameterError(f"radius must be finite and >= 0, got {radius!r}")
-    out = _check_out(out, arr.shape)
-    arr = _unalias(arr, out)
-    return _rs.project_l1_ball(arr, r, n_threads=_n_threads(arr, n_jobs), out=out)
+    arr = as_float_array(v, "v", ndim=_DIMS)
+    return _project(_rs.project_l1_ball, arr, as_real(radius, "radius"), n_jobs, out)
 
 
 def project_weighted_simplex(
@@ -247,19 +218,11 @@ def project_weighted_simplex(
     >>> np.round(x, 6)
     array([0.523529, 0.      , 0.4     , 1.905882, 0.      ])
     """
-    arr = _as_array(y, "y")
-    w = _as_array(eps, "eps")
-    n = arr.shape[-1]
-    if not (w.shape == (n,) or w.shape == arr.shape):
-        raise InvalidParameterError(
-            f"eps must have shape ({n},) or {arr.shape} to match y, got {w.shape}"
-        )
-    if n == 0:
+    arr = as_float_array(y, "y", ndim=_DIMS)
+    if arr.shape[-1] == 0:  # the rows of an (m, 0) batch never reach the core
         raise InvalidParameterError("y must not be empty: the weighted simplex is empty")
-    out = _check_out(out, arr.shape)
-    arr = _unalias(arr, out)
-    w = _unalias(w, out)
-    return _rs.project_weighted_simplex(arr, w, n_threads=_n_threads(arr, n_jobs), out=out)
+    w = as_float_array(eps, "eps", ndim=_DIMS)
+    return _project(_rs.project_weighted_simplex, arr, w, n_jobs, out)
 
 
 def project_capped_simplex(
@@ -302,13 +265,8 @@ def project_capped_simplex(
     >>> project_capped_simplex([1.4, 0.9, 0.5, 0.2, -0.3], 2).round(12)
     array([1. , 0.7, 0.3, 0. , 0. ])
     """
-    arr = _as_array(y, "y")
-    kk = _as_float(k, "k")
-    if math.isnan(kk) or kk < 0:
-        raise InvalidParameterError(f"k must be >= 0, got {k!r}")
-    out = _check_out(out, arr.shape)
-    arr = _unalias(arr, out)
-    return _rs.project_capped_simplex(arr, kk, n_threads=_n_threads(arr, n_jobs), out=out)
+    arr = as_float_array(y, "y", ndim=_DIMS)
+    return _project(_rs.project_capped_simplex, arr, as_real(k, "k"), n_jobs, out)
 
 
 def project_top_k(
@@ -350,12 +308,8 @@ def project_top_k(
     >>> project_top_k([0.5, -2.0, 1.0, -1.0], 2)
     array([ 0., -2.,  1.,  0.])
     """
-    arr = _as_array(y, "y")
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
-        raise InvalidParameterError(f"k must be an integer, got {k!r}")
-    n = arr.shape[-1]
-    if not 0 <= k <= n:
-        raise InvalidParameterError(f"k must be in [0, {n}], got {k}")
-    out = _check_out(out, arr.shape)
-    arr = _unalias(arr, out)
-    return _rs.project_top_k(arr, int(k), n_threads=_n_threads(arr, n_jobs), out=out)
+    arr = as_float_array(y, "y", ndim=_DIMS)
+    kk = as_int(k, "k")
+    if kk < 0:  # not a count; the upper bound n is the core's
+        raise InvalidParameterError(f"k must be >= 0, got {kk}")
+    return _project(_rs.project_top_k, arr, kk, n_jobs, out)

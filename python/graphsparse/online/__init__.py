@@ -2,7 +2,9 @@
 
 Every learner sees the samples once, in order: it predicts with its current model (counting
 online mistakes), takes the gradient of the loss at that model and updates. The models are
-scikit-learn classifiers with ±1 labels:
+binary scikit-learn classifiers (any two labels, kept in ``classes_``; the larger is the
+``+1`` of the paper's ±1 convention, and ``partial_fit(..., classes=...)`` names both when the
+first chunk holds only one):
 
 * :class:`GraphDA` — dual averaging with WGM head/tail projections on a graph over the features;
 * :class:`DAIHT` — the same with the exact top-``s`` projection (no graph);

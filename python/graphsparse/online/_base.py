@@ -11,17 +11,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .. import _graphsparse as _rs
-from .._validation import as_edges, as_float_array, as_response
+from .._validation import as_edges, as_float_array, encode_binary, sklearn_data
 from ..exceptions import InvalidParameterError
-
-
-def _check_X(X: Any) -> npt.NDArray[np.float64]:
-    return as_float_array(X, "X", ndim=(2,))
-
-
-def _check_y(y: Any, n: int) -> npt.NDArray[np.float64]:
-    as_response(y, n)
-    return as_float_array(y, "y")
 
 
 def _stable_sigmoid(z: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
@@ -53,16 +44,27 @@ _FITTED = (
 
 
 class _OnlineClassifier(ClassifierMixin, BaseEstimator):
-    """Shared shell: validation, the state round trip and prediction."""
+    """Shared shell: label encoding, the state round trip through the Rust pass, prediction.
+
+    Subclasses name their Rust method and the constructor parameters it takes; the Rust core
+    checks every value.
+    """
 
     _method: ClassVar[str]
+    # constructor parameters passed to the Rust learner besides ``loss`` and ``l2``
+    _params: ClassVar[tuple[str, ...]] = ()
     _state_vectors: ClassVar[tuple[str, ...]] = ()
     loss: str
     l2: float
 
-    # the parameters of the Rust learner (checked there); subclasses add theirs
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False  # binary: two labels, ±1 in the paper
+        return tags
+
     def _rust_params(self, n_features: int) -> dict[str, Any]:
-        return {"method": self._method, "loss": self.loss, "l2": self.l2}
+        names = ("loss", "l2", *self._params)
+        return {"method": self._method, **{k: getattr(self, k) for k in names}}
 
     def _graph_args(self, n_features: int) -> dict[str, Any]:
         return {}
@@ -106,31 +108,61 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
             self.beta1_power_ = float(state["beta1_power"])
             self.beta2_power_ = float(state["beta2_power"])
         self.n_features_in_ = p
-        self.classes_ = np.array([-1, 1])
 
-    def partial_fit(self, X: npt.ArrayLike, y: npt.ArrayLike) -> _OnlineClassifier:
+    def _signed_targets(self, y: np.ndarray, classes: Any) -> npt.NDArray[np.float64]:
+        """``y`` as ±1 (``classes_[1]`` is +1), fixing ``classes_`` on the first call."""
+        if hasattr(self, "classes_"):
+            known = self.classes_
+            if classes is not None and not np.array_equal(np.unique(classes), known):
+                raise InvalidParameterError(
+                    f"classes={list(classes)!r} differs from classes_={known.tolist()!r} "
+                    "of the earlier calls"
+                )
+        elif classes is not None:
+            known = np.unique(np.asarray(classes))
+            if len(known) != 2:
+                raise InvalidParameterError(
+                    f"classes must hold exactly two labels, got {known.tolist()!r}"
+                )
+        else:
+            known, _ = encode_binary(y, len(y))
+        try:
+            unseen = ~np.isin(y, known)
+        except TypeError as err:
+            raise InvalidParameterError(f"y labels cannot be compared: {err}") from None
+        if unseen.any():
+            raise InvalidParameterError(
+                f"y has label {y[np.flatnonzero(unseen)[0]]!r}, not one of "
+                f"classes_={known.tolist()!r}"
+            )
+        self.classes_ = known
+        return np.where(y == known[1], 1.0, -1.0)
+
+    def partial_fit(
+        self, X: npt.ArrayLike, y: npt.ArrayLike, classes: npt.ArrayLike | None = None
+    ) -> _OnlineClassifier:
         """Continue the online pass with the rows of ``X`` (one update per row, in order).
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
-            Labels -1/+1 (any finite values for ``loss="least_squares"``).
+            Class labels, any two values (``classes_[1]`` is the positive class ``+1`` of the
+            paper's ±1 convention).
+        classes : array-like of shape (2,), optional
+            Both labels; needed on the first call when that call's ``y`` holds only one of
+            them (for example a single sample). Later calls must agree with ``classes_``.
 
         Returns
         -------
         self
         """
-        Xa = _check_X(X)
-        n, p = Xa.shape
-        if hasattr(self, "coef_") and p != self.n_features_in_:
-            raise InvalidParameterError(
-                f"X has {p} features, but {type(self).__name__} was fitted with "
-                f"{self.n_features_in_}"
-            )
-        ya = _check_y(y, n)
+        first = not hasattr(self, "coef_")
+        Xa, ya = sklearn_data(self, X, y, reset=first, classifier=True)
+        p = Xa.shape[1]
+        target = self._signed_targets(ya, classes)
         params = self._rust_params(p)
-        state = _rs.online_pass(params, Xa, ya, self._state(), **self._graph_args(p))
+        state = _rs.online_pass(params, Xa, target, self._state(), **self._graph_args(p))
         self._store(state, p)
         return self
 
@@ -141,7 +173,7 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
         ----------
         X : array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
-            Labels -1/+1 (any finite values for ``loss="least_squares"``).
+            Class labels, exactly two distinct values (sorted, the larger is ``+1``).
 
         Returns
         -------
@@ -154,27 +186,30 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
 
     def _scores(self, X: npt.ArrayLike, avg: bool) -> npt.NDArray[np.float64]:
         check_is_fitted(self, "coef_")
-        Xa = _check_X(X)
-        if Xa.shape[1] != self.n_features_in_:
-            raise InvalidParameterError(
-                f"X has {Xa.shape[1]} features, but {type(self).__name__} was fitted with "
-                f"{self.n_features_in_}"
-            )
+        Xa = sklearn_data(self, X, reset=False)
         if avg:
             return Xa @ self.coef_avg_ + self.intercept_avg_
         return Xa @ self.coef_ + self.intercept_
 
+    def _labels(self, score: npt.NDArray[np.float64]) -> np.ndarray:
+        # graph-da's rule: positive where the sigmoid of the score reaches 0.5
+        return self.classes_[(_stable_sigmoid(score) >= 0.5).astype(np.intp)]
+
     def decision_function(self, X: npt.ArrayLike) -> npt.NDArray[np.float64]:
-        """``X @ coef_ + intercept_`` (positive means class +1)."""
+        """``X @ coef_ + intercept_`` (positive means ``classes_[1]``)."""
         return self._scores(X, avg=False)
 
-    def predict(self, X: npt.ArrayLike) -> npt.NDArray[np.int64]:
-        """Labels ±1 of the last iterate: +1 where ``σ(decision) ≥ 0.5``."""
-        return np.where(_stable_sigmoid(self._scores(X, avg=False)) >= 0.5, 1, -1)
+    def predict(self, X: npt.ArrayLike) -> np.ndarray:
+        """Class labels of the last iterate: ``classes_[1]`` where ``σ(decision) ≥ 0.5``."""
+        return self._labels(self._scores(X, avg=False))
 
-    def predict_avg(self, X: npt.ArrayLike) -> npt.NDArray[np.int64]:
-        """Labels ±1 of the averaged model ``w̄`` (``coef_avg_``, ``intercept_avg_``)."""
-        return np.where(_stable_sigmoid(self._scores(X, avg=True)) >= 0.5, 1, -1)
+    def predict_avg(self, X: npt.ArrayLike) -> np.ndarray:
+        """Class labels of the averaged model ``w̄`` (``coef_avg_``, ``intercept_avg_``)."""
+        return self._labels(self._scores(X, avg=True))
+
+
+# projection settings of the graph learners passed to Rust (the edges and costs go as arrays)
+GRAPH_PARAMS = ("sparsity", "head_sparsity", "ratio", "max_iter", "num_clusters", "fallback")
 
 
 class _GraphMixin:
@@ -182,22 +217,6 @@ class _GraphMixin:
 
     edges: Any
     costs: Any
-    sparsity: int
-    head_sparsity: int | None
-    ratio: float
-    max_iter: int
-    num_clusters: int
-    fallback: str
-
-    def _graph_params(self, p: int) -> dict[str, Any]:
-        return {
-            "sparsity": self.sparsity,
-            "head_sparsity": self.head_sparsity,
-            "ratio": self.ratio,
-            "max_iter": self.max_iter,
-            "num_clusters": self.num_clusters,
-            "fallback": self.fallback,
-        }
 
     def _graph_args(self, n_features: int) -> dict[str, Any]:
         return graph_arrays(self.edges, self.costs)

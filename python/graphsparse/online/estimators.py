@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..exceptions import InvalidParameterError
-from ._base import _GraphMixin, _OnlineClassifier
+from ._base import GRAPH_PARAMS, _GraphMixin, _OnlineClassifier
 
 __all__ = [
     "DAGL",
@@ -82,6 +82,7 @@ class GraphDA(_GraphMixin, _OnlineClassifier):
     )
 
     _method = "graph_da"
+    _params = (*GRAPH_PARAMS, "gamma")
     _state_vectors = ("grad_avg",)
 
     def __init__(
@@ -111,13 +112,6 @@ class GraphDA(_GraphMixin, _OnlineClassifier):
         self.fallback = fallback
         self.l2 = l2
 
-    def _rust_params(self, n_features: int) -> dict[str, Any]:
-        return {
-            **super()._rust_params(n_features),
-            **self._graph_params(n_features),
-            "gamma": self.gamma,
-        }
-
 
 class GraphStoIHT(_GraphMixin, _OnlineClassifier):
     __doc__ = (
@@ -137,6 +131,7 @@ class GraphStoIHT(_GraphMixin, _OnlineClassifier):
     )
 
     _method = "graph_sto_iht"
+    _params = (*GRAPH_PARAMS, "lr")
 
     def __init__(
         self,
@@ -165,13 +160,6 @@ class GraphStoIHT(_GraphMixin, _OnlineClassifier):
         self.fallback = fallback
         self.l2 = l2
 
-    def _rust_params(self, n_features: int) -> dict[str, Any]:
-        return {
-            **super()._rust_params(n_features),
-            **self._graph_params(n_features),
-            "lr": self.lr,
-        }
-
 
 class DAIHT(_OnlineClassifier):
     __doc__ = (
@@ -189,6 +177,7 @@ class DAIHT(_OnlineClassifier):
     )
 
     _method = "da_iht"
+    _params = ("sparsity", "gamma")
     _state_vectors = ("grad_avg",)
 
     def __init__(
@@ -198,13 +187,6 @@ class DAIHT(_OnlineClassifier):
         self.gamma = gamma
         self.loss = loss
         self.l2 = l2
-
-    def _rust_params(self, n_features: int) -> dict[str, Any]:
-        return {
-            **super()._rust_params(n_features),
-            "sparsity": self.sparsity,
-            "gamma": self.gamma,
-        }
 
 
 class StoIHT(_OnlineClassifier):
@@ -221,6 +203,7 @@ class StoIHT(_OnlineClassifier):
     )
 
     _method = "sto_iht"
+    _params = ("sparsity", "lr")
 
     def __init__(
         self, sparsity: int, lr: float, loss: str = "logistic", *, l2: float = 0.0
@@ -229,13 +212,6 @@ class StoIHT(_OnlineClassifier):
         self.lr = lr
         self.loss = loss
         self.l2 = l2
-
-    def _rust_params(self, n_features: int) -> dict[str, Any]:
-        return {
-            **super()._rust_params(n_features),
-            "sparsity": self.sparsity,
-            "lr": self.lr,
-        }
 
 
 class L1RDA(_OnlineClassifier):
@@ -256,6 +232,7 @@ class L1RDA(_OnlineClassifier):
     )
 
     _method = "l1_rda"
+    _params = ("lam", "gamma", "rho")
     _state_vectors = ("grad_avg",)
 
     def __init__(
@@ -272,14 +249,6 @@ class L1RDA(_OnlineClassifier):
         self.rho = rho
         self.loss = loss
         self.l2 = l2
-
-    def _rust_params(self, n_features: int) -> dict[str, Any]:
-        return {
-            **super()._rust_params(n_features),
-            "lam": self.lam,
-            "gamma": self.gamma,
-            "rho": self.rho,
-        }
 
 
 class AdaGradL1(_OnlineClassifier):
@@ -300,6 +269,7 @@ class AdaGradL1(_OnlineClassifier):
     )
 
     _method = "adagrad_l1"
+    _params = ("lam", "eta", "delta")
     _state_vectors = ("grad_avg", "grad_sq_sum")
 
     def __init__(
@@ -316,14 +286,6 @@ class AdaGradL1(_OnlineClassifier):
         self.delta = delta
         self.loss = loss
         self.l2 = l2
-
-    def _rust_params(self, n_features: int) -> dict[str, Any]:
-        return {
-            **super()._rust_params(n_features),
-            "lam": self.lam,
-            "eta": self.eta,
-            "delta": self.delta,
-        }
 
 
 def _group_labels(groups: Any, p: int) -> npt.NDArray[np.int64]:
@@ -372,6 +334,7 @@ class DAGL(_OnlineClassifier):
     )
 
     _method = "da_gl"
+    _params = ("lam", "gamma")
     _state_vectors = ("grad_avg",)
 
     def __init__(
@@ -388,13 +351,6 @@ class DAGL(_OnlineClassifier):
         self.groups = groups
         self.loss = loss
         self.l2 = l2
-
-    def _rust_params(self, n_features: int) -> dict[str, Any]:
-        return {
-            **super()._rust_params(n_features),
-            "lam": self.lam,
-            "gamma": self.gamma,
-        }
 
     def _graph_args(self, n_features: int) -> dict[str, Any]:
         return {"groups": _group_labels(self.groups, n_features)}
@@ -420,6 +376,7 @@ class DASGL(DAGL):
     )
 
     _method = "da_sgl"
+    _params = ("lam", "gamma", "r")
 
     def __init__(
         self,
@@ -438,9 +395,6 @@ class DASGL(DAGL):
         self.loss = loss
         self.l2 = l2
 
-    def _rust_params(self, n_features: int) -> dict[str, Any]:
-        return {**super()._rust_params(n_features), "r": self.r}
-
 
 class Adam(_OnlineClassifier):
     __doc__ = (
@@ -458,6 +412,7 @@ class Adam(_OnlineClassifier):
     )
 
     _method = "adam"
+    _params = ("alpha", "beta1", "beta2", "epsilon")
     _state_vectors = ("moment1", "moment2")
 
     def __init__(
@@ -476,12 +431,3 @@ class Adam(_OnlineClassifier):
         self.epsilon = epsilon
         self.loss = loss
         self.l2 = l2
-
-    def _rust_params(self, n_features: int) -> dict[str, Any]:
-        return {
-            **super()._rust_params(n_features),
-            "alpha": self.alpha,
-            "beta1": self.beta1,
-            "beta2": self.beta2,
-            "epsilon": self.epsilon,
-        }

@@ -3,7 +3,7 @@
 
 use crate::da::KappaRounding;
 use crate::error::{OnlineError, Result, invalid};
-use crate::learner::{Core, Needs, impl_learner, running_average};
+use crate::learner::{Core, Needs, impl_learner};
 use crate::loss::Loss;
 use crate::params::Method;
 
@@ -37,6 +37,9 @@ impl L1Rda {
     /// # Errors
     /// [`OnlineError::InvalidParameter`] for `p = 0`, `lambda < 0`, `gamma ≤ 0`, `rho < 0` or
     /// `l2 < 0`.
+    ///
+    /// # Complexity
+    /// O(p) time and memory; each update then costs O(p).
     pub fn new(p: usize, lambda: f64, gamma: f64, rho: f64, loss: Loss, l2: f64) -> Result<Self> {
         Method::L1Rda { lambda, gamma, rho }.check()?;
         let needs = Needs {
@@ -51,16 +54,10 @@ impl L1Rda {
         })
     }
 
-    fn betas(&self) -> (f64, f64) {
-        (1.0, 1.0)
-    }
-
     fn step(&mut self, x: &[f64], y: f64) -> Result<()> {
         let p = self.core.p();
-        let tt = self.core.tt();
-        self.core.observe(x, y);
+        let tt = self.core.observe(x, y);
         let st = &mut self.core.state;
-        running_average(&mut st.grad_avg, &self.core.grad, tt);
         let lambda_t = self.lambda + (self.gamma * self.rho) / (tt + 1.0).sqrt();
         let kappa = KappaRounding::NegSqrtOverGamma.kappa(tt, self.gamma);
         for (w, &g) in st.coef[..p].iter_mut().zip(&st.grad_avg[..p]) {
@@ -97,6 +94,9 @@ impl AdaGradL1 {
     /// # Errors
     /// [`OnlineError::InvalidParameter`] for `p = 0`, `lambda < 0`, `eta ≤ 0`, `delta ≤ 0` or
     /// `l2 < 0`.
+    ///
+    /// # Complexity
+    /// O(p) time and memory; each update then costs O(p).
     pub fn new(p: usize, lambda: f64, eta: f64, delta: f64, loss: Loss, l2: f64) -> Result<Self> {
         Method::AdaGradL1 { lambda, eta, delta }.check()?;
         let needs = Needs {
@@ -112,19 +112,13 @@ impl AdaGradL1 {
         })
     }
 
-    fn betas(&self) -> (f64, f64) {
-        (1.0, 1.0)
-    }
-
     fn step(&mut self, x: &[f64], y: f64) -> Result<()> {
         let p = self.core.p();
-        let tt = self.core.tt();
-        self.core.observe(x, y);
+        let tt = self.core.observe(x, y);
         let st = &mut self.core.state;
         for (s, &g) in st.grad_sq_sum.iter_mut().zip(&self.core.grad) {
             *s += g * g;
         }
-        running_average(&mut st.grad_avg, &self.core.grad, tt);
         for i in 0..=p {
             let g = st.grad_avg[i];
             let shrunk = if i < p {
@@ -155,6 +149,9 @@ impl Groups {
     ///
     /// # Errors
     /// [`OnlineError::InvalidGroups`] for an index `≥ p`, a repeated index or an empty group.
+    ///
+    /// # Complexity
+    /// O(p + Σ|group|) time and memory.
     pub fn new(p: usize, groups: &[Vec<usize>]) -> Result<Self> {
         let mut seen = vec![false; p];
         let mut ptr = vec![0];
@@ -189,6 +186,9 @@ impl Groups {
     }
 
     /// One singleton group per feature.
+    ///
+    /// # Complexity
+    /// O(p) time and memory.
     pub fn singletons(p: usize) -> Self {
         Self {
             ptr: (0..=p).collect(),
@@ -199,6 +199,9 @@ impl Groups {
     /// Non-overlapping `block × block` squares of a row-major `height × width` grid (node
     /// `r·width + c`), block rows outermost; ragged edge blocks are smaller. The benchmark uses
     /// 3×3 blocks of the 33×33 grid: 121 groups of 9.
+    ///
+    /// # Complexity
+    /// O(height · width) time and memory.
     pub fn grid_blocks(height: usize, width: usize, block: usize) -> Result<Self> {
         if block == 0 {
             return Err(invalid("block", ">= 1", block));
@@ -264,6 +267,9 @@ impl DaGroupLasso {
     /// # Errors
     /// [`OnlineError::InvalidParameter`] for `p = 0`, `lambda < 0`, `gamma ≤ 0` or `l2 < 0`;
     /// [`OnlineError::InvalidGroups`] if `groups` does not cover exactly `p` features.
+    ///
+    /// # Complexity
+    /// O(p) time and memory; each update then costs O(p) (one pass over the groups).
     pub fn group_lasso(
         p: usize,
         lambda: f64,
@@ -280,6 +286,9 @@ impl DaGroupLasso {
     ///
     /// # Errors
     /// As [`DaGroupLasso::group_lasso`], and for `r < 0`.
+    ///
+    /// # Complexity
+    /// As [`DaGroupLasso::group_lasso`].
     pub fn sparse_group_lasso(
         p: usize,
         lambda: f64,
@@ -322,16 +331,10 @@ impl DaGroupLasso {
         })
     }
 
-    fn betas(&self) -> (f64, f64) {
-        (1.0, 1.0)
-    }
-
     fn step(&mut self, x: &[f64], y: f64) -> Result<()> {
         let p = self.core.p();
-        let tt = self.core.tt();
-        self.core.observe(x, y);
+        let tt = self.core.observe(x, y);
         let st = &mut self.core.state;
-        running_average(&mut st.grad_avg, &self.core.grad, tt);
         let kappa = -((tt + 1.0).sqrt() / self.gamma);
         let src: &[f64] = match self.sparse_r {
             None => &st.grad_avg[..p],
@@ -390,6 +393,9 @@ impl Adam {
     /// # Errors
     /// [`OnlineError::InvalidParameter`] for `p = 0`, `alpha ≤ 0`, a `beta` outside `[0, 1)`,
     /// `epsilon ≤ 0` or `l2 < 0`.
+    ///
+    /// # Complexity
+    /// O(p) time and memory; each update then costs O(p).
     pub fn new(
         p: usize,
         alpha: f64,
@@ -407,22 +413,16 @@ impl Adam {
         }
         .check()?;
         let needs = Needs {
-            moments: true,
+            moments: Some((beta1, beta2)),
             ..Needs::default()
         };
-        let mut core = Core::new(p, loss, l2, needs)?;
-        core.reset(beta1, beta2);
         Ok(Self {
-            core,
+            core: Core::new(p, loss, l2, needs)?,
             alpha,
             beta1,
             beta2,
             epsilon,
         })
-    }
-
-    fn betas(&self) -> (f64, f64) {
-        (self.beta1, self.beta2)
     }
 
     fn step(&mut self, x: &[f64], y: f64) -> Result<()> {

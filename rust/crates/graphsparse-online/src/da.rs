@@ -1,7 +1,7 @@
 //! Dual-averaging learners with support projections: GraphDA (spec §C.1) and DA-IHT (§C.2).
 
 use crate::error::{Result, check_positive, invalid};
-use crate::learner::{Core, Needs, impl_learner, running_average};
+use crate::learner::{Core, Needs, impl_learner};
 use crate::loss::Loss;
 use crate::params::Method;
 use crate::select::SupportProjection;
@@ -55,6 +55,9 @@ impl<P: SupportProjection> GraphDa<P> {
     ///
     /// # Errors
     /// [`crate::OnlineError::InvalidParameter`] for `p = 0`, `gamma ≤ 0` or `l2 < 0`.
+    ///
+    /// # Complexity
+    /// O(p) time and memory; each update costs O(p) plus one head and one tail projection.
     pub fn with_projection(
         p: usize,
         gamma: f64,
@@ -93,16 +96,10 @@ impl<P: SupportProjection> GraphDa<P> {
         &self.support
     }
 
-    fn betas(&self) -> (f64, f64) {
-        (1.0, 1.0)
-    }
-
     fn step(&mut self, x: &[f64], y: f64) -> Result<()> {
         let p = self.core.p();
-        let tt = self.core.tt();
-        self.core.observe(x, y);
+        let tt = self.core.observe(x, y);
         let st = &mut self.core.state;
-        running_average(&mut st.grad_avg, &self.core.grad, tt);
         self.projection
             .head_into(&st.grad_avg[..p], &mut self.support)?;
         let kappa = self.kappa_rounding.kappa(tt, self.gamma);
@@ -143,6 +140,9 @@ impl DaIht {
     /// # Errors
     /// [`crate::OnlineError::InvalidParameter`] for `p = 0`, `gamma ≤ 0`, `l2 < 0` or a
     /// sparsity outside `1..=p`.
+    ///
+    /// # Complexity
+    /// O(p) time and memory; each update costs O(p) (top-`s` by selection, not sorting).
     pub fn new(p: usize, gamma: f64, sparsity: usize, loss: Loss, l2: f64) -> Result<Self> {
         Method::DaIht { gamma, sparsity }.check()?;
         check_sparsity(sparsity, p)?;
@@ -158,16 +158,10 @@ impl DaIht {
         })
     }
 
-    fn betas(&self) -> (f64, f64) {
-        (1.0, 1.0)
-    }
-
     fn step(&mut self, x: &[f64], y: f64) -> Result<()> {
         let p = self.core.p();
-        let tt = self.core.tt();
-        self.core.observe(x, y);
+        let tt = self.core.observe(x, y);
         let st = &mut self.core.state;
-        running_average(&mut st.grad_avg, &self.core.grad, tt);
         let kappa = KappaRounding::NegInvGammaTimesSqrt.kappa(tt, self.gamma);
         top_support_into(
             "gradient average",

@@ -25,6 +25,9 @@ impl StoIht {
     /// # Errors
     /// [`crate::OnlineError::InvalidParameter`] for `p = 0`, `lr ≤ 0`, `l2 < 0` or a sparsity
     /// outside `1..=p`.
+    ///
+    /// # Complexity
+    /// O(p) time and memory; each update costs O(p) (top-`s` by selection, not sorting).
     pub fn new(p: usize, lr: f64, sparsity: usize, loss: Loss, l2: f64) -> Result<Self> {
         Method::StoIht { lr, sparsity }.check()?;
         check_sparsity(sparsity, p)?;
@@ -37,14 +40,9 @@ impl StoIht {
         })
     }
 
-    fn betas(&self) -> (f64, f64) {
-        (1.0, 1.0)
-    }
-
     fn step(&mut self, x: &[f64], y: f64) -> Result<()> {
         let p = self.core.p();
-        let t = self.core.tt() + 1.0;
-        self.core.observe(x, y);
+        let t = self.core.observe(x, y) + 1.0;
         let alpha = -self.lr / t.sqrt();
         let st = &mut self.core.state;
         for ((b, &w), &g) in self.buf.iter_mut().zip(&st.coef).zip(&self.core.grad) {
@@ -87,6 +85,9 @@ impl<P: SupportProjection> GraphStoIht<P> {
     ///
     /// # Errors
     /// [`crate::OnlineError::InvalidParameter`] for `p = 0`, `lr ≤ 0` or `l2 < 0`.
+    ///
+    /// # Complexity
+    /// O(p) time and memory; each update costs O(p) plus one head and one tail projection.
     pub fn with_projection(p: usize, lr: f64, loss: Loss, l2: f64, projection: P) -> Result<Self> {
         check_positive("lr", lr)?;
         Ok(Self {
@@ -103,14 +104,9 @@ impl<P: SupportProjection> GraphStoIht<P> {
         &self.projection
     }
 
-    fn betas(&self) -> (f64, f64) {
-        (1.0, 1.0)
-    }
-
     fn step(&mut self, x: &[f64], y: f64) -> Result<()> {
         let p = self.core.p();
-        let t = self.core.tt() + 1.0;
-        self.core.observe(x, y);
+        let t = self.core.observe(x, y) + 1.0;
         let alpha = -self.lr / t.sqrt();
         let grad = &self.core.grad;
         self.projection.head_into(&grad[..p], &mut self.support)?;

@@ -55,7 +55,8 @@ impl OnlineState {
 pub(crate) struct Needs {
     pub grad_avg: bool,
     pub grad_sq_sum: bool,
-    pub moments: bool,
+    /// Adam's moment decay rates `(β1, β2)`; `None` keeps no moments.
+    pub moments: Option<(f64, f64)>,
 }
 
 /// Shared machinery: the state, the loss and the gradient buffer.
@@ -92,7 +93,7 @@ impl Core {
             grad: vec![0.0; p + 1],
             needs,
         };
-        core.reset(1.0, 1.0);
+        core.reset();
         Ok(core)
     }
 
@@ -100,7 +101,7 @@ impl Core {
         self.grad.len() - 1
     }
 
-    pub fn reset(&mut self, beta1: f64, beta2: f64) {
+    pub fn reset(&mut self) {
         let p = self.p();
         let mut s = OnlineState::new(p);
         if self.needs.grad_avg {
@@ -109,7 +110,7 @@ impl Core {
         if self.needs.grad_sq_sum {
             s.grad_sq_sum = vec![0.0; p + 1];
         }
-        if self.needs.moments {
+        if let Some((beta1, beta2)) = self.needs.moments {
             s.moment1 = vec![0.0; p + 1];
             s.moment2 = vec![0.0; p + 1];
             s.beta1_power = beta1;
@@ -139,12 +140,12 @@ impl Core {
             &mut state.grad_sq_sum,
             self.needs.grad_sq_sum,
         )?;
-        need("moment1", &mut state.moment1, self.needs.moments)?;
-        need("moment2", &mut state.moment2, self.needs.moments)?;
+        need("moment1", &mut state.moment1, self.needs.moments.is_some())?;
+        need("moment2", &mut state.moment2, self.needs.moments.is_some())?;
         if self.needs.grad_sq_sum && state.grad_sq_sum.iter().any(|&g| g < 0.0) {
             return Err(invalid("grad_sq_sum", "non-negative", "a negative entry"));
         }
-        if self.needs.moments {
+        if self.needs.moments.is_some() {
             if state.moment2.iter().any(|&g| g < 0.0) {
                 return Err(invalid("moment2", "non-negative", "a negative entry"));
             }
@@ -161,9 +162,12 @@ impl Core {
         Ok(())
     }
 
-    /// Predicts with `w` and `w̄`, counts mistakes, and writes the gradient at `w` to `grad`.
+    /// Predicts with `w` and `w̄`, counts mistakes, writes the gradient at `w` to `grad` and,
+    /// for the dual-averaging learners, folds it into `grad_avg`. Returns `tt`, the 0-based
+    /// index of this sample.
     #[inline]
-    pub fn observe(&mut self, x: &[f64], y: f64) {
+    pub fn observe(&mut self, x: &[f64], y: f64) -> f64 {
+        let tt = self.tt();
         let score = self
             .loss
             .gradient_into(x, y, &self.state.coef, self.l2, &mut self.grad);
@@ -174,6 +178,10 @@ impl Core {
         if predict_label(score_avg) != label_of(y) {
             self.state.n_mistakes_avg += 1;
         }
+        if self.needs.grad_avg {
+            running_average(&mut self.state.grad_avg, &self.grad, tt);
+        }
+        tt
     }
 
     /// Folds the new iterate into `w̄` and advances the sample counter.
@@ -324,8 +332,7 @@ macro_rules! impl_learner {
                 self.core.set_state(state)
             }
             fn reset(&mut self) {
-                let (b1, b2) = self.betas();
-                self.core.reset(b1, b2);
+                self.core.reset();
             }
             fn update(&mut self, x: &[f64], y: f64) -> $crate::error::Result<()> {
                 self.step(x, y)

@@ -11,6 +11,9 @@ pub enum Loss {
 }
 
 /// Numerically stable logistic sigmoid, exactly as the reference computes it.
+///
+/// # Complexity
+/// O(1).
 #[inline]
 pub fn sigmoid(z: f64) -> f64 {
     if z > 0.0 {
@@ -21,6 +24,9 @@ pub fn sigmoid(z: f64) -> f64 {
 }
 
 /// `xᵀ w[..p] + w[p]`, summed left to right (`w` has the intercept last).
+///
+/// # Complexity
+/// O(p), no allocation.
 #[inline]
 pub fn decision(x: &[f64], w: &[f64]) -> f64 {
     let p = x.len();
@@ -43,6 +49,9 @@ impl Loss {
     ///
     /// Logistic: `a = (σ(y·score) − 1)·y`, gradient `(a x + η w, a)`. Least squares:
     /// `r = score − y`, gradient `(r x + η w, r)`. The intercept is never regularised.
+    ///
+    /// # Complexity
+    /// O(p), no allocation.
     pub fn gradient_into(self, x: &[f64], y: f64, w: &[f64], l2: f64, grad: &mut [f64]) -> f64 {
         let p = x.len();
         let score = decision(x, w);
@@ -58,6 +67,9 @@ impl Loss {
     }
 
     /// The loss value at `w` for one sample (stable log-sigmoid for the logistic loss).
+    ///
+    /// # Complexity
+    /// O(p), no allocation.
     pub fn value(self, x: &[f64], y: f64, w: &[f64], l2: f64) -> f64 {
         let p = x.len();
         let score = decision(x, w);

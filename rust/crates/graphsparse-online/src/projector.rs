@@ -98,6 +98,9 @@ impl GraphProjector {
     /// # Errors
     /// [`OnlineError::EdgeOutOfRange`], [`OnlineError::InvalidCost`],
     /// [`OnlineError::LengthMismatch`] (costs vs edges), or `n = 0`.
+    ///
+    /// # Complexity
+    /// O(n + m) time and memory (the PCST graph is built once and reused by every run).
     pub fn new(n: usize, edges: &[[usize; 2]], costs: &[f64]) -> Result<Self> {
         if n == 0 {
             return Err(invalid("n_nodes", "at least 1", n));
@@ -315,6 +318,9 @@ impl GraphProjector {
     ///
     /// # Errors
     /// As [`GraphProjector::project_into`].
+    ///
+    /// # Complexity
+    /// As [`GraphProjector::project_into`], plus the O(n) result.
     pub fn project(
         &mut self,
         w: &[f64],
@@ -357,6 +363,9 @@ pub struct GraphProjectionParams {
 
 impl GraphProjectionParams {
     /// The published settings for sparsity `s`: head `p/2`, `ω = 0.1`, `g = 1`, 20 runs.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn new(sparsity: usize) -> Self {
         Self {
             sparsity,
@@ -373,6 +382,10 @@ impl GraphProjection {
     /// # Errors
     /// As [`GraphProjector::new`], and [`OnlineError::InvalidParameter`] for a sparsity
     /// outside `1..=p`, a negative or non-finite ratio, `max_iter = 0` or `num_clusters = 0`.
+    ///
+    /// # Complexity
+    /// As [`GraphProjector::new`]; each projection is a binary search of at most `max_iter` PCST-GW
+    /// runs, O(max_iter · (n + m) log n).
     pub fn new(
         p: usize,
         edges: &[[usize; 2]],
@@ -444,6 +457,9 @@ impl GraphDa<GraphProjection> {
     ///
     /// # Errors
     /// As [`GraphProjection::new`] and [`GraphDa::with_projection`].
+    ///
+    /// # Complexity
+    /// As [`GraphProjection::new`]; each update costs O(p) plus two projections.
     pub fn new(
         p: usize,
         edges: &[[usize; 2]],
@@ -463,6 +479,9 @@ impl GraphStoIht<GraphProjection> {
     ///
     /// # Errors
     /// As [`GraphProjection::new`] and [`GraphStoIht::with_projection`].
+    ///
+    /// # Complexity
+    /// As [`GraphProjection::new`]; each update costs O(p) plus two projections.
     pub fn new(
         p: usize,
         edges: &[[usize; 2]],

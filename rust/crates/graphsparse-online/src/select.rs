@@ -33,6 +33,9 @@ impl TopKProjection {
     ///
     /// # Errors
     /// [`crate::OnlineError::InvalidParameter`] if either is 0.
+    ///
+    /// # Complexity
+    /// O(1); each projection is an O(p) selection.
     pub fn new(head_sparsity: usize, tail_sparsity: usize) -> Result<Self> {
         if head_sparsity == 0 {
             return Err(invalid("head_sparsity", ">= 1", head_sparsity));

@@ -18,7 +18,7 @@ pub enum ProjError {
         value: f64,
     },
     /// The simplex total `z` is not finite and strictly positive.
-    #[error("z (the simplex total) must be finite and > 0, got {0}")]
+    #[error("radius (the simplex total z) must be finite and > 0, got {0}")]
     InvalidTotal(f64),
     /// The l1-ball radius is negative or not finite.
     #[error("radius must be finite and >= 0, got {0}")]

@@ -263,6 +263,12 @@ impl<'py> FromPyObject<'_, 'py> for Count {
     }
 }
 
+impl From<Count> for usize {
+    fn from(c: Count) -> usize {
+        c.usize()
+    }
+}
+
 impl Count {
     /// As a `usize` (saturating).
     pub fn usize(self) -> usize {

@@ -11,7 +11,7 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::convert::{Count, PyGsErr, Real, bad_param, edge_list, extract_params, ids_array};
+use crate::convert::{Count, PyGsErr, Real, arg, bad_param, edge_list, extract_params, ids_array};
 use crate::threads::{Exec, run};
 
 /// One projection's target and binary-search settings, as a dict of Python values.
@@ -134,161 +134,72 @@ impl<'py> FromPyObject<'_, 'py> for LossArg {
     }
 }
 
-/// The hyperparameters of each method: one typed struct per [`Method`] variant.
-mod method_args {
-    use super::{Count, Real};
-    use pyo3::prelude::*;
-
-    #[derive(FromPyObject)]
-    #[pyo3(from_item_all)]
-    pub struct GraphDa {
-        pub gamma: Real,
-    }
-    #[derive(FromPyObject)]
-    #[pyo3(from_item_all)]
-    pub struct GraphStoIht {
-        pub lr: Real,
-    }
-    #[derive(FromPyObject)]
-    #[pyo3(from_item_all)]
-    pub struct DaIht {
-        pub gamma: Real,
-        pub sparsity: Count,
-    }
-    #[derive(FromPyObject)]
-    #[pyo3(from_item_all)]
-    pub struct StoIht {
-        pub lr: Real,
-        pub sparsity: Count,
-    }
-    #[derive(FromPyObject)]
-    #[pyo3(from_item_all)]
-    pub struct L1Rda {
-        #[pyo3(item("lam"))]
-        pub lambda: Real,
-        pub gamma: Real,
-        pub rho: Real,
-    }
-    #[derive(FromPyObject)]
-    #[pyo3(from_item_all)]
-    pub struct AdaGradL1 {
-        #[pyo3(item("lam"))]
-        pub lambda: Real,
-        pub eta: Real,
-        pub delta: Real,
-    }
-    #[derive(FromPyObject)]
-    #[pyo3(from_item_all)]
-    pub struct DaGroupLasso {
-        #[pyo3(item("lam"))]
-        pub lambda: Real,
-        pub gamma: Real,
-    }
-    #[derive(FromPyObject)]
-    #[pyo3(from_item_all)]
-    pub struct DaSparseGroupLasso {
-        #[pyo3(item("lam"))]
-        pub lambda: Real,
-        pub gamma: Real,
-        pub r: Real,
-    }
-    #[derive(FromPyObject)]
-    #[pyo3(from_item_all)]
-    pub struct Adam {
-        pub alpha: Real,
-        pub beta1: Real,
-        pub beta2: Real,
-        pub epsilon: Real,
+/// `params[key]` through the convert type `T`, naming `key` when it is missing or wrong.
+fn item<'py, T>(params: &Bound<'py, PyDict>, key: &str) -> PyResult<T>
+where
+    T: for<'a> FromPyObject<'a, 'py, Error = PyErr>,
+{
+    match params.get_item(key)? {
+        Some(value) => arg(&value, key),
+        None => Err(bad_param(format!("missing parameter '{key}'"))),
     }
 }
 
-/// A learner's parameters: `{"method": name, "loss": ..., "l2": ..., <the method's own>}`,
-/// converted to the core's [`LearnerParams`] (checked by the core).
+/// A learner's parameters: `{"method": name, "loss": ..., "l2": ..., <the method's own>}`
+/// (the Python estimators' constructor names, `lam` for λ), converted to the core's
+/// [`LearnerParams`] (checked by the core).
 fn learner_params(params: &Bound<'_, PyDict>) -> PyResult<LearnerParams> {
-    use method_args as a;
-    #[derive(FromPyObject)]
-    #[pyo3(from_item_all)]
-    struct Common {
-        method: String,
-        loss: LossArg,
-        l2: Real,
-    }
-    let common: Common = extract_params(params.as_any())?;
-    let p = params.as_any();
-    let method = match common.method.as_str() {
-        "graph_da" => {
-            let m: a::GraphDa = extract_params(p)?;
-            Method::GraphDa {
-                gamma: m.gamma.0,
-                graph: extract_params::<GraphArgs>(p)?.params(),
-            }
-        }
-        "graph_sto_iht" => {
-            let m: a::GraphStoIht = extract_params(p)?;
-            Method::GraphStoIht {
-                lr: m.lr.0,
-                graph: extract_params::<GraphArgs>(p)?.params(),
-            }
-        }
-        "da_iht" => {
-            let m: a::DaIht = extract_params(p)?;
-            Method::DaIht {
-                gamma: m.gamma.0,
-                sparsity: m.sparsity.usize(),
-            }
-        }
-        "sto_iht" => {
-            let m: a::StoIht = extract_params(p)?;
-            Method::StoIht {
-                lr: m.lr.0,
-                sparsity: m.sparsity.usize(),
-            }
-        }
-        "l1_rda" => {
-            let m: a::L1Rda = extract_params(p)?;
-            Method::L1Rda {
-                lambda: m.lambda.0,
-                gamma: m.gamma.0,
-                rho: m.rho.0,
-            }
-        }
-        "adagrad_l1" => {
-            let m: a::AdaGradL1 = extract_params(p)?;
-            Method::AdaGradL1 {
-                lambda: m.lambda.0,
-                eta: m.eta.0,
-                delta: m.delta.0,
-            }
-        }
-        "da_gl" => {
-            let m: a::DaGroupLasso = extract_params(p)?;
-            Method::DaGroupLasso {
-                lambda: m.lambda.0,
-                gamma: m.gamma.0,
-            }
-        }
-        "da_sgl" => {
-            let m: a::DaSparseGroupLasso = extract_params(p)?;
-            Method::DaSparseGroupLasso {
-                lambda: m.lambda.0,
-                gamma: m.gamma.0,
-                r: m.r.0,
-            }
-        }
-        "adam" => {
-            let m: a::Adam = extract_params(p)?;
-            Method::Adam {
-                alpha: m.alpha.0,
-                beta1: m.beta1.0,
-                beta2: m.beta2.0,
-                epsilon: m.epsilon.0,
-            }
-        }
+    let real = |key: &str| item::<Real>(params, key).map(|r| r.0);
+    let count = |key: &str| item::<Count>(params, key).map(Count::usize);
+    let graph = || extract_params::<GraphArgs>(params.as_any()).map(|g| g.params());
+    let name: String = item(params, "method")?;
+    let method = match name.as_str() {
+        "graph_da" => Method::GraphDa {
+            gamma: real("gamma")?,
+            graph: graph()?,
+        },
+        "graph_sto_iht" => Method::GraphStoIht {
+            lr: real("lr")?,
+            graph: graph()?,
+        },
+        "da_iht" => Method::DaIht {
+            gamma: real("gamma")?,
+            sparsity: count("sparsity")?,
+        },
+        "sto_iht" => Method::StoIht {
+            lr: real("lr")?,
+            sparsity: count("sparsity")?,
+        },
+        "l1_rda" => Method::L1Rda {
+            lambda: real("lam")?,
+            gamma: real("gamma")?,
+            rho: real("rho")?,
+        },
+        "adagrad_l1" => Method::AdaGradL1 {
+            lambda: real("lam")?,
+            eta: real("eta")?,
+            delta: real("delta")?,
+        },
+        "da_gl" => Method::DaGroupLasso {
+            lambda: real("lam")?,
+            gamma: real("gamma")?,
+        },
+        "da_sgl" => Method::DaSparseGroupLasso {
+            lambda: real("lam")?,
+            gamma: real("gamma")?,
+            r: real("r")?,
+        },
+        "adam" => Method::Adam {
+            alpha: real("alpha")?,
+            beta1: real("beta1")?,
+            beta2: real("beta2")?,
+            epsilon: real("epsilon")?,
+        },
         other => return Err(bad_param(format!("unknown online method {other:?}"))),
     };
     Ok(LearnerParams::new(method)
-        .loss(common.loss.0)
-        .l2(common.l2.0))
+        .loss(item::<LossArg>(params, "loss")?.0)
+        .l2(real("l2")?))
 }
 
 /// A state vector: a 1-D float64 array in both directions (empty when the learner keeps none).

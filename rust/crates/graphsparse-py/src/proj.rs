@@ -10,7 +10,7 @@ use graphsparse::proj::{self, Parallel, ProjError};
 use numpy::{PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
-use crate::convert::{PyGsErr, bad_param};
+use crate::convert::{Count, PyGsErr, bad_param};
 use crate::threads::{self, Exec};
 
 type ProjResult = Result<(), ProjError>;
@@ -136,51 +136,54 @@ where
     Ok(out)
 }
 
-/// Euclidean projection onto `{x >= 0, sum x = radius}` (row-wise for 2-D input).
-#[pyfunction]
-#[pyo3(signature = (v, radius = 1.0, *, n_threads = 1, out = None, min_parallel = None))]
-pub fn project_simplex<'py>(
-    py: Python<'py>,
-    v: PyReadonlyArrayDyn<'py, f64>,
-    radius: f64,
-    n_threads: usize,
-    out: Option<Bound<'py, PyArrayDyn<f64>>>,
-    min_parallel: Option<usize>,
-) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
-    run(
-        py,
-        "v",
-        &v,
-        out,
-        n_threads,
-        min_parallel,
-        |x, o| proj::project_simplex_into(x, radius, o),
-        |_, x, c, o, p| proj::project_simplex_rows(x, c, radius, o, p),
-    )
+/// A `#[pyfunction]` for a projection with one scalar parameter `$p`: `$one` projects a vector
+/// into a buffer, `$rows` a row-major batch (the core's `_into` and `_rows` forms).
+macro_rules! scalar_projection {
+    ($(#[$doc:meta])* $name:ident($arg:ident, $p:ident: $t:ty $(= $default:tt)?)
+        => $one:path, $rows:path) => {
+        $(#[$doc])*
+        #[pyfunction]
+        #[pyo3(signature = ($arg, $p $(= $default)?, *, n_threads = 1, out = None, min_parallel = None))]
+        pub fn $name<'py>(
+            py: Python<'py>,
+            $arg: PyReadonlyArrayDyn<'py, f64>,
+            $p: $t,
+            n_threads: usize,
+            out: Option<Bound<'py, PyArrayDyn<f64>>>,
+            min_parallel: Option<usize>,
+        ) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
+            run(
+                py,
+                stringify!($arg),
+                &$arg,
+                out,
+                n_threads,
+                min_parallel,
+                |x, o| $one(x, $p.into(), o),
+                |_, x, c, o, par| $rows(x, c, $p.into(), o, par),
+            )
+        }
+    };
 }
 
-/// Euclidean projection onto `{||x||_1 <= radius}` (row-wise for 2-D input).
-#[pyfunction]
-#[pyo3(signature = (v, radius = 1.0, *, n_threads = 1, out = None, min_parallel = None))]
-pub fn project_l1_ball<'py>(
-    py: Python<'py>,
-    v: PyReadonlyArrayDyn<'py, f64>,
-    radius: f64,
-    n_threads: usize,
-    out: Option<Bound<'py, PyArrayDyn<f64>>>,
-    min_parallel: Option<usize>,
-) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
-    run(
-        py,
-        "v",
-        &v,
-        out,
-        n_threads,
-        min_parallel,
-        |x, o| proj::project_l1_ball_into(x, radius, o),
-        |_, x, c, o, p| proj::project_l1_ball_rows(x, c, radius, o, p),
-    )
-}
+scalar_projection!(
+    /// Euclidean projection onto `{x >= 0, sum x = radius}` (row-wise for 2-D input).
+    project_simplex(v, radius: f64 = 1.0) => proj::project_simplex_into, proj::project_simplex_rows
+);
+scalar_projection!(
+    /// Euclidean projection onto `{||x||_1 <= radius}` (row-wise for 2-D input).
+    project_l1_ball(v, radius: f64 = 1.0)
+        => proj::project_l1_ball_into, proj::project_l1_ball_rows
+);
+scalar_projection!(
+    /// Euclidean projection onto `{x in [0, 1]^n : sum x <= k}` (row-wise for 2-D input).
+    project_capped_simplex(y, k: f64)
+        => proj::project_capped_simplex_into, proj::project_capped_simplex_rows
+);
+scalar_projection!(
+    /// Keeps the `k` largest-magnitude entries (ties to the lower index), row-wise for 2-D input.
+    project_top_k(y, k: Count) => proj::project_top_k_into, proj::project_top_k_rows
+);
 
 /// Euclidean projection onto `{x : sum eps_i x_i = 1, eps_i x_i >= 0}` (row-wise for 2-D `y`;
 /// `eps` is one row shared by all rows or an array of `y`'s shape).
@@ -224,52 +227,6 @@ pub fn project_weighted_simplex<'py>(
             };
             proj::project_weighted_simplex_rows(x, c, w, o, p)
         },
-    )
-}
-
-/// Euclidean projection onto `{x in [0, 1]^n : sum x <= k}` (row-wise for 2-D input).
-#[pyfunction]
-#[pyo3(signature = (y, k, *, n_threads = 1, out = None, min_parallel = None))]
-pub fn project_capped_simplex<'py>(
-    py: Python<'py>,
-    y: PyReadonlyArrayDyn<'py, f64>,
-    k: f64,
-    n_threads: usize,
-    out: Option<Bound<'py, PyArrayDyn<f64>>>,
-    min_parallel: Option<usize>,
-) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
-    run(
-        py,
-        "y",
-        &y,
-        out,
-        n_threads,
-        min_parallel,
-        |x, o| proj::project_capped_simplex_into(x, k, o),
-        |_, x, c, o, p| proj::project_capped_simplex_rows(x, c, k, o, p),
-    )
-}
-
-/// Keeps the `k` largest-magnitude entries (ties to the lower index), row-wise for 2-D input.
-#[pyfunction]
-#[pyo3(signature = (y, k, *, n_threads = 1, out = None, min_parallel = None))]
-pub fn project_top_k<'py>(
-    py: Python<'py>,
-    y: PyReadonlyArrayDyn<'py, f64>,
-    k: usize,
-    n_threads: usize,
-    out: Option<Bound<'py, PyArrayDyn<f64>>>,
-    min_parallel: Option<usize>,
-) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
-    run(
-        py,
-        "y",
-        &y,
-        out,
-        n_threads,
-        min_parallel,
-        |x, o| proj::project_top_k_into(x, k, o),
-        |_, x, c, o, p| proj::project_top_k_rows(x, c, k, o, p),
     )
 }
 

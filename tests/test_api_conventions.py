@@ -1,0 +1,85 @@
+"""Library-wide scikit-learn conventions: every public estimator clones and raises
+``NotFittedError`` before ``fit`` (a stateless one, tagged ``requires_fit=False``, works)."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from typing import Any
+
+import numpy as np
+import pytest
+from sklearn.base import BaseEstimator, clone
+from sklearn.exceptions import NotFittedError
+
+import graphsparse as gs
+
+MODULES = ["models", "online", "recovery", "compression", "rules"]
+
+_EDGE = [[0, 1]]
+
+# how to build each public estimator, and what to call on unfitted
+FACTORIES: dict[str, Any] = {
+    "GraphDA": lambda m: m.GraphDA(_EDGE, 1, 1.0),
+    "GraphStoIHT": lambda m: m.GraphStoIHT(_EDGE, 1, 0.1),
+    "DAIHT": lambda m: m.DAIHT(1, 1.0),
+    "StoIHT": lambda m: m.StoIHT(1, 0.1),
+    "GraphStructuredRecovery": lambda m: m.GraphStructuredRecovery(_EDGE),
+    "LatentGroupLasso": lambda m: m.LatentGroupLasso(_EDGE),
+    "GraphIHT": lambda m: m.GraphIHT(_EDGE, 1),
+}
+
+
+def _public_estimators() -> list[tuple[str, Any, type]]:
+    found = []
+    for name in MODULES:
+        try:
+            module = importlib.import_module(f"graphsparse.{name}")
+        except ImportError:
+            continue
+        for attr in getattr(module, "__all__", []):
+            obj = getattr(module, attr)
+            if inspect.isclass(obj) and issubclass(obj, BaseEstimator):
+                found.append((attr, module, obj))
+    return found
+
+
+ESTIMATORS = _public_estimators()
+
+
+def _build(name: str, module: Any, cls: type) -> Any:
+    if name in FACTORIES:
+        return FACTORIES[name](module)
+    return cls()
+
+
+def _input_for(est: Any) -> Any:
+    if type(est).__module__.startswith(("graphsparse.models", "graphsparse.compression")):
+        return gs.datasets.make_subgraph_classification(10, random_state=0)
+    return np.ones((3, 2))
+
+
+def test_the_public_estimators_are_found() -> None:
+    names = {n for n, _, _ in ESTIMATORS}
+    assert {"SubgraphLogisticRegression", "GraphDA", "GraphStructuredRecovery"} <= names
+
+
+@pytest.mark.parametrize(("name", "module", "cls"), ESTIMATORS, ids=[n for n, _, _ in ESTIMATORS])
+def test_unfitted_estimators_raise_not_fitted_error(name: str, module: Any, cls: type) -> None:
+    est = _build(name, module, cls)
+    assert clone(est).get_params() == est.get_params()
+    if not est.__sklearn_tags__().requires_fit:
+        # stateless (the compressors): documented to work unfitted, as the tag says
+        est.transform(_input_for(est))
+        return
+    methods = [
+        m
+        for m in ("predict", "predict_proba", "decision_function", "transform", "score")
+        if hasattr(est, m)
+    ]
+    assert methods, f"{name} has no method that needs a fitted model"
+    X = _input_for(est)
+    for method in methods:
+        args = (X, np.zeros(len(X))) if method == "score" else (X,)
+        with pytest.raises(NotFittedError):
+            getattr(est, method)(*args)
