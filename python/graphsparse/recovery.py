@@ -52,7 +52,7 @@ from sklearn.utils.validation import check_is_fitted
 from . import _graphsparse as _rs
 from ._progress import reporter
 from ._threads import resolve_n_jobs
-from ._validation import as_edges, as_float_array, as_int, as_real, encode_binary
+from ._validation import as_edges, as_float_array, as_int, as_real, encode_binary, sklearn_data
 from .exceptions import InvalidParameterError
 
 __all__ = [
@@ -115,18 +115,27 @@ def _design(X: Any) -> tuple[Any, int, int]:
     return arr, arr.shape[0], arr.shape[1]
 
 
-def _fit_design(X: Any) -> tuple[Any, int, int]:
-    """:func:`_design` for ``fit``: at least one sample and one feature."""
-    design, n, p = _design(X)
-    if n < 1:
-        raise InvalidParameterError(
-            f"X has 0 sample(s) (shape=({n}, {p})) while a minimum of 1 is required."
-        )
-    if p < 1:
-        raise InvalidParameterError(
-            f"X has 0 feature(s) (shape=({n}, {p})) while a minimum of 1 is required."
-        )
-    return design, n, p
+def _fit_data(
+    est: BaseEstimator, X: Any, y: Any, classifier: bool = False
+) -> tuple[Any, np.ndarray, int, int]:
+    """``(design, y, n, p)`` for ``fit``: scikit-learn's checks and messages (shapes, finiteness,
+    column-vector ``y``, ``n_features_in_``) through :func:`sklearn_data`, then the binding's
+    form of ``X``."""
+    Xa, ya = sklearn_data(est, X, y, reset=True, classifier=classifier, accept_sparse="csr")
+    design, n, p = _design(Xa)
+    return design, np.asarray(ya), n, p
+
+
+def _real_y(y: np.ndarray) -> FloatArray:
+    """A regressor's validated ``y`` as float64 (an object array of numbers is fine)."""
+    if y.dtype.kind not in "fiub":
+        try:
+            y = y.astype(np.float64)
+        except (TypeError, ValueError):
+            raise InvalidParameterError(
+                f"Unknown label type: y must hold real numbers, got dtype {y.dtype}"
+            ) from None
+    return as_float_array(y, "y")
 
 
 def _dense(design: Any) -> Any:
@@ -216,13 +225,8 @@ class _Base(BaseEstimator):
 
     def _decision(self, X: Any) -> FloatArray:
         check_is_fitted(self)
-        design, _, p = _design(X)
-        if p != self.n_features_in_:
-            raise InvalidParameterError(
-                f"X has {p} features, but {type(self).__name__} is expecting "
-                f"{self.n_features_in_} features as input"
-            )
-        return np.asarray(_dense(design) @ self.coef_, dtype=np.float64) + self.intercept_
+        Xa = sklearn_data(self, X, reset=False, accept_sparse="csr")
+        return np.asarray(Xa @ self.coef_, dtype=np.float64) + self.intercept_
 
 
 class _Convex(_Base):
@@ -424,14 +428,13 @@ class GraphStructuredRecovery(RegressorMixin, _GraphModel):
                 f"loss must be 'squared' or 'absolute' for a regressor, got {self.loss!r} "
                 "(use GraphStructuredClassifier for 'logistic' and 'hinge')"
             )
-        design, n, p = _fit_design(X)
-        yy = _real_target(y, n, type(self).__name__)
+        design, ya, n, p = _fit_data(self, X, y)
+        yy = _real_y(ya)
         design, yy, x_mean, y_mean = _centre(design, yy, self.fit_intercept, self.loss)
         out = self._fit_graph(design, yy, self.loss, n, p, None)
         self.coef_ = np.asarray(out["coef"])
         self.sigma_ = np.asarray(out["sigma"])
         self.intercept_ = float(y_mean - x_mean @ self.coef_) if x_mean is not None else 0.0
-        self.n_features_in_ = p
         return self
 
     def predict(self, X: Any) -> FloatArray:
@@ -564,8 +567,7 @@ class GraphStructuredClassifier(ClassifierMixin, _GraphModel):
             )
         if not isinstance(self.fit_intercept, bool | np.bool_):
             raise InvalidParameterError(f"fit_intercept must be a bool, got {self.fit_intercept!r}")
-        design, n, p = _fit_design(X)
-        labels = _target(y, n, type(self).__name__)
+        design, labels, n, p = _fit_data(self, X, y, classifier=True)
         _check_binary(labels)
         self.classes_, target = encode_binary(labels, n)
         t = np.ascontiguousarray(2.0 * target - 1.0)
@@ -581,7 +583,6 @@ class GraphStructuredClassifier(ClassifierMixin, _GraphModel):
         self.coef_ = coef[:p]
         self.sigma_ = np.asarray(out["sigma"])[:p]
         self.intercept_ = float(coef[p] * scale) if scale is not None else 0.0
-        self.n_features_in_ = p
         return self
 
     def decision_function(self, X: Any) -> FloatArray:
@@ -731,8 +732,8 @@ class LatentGroupLasso(RegressorMixin, _Convex):
         """Solve for ``X`` (dense or SciPy sparse) and ``y``; returns ``self``."""
         if self.loss not in _REGRESSION_LOSSES:
             raise InvalidParameterError(f"loss must be 'squared' or 'absolute', got {self.loss!r}")
-        design, n, p = _fit_design(X)
-        yy = _real_target(y, n, type(self).__name__)
+        design, ya, n, p = _fit_data(self, X, y)
+        yy = _real_y(ya)
         groups = (
             neighbourhood_groups(self.edges, p)
             if self.groups is None
@@ -763,7 +764,6 @@ class LatentGroupLasso(RegressorMixin, _Convex):
         self._store(out, key)
         self.coef_ = np.asarray(out["coef"])
         self.intercept_ = 0.0
-        self.n_features_in_ = p
         return self
 
     def predict(self, X: Any) -> FloatArray:
@@ -817,8 +817,8 @@ class GraphIHT(RegressorMixin, _Base):
 
     def fit(self, X: Any, y: npt.ArrayLike) -> GraphIHT:
         """Run on ``X`` (dense or SciPy sparse) and ``y``; returns ``self``."""
-        design, n, p = _fit_design(X)
-        yy = _real_target(y, n, type(self).__name__)
+        design, ya, _, p = _fit_data(self, X, y)
+        yy = _real_y(ya)
         sparsity = as_int(self.sparsity, "sparsity")
         params = {
             "sparsity": min(sparsity, p) if sparsity >= 1 else sparsity,
@@ -838,7 +838,6 @@ class GraphIHT(RegressorMixin, _Base):
         self.n_iter_ = int(out["n_iter"])
         self.converged_ = bool(out["converged"])
         self.residual_norms_ = np.asarray(out["residual_norms"])
-        self.n_features_in_ = p
         return self
 
     def predict(self, X: Any) -> FloatArray:
@@ -948,7 +947,9 @@ def recovery_path(
     """
     import time
 
-    design, n, p = _fit_design(X)
+    design, n, p = _design(X)
+    if n < 1 or p < 1:
+        raise InvalidParameterError(f"X must have at least one row and one column, got ({n}, {p})")
     yy = _real_target(y, n, "recovery_path")
     e = as_edges(edges)
     w = _weights(weights, len(e))
