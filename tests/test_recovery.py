@@ -180,9 +180,9 @@ def test_bad_data_raises_named_errors() -> None:
     m = GraphStructuredRecovery(edges, alpha=1.0, lambda_=0.5)
     bad = a.copy()
     bad[1, 2] = np.nan
-    with pytest.raises(InvalidParameterError, match="L"):
+    with pytest.raises(InvalidParameterError, match="X contains NaN"):
         m.fit(bad, y)
-    with pytest.raises(InvalidParameterError, match="y"):
+    with pytest.raises(InvalidParameterError, match="inconsistent numbers of samples"):
         m.fit(a, y[:-1])
     with pytest.raises(InvalidParameterError, match="y"):
         m.fit(a, np.where(np.arange(len(y)) == 0, np.inf, y))

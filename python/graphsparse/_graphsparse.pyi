@@ -185,6 +185,7 @@ def recovery_solve(
     groups: tuple[Any, Any, Any] | None = None,
     n_threads: int = 1,
     progress: _Progress | None = None,
+    warm: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]: ...
 def recovery_lambda_max(
     x: _Design,

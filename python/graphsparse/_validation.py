@@ -82,9 +82,10 @@ def as_float_array(
         raise InvalidParameterError(f"{name} must be a {want} array, got shape {arr.shape}")
     if not (arr.dtype == np.float64 and arr.flags.c_contiguous):
         if arr.dtype.kind not in "fiub":
+            what = "Complex data not supported, " if arr.dtype.kind == "c" else ""
             raise InvalidParameterError(
                 f"{name} must be a real numeric array (an array of real numbers), "
-                f"got dtype {arr.dtype}"
+                f"{what}got dtype {arr.dtype}"
             )
         arr = np.ascontiguousarray(arr, dtype=np.float64)
     if length is not None and arr.shape[0] != length:

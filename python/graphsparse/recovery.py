@@ -23,8 +23,18 @@ parameter    meaning
 ============ =======================================================================
 
 The solver is adaptive PDHG (or the paper's Algorithm 1, ``solver="kk"``) in Rust, stopped
-when a certified relative duality gap falls below ``tol``. :class:`LatentGroupLasso` and
-:class:`GraphIHT` are the convex and non-convex baselines.
+when a certified relative duality gap falls below ``tol``. :class:`GraphStructuredClassifier`
+is the same model with the logistic or hinge loss; :class:`LatentGroupLasso` and
+:class:`GraphIHT` are the convex and non-convex baselines; :func:`recovery_path` solves along a
+warm-started ``λ`` path.
+
+**Intercepts.** The paper's model (6) has none: ``f(L x)`` with ``L`` the measurement matrix.
+The regressors therefore default to ``fit_intercept=False``; ``fit_intercept=True`` (squared
+loss only) solves the exact unpenalised-intercept problem by centring ``X`` and ``y`` (dense
+``X`` only: centring a sparse ``X`` would densify it). The classifier defaults to
+``fit_intercept=True`` and appends a constant column ``intercept_scaling`` as an isolated vertex
+of the graph (liblinear's device): the intercept ``b`` is penalised by ``lambda_·|b|/s``, so a
+large ``intercept_scaling`` leaves it nearly free.
 """
 
 from __future__ import annotations
@@ -34,40 +44,47 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from sklearn.base import BaseEstimator, RegressorMixin
-from sklearn.exceptions import ConvergenceWarning
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.exceptions import ConvergenceWarning, DataConversionWarning
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from . import _graphsparse as _rs
 from ._progress import reporter
 from ._threads import resolve_n_jobs
-from ._validation import as_edges, as_float_array, as_int, as_real
+from ._validation import as_edges, as_float_array, as_int, as_real, encode_binary, sklearn_data
 from .exceptions import InvalidParameterError
 
 __all__ = [
     "GraphIHT",
+    "GraphStructuredClassifier",
     "GraphStructuredRecovery",
     "LatentGroupLasso",
+    "RecoveryPath",
     "edge_groups",
     "lambda_max",
     "neighbourhood_groups",
     "penalty",
     "prox_perspective",
+    "recovery_path",
 ]
 
 FloatArray = npt.NDArray[np.float64]
 
+_REGRESSION_LOSSES = ("squared", "absolute")
+_CLASSIFICATION_LOSSES = ("logistic", "hinge")
+
 
 def _design(X: Any) -> tuple[Any, int, int]:
     """``X`` as a dense float64 array or a CSR triple for the binding, with its shape."""
-    try:
-        import scipy.sparse as sp
-    except ImportError:  # pragma: no cover - scipy is a dependency
-        sp = None
-    if sp is not None and sp.issparse(X):
+    import scipy.sparse as sp
+
+    if sp.issparse(X):
         csr = sp.csr_array(X)
         if csr.ndim != 2:
             raise InvalidParameterError(f"X must be 2-dimensional, got shape {csr.shape}")
+        if csr.dtype.kind not in "fiub":
+            raise InvalidParameterError(f"X must be a real numeric matrix, got dtype {csr.dtype}")
         data = as_float_array(csr.data, "X.data")
         n_rows, n_cols = csr.shape
         return (
@@ -80,8 +97,84 @@ def _design(X: Any) -> tuple[Any, int, int]:
             int(n_rows),
             int(n_cols),
         )
-    arr = as_float_array(X, "X", ndim=(2,))
+    arr = np.asarray(X) if not isinstance(X, np.ndarray) else X
+    if arr.dtype == object:
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError) as err:
+            raise InvalidParameterError(f"X must be a real numeric array: {err}") from None
+    if arr.ndim == 1:
+        raise InvalidParameterError(
+            f"X must be a 2-D array, got a 1-D array of shape {arr.shape}. Reshape your data "
+            "either using array.reshape(-1, 1) if it has a single feature or "
+            "array.reshape(1, -1) if it contains a single sample."
+        )
+    arr = as_float_array(arr, "X", ndim=(2,))
+    if not np.all(np.isfinite(arr)):
+        raise InvalidParameterError("X (the operator L) contains NaN or inf")
     return arr, arr.shape[0], arr.shape[1]
+
+
+def _fit_data(
+    est: BaseEstimator, X: Any, y: Any, classifier: bool = False
+) -> tuple[Any, np.ndarray, int, int]:
+    """``(design, y, n, p)`` for ``fit``: scikit-learn's checks and messages (shapes, finiteness,
+    column-vector ``y``, ``n_features_in_``) through :func:`sklearn_data`, then the binding's
+    form of ``X``."""
+    Xa, ya = sklearn_data(est, X, y, reset=True, classifier=classifier, accept_sparse="csr")
+    design, n, p = _design(Xa)
+    return design, np.asarray(ya), n, p
+
+
+def _real_y(y: np.ndarray) -> FloatArray:
+    """A regressor's validated ``y`` as float64 (an object array of numbers is fine)."""
+    if y.dtype.kind not in "fiub":
+        try:
+            y = y.astype(np.float64)
+        except (TypeError, ValueError):
+            raise InvalidParameterError(
+                f"Unknown label type: y must hold real numbers, got dtype {y.dtype}"
+            ) from None
+    return as_float_array(y, "y")
+
+
+def _dense(design: Any) -> Any:
+    """The binding's CSR triple back as a SciPy matrix (dense arrays unchanged)."""
+    if isinstance(design, tuple):
+        import scipy.sparse as sp
+
+        indptr, indices, data, shape = design
+        return sp.csr_array((data, indices, indptr), shape=shape)
+    return design
+
+
+def _target(y: Any, n: int, name: str) -> np.ndarray:
+    """``y`` as a 1-D array of ``n`` entries; a column vector warns and is flattened."""
+    if y is None:
+        raise InvalidParameterError(f"{name} requires y to be passed, but the target y is None")
+    try:
+        arr = np.asarray(y)
+    except (TypeError, ValueError) as err:
+        raise InvalidParameterError(f"y cannot be converted to an array: {err}") from None
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        warnings.warn(
+            "A column-vector y was passed when a 1d array was expected; it is flattened",
+            DataConversionWarning,
+            stacklevel=3,
+        )
+        arr = arr[:, 0]
+    if arr.ndim != 1:
+        raise InvalidParameterError(f"y must be 1-dimensional, got shape {arr.shape}")
+    if arr.shape[0] != n:
+        raise InvalidParameterError(f"y has {arr.shape[0]} entries for {n} samples in X")
+    return arr
+
+
+def _real_target(y: Any, n: int, name: str) -> FloatArray:
+    arr = as_float_array(_target(y, n, name), "y")
+    if not np.all(np.isfinite(arr)):
+        raise InvalidParameterError("y contains NaN or inf")
+    return arr
 
 
 def _weights(weights: Any, m: int) -> FloatArray | None:
@@ -94,16 +187,56 @@ def _time_limit(value: Any) -> float | None:
     return None if value is None else as_real(value, "time_limit")
 
 
-class _Solved(BaseEstimator):
+def _groups_arg(groups: list[list[int]]) -> tuple[Any, Any]:
+    ptr = np.zeros(len(groups) + 1, dtype=np.int64)
+    ptr[1:] = np.cumsum([len(g) for g in groups])
+    members = np.asarray([v for g in groups for v in g], dtype=np.int64)
+    return ptr, members
+
+
+def _restart(state: dict[str, Any]) -> dict[str, Any]:
+    """A solve's final state as the warm start of a changed problem: iterates and steps kept,
+    the step adaptation restarted (a decayed one freezes the steps; see the core's
+    ``WarmStart::adapt``)."""
+    return {**state, "adapt": 0.0}
+
+
+def _call(verbose: Any, what: str, solve: Any) -> Any:
+    """``solve(progress)`` with a progress reporter for ``verbose``, closed afterwards."""
+    report = reporter(verbose, what, "gap")
+    try:
+        return solve(report)
+    finally:
+        if report is not None:
+            report.close()
+
+
+class _Base(BaseEstimator):
+    """What every estimator here shares: sparse input, fitted means ``coef_`` exists (the
+    parameter ``lambda_`` ends in ``_`` too, which would fool scikit-learn's default test)."""
+
+    def __sklearn_is_fitted__(self) -> bool:
+        return hasattr(self, "coef_")
+
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+    def _decision(self, X: Any) -> FloatArray:
+        check_is_fitted(self)
+        Xa = sklearn_data(self, X, reset=False, accept_sparse="csr")
+        return np.asarray(Xa @ self.coef_, dtype=np.float64) + self.intercept_
+
+
+class _Convex(_Base):
     """Shared fitting of the convex models (the binding's ``recovery_solve``)."""
 
-    _model = "graph"
-
-    def _params(self) -> dict[str, Any]:
+    def _solver_params(self, loss: str, lam: Any = None) -> dict[str, Any]:
         return {
-            "lambda_": as_real(self.lambda_, "lambda_"),
+            "lambda_": as_real(self.lambda_ if lam is None else lam, "lambda_"),
             "alpha": as_real(getattr(self, "alpha", 0.0), "alpha"),
-            "loss": "squared",
+            "loss": loss,
             "penalty_form": getattr(self, "penalty_form", "budget"),
             "solver": getattr(self, "solver", "pdhg"),
             "gamma": None,
@@ -111,13 +244,21 @@ class _Solved(BaseEstimator):
             "max_iter": as_int(self.max_iter, "max_iter"),
             "check_every": 10,
             "op_norm": None,
+            "diff_norm": None,
             "step_ratio": 1.0,
             "max_nodes": None,
             "time_limit": _time_limit(self.time_limit),
         }
 
-    def _store(self, out: dict[str, Any], n_features: int) -> None:
-        self.coef_ = np.asarray(out["coef"])
+    def _warm(self, key: tuple[Any, ...]) -> dict[str, Any] | None:
+        """The previous solution's state when ``warm_start`` and the problem shape agree."""
+        if not getattr(self, "warm_start", False):
+            return None
+        state = getattr(self, "_warm_state", None)
+        return _restart(state[1]) if state is not None and state[0] == key else None
+
+    def _store(self, out: dict[str, Any], key: tuple[Any, ...]) -> None:
+        self._warm_state = (key, out["state"])
         self.n_iter_ = int(out["n_iter"])
         self.converged_ = bool(out["converged"])
         self.dual_gap_ = float(out["gap"])
@@ -125,8 +266,10 @@ class _Solved(BaseEstimator):
         self.history_ = {
             "iteration": np.asarray(out["history_iteration"]),
             "gap": np.asarray(out["history_gap"]),
+            "objective": np.asarray(out["history_primal"]),
+            "primal_residual": np.asarray(out["history_primal_residual"]),
+            "dual_residual": np.asarray(out["history_dual_residual"]),
         }
-        self.n_features_in_ = n_features
         if not self.converged_:
             why = out["truncated"] or f"max_iter={self.max_iter}"
             warnings.warn(
@@ -136,56 +279,74 @@ class _Solved(BaseEstimator):
                 stacklevel=3,
             )
 
-    def _check_y(self, y: Any, n: int) -> FloatArray:
-        return as_float_array(y, "y", length=n)
 
-    def predict(self, X: Any) -> FloatArray:
-        """``X @ coef_``.
+class _GraphModel(_Convex):
+    """Fitting of model (6) on the graph ``edges``; ``extra`` isolated vertices are appended."""
 
-        Parameters
-        ----------
-        X : array-like or sparse matrix of shape (n_samples, n_features)
+    def _fit_graph(
+        self, design: Any, y: FloatArray, loss: str, n: int, p: int, intercept_col: float | None
+    ) -> dict[str, Any]:
+        edges = as_edges(self.edges)
+        weights = _weights(self.weights, len(edges))
+        if intercept_col is not None:
+            col = np.full((n, 1), intercept_col)
+            if isinstance(design, tuple):
+                import scipy.sparse as sp
 
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self, "coef_")
-        design, _, p = _design(X)
-        if p != self.n_features_in_:
-            raise InvalidParameterError(
-                f"X has {p} features, but the model was fitted with {self.n_features_in_}"
-            )
-        if isinstance(design, tuple):
-            import scipy.sparse as sp
+                design, _, _ = _design(sp.hstack([_dense(design), col], format="csr"))
+            else:
+                design = np.hstack([design, col])
+        key = ("graph", n, p, intercept_col is not None)
+        warm = self._warm(key)
+        out = _call(
+            self.verbose,
+            type(self).__name__,
+            lambda progress: _rs.recovery_solve(
+                "graph",
+                design,
+                y,
+                self._solver_params(loss),
+                edges=edges,
+                weights=weights,
+                n_threads=resolve_n_jobs(self.n_jobs),
+                progress=progress,
+                warm=warm,
+            ),
+        )
+        self._store(out, key)
+        return out
 
-            indptr, indices, data, shape = design
-            return np.asarray(sp.csr_array((data, indices, indptr), shape=shape) @ self.coef_)
-        return np.asarray(design @ self.coef_)
 
+class GraphStructuredRecovery(RegressorMixin, _GraphModel):
+    """Kuroda & Kitahara's convex graph-structured sparse regression.
 
-class GraphStructuredRecovery(RegressorMixin, _Solved):
-    """Kuroda & Kitahara's convex graph-structured sparse regression (squared loss).
-
-    Minimises ``½‖y − X w‖² + lambda_ · Psi_alpha(w)`` (no 1/n factor; see the module docs).
+    Minimises ``f(X w) + lambda_ · Psi_alpha(w)`` with ``f(u) = ½‖y − u‖²`` (``loss="squared"``,
+    no 1/n factor; see the module docs) or ``‖y − u‖₁`` (``loss="absolute"``).
 
     Parameters
     ----------
     edges : array-like of int, shape (m, 2)
-        The graph on the features (self-loops and repeated edges are errors).
+        The graph on the features (self-loops and repeated edges are errors). Empty: the lasso.
     alpha : float, default=1.0
         The budget ``α ≥ 0`` on the weighted total variation of the latent scales ``σ``
         (``penalty_form="budget"``), or the weight ``β ≥ 0`` (``"lagrangian"``).
     lambda_ : float, default=1.0
         The regularisation weight ``λ > 0``.
+    loss : {"squared", "absolute"}, default="squared"
     weights : array-like of float, shape (m,), optional
         Positive edge weights (default 1).
+    fit_intercept : bool, default=False
+        The paper's model has no intercept. ``True`` (squared loss, dense ``X``) fits an
+        unpenalised one by centring.
     penalty_form : {"budget", "lagrangian"}, default="budget"
     solver : {"pdhg", "pdhg-fixed", "kk"}, default="pdhg"
         Adaptive PDHG, PDHG with fixed steps, or the paper's Algorithm 1.
     tol : float, default=1e-6
         Relative duality gap at which the solve stops (a certificate on the objective).
     max_iter : int, default=20000
+    warm_start : bool, default=False
+        Start from the previous fit's primal and dual iterates (same shapes) — the way to
+        walk a ``λ`` or ``α`` grid cheaply; see also :func:`recovery_path`.
     time_limit : float, optional
         Seconds; the solve stops there with ``converged_ = False``.
     n_jobs : int, optional
@@ -196,11 +357,14 @@ class GraphStructuredRecovery(RegressorMixin, _Solved):
     ----------
     coef_ : ndarray of shape (n_features,)
         The estimate (exact zeros off its support).
+    intercept_ : float
+        ``0.0`` unless ``fit_intercept``.
     sigma_ : ndarray of shape (n_features,)
         The latent per-vertex scales ``σ``.
     n_iter_, converged_, dual_gap_, objective_ : int, bool, float, float
     history_ : dict of ndarray
-        ``iteration`` and relative ``gap`` at each convergence check.
+        ``iteration``, relative ``gap``, ``objective``, ``primal_residual`` and
+        ``dual_residual`` at each convergence check.
 
     Examples
     --------
@@ -220,11 +384,14 @@ class GraphStructuredRecovery(RegressorMixin, _Solved):
         edges: Any = (),
         alpha: float = 1.0,
         lambda_: float = 1.0,
+        loss: str = "squared",
         weights: Any = None,
+        fit_intercept: bool = False,
         penalty_form: str = "budget",
         solver: str = "pdhg",
         tol: float = 1e-6,
         max_iter: int = 20_000,
+        warm_start: bool = False,
         time_limit: float | None = None,
         n_jobs: int | None = None,
         verbose: Any = False,
@@ -232,11 +399,14 @@ class GraphStructuredRecovery(RegressorMixin, _Solved):
         self.edges = edges
         self.alpha = alpha
         self.lambda_ = lambda_
+        self.loss = loss
         self.weights = weights
+        self.fit_intercept = fit_intercept
         self.penalty_form = penalty_form
         self.solver = solver
         self.tol = tol
         self.max_iter = max_iter
+        self.warm_start = warm_start
         self.time_limit = time_limit
         self.n_jobs = n_jobs
         self.verbose = verbose
@@ -253,22 +423,239 @@ class GraphStructuredRecovery(RegressorMixin, _Solved):
         -------
         self
         """
-        design, n, p = _design(X)
-        yy = self._check_y(y, n)
-        edges = as_edges(self.edges)
-        out = _rs.recovery_solve(
-            "graph",
-            design,
-            yy,
-            self._params(),
-            edges=edges,
-            weights=_weights(self.weights, len(edges)),
-            n_threads=resolve_n_jobs(self.n_jobs),
-            progress=reporter(self.verbose, "GraphStructuredRecovery", "gap"),
-        )
+        if self.loss not in _REGRESSION_LOSSES:
+            raise InvalidParameterError(
+                f"loss must be 'squared' or 'absolute' for a regressor, got {self.loss!r} "
+                "(use GraphStructuredClassifier for 'logistic' and 'hinge')"
+            )
+        design, ya, n, p = _fit_data(self, X, y)
+        yy = _real_y(ya)
+        design, yy, x_mean, y_mean = _centre(design, yy, self.fit_intercept, self.loss)
+        out = self._fit_graph(design, yy, self.loss, n, p, None)
+        self.coef_ = np.asarray(out["coef"])
         self.sigma_ = np.asarray(out["sigma"])
-        self._store(out, p)
+        self.intercept_ = float(y_mean - x_mean @ self.coef_) if x_mean is not None else 0.0
         return self
+
+    def predict(self, X: Any) -> FloatArray:
+        """``X @ coef_ + intercept_``.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        return self._decision(X)
+
+
+def _centre(
+    design: Any, y: FloatArray, fit_intercept: Any, loss: str
+) -> tuple[Any, FloatArray, FloatArray | None, float]:
+    """Centred ``X`` and ``y`` (the exact unpenalised intercept of the squared loss)."""
+    if not isinstance(fit_intercept, bool | np.bool_):
+        raise InvalidParameterError(f"fit_intercept must be a bool, got {fit_intercept!r}")
+    if not fit_intercept:
+        return design, y, None, 0.0
+    if loss != "squared":
+        raise InvalidParameterError(
+            f"fit_intercept=True needs loss='squared' (centring is exact only there), got {loss!r}"
+        )
+    if isinstance(design, tuple):
+        raise InvalidParameterError(
+            "fit_intercept=True needs a dense X (centring a sparse X densifies it); "
+            "centre y yourself and pass fit_intercept=False"
+        )
+    x_mean = design.mean(axis=0)
+    y_mean = float(y.mean())
+    return np.ascontiguousarray(design - x_mean), y - y_mean, x_mean, y_mean
+
+
+class GraphStructuredClassifier(ClassifierMixin, _GraphModel):
+    """Kuroda & Kitahara's model (6) with a classification loss (two classes).
+
+    Minimises ``Σ_j l(t_j, x_jᵀw + b) + lambda_ · Psi_alpha(w)`` with ``t_j = ±1``
+    (``classes_[1]`` is ``+1``) and ``l(t, u) = log(1 + e^{−t u})`` (``loss="logistic"``) or
+    ``max(1 − t u, 0)`` (``"hinge"``); no 1/n factor. Any two labels work; one or more than two
+    classes raise :class:`~graphsparse.exceptions.InvalidParameterError`.
+
+    Parameters
+    ----------
+    edges, alpha, lambda_, weights, penalty_form, solver, tol, max_iter
+        As :class:`GraphStructuredRecovery`.
+    warm_start, time_limit, n_jobs, verbose
+        As :class:`GraphStructuredRecovery`.
+    loss : {"logistic", "hinge"}, default="logistic"
+    fit_intercept : bool, default=True
+        Append the constant column ``intercept_scaling`` as an isolated vertex (its
+        coefficient is penalised by ``lambda_·|b|/intercept_scaling``).
+    intercept_scaling : float, default=1.0
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+    coef_ : ndarray of shape (n_features,)
+    intercept_ : float
+    sigma_, n_iter_, converged_, dual_gap_, objective_, history_
+        As :class:`GraphStructuredRecovery`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphsparse.recovery import GraphStructuredClassifier
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((80, 8))
+    >>> labels = np.where(X[:, 0] + X[:, 1] > 0, "yes", "no")
+    >>> path = [(i, i + 1) for i in range(7)]
+    >>> clf = GraphStructuredClassifier(path, alpha=0.5, lambda_=2.0).fit(X, labels)
+    >>> clf.classes_.tolist(), bool(clf.score(X, labels) > 0.9)
+    (['no', 'yes'], True)
+    """
+
+    def __init__(
+        self,
+        edges: Any = (),
+        alpha: float = 1.0,
+        lambda_: float = 1.0,
+        loss: str = "logistic",
+        weights: Any = None,
+        fit_intercept: bool = True,
+        intercept_scaling: float = 1.0,
+        penalty_form: str = "budget",
+        solver: str = "pdhg",
+        tol: float = 1e-6,
+        max_iter: int = 20_000,
+        warm_start: bool = False,
+        time_limit: float | None = None,
+        n_jobs: int | None = None,
+        verbose: Any = False,
+    ) -> None:
+        self.edges = edges
+        self.alpha = alpha
+        self.lambda_ = lambda_
+        self.loss = loss
+        self.weights = weights
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.penalty_form = penalty_form
+        self.solver = solver
+        self.tol = tol
+        self.max_iter = max_iter
+        self.warm_start = warm_start
+        self.time_limit = time_limit
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+
+    def fit(self, X: Any, y: npt.ArrayLike) -> GraphStructuredClassifier:
+        """Solve the classification model for ``X`` (dense or SciPy sparse) and labels ``y``.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Exactly two distinct labels.
+
+        Returns
+        -------
+        self
+        """
+        if self.loss not in _CLASSIFICATION_LOSSES:
+            raise InvalidParameterError(
+                f"loss must be 'logistic' or 'hinge' for a classifier, got {self.loss!r}"
+            )
+        if not isinstance(self.fit_intercept, bool | np.bool_):
+            raise InvalidParameterError(f"fit_intercept must be a bool, got {self.fit_intercept!r}")
+        design, labels, n, p = _fit_data(self, X, y, classifier=True)
+        _check_binary(labels)
+        self.classes_, target = encode_binary(labels, n)
+        t = np.ascontiguousarray(2.0 * target - 1.0)
+        scale = None
+        if self.fit_intercept:
+            scale = as_real(self.intercept_scaling, "intercept_scaling")
+            if not (np.isfinite(scale) and scale > 0):
+                raise InvalidParameterError(
+                    f"intercept_scaling must be finite and > 0, got {self.intercept_scaling!r}"
+                )
+        out = self._fit_graph(design, t, self.loss, n, p, scale)
+        coef = np.asarray(out["coef"])
+        self.coef_ = coef[:p]
+        self.sigma_ = np.asarray(out["sigma"])[:p]
+        self.intercept_ = float(coef[p] * scale) if scale is not None else 0.0
+        return self
+
+    def decision_function(self, X: Any) -> FloatArray:
+        """``X @ coef_ + intercept_``: positive for ``classes_[1]``.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        return self._decision(X)
+
+    def predict(self, X: Any) -> np.ndarray:
+        """The class of each row of ``X`` (``classes_[1]`` where the decision is positive)."""
+        positive = self.decision_function(X) > 0
+        return self.classes_[positive.astype(np.intp)]
+
+    def _has_proba(self) -> bool:
+        return self.loss == "logistic"
+
+    @available_if(_has_proba)
+    def predict_proba(self, X: Any) -> FloatArray:
+        """Class probabilities of the logistic model, shape ``(n_samples, 2)`` in the order of
+        ``classes_`` (only for ``loss="logistic"``; the hinge loss has no probability model)."""
+        p1 = 0.5 * (1.0 + np.tanh(0.5 * self.decision_function(X)))
+        return np.column_stack([1.0 - p1, p1])
+
+    @available_if(_has_proba)
+    def predict_log_proba(self, X: Any) -> FloatArray:
+        """``log`` of :meth:`predict_proba`, computed stably."""
+        d = self.decision_function(X)
+        return np.column_stack([-np.logaddexp(0.0, d), -np.logaddexp(0.0, -d)])
+
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()
+        if tags.classifier_tags is not None:
+            tags.classifier_tags.multi_class = False
+        return tags
+
+
+def _check_binary(labels: np.ndarray) -> None:
+    """scikit-learn's messages for targets that are not two classes."""
+    from sklearn.utils.multiclass import type_of_target
+
+    if labels.dtype.kind in "fc" and not np.all(np.isfinite(labels)):
+        raise InvalidParameterError("y contains NaN or inf")
+    try:
+        kind = type_of_target(labels, input_name="y")
+    except ValueError as err:
+        raise InvalidParameterError(f"y: {err}") from None
+    if kind.startswith("continuous"):
+        raise InvalidParameterError(
+            f"Unknown label type: y is {kind}; a classifier needs exactly two classes"
+        )
+    if kind == "unknown":
+        raise InvalidParameterError("Unknown label type: y; a classifier needs two class labels")
+    try:
+        n_classes = len(np.unique(labels))
+    except TypeError as err:
+        raise InvalidParameterError(f"y labels cannot be ordered: {err}") from None
+    if n_classes < 2:
+        raise InvalidParameterError(
+            "y has 1 class: a classifier needs exactly two classes (it can't train when only "
+            "one class is present)"
+        )
+    if kind != "binary":
+        raise InvalidParameterError(
+            f"Only binary classification is supported. The type of the target is {kind} "
+            "(y must have exactly two classes)"
+        )
 
 
 def edge_groups(edges: Any) -> list[list[int]]:
@@ -290,12 +677,13 @@ def neighbourhood_groups(edges: Any, n_features: int) -> list[list[int]]:
     return [sorted(g) for g in groups]
 
 
-class LatentGroupLasso(RegressorMixin, _Solved):
-    """The latent group lasso of Jacob, Obozinski & Vert (2009), squared loss.
+class LatentGroupLasso(RegressorMixin, _Convex):
+    """The latent group lasso of Jacob, Obozinski & Vert (2009).
 
-    Minimises ``½‖y − X w‖² + lambda_ · min {Σ_g d_g‖v_g‖₂ : Σ_g v_g = w, supp v_g ⊆ g}``
-    with ``d_g = √|g|`` unless ``group_weights`` are given. ``groups=None`` uses the closed
-    neighbourhoods of ``edges`` (the paper's baseline).
+    Minimises ``f(X w) + lambda_ · min {Σ_g d_g‖v_g‖₂ : Σ_g v_g = w, supp v_g ⊆ g}``
+    with ``d_g = √|g|`` unless ``group_weights`` are given, and ``f`` as in
+    :class:`GraphStructuredRecovery`. ``groups=None`` uses the closed neighbourhoods of
+    ``edges`` (the paper's baseline); a feature in no group is fixed at 0.
 
     Parameters
     ----------
@@ -303,26 +691,27 @@ class LatentGroupLasso(RegressorMixin, _Solved):
     edges : array-like of int, shape (m, 2), optional
         Used when ``groups`` is None.
     lambda_ : float, default=1.0
+    loss : {"squared", "absolute"}, default="squared"
     group_weights : array-like of float, optional
-    tol, max_iter, time_limit, n_jobs, verbose
+    tol, max_iter, warm_start, time_limit, n_jobs, verbose
         As :class:`GraphStructuredRecovery`.
 
     Attributes
     ----------
-    coef_, n_iter_, converged_, dual_gap_, objective_, history_
-        As :class:`GraphStructuredRecovery`.
+    coef_, intercept_, n_iter_, converged_, dual_gap_, objective_, history_
+        As :class:`GraphStructuredRecovery` (``intercept_`` is always 0).
     """
-
-    _model = "latent"
 
     def __init__(
         self,
         groups: Any = None,
         edges: Any = (),
         lambda_: float = 1.0,
+        loss: str = "squared",
         group_weights: Any = None,
         tol: float = 1e-6,
         max_iter: int = 20_000,
+        warm_start: bool = False,
         time_limit: float | None = None,
         n_jobs: int | None = None,
         verbose: Any = False,
@@ -330,44 +719,59 @@ class LatentGroupLasso(RegressorMixin, _Solved):
         self.groups = groups
         self.edges = edges
         self.lambda_ = lambda_
+        self.loss = loss
         self.group_weights = group_weights
         self.tol = tol
         self.max_iter = max_iter
+        self.warm_start = warm_start
         self.time_limit = time_limit
         self.n_jobs = n_jobs
         self.verbose = verbose
 
     def fit(self, X: Any, y: npt.ArrayLike) -> LatentGroupLasso:
         """Solve for ``X`` (dense or SciPy sparse) and ``y``; returns ``self``."""
-        design, n, p = _design(X)
-        yy = self._check_y(y, n)
+        if self.loss not in _REGRESSION_LOSSES:
+            raise InvalidParameterError(f"loss must be 'squared' or 'absolute', got {self.loss!r}")
+        design, ya, n, p = _fit_data(self, X, y)
+        yy = _real_y(ya)
         groups = (
             neighbourhood_groups(self.edges, p)
             if self.groups is None
             else [[as_int(v, "groups") for v in g] for g in self.groups]
         )
-        ptr = np.zeros(len(groups) + 1, dtype=np.int64)
-        ptr[1:] = np.cumsum([len(g) for g in groups])
-        members = np.asarray([v for g in groups for v in g], dtype=np.int64)
+        ptr, members = _groups_arg(groups)
         w = (
             np.sqrt([float(len(g)) for g in groups])
             if self.group_weights is None
             else as_float_array(self.group_weights, "group_weights", length=len(groups))
         )
-        out = _rs.recovery_solve(
-            "latent",
-            design,
-            yy,
-            self._params(),
-            groups=(ptr, members, np.ascontiguousarray(w, dtype=np.float64)),
-            n_threads=resolve_n_jobs(self.n_jobs),
-            progress=reporter(self.verbose, "LatentGroupLasso", "gap"),
+        key = ("latent", n, p, len(members))
+        warm = self._warm(key)
+        out = _call(
+            self.verbose,
+            type(self).__name__,
+            lambda progress: _rs.recovery_solve(
+                "latent",
+                design,
+                yy,
+                self._solver_params(self.loss),
+                groups=(ptr, members, np.ascontiguousarray(w, dtype=np.float64)),
+                n_threads=resolve_n_jobs(self.n_jobs),
+                progress=progress,
+                warm=warm,
+            ),
         )
-        self._store(out, p)
+        self._store(out, key)
+        self.coef_ = np.asarray(out["coef"])
+        self.intercept_ = 0.0
         return self
 
+    def predict(self, X: Any) -> FloatArray:
+        """``X @ coef_``, shape ``(n_samples,)``."""
+        return self._decision(X)
 
-class GraphIHT(RegressorMixin, BaseEstimator):
+
+class GraphIHT(RegressorMixin, _Base):
     """Graph-IHT / Graph-CoSaMP (Hegde, Indyk & Schmidt, ICML 2015), the non-convex baseline.
 
     Least squares over signals supported on at most ``n_components`` connected pieces of about
@@ -377,6 +781,7 @@ class GraphIHT(RegressorMixin, BaseEstimator):
     ----------
     edges : array-like of int, shape (m, 2)
     sparsity : int, default=10
+        Capped at ``n_features``.
     n_components : int, default=1
     method : {"iht", "cosamp"}, default="iht"
     max_iter : int, default=100
@@ -412,10 +817,11 @@ class GraphIHT(RegressorMixin, BaseEstimator):
 
     def fit(self, X: Any, y: npt.ArrayLike) -> GraphIHT:
         """Run on ``X`` (dense or SciPy sparse) and ``y``; returns ``self``."""
-        design, n, p = _design(X)
-        yy = as_float_array(y, "y", length=n)
+        design, ya, _, p = _fit_data(self, X, y)
+        yy = _real_y(ya)
+        sparsity = as_int(self.sparsity, "sparsity")
         params = {
-            "sparsity": as_int(self.sparsity, "sparsity"),
+            "sparsity": min(sparsity, p) if sparsity >= 1 else sparsity,
             "n_components": as_int(self.n_components, "n_components"),
             "method": self.method,
             "max_iter": as_int(self.max_iter, "max_iter"),
@@ -427,33 +833,186 @@ class GraphIHT(RegressorMixin, BaseEstimator):
             design, yy, as_edges(self.edges), params, n_threads=resolve_n_jobs(self.n_jobs)
         )
         self.coef_ = np.asarray(out["coef"])
+        self.intercept_ = 0.0
         self.support_ = np.asarray(out["support"])
         self.n_iter_ = int(out["n_iter"])
         self.converged_ = bool(out["converged"])
         self.residual_norms_ = np.asarray(out["residual_norms"])
-        self.n_features_in_ = p
         return self
 
-    predict = _Solved.predict
+    def predict(self, X: Any) -> FloatArray:
+        """``X @ coef_``, shape ``(n_samples,)``."""
+        return self._decision(X)
 
 
 def lambda_max(
-    X: Any, y: npt.ArrayLike, edges: Any = None, alpha: float = 1.0, weights: Any = None
+    X: Any,
+    y: npt.ArrayLike,
+    edges: Any = None,
+    alpha: float = 1.0,
+    weights: Any = None,
+    loss: str = "squared",
 ) -> float:
-    """The smallest ``lambda_`` with solution ``w = 0`` (squared loss).
+    """The smallest ``lambda_`` with solution ``w = 0``.
 
-    ``‖Xᵀy‖_∞`` for ``alpha > 0`` or without ``edges`` (the lasso); for ``alpha = 0``
-    ``max_c ‖(Xᵀy)_c‖₂/√|c|`` over the connected components.
+    ``‖Xᵀg‖_∞`` with ``g ∈ ∂f(0)`` for ``alpha > 0`` or without ``edges`` (the lasso); for
+    ``alpha = 0`` ``max_c ‖(Xᵀg)_c‖₂/√|c|`` over the connected components. For the
+    classification losses ``y`` holds ``±1`` labels (no intercept).
     """
     design, n, _ = _design(X)
-    yy = as_float_array(y, "y", length=n)
+    yy = _real_target(y, n, "lambda_max")
     if edges is None:
-        return float(_rs.recovery_lambda_max(design, yy, "squared", 0.0))
+        return float(_rs.recovery_lambda_max(design, yy, loss, 0.0))
     e = as_edges(edges)
     return float(
         _rs.recovery_lambda_max(
-            design, yy, "squared", as_real(alpha, "alpha"), e, _weights(weights, len(e))
+            design, yy, loss, as_real(alpha, "alpha"), e, _weights(weights, len(e))
         )
+    )
+
+
+class RecoveryPath:
+    """The solutions of :func:`recovery_path`, one row per ``λ`` (decreasing).
+
+    Attributes
+    ----------
+    lambdas : ndarray of shape (n_lambdas,)
+    coefs : ndarray of shape (n_lambdas, n_features)
+    sigmas : ndarray of shape (n_lambdas, n_features)
+    n_iter : ndarray of int, shape (n_lambdas,)
+    gaps : ndarray of shape (n_lambdas,)
+    converged : ndarray of bool, shape (n_lambdas,)
+    """
+
+    def __init__(
+        self,
+        lambdas: FloatArray,
+        coefs: FloatArray,
+        sigmas: FloatArray,
+        n_iter: np.ndarray,
+        gaps: FloatArray,
+        converged: np.ndarray,
+    ) -> None:
+        self.lambdas = lambdas
+        self.coefs = coefs
+        self.sigmas = sigmas
+        self.n_iter = n_iter
+        self.gaps = gaps
+        self.converged = converged
+
+    def __repr__(self) -> str:
+        return (
+            f"RecoveryPath(n_lambdas={len(self.lambdas)}, n_features={self.coefs.shape[1]}, "
+            f"total_iter={int(self.n_iter.sum())})"
+        )
+
+
+def recovery_path(
+    X: Any,
+    y: npt.ArrayLike,
+    edges: Any = (),
+    alpha: float = 1.0,
+    *,
+    lambdas: Any = None,
+    n_lambdas: int = 30,
+    eps: float = 1e-3,
+    loss: str = "squared",
+    weights: Any = None,
+    penalty_form: str = "budget",
+    solver: str = "pdhg",
+    tol: float = 1e-6,
+    max_iter: int = 20_000,
+    time_limit: float | None = None,
+    n_jobs: int | None = None,
+) -> RecoveryPath:
+    """Model (6) along a ``λ`` path, each solve warm-started from the previous one.
+
+    Parameters
+    ----------
+    X, y, edges, alpha, loss, weights, penalty_form, solver, tol, max_iter, n_jobs
+        As :class:`GraphStructuredRecovery` (``y`` holds ``±1`` for the classification
+        losses; no intercept).
+    lambdas : array-like of float, optional
+        The values, solved in the order given. Default: ``n_lambdas`` values log-spaced from
+        :func:`lambda_max` down to ``eps·lambda_max``.
+    n_lambdas : int, default=30
+    eps : float, default=1e-3
+    time_limit : float, optional
+        Seconds for the whole path; the path stops early (with a
+        :class:`~sklearn.exceptions.ConvergenceWarning`) when it runs out.
+
+    Returns
+    -------
+    RecoveryPath
+    """
+    import time
+
+    design, n, p = _design(X)
+    if n < 1 or p < 1:
+        raise InvalidParameterError(f"X must have at least one row and one column, got ({n}, {p})")
+    yy = _real_target(y, n, "recovery_path")
+    e = as_edges(edges)
+    w = _weights(weights, len(e))
+    if lambdas is None:
+        top = float(_rs.recovery_lambda_max(design, yy, loss, as_real(alpha, "alpha"), e, w))
+        k = as_int(n_lambdas, "n_lambdas")
+        ratio = as_real(eps, "eps")
+        if k < 1 or not (0.0 < ratio <= 1.0):
+            raise InvalidParameterError(
+                f"n_lambdas must be >= 1 and eps in (0, 1], got {n_lambdas!r} and {eps!r}"
+            )
+        if top <= 0.0:
+            raise InvalidParameterError("lambda_max is 0 (X.T @ y = 0): every lambda gives w = 0")
+        lams = top * np.logspace(0.0, np.log10(ratio), k)
+    else:
+        lams = as_float_array(lambdas, "lambdas")
+    template = GraphStructuredRecovery(
+        e,
+        alpha=alpha,
+        loss=loss,
+        penalty_form=penalty_form,
+        solver=solver,
+        tol=tol,
+        max_iter=max_iter,
+    )
+    limit = _time_limit(time_limit)
+    start = time.perf_counter()
+    warm: dict[str, Any] | None = None
+    norms: tuple[float, float] | None = None
+    rows: list[dict[str, Any]] = []
+    for lam in lams:
+        params = template._solver_params(loss, lam)
+        if norms is not None:
+            params["op_norm"], params["diff_norm"] = norms[0], norms[1] or None
+        if limit is not None:
+            params["time_limit"] = max(limit - (time.perf_counter() - start), 1e-9)
+        out = _rs.recovery_solve(
+            "graph",
+            design,
+            yy,
+            params,
+            edges=e,
+            weights=w,
+            n_threads=resolve_n_jobs(n_jobs),
+            warm=warm,
+        )
+        warm, norms = _restart(out["state"]), (float(out["op_norm"]), float(out["diff_norm"]))
+        rows.append(out)
+        if out["truncated"] is not None:
+            warnings.warn(
+                f"recovery_path stopped after {len(rows)} of {len(lams)} values "
+                f"({out['truncated']})",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
+            break
+    return RecoveryPath(
+        lambdas=np.asarray(lams[: len(rows)], dtype=np.float64),
+        coefs=np.array([r["coef"] for r in rows]).reshape(len(rows), p),
+        sigmas=np.array([r["sigma"] for r in rows]).reshape(len(rows), p),
+        n_iter=np.array([r["n_iter"] for r in rows], dtype=np.int64),
+        gaps=np.array([r["gap"] for r in rows], dtype=np.float64),
+        converged=np.array([r["converged"] for r in rows], dtype=bool),
     )
 
 

@@ -9,7 +9,7 @@
 use graphsparse::budget::Budget;
 use graphsparse::recovery::{
     CsrMatrix, DenseMatrix, IhtMethod, IhtParams, LatentGroups, LinearOperator, Loss, Model,
-    PenaltyForm, Recovery, RecoveryParams, Solver, WeightedGraph, lambda_max, penalty,
+    PenaltyForm, Recovery, RecoveryParams, Solver, WarmStart, WeightedGraph, lambda_max, penalty,
     prox_perspective_into,
 };
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
@@ -113,6 +113,7 @@ struct SolveArgs {
     max_iter: Count,
     check_every: Count,
     op_norm: Option<Real>,
+    diff_norm: Option<Real>,
     step_ratio: Real,
     max_nodes: Option<NodeBudget>,
     time_limit: Seconds,
@@ -149,6 +150,7 @@ impl SolveArgs {
             .max_iter(self.max_iter.usize())
             .check_every(self.check_every.usize())
             .op_norm(self.op_norm.map(|r| r.0))
+            .diff_norm(self.diff_norm.map(|r| r.0))
             .step_ratio(self.step_ratio.0)
             .budget(
                 Budget::new()
@@ -171,10 +173,67 @@ fn graph(
     Ok(WeightedGraph::new(n, &pairs, w).map_err(PyGsErr::from)?)
 }
 
+/// A warm start: the `state` dict of an earlier result (arrays may be empty: zeros).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct WarmArgs<'py> {
+    x: PyReadonlyArray1<'py, f64>,
+    sigma: PyReadonlyArray1<'py, f64>,
+    dual_data: PyReadonlyArray1<'py, f64>,
+    dual_graph: PyReadonlyArray1<'py, f64>,
+    aux_data: PyReadonlyArray1<'py, f64>,
+    aux_graph: PyReadonlyArray1<'py, f64>,
+    tau: f64,
+    adapt: f64,
+}
+
+impl WarmArgs<'_> {
+    fn state(&self) -> PyResult<WarmStart> {
+        Ok(WarmStart {
+            x: self.x.as_slice()?.to_vec(),
+            sigma: self.sigma.as_slice()?.to_vec(),
+            dual_data: self.dual_data.as_slice()?.to_vec(),
+            dual_graph: self.dual_graph.as_slice()?.to_vec(),
+            aux_data: self.aux_data.as_slice()?.to_vec(),
+            aux_graph: self.aux_graph.as_slice()?.to_vec(),
+            tau: self.tau,
+            adapt: self.adapt,
+        })
+    }
+}
+
 fn result<'py>(py: Python<'py>, r: Recovery) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    let gaps: Vec<f64> = r.history.iter().map(|h| h.gap).collect();
+    let column = |f: fn(&graphsparse::recovery::HistoryEntry) -> f64| -> Vec<f64> {
+        r.history.iter().map(f).collect()
+    };
     let its: Vec<i64> = r.history.iter().map(|h| h.iteration as i64).collect();
+    d.set_item("history_gap", column(|h| h.gap).into_pyarray(py))?;
+    d.set_item("history_primal", column(|h| h.primal).into_pyarray(py))?;
+    d.set_item(
+        "history_primal_residual",
+        column(|h| h.primal_residual).into_pyarray(py),
+    )?;
+    d.set_item(
+        "history_dual_residual",
+        column(|h| h.dual_residual).into_pyarray(py),
+    )?;
+    d.set_item("history_iteration", its.into_pyarray(py))?;
+    let c = r.counts;
+    d.set_item(
+        "op_counts",
+        (c.forward, c.adjoint, c.diff, c.diff_adjoint, c.prox),
+    )?;
+    let s = PyDict::new(py);
+    s.set_item("x", r.state.x.into_pyarray(py))?;
+    s.set_item("sigma", r.state.sigma.into_pyarray(py))?;
+    s.set_item("dual_data", r.state.dual_data.into_pyarray(py))?;
+    s.set_item("dual_graph", r.state.dual_graph.into_pyarray(py))?;
+    s.set_item("aux_data", r.state.aux_data.into_pyarray(py))?;
+    s.set_item("aux_graph", r.state.aux_graph.into_pyarray(py))?;
+    s.set_item("tau", r.state.tau)?;
+    s.set_item("adapt", r.state.adapt)?;
+    d.set_item("state", s)?;
     d.set_item("coef", r.x.into_pyarray(py))?;
     d.set_item("sigma", r.sigma.into_pyarray(py))?;
     d.set_item("latent", r.latent.into_pyarray(py))?;
@@ -183,10 +242,9 @@ fn result<'py>(py: Python<'py>, r: Recovery) -> PyResult<Bound<'py, PyDict>> {
     d.set_item("objective", r.objective)?;
     d.set_item("dual_objective", r.dual_objective)?;
     d.set_item("gap", r.gap)?;
-    d.set_item("history_iteration", its.into_pyarray(py))?;
-    d.set_item("history_gap", gaps.into_pyarray(py))?;
     d.set_item("truncated", r.truncation.map(|t| t.as_str()))?;
     d.set_item("op_norm", r.op_norm)?;
+    d.set_item("diff_norm", r.diff_norm)?;
     Ok(d)
 }
 
@@ -194,9 +252,10 @@ fn result<'py>(py: Python<'py>, r: Recovery) -> PyResult<Bound<'py, PyDict>> {
 ///
 /// `edges`/`weights` describe the graph ("graph"); `groups` is `(ptr, members, weights)`
 /// ("latent"). `params` is a dict (see `SolveArgs`); `progress(nodes, iterations, stage,
-/// stages, value, seconds)` is called every 100 ms when given.
+/// stages, value, seconds)` is called every 100 ms when given; `warm` is the `state` dict of
+/// an earlier result on the same problem shape.
 #[pyfunction]
-#[pyo3(signature = (model, x, y, params, edges = None, weights = None, groups = None, n_threads = 1, progress = None))]
+#[pyo3(signature = (model, x, y, params, edges = None, weights = None, groups = None, n_threads = 1, progress = None, warm = None))]
 #[allow(clippy::too_many_arguments)]
 fn recovery_solve<'py>(
     py: Python<'py>,
@@ -213,7 +272,13 @@ fn recovery_solve<'py>(
     )>,
     n_threads: usize,
     progress: Option<&Bound<'py, PyAny>>,
+    warm: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let warm = match warm {
+        Some(w) => Some(extract_params::<WarmArgs<'py>>(w)?.state()?),
+        None => None,
+    };
+    let warm = warm.as_ref();
     let params = extract_params::<SolveArgs>(params)?
         .params()?
         .check()
@@ -229,11 +294,11 @@ fn recovery_solve<'py>(
                     let edges = edges.ok_or_else(|| bad_param("edges are required"))?;
                     let g = graph(n, &edges, weights.as_ref())?;
                     run(py, Exec::Pool(n_threads), progress, |ctl| {
-                        params.solve(op, y, &g, None, ctl)
+                        params.solve(op, y, &g, warm, ctl)
                     })
                 }
                 "lasso" => run(py, Exec::Pool(n_threads), progress, |ctl| {
-                    params.solve_lasso(op, y, None, ctl)
+                    params.solve_lasso(op, y, warm, ctl)
                 }),
                 "latent" => {
                     let (ptr, members, w) =
@@ -256,7 +321,7 @@ fn recovery_solve<'py>(
                     let groups =
                         LatentGroups::new(n, &lists, Some(w.as_slice()?)).map_err(PyGsErr::from)?;
                     run(py, Exec::Pool(n_threads), progress, |ctl| {
-                        params.solve_latent_group(op, y, &groups, None, ctl)
+                        params.solve_latent_group(op, y, &groups, warm, ctl)
                     })
                 }
                 other => Err(bad_param(format!(

@@ -363,7 +363,11 @@ pub struct WarmStart {
     pub aux_graph: Vec<f64>,
     /// Primal step `τ` (PDHG) at the end of the solve.
     pub tau: f64,
-    /// The adaptive-step decay `a` at the end of the solve.
+    /// The adaptive-step decay `a` at the end of the solve. Keep it only to resume the same
+    /// problem (after a budget stop); set it to `0` (the initial schedule) when the problem
+    /// changes, as [`RecoveryValidParams::solve_path`] does: a decayed `a` freezes the step
+    /// balance, and on §4's λ path it made warm starts hit `max_iter` where cold starts took
+    /// under 4,000 iterations.
     pub adapt: f64,
 }
 

@@ -372,7 +372,12 @@ impl RecoveryValidParams {
                 }
             }
             let p = base.clone().check()?;
-            let fit = p.solve(op, y, graph, out.last().map(|r| &r.state), ctl)?;
+            // a new λ is a new problem: keep the iterates and steps, restart the adaptation
+            let warm = out.last().map(|r| WarmStart {
+                adapt: 0.0,
+                ..r.state.clone()
+            });
+            let fit = p.solve(op, y, graph, warm.as_ref(), ctl)?;
             norms = Some((fit.op_norm, fit.diff_norm));
             let stop = fit.truncation.is_some();
             out.push(fit);

@@ -349,6 +349,42 @@ fn warm_starts_and_paths_reach_the_cold_solution() {
     assert!(valid.solve(&l, &inst.y, &g, Some(&bad), &ctl()).is_err());
 }
 
+/// Regression: path solves inherited the decayed step adaptation of the previous λ and hit
+/// `max_iter` at small λ, where cold solves converged in a few thousand iterations.
+#[test]
+fn path_warm_starts_converge_like_cold_starts() {
+    let inst = instance(200, 140, 60, 0.01, 3);
+    let l = DenseMatrix::new(&inst.a, inst.j, inst.n).unwrap();
+    let g = WeightedGraph::new(inst.n, &inst.edges, None).unwrap();
+    let alpha = 20.0;
+    let top = lambda_max(
+        &l,
+        &inst.y,
+        Loss::Squared,
+        Model::Graph { graph: &g, alpha },
+    )
+    .unwrap();
+    let lams: Vec<f64> = (0..10)
+        .map(|k| top * 1e-4f64.powf(f64::from(k) / 9.0))
+        .collect();
+    let p = RecoveryParams::new(1.0, alpha).tol(1e-6).max_iter(6000);
+    let path = p
+        .clone()
+        .check()
+        .unwrap()
+        .solve_path(&l, &inst.y, &g, &lams, &ctl())
+        .unwrap();
+    let its: Vec<usize> = path.iter().map(|r| r.n_iter).collect();
+    assert!(path.iter().all(|r| r.converged), "{its:?}");
+    let warm: usize = its.iter().sum();
+    let cold: usize = lams
+        .iter()
+        .map(|&lam| solve(p.clone().lam(lam), &l, &inst.y, &g).n_iter)
+        .sum();
+    // warm starts are not always cheaper here, but never far off
+    assert!(warm <= 2 * cold, "path {warm} vs cold {cold} iterations");
+}
+
 #[test]
 fn every_iteration_applies_each_operator_once() {
     let inst = instance(40, 25, 8, 0.05, 9);
