@@ -226,6 +226,7 @@ fn bcgd_matches_explicit_matrix_every_iteration() {
                 .max_size(Some(3))
                 .tol(1e-6)
                 .max_iter(300)
+                .screening(false)
                 .record_trace(true),
         );
         let (steps, conv) = explicit_bcgd(&cols, &y, loss, lam1, lam2, 1e-6, 300);
@@ -260,33 +261,19 @@ fn bcgd_matches_explicit_matrix_every_iteration() {
 fn pruning_cache_and_parallel_do_not_change_the_iterates() {
     let db = random_db(40, 5);
     let y = responses(&db, 3, true);
-    let base = BcgdParams::new(0.01)
+    let plain = BcgdParams::new(0.01)
         .max_size(Some(4))
         .tol(1e-5)
+        .screening(false)
         .record_trace(true);
-    let pruned = fit(&db, &y, &Logistic, base.clone());
-    let unpruned = fit(&db, &y, &Logistic, base.clone().prune(false));
+    let pruned = fit(&db, &y, &Logistic, plain.clone());
+    let unpruned = fit(&db, &y, &Logistic, plain.clone().prune(false));
     assert_same_trace(&pruned, &unpruned);
-    let visited = |f: &BcgdFit| f.history.iter().map(|h| h.visited).sum::<u64>();
-    assert!(visited(&pruned) < visited(&unpruned));
-    let uncached = fit(&db, &y, &Logistic, base.clone().cache(false));
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(3)
-        .build()
-        .unwrap();
-    let par = pool.install(|| fit(&db, &y, &Logistic, base.clone().cache(false).parallel(true)));
-    // the first search fills the cache in parallel, later ones walk it
-    let par_cached = pool.install(|| fit(&db, &y, &Logistic, base.clone().parallel(true)));
-    for other in [&uncached, &par, &par_cached] {
-        assert_same_trace(&pruned, other);
-        assert_eq!(pruned.features, other.features);
-        // the cached search evaluates exactly the nodes the plain traversal visits
-        for (a, b) in pruned.history.iter().zip(&other.history) {
-            assert_eq!(
-                (a.visited, a.skipped, a.nonzeros),
-                (b.visited, b.skipped, b.nonzeros)
-            );
-        }
+    assert!(pruned.visited() < unpruned.visited());
+    for screening in [false, true] {
+        let base = plain.clone().screening(screening);
+        let pruned = fit(&db, &y, &Logistic, base.clone());
+        same_iterates_cached_uncached_parallel(&db, &y, &base, &pruned);
     }
     // skipped = visited - distinct columns (unpruned search sees the whole tree)
     let all = mine_frequent(
@@ -298,6 +285,38 @@ fn pruning_cache_and_parallel_do_not_change_the_iterates() {
     let h = &unpruned.history[0];
     assert_eq!(h.visited as usize, all.patterns.len());
     assert_eq!((h.visited - h.skipped) as usize, columns(&db, 4).len());
+}
+
+/// Uncached, parallel and parallel-cached fits have the iterates and search counts of `pruned`.
+fn same_iterates_cached_uncached_parallel(
+    db: &GraphDatabase,
+    y: &[f64],
+    base: &BcgdParams,
+    pruned: &BcgdFit,
+) {
+    let uncached = fit(db, y, &Logistic, base.clone().cache(false));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
+    let par = pool.install(|| fit(db, y, &Logistic, base.clone().cache(false).parallel(true)));
+    // the first search fills the cache in parallel, later ones walk it
+    let par_cached = pool.install(|| fit(db, y, &Logistic, base.clone().parallel(true)));
+    for other in [&uncached, &par, &par_cached] {
+        assert_same_trace(&pruned, other);
+        assert_eq!(pruned.features, other.features);
+        // the cached search evaluates exactly the nodes the plain traversal visits
+        assert_eq!(pruned.history.len(), other.history.len());
+        for (k, (a, b)) in pruned.history.iter().zip(&other.history).enumerate() {
+            assert_eq!(
+                (a.visited, a.skipped, a.nonzeros),
+                (b.visited, b.skipped, b.nonzeros),
+                "search {k}"
+            );
+            assert_eq!((a.pruned_bound, a.pruned_spp), (b.pruned_bound, b.pruned_spp));
+            assert_eq!(a.duality_gap.to_bits(), b.duality_gap.to_bits());
+        }
+    }
 }
 
 #[test]
