@@ -146,8 +146,9 @@ impl BcgdParams {
     /// zero at the optimum, whether or not Theorem 11 (`prune`) prunes them. A fit without a
     /// warm start first finds `λ_max` (one branch-and-bound search) and, when `λ1 < λ_max / 2`,
     /// runs an internal path `λ_max/2, λ_max/4, …, λ1` so that each fit starts from a dual
-    /// point close to its own optimum; the returned fit's history covers the whole internal
-    /// path. Turn off to get the plain BCGD of the paper (iterate by iterate).
+    /// point close to its own optimum (its searches are in [`BcgdFit::path_history`]). A fit
+    /// returned truncated by a budget during the internal path is the model of the `λ1` it
+    /// had reached. Turn off to get the plain BCGD of the paper (iterate by iterate).
     pub const fn screening(mut self, v: bool) -> Self {
         self.screening = v;
         self
@@ -269,6 +270,14 @@ pub struct BcgdFit {
     pub history: Vec<IterationStats>,
     /// The coefficients after each update, when asked for.
     pub trace: Vec<TraceStep>,
+    /// The searches that preceded this fit when it screened from a cold start (see
+    /// [`BcgdParams::screening`]): the `λ_max` search, then every search of the internal path
+    /// `λ_max/2, λ_max/4, …` (empty otherwise). [`BcgdFit::visited`] and the pruning counts
+    /// include them.
+    pub path_history: Vec<IterationStats>,
+    /// `λ_max`, the smallest `λ1` whose optimum has no feature, when the fit computed it (a
+    /// cold start with screening).
+    pub lambda_max: Option<f64>,
     /// The duality gap `P − D ≥ 0` of the returned model (a bound on its suboptimality);
     /// `+∞` when the fit stopped before a complete search of its final iterate (a budget).
     pub duality_gap: f64,
@@ -288,17 +297,29 @@ struct WarmDual {
 impl BcgdFit {
     /// Nodes pruned by the Theorem 11 bound over all searches of the fit.
     pub fn pruned_by_bound(&self) -> u64 {
-        self.history.iter().map(|s| s.pruned_bound).sum()
+        self.history
+            .iter()
+            .chain(&self.path_history)
+            .map(|s| s.pruned_bound)
+            .sum()
     }
 
     /// Nodes pruned by safe pattern pruning over all searches of the fit.
     pub fn pruned_by_spp(&self) -> u64 {
-        self.history.iter().map(|s| s.pruned_spp).sum()
+        self.history
+            .iter()
+            .chain(&self.path_history)
+            .map(|s| s.pruned_spp)
+            .sum()
     }
 
     /// Tree nodes visited over all searches of the fit.
     pub fn visited(&self) -> u64 {
-        self.history.iter().map(|s| s.visited).sum()
+        self.history
+            .iter()
+            .chain(&self.path_history)
+            .map(|s| s.visited)
+            .sum()
     }
 
     /// `μ_i = β0 + Σ_j β_j I(x_j ⊆ g_i)` for the training graphs.
@@ -940,14 +961,7 @@ fn iterate_dual<L: Loss + ?Sized>(
     bound: f64,
 ) -> DualPoint {
     dual_point(
-        loss,
-        y,
-        &it.mu,
-        &it.g1,
-        &it.active,
-        p.lambda1,
-        p.lambda2,
-        bound,
+        loss, y, &it.mu, &it.g1, &it.active, p.lambda1, p.lambda2, bound,
     )
 }
 
@@ -979,9 +993,9 @@ fn fit_with_cache<L: Loss + ?Sized>(
     let screening = p.screening && loss.smoothness().is_some();
     let mut sphere: Option<DualPoint> = None;
     if screening {
-        let usable = warm.and_then(|w| w.warm_dual).filter(|d| {
-            d.n == n && d.min_support == p.min_support && d.max_size == p.max_size
-        });
+        let usable = warm
+            .and_then(|w| w.warm_dual)
+            .filter(|d| d.n == n && d.min_support == p.min_support && d.max_size == p.max_size);
         if let Some(d) = usable {
             it.refresh(loss, y, lambda1, lambda2);
             sphere = Some(iterate_dual(loss, y, &it, p, d.bound));
@@ -1080,6 +1094,8 @@ fn fit_with_cache<L: Loss + ?Sized>(
         truncation,
         history,
         trace,
+        path_history: Vec::new(),
+        lambda_max: None,
         duality_gap,
         warm_dual,
     })
@@ -1090,7 +1106,7 @@ const INTERNAL_PATH_RATIO: f64 = 0.5;
 
 /// A fit without a warm start. With screening, the null model's dual point and `λ_max`
 /// (one branch-and-bound search) start an internal path `λ_max · ratio^k` down to `λ1` when
-/// `λ1 < λ_max · ratio`; the returned fit carries the histories of all internal fits.
+/// `λ1 < λ_max · ratio`; the returned fit keeps their searches in `path_history`.
 fn fit_cold<L: Loss + ?Sized>(
     db: &GraphDatabase,
     y: &[f64],
@@ -1143,6 +1159,8 @@ fn fit_cold<L: Loss + ?Sized>(
         truncation: None,
         history: Vec::new(),
         trace: Vec::new(),
+        path_history: Vec::new(),
+        lambda_max: None,
         duality_gap: f64::INFINITY,
         warm_dual: Some(WarmDual {
             bound: lambda_max,
@@ -1151,24 +1169,30 @@ fn fit_cold<L: Loss + ?Sized>(
             max_size: p.max_size,
         }),
     };
-    let mut history = vec![IterationStats {
+    let mut path_history = vec![IterationStats {
         objective: f64::NAN,
         visited: mc.visited,
+        duality_gap: f64::INFINITY,
         ..IterationStats::default()
     }];
-    let (mut trace, mut n_iter) = (Vec::new(), 0);
     let mut lam = lambda_max * INTERNAL_PATH_RATIO;
     while lam > p.lambda1 {
         let pk = params.clone().into_params().lambda1(lam).check()?;
-        let fit = fit_with_cache(db, y, loss, &pk, Some(&warm), ctl, meter, cache.as_deref_mut())?;
-        history.extend_from_slice(&fit.history);
-        trace.extend(fit.trace.iter().cloned());
-        n_iter += fit.n_iter;
+        let fit = fit_with_cache(
+            db,
+            y,
+            loss,
+            &pk,
+            Some(&warm),
+            ctl,
+            meter,
+            cache.as_deref_mut(),
+        )?;
+        path_history.extend_from_slice(&fit.history);
         if fit.truncation.is_some() {
             return Ok(BcgdFit {
-                history,
-                trace,
-                n_iter,
+                path_history,
+                lambda_max: Some(lambda_max),
                 duality_gap: f64::INFINITY,
                 ..fit
             });
@@ -1177,12 +1201,9 @@ fn fit_cold<L: Loss + ?Sized>(
         lam *= INTERNAL_PATH_RATIO;
     }
     let fit = fit_with_cache(db, y, loss, params, Some(&warm), ctl, meter, cache)?;
-    history.extend_from_slice(&fit.history);
-    trace.extend(fit.trace.iter().cloned());
     Ok(BcgdFit {
-        history,
-        trace,
-        n_iter: n_iter + fit.n_iter,
+        path_history,
+        lambda_max: Some(lambda_max),
         ..fit
     })
 }

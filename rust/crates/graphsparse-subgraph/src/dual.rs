@@ -93,7 +93,11 @@ pub(crate) fn dual_point<L: Loss + ?Sized>(
     let primal = primal / nf + lambda1 * l1 + 0.5 * lambda2 * l2;
     let dual = -conj / nf - 0.5 * lambda2 * scale * scale * l2;
     let raw = primal - dual;
-    let gap = if raw.is_nan() { f64::INFINITY } else { raw.max(0.0) };
+    let gap = if raw.is_nan() {
+        f64::INFINITY
+    } else {
+        raw.max(0.0)
+    };
     let radius = match loss.smoothness() {
         // the slack covers the rounding of P − D when the gap is near 0
         Some(c) => (2.0 * c * (gap + 1e-14 * (1.0 + primal.abs())) / nf).sqrt(),
@@ -208,6 +212,11 @@ mod tests {
         // a dual bound above λ1 shrinks θ and opens a gap
         let dp = dual_point(&Logistic, &y, &mu, &g1, &[], 0.05, 0.0, 0.1);
         assert!(dp.gap > 1e-3);
-        assert!((dp.theta.iter().map(|v| v.abs()).sum::<f64>() - 0.5 * g1.iter().map(|v| v.abs()).sum::<f64>()).abs() < 1e-12);
+        assert!(
+            (dp.theta.iter().map(|v| v.abs()).sum::<f64>()
+                - 0.5 * g1.iter().map(|v| v.abs()).sum::<f64>())
+            .abs()
+                < 1e-12
+        );
     }
 }

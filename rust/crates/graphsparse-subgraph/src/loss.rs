@@ -118,9 +118,14 @@ mod tests {
         for mu in [-4.0, -1.0, 0.0, 0.3, 2.5] {
             let u = loss.d1(y, mu);
             let fy = mu * u - loss.value(y, mu);
-            assert!((loss.conjugate(y, u) - fy).abs() < 1e-12, "Fenchel-Young at {mu}");
+            assert!(
+                (loss.conjugate(y, u) - fy).abs() < 1e-12,
+                "Fenchel-Young at {mu}"
+            );
             let grid = (-4000..=4000).map(|k| k as f64 * 0.005);
-            let sup = grid.map(|m| u * m - loss.value(y, m)).fold(f64::MIN, f64::max);
+            let sup = grid
+                .map(|m| u * m - loss.value(y, m))
+                .fold(f64::MIN, f64::max);
             assert!(sup <= loss.conjugate(y, u) + 1e-12 && sup > loss.conjugate(y, u) - 1e-4);
         }
         let c = loss.smoothness().unwrap();

@@ -313,7 +313,10 @@ fn same_iterates_cached_uncached_parallel(
                 (b.visited, b.skipped, b.nonzeros),
                 "search {k}"
             );
-            assert_eq!((a.pruned_bound, a.pruned_spp), (b.pruned_bound, b.pruned_spp));
+            assert_eq!(
+                (a.pruned_bound, a.pruned_spp),
+                (b.pruned_bound, b.pruned_spp)
+            );
             assert_eq!(a.duality_gap.to_bits(), b.duality_gap.to_bits());
         }
     }
@@ -726,7 +729,8 @@ fn explicit_gap(
     let s = if m <= lam1 { 1.0 } else { lam1 / m };
     let l2: f64 = fit.features.iter().map(|f| f.coef * f.coef).sum();
     let l1: f64 = fit.features.iter().map(|f| f.coef.abs()).sum();
-    let primal = (0..n).map(|i| loss.value(y[i], mu[i])).sum::<f64>() / nf + lam1 * l1 + 0.5 * lam2 * l2;
+    let primal =
+        (0..n).map(|i| loss.value(y[i], mu[i])).sum::<f64>() / nf + lam1 * l1 + 0.5 * lam2 * l2;
     let conj: f64 = (0..n)
         .map(|i| loss.conjugate(y[i], s * nf * tt[i]))
         .sum::<f64>()
@@ -769,7 +773,11 @@ fn reported_gap_equals_the_explicit_computation() {
             for screening in [false, true] {
                 let f = fit(&db, &y, loss, params.clone().screening(screening));
                 let (_, _, g) = explicit_gap(&cols, &y, loss, &f, lam1, lam2);
-                assert!(f.duality_gap >= g - 1e-10, "case {k}: {} < {g}", f.duality_gap);
+                assert!(
+                    f.duality_gap >= g - 1e-10,
+                    "case {k}: {} < {g}",
+                    f.duality_gap
+                );
                 if max_iter > 5 {
                     assert!(f.converged);
                     assert!(f.duality_gap < 1e-4, "case {k}: gap {}", f.duality_gap);
@@ -818,7 +826,15 @@ fn check_screened_path(seed: u64, n_graphs: usize, logistic: bool, lam2: f64) ->
         .tol(1e-7)
         .max_iter(50_000);
     let run = |p: BcgdParams| {
-        fit_bcgd_path(&db, &y, loss, &p.check().unwrap(), &lambdas, &RunControl::new()).unwrap()
+        fit_bcgd_path(
+            &db,
+            &y,
+            loss,
+            &p.check().unwrap(),
+            &lambdas,
+            &RunControl::new(),
+        )
+        .unwrap()
     };
     let spp = run(params.clone());
     let thm11 = run(params.clone().screening(false));
@@ -837,19 +853,35 @@ fn check_screened_path(seed: u64, n_graphs: usize, logistic: bool, lam2: f64) ->
         let oa = objective(loss, &y, a, lam, lam2);
         let ob = objective(loss, &y, b, lam, lam2);
         let scale = 1e-8 * (1.0 + ref_obj.abs());
-        assert!((oa - ref_obj).abs() <= scale, "seed {seed} lambda {lam}: {oa} vs {ref_obj}");
-        assert!((ob - ref_obj).abs() <= scale, "seed {seed} lambda {lam}: {ob} vs {ref_obj}");
+        assert!(
+            (oa - ref_obj).abs() <= scale,
+            "seed {seed} lambda {lam}: {oa} vs {ref_obj}"
+        );
+        assert!(
+            (ob - ref_obj).abs() <= scale,
+            "seed {seed} lambda {lam}: {ob} vs {ref_obj}"
+        );
         // the losses are strictly convex in μ, so the optimal μ is unique
-        for (fit_mu, name) in [(a.decision_function(y.len()), "spp"), (b.decision_function(y.len()), "thm11")] {
+        for (fit_mu, name) in [
+            (a.decision_function(y.len()), "spp"),
+            (b.decision_function(y.len()), "thm11"),
+        ] {
             for (u, v) in fit_mu.iter().zip(&ref_mu) {
-                assert!((u - v).abs() <= 1e-3, "seed {seed} lambda {lam} {name}: {u} vs {v}");
+                assert!(
+                    (u - v).abs() <= 1e-3,
+                    "seed {seed} lambda {lam} {name}: {u} vs {v}"
+                );
             }
         }
         // the gap bounds the suboptimality and vanishes at convergence
         for f in [a, b] {
             let o = objective(loss, &y, f, lam, lam2);
             assert!(f.duality_gap >= 0.0 && f.duality_gap >= o - ref_obj - 1e-12);
-            assert!(f.duality_gap < 1e-5, "seed {seed} lambda {lam}: gap {}", f.duality_gap);
+            assert!(
+                f.duality_gap < 1e-5,
+                "seed {seed} lambda {lam}: gap {}",
+                f.duality_gap
+            );
             assert!(f.history.iter().all(|h| h.duality_gap >= 0.0));
         }
         assert_eq!(b.pruned_by_spp(), 0);
@@ -862,7 +894,12 @@ fn check_screened_path(seed: u64, n_graphs: usize, logistic: bool, lam2: f64) ->
 #[test]
 fn screened_path_equals_theorem11_path_and_explicit_reference() {
     let (mut by_spp, mut by_bound) = (0, 0);
-    for (seed, logistic, lam2) in [(3, true, 0.0), (4, false, 0.0), (5, true, 0.05), (6, false, 0.1)] {
+    for (seed, logistic, lam2) in [
+        (3, true, 0.0),
+        (4, false, 0.0),
+        (5, true, 0.05),
+        (6, false, 0.1),
+    ] {
         let (s, b) = check_screened_path(seed, 30, logistic, lam2);
         by_spp += s;
         by_bound += b;
