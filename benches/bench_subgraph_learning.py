@@ -140,7 +140,8 @@ def run_path(args) -> None:
     n_jobs = args.n_jobs
     base = gs.SubgraphLogisticRegression(n_jobs=n_jobs, time_limit=args.fit_limit)
     t0 = time.perf_counter()
-    lam_max = clone_with(base, lambda1=1.0).fit(mg, y).lambda_max_
+    # no time limit here: a truncated lambda_max search leaves lambda_max_ unset
+    lam_max = clone_with(base, lambda1=1.0, time_limit=None).fit(mg, y).lambda_max_
     t_max = time.perf_counter() - t0
     grid = np.geomspace(lam_max, args.path_min, args.path_steps)
     print(f"Mutagenicity: {mg!r}; all subgraphs; lambda_max = {lam_max:.5f} ({t_max:.1f} s)")

@@ -163,7 +163,7 @@ pub(crate) fn null_intercept<L: Loss + ?Sized>(loss: &L, y: &[f64]) -> Option<f6
             // |β0| > 30 means one class only (logistic): no useful null model
             return (b.abs() <= 30.0).then_some(b);
         }
-        if !(h > 1e-300) {
+        if h.is_nan() || h <= 1e-300 {
             return None;
         }
         let step = (g / h).clamp(-5.0, 5.0);

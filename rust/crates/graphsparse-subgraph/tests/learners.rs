@@ -303,7 +303,7 @@ fn same_iterates_cached_uncached_parallel(
     // the first search fills the cache in parallel, later ones walk it
     let par_cached = pool.install(|| fit(db, y, &Logistic, base.clone().parallel(true)));
     for other in [&uncached, &par, &par_cached] {
-        assert_same_trace(&pruned, other);
+        assert_same_trace(pruned, other);
         assert_eq!(pruned.features, other.features);
         // the cached search evaluates exactly the nodes the plain traversal visits
         assert_eq!(pruned.history.len(), other.history.len());
