@@ -295,31 +295,28 @@ struct WarmDual {
 }
 
 impl BcgdFit {
-    /// Nodes pruned by the Theorem 11 bound over all searches of the fit.
-    pub fn pruned_by_bound(&self) -> u64 {
+    /// The sum of one count over all searches of the fit, the internal path's included.
+    fn total(&self, count: impl Fn(&IterationStats) -> u64) -> u64 {
         self.history
             .iter()
             .chain(&self.path_history)
-            .map(|s| s.pruned_bound)
+            .map(count)
             .sum()
+    }
+
+    /// Nodes pruned by the Theorem 11 bound over all searches of the fit.
+    pub fn pruned_by_bound(&self) -> u64 {
+        self.total(|s| s.pruned_bound)
     }
 
     /// Nodes pruned by safe pattern pruning over all searches of the fit.
     pub fn pruned_by_spp(&self) -> u64 {
-        self.history
-            .iter()
-            .chain(&self.path_history)
-            .map(|s| s.pruned_spp)
-            .sum()
+        self.total(|s| s.pruned_spp)
     }
 
     /// Tree nodes visited over all searches of the fit.
     pub fn visited(&self) -> u64 {
-        self.history
-            .iter()
-            .chain(&self.path_history)
-            .map(|s| s.visited)
-            .sum()
+        self.total(|s| s.visited)
     }
 
     /// `μ_i = β0 + Σ_j β_j I(x_j ⊆ g_i)` for the training graphs.
