@@ -55,6 +55,7 @@ def _rust_fit(
     prune=True,
     n_threads=1,
     cache=True,
+    screening=False,
 ):
     params = {
         "lambda2": lam2,
@@ -66,6 +67,7 @@ def _rust_fit(
         "time_limit": None,
         "prune": prune,
         "cache": cache,
+        "screening": screening,
         "record_trace": True,
     }
     return _rs.fit_subgraph_bcgd(
@@ -357,7 +359,16 @@ def test_any_two_labels_and_history(generated):
     m = gs.SubgraphLogisticRegression(lambda1=0.02, max_size=4).fit(generated, y)
     assert list(m.classes_) == ["active", "inactive"]
     assert m.score(generated, y) > 0.6
-    assert set(m.history_[0]) == {"objective", "nonzeros", "visited", "skipped", "seconds"}
+    assert set(m.history_[0]) == {
+        "objective",
+        "nonzeros",
+        "visited",
+        "skipped",
+        "pruned_bound",
+        "pruned_spp",
+        "duality_gap",
+        "seconds",
+    }
     assert len(m.history_) == m.n_iter_ + 1 and m.converged_
     obj = [h["objective"] for h in m.history_]
     assert all(b <= a + 1e-12 for a, b in itertools.pairwise(obj))

@@ -141,6 +141,7 @@ class _SubgraphBCGD(BaseEstimator):
         n_jobs: int | None = None,
         max_nodes: int | None = None,
         time_limit: float | None = None,
+        screening: bool = True,
         verbose: bool | int | str = 0,
     ) -> None:
         self.lambda1 = lambda1
@@ -152,6 +153,7 @@ class _SubgraphBCGD(BaseEstimator):
         self.n_jobs = n_jobs
         self.max_nodes = max_nodes
         self.time_limit = time_limit
+        self.screening = screening
         self.verbose = verbose
 
     def _target(self, y: Any, n: int) -> np.ndarray:
@@ -173,6 +175,7 @@ class _SubgraphBCGD(BaseEstimator):
             "time_limit": self.time_limit,
             "prune": True,
             "cache": True,
+            "screening": bool(self.screening),
             "record_trace": record_trace,
         }
         fits = _run_rust(
@@ -207,12 +210,31 @@ class _SubgraphBCGD(BaseEstimator):
                 "nonzeros": int(z),
                 "visited": int(v),
                 "skipped": int(s),
+                "pruned_bound": int(pb),
+                "pruned_spp": int(ps),
+                "duality_gap": float(g),
                 "seconds": float(t),
             }
-            for o, z, v, s, t in zip(
-                d["objective"], d["nonzeros"], d["visited"], d["skipped"], d["seconds"], strict=True
+            for o, z, v, s, pb, ps, g, t in zip(
+                d["objective"],
+                d["nonzeros"],
+                d["visited"],
+                d["skipped"],
+                d["pruned_bound"],
+                d["pruned_spp"],
+                d["duality_gap"],
+                d["seconds"],
+                strict=True,
             )
         ]
+        self.duality_gap_ = float(d["gap"])
+        self.lambda_max_ = None if d["lambda_max"] is None else float(d["lambda_max"])
+        self.search_stats_ = {
+            "visited": int(d["total_visited"]),
+            "pruned_bound": int(d["total_pruned_bound"]),
+            "pruned_spp": int(d["total_pruned_spp"]),
+            "path_searches": int(d["path_searches"]),
+        }
         if self.truncated_ is not None:
             warnings.warn(
                 f"subgraph search stopped by its {self.truncated_} budget after "
@@ -283,6 +305,13 @@ _PARAMS_DOC = """
     time_limit : float, optional
         Budget of seconds for the whole fit. When a budget stops the fit, the model is the last
         complete iterate and a :class:`~graphsparse.exceptions.TruncatedSearchWarning` is issued.
+    screening : bool, default=True
+        Safe pattern pruning (Nakagawa et al., KDD 2016) on top of the Theorem 11 bound: a
+        subtree is also pruned when the gap-safe sphere around a dual point proves every
+        pattern in it zero at the optimum. Without a warm start the fit first finds
+        ``lambda_max`` and runs an internal path ``lambda_max/2, lambda_max/4, ...`` down to
+        ``lambda1`` (its searches are counted in ``search_stats_``). The optimum is the same
+        either way; ``False`` gives the paper's plain BCGD iterates.
     verbose : bool, int or "bar", default=0
         Report nodes visited, iterations and the objective while fitting (a line on standard
         error every second; ``"bar"``: a tqdm bar when tqdm is installed).
@@ -300,8 +329,19 @@ _PARAMS_DOC = """
         Updates made.
     history_ : list of dict
         Per search: ``objective``, ``nonzeros``, ``visited`` (tree nodes), ``skipped``
-        (visited nodes whose occurrence set was already seen), ``seconds``. The last entry is
-        the final convergence check when the fit converged.
+        (visited nodes whose occurrence set was already seen), ``pruned_bound`` and
+        ``pruned_spp`` (nodes pruned by Theorem 11 and by safe pattern pruning; a node where
+        both hold counts for both), ``duality_gap`` (at the iterate searched), ``seconds``.
+        The last entry is the final convergence check when the fit converged.
+    duality_gap_ : float
+        ``P - D >= 0`` of the fitted model, a bound on its suboptimality in the objective;
+        ``inf`` when a budget stopped the fit before its final iterate was searched.
+    search_stats_ : dict
+        Totals over the fit, the internal screening path included: ``visited``,
+        ``pruned_bound``, ``pruned_spp`` and ``path_searches`` (searches before the fit).
+    lambda_max_ : float or None
+        The smallest ``lambda1`` whose model has no feature, when the fit computed it (a fit
+        from scratch with ``screening=True``; ``None`` for the warm fits of a path after the first).
     converged_ : bool
     truncated_ : str or None
         ``"max_nodes"`` or ``"time_limit"`` when a budget stopped the fit.

@@ -114,3 +114,56 @@ def bcgd(
         trace.objectives.append(objective(x, y, b0, b, lam1, lam2, loss))
     trace.n_iter = max_iter
     return trace
+
+
+# -- the duality gap and the safe-pruning sphere (crate docs, "Safe pattern pruning") -----------
+CONJUGATES = {
+    # L*(y, u) = sup_mu u mu - L(y, mu)
+    "logistic": lambda y, u: _xlogx(u + y) + _xlogx(1.0 - u - y),
+    "squared": lambda y, u: u * y + 0.5 * u * u,
+}
+SMOOTHNESS = {"logistic": 0.25, "squared": 1.0}
+
+
+def _xlogx(p: np.ndarray) -> np.ndarray:
+    p = np.asarray(p, dtype=float)
+    out = np.full(p.shape, np.inf)
+    inside = (p >= 0.0) & (p <= 1.0)
+    q = p[inside]
+    out[inside] = np.where(q > 0.0, q * np.log(np.where(q > 0.0, q, 1.0)), 0.0)
+    return out
+
+
+def dual_point(x, y, b0, b, lam1, lam2=0.0, loss="logistic"):
+    """``(theta, P, D, gap, radius)`` of the iterate ``(b0, b)`` over every column of ``x``.
+
+    ``theta`` balances the positive or negative part of ``L'(y, mu)/n`` to sum zero, then
+    scales by ``s = min(1, lam1 / M)`` with ``M = max_j |x_j' theta~ + lam2 b_j|``; the ridge
+    block of the dual is ``xi = s lam2 b``. ``radius = sqrt(2 c gap / n)`` for a c-smooth loss.
+    """
+    n = len(y)
+    mu = b0 + x @ b
+    value, d1, _ = LOSSES[loss](y, mu)
+    g1 = d1 / n
+    pos, neg = g1[g1 > 0].sum(), -g1[g1 < 0].sum()
+    ap, an = (
+        (neg / pos, 1.0)
+        if pos > neg and pos > 0
+        else ((1.0, pos / neg) if neg > pos else (1.0, 1.0))
+    )
+    tt = g1 * np.where(g1 > 0, ap, an)
+    m = float(np.max(np.abs(x.T @ tt + lam2 * b), initial=0.0))
+    s = 1.0 if m <= lam1 else lam1 / m
+    theta = s * tt
+    primal = float(value.mean() + lam1 * np.abs(b).sum() + 0.5 * lam2 * (b @ b))
+    dual = float(-CONJUGATES[loss](y, n * theta).mean() - 0.5 * lam2 * s * s * (b @ b))
+    gap = primal - dual
+    radius = float(np.sqrt(2.0 * SMOOTHNESS[loss] * max(gap, 0.0) / n))
+    return theta, primal, dual, gap, radius
+
+
+def spp_bound(theta: np.ndarray, radius: float, occurrences: np.ndarray) -> float:
+    """The SPP bound of a node occurring in ``occurrences``: over every pattern below it,
+    ``|x' theta*| <= max(sum theta+, -sum theta-) + radius sqrt(|occ|)``."""
+    t = theta[occurrences]
+    return float(max(t[t > 0].sum(), -t[t < 0].sum()) + radius * np.sqrt(len(t)))

@@ -32,6 +32,7 @@ struct BcgdArgs {
     time_limit: Seconds,
     prune: Flag,
     cache: Flag,
+    screening: Flag,
     record_trace: Flag,
 }
 
@@ -48,6 +49,7 @@ impl BcgdArgs {
             .prune(self.prune.0)
             .parallel(parallel)
             .cache(self.cache.0)
+            .screening(self.screening.0)
             .record_trace(self.record_trace.0)
             .check()
     }
@@ -122,6 +124,15 @@ fn fit_to_dict<'py>(py: Python<'py>, fit: &BcgdFit) -> PyResult<Bound<'py, PyDic
     set_column(&d, "visited", h.iter().map(|s| s.visited as i64))?;
     set_column(&d, "skipped", h.iter().map(|s| s.skipped as i64))?;
     set_column(&d, "seconds", h.iter().map(|s| s.seconds))?;
+    set_column(&d, "pruned_bound", h.iter().map(|s| s.pruned_bound as i64))?;
+    set_column(&d, "pruned_spp", h.iter().map(|s| s.pruned_spp as i64))?;
+    set_column(&d, "duality_gap", h.iter().map(|s| s.duality_gap))?;
+    d.set_item("gap", fit.duality_gap)?;
+    d.set_item("total_visited", fit.visited())?;
+    d.set_item("total_pruned_bound", fit.pruned_by_bound())?;
+    d.set_item("total_pruned_spp", fit.pruned_by_spp())?;
+    d.set_item("path_searches", fit.path_history.len())?;
+    d.set_item("lambda_max", fit.lambda_max)?;
     let trace = PyList::empty(py);
     for step in &fit.trace {
         let ids = PyList::empty(py);

@@ -29,6 +29,7 @@ use graphsparse_gspan::{
 use rustc_hash::FxBuildHasher;
 
 use crate::cache::{CachedSearch, TreeCache, build_cache_parallel, search_cached};
+use crate::dual::{DualPoint, MaxCorrelation, SPP_MARGIN, balance, dual_point, null_intercept};
 use crate::error::{Result, SubgraphError, bad, feature_miner};
 use crate::loss::Loss;
 
@@ -50,6 +51,7 @@ pub struct BcgdParams {
     prune: bool,
     parallel: bool,
     cache: bool,
+    screening: bool,
     record_trace: bool,
 }
 
@@ -71,6 +73,7 @@ impl BcgdParams {
             prune: true,
             parallel: false,
             cache: true,
+            screening: true,
             record_trace: false,
         }
     }
@@ -136,6 +139,18 @@ impl BcgdParams {
     /// first search (which fills the cache) runs in parallel; later cached searches are serial.
     pub const fn cache(mut self, v: bool) -> Self {
         self.cache = v;
+        self
+    }
+    /// Safe pattern pruning (default on; see the [`crate`] docs for the rule): every search
+    /// also prunes the subtrees the gap-safe sphere around the best dual point so far proves
+    /// zero at the optimum, whether or not Theorem 11 (`prune`) prunes them. A fit without a
+    /// warm start first finds `λ_max` (one branch-and-bound search) and, when `λ1 < λ_max / 2`,
+    /// runs an internal path `λ_max/2, λ_max/4, …, λ1` so that each fit starts from a dual
+    /// point close to its own optimum (its searches are in [`BcgdFit::path_history`]). A fit
+    /// returned truncated by a budget during the internal path is the model of the `λ1` it
+    /// had reached. Turn off to get the plain BCGD of the paper (iterate by iterate).
+    pub const fn screening(mut self, v: bool) -> Self {
+        self.screening = v;
         self
     }
     /// Keep the coefficients of every iteration in [`BcgdFit::trace`].
@@ -210,6 +225,13 @@ pub struct IterationStats {
     pub visited: u64,
     /// Visited nodes whose column was already seen in the same search.
     pub skipped: u64,
+    /// Visited nodes where the Theorem 11 bound pruned the subtree.
+    pub pruned_bound: u64,
+    /// Visited nodes where safe pattern pruning pruned the subtree (a node where both rules
+    /// hold counts for both).
+    pub pruned_spp: u64,
+    /// The duality gap `P − D ≥ 0` at the iterate searched (before the iteration's update).
+    pub duality_gap: f64,
     /// Wall time of the iteration in seconds.
     pub seconds: f64,
 }
@@ -240,9 +262,55 @@ pub struct BcgdFit {
     pub history: Vec<IterationStats>,
     /// The coefficients after each update, when asked for.
     pub trace: Vec<TraceStep>,
+    /// The searches that preceded this fit when it screened from a cold start (see
+    /// [`BcgdParams::screening`]): the `λ_max` search, then every search of the internal path
+    /// `λ_max/2, λ_max/4, …` (empty otherwise). [`BcgdFit::visited`] and the pruning counts
+    /// include them.
+    pub path_history: Vec<IterationStats>,
+    /// `λ_max`, the smallest `λ1` whose optimum has no feature, when the fit computed it (a
+    /// cold start with screening).
+    pub lambda_max: Option<f64>,
+    /// The duality gap `P − D ≥ 0` of the returned model (a bound on its suboptimality);
+    /// `+∞` when the fit stopped before a complete search of its final iterate (a budget).
+    pub duality_gap: f64,
+    /// The dual bound of the final iterate, for a warm start's screening.
+    warm_dual: Option<WarmDual>,
+}
+
+/// What a warm start needs to screen: `U` at the final iterate and what it was computed over.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct WarmDual {
+    bound: f64,
+    n: usize,
+    min_support: usize,
+    max_size: Option<usize>,
 }
 
 impl BcgdFit {
+    /// The sum of one count over all searches of the fit, the internal path's included.
+    fn total(&self, count: impl Fn(&IterationStats) -> u64) -> u64 {
+        self.history
+            .iter()
+            .chain(&self.path_history)
+            .map(count)
+            .sum()
+    }
+
+    /// Nodes pruned by the Theorem 11 bound over all searches of the fit.
+    pub fn pruned_by_bound(&self) -> u64 {
+        self.total(|s| s.pruned_bound)
+    }
+
+    /// Nodes pruned by safe pattern pruning over all searches of the fit.
+    pub fn pruned_by_spp(&self) -> u64 {
+        self.total(|s| s.pruned_spp)
+    }
+
+    /// Tree nodes visited over all searches of the fit.
+    pub fn visited(&self) -> u64 {
+        self.total(|s| s.visited)
+    }
+
     /// `μ_i = β0 + Σ_j β_j I(x_j ⊆ g_i)` for the training graphs.
     pub fn decision_function(&self, n: usize) -> Vec<f64> {
         let mut mu = vec![self.intercept; n];
@@ -277,6 +345,10 @@ struct Ctx<'a> {
     lambda1: f64,
     lambda2: f64,
     prune: bool,
+    /// `(a₊, a₋)` of `g1` (the dual bound `U`).
+    balance: (f64, f64),
+    /// `(θ, r)` of the safe-pruning sphere.
+    sphere: Option<(&'a [f64], f64)>,
     active_codes: Vec<&'a DfsCode>,
     active_c: Vec<f64>,
     active_beta: Vec<f64>,
@@ -302,6 +374,10 @@ pub(crate) struct Search<'c, 'a> {
     found: Vec<Found>,
     pub(crate) visited: u64,
     skipped: u64,
+    pruned_bound: u64,
+    pruned_spp: u64,
+    /// `U`: a bound on `|x_jᵀθ̃|` over every zero-coefficient pattern met or pruned.
+    dual_bound: f64,
 }
 
 impl<'c, 'a> Search<'c, 'a> {
@@ -314,6 +390,9 @@ impl<'c, 'a> Search<'c, 'a> {
             found: Vec::new(),
             visited: 0,
             skipped: 0,
+            pruned_bound: 0,
+            pruned_spp: 0,
+            dual_bound: 0.0,
         }
     }
 }
@@ -364,6 +443,25 @@ impl Search<'_, '_> {
             s1 += a;
             s2 += ctx.g2[i as usize];
         }
+        let by_bound = ctx.prune && (lup + bup).max(-llo - blo) <= ctx.lambda1;
+        let by_spp = ctx.sphere.is_some_and(|(theta, r)| {
+            let (mut tp, mut tn) = (0.0f64, 0.0f64);
+            for &i in ids {
+                let t = theta[i as usize];
+                if t > 0.0 {
+                    tp += t;
+                } else {
+                    tn -= t;
+                }
+            }
+            tp.max(tn) + r * (ids.len() as f64).sqrt() < ctx.lambda1 * (1.0 - SPP_MARGIN)
+        });
+        self.pruned_bound += u64::from(by_bound);
+        self.pruned_spp += u64::from(by_spp);
+        let (ap, an) = ctx.balance;
+        if by_bound || by_spp {
+            self.dual_bound = self.dual_bound.max((ap * lup).max(-an * llo));
+        }
         match self.seen.get(ids) {
             Some(slot) => {
                 self.skipped += 1;
@@ -374,6 +472,9 @@ impl Search<'_, '_> {
             None => {
                 let h = clip_h(s2 + ctx.lambda2);
                 let active = ctx.by_col.get(ids).copied();
+                if active.is_none() {
+                    self.dual_bound = self.dual_bound.max((ap * lup + an * llo).abs());
+                }
                 let beta = active.map_or(0.0, |k| ctx.active_beta[k]);
                 let b = s1 + (ctx.lambda2 - h) * beta;
                 let t = soft_step(b, ctx.lambda1, h);
@@ -394,7 +495,7 @@ impl Search<'_, '_> {
                 self.seen.insert(ids.into(), slot);
             }
         }
-        if ctx.prune && (lup + bup).max(-llo - blo) <= ctx.lambda1 {
+        if by_bound || by_spp {
             Visit::Prune
         } else {
             Visit::Continue
@@ -434,6 +535,9 @@ impl ParallelVisitor for Search<'_, '_> {
     fn join(&mut self, child: Self) {
         self.visited += child.visited;
         self.skipped += child.skipped;
+        self.pruned_bound += child.pruned_bound;
+        self.pruned_spp += child.pruned_spp;
+        self.dual_bound = self.dual_bound.max(child.dual_bound);
         // the child's subtree comes after everything this visitor has seen (DFS order)
         let mut target: Vec<Option<u32>> = vec![None; child.found.len()];
         for (key, slot) in child.seen {
@@ -552,7 +656,11 @@ pub fn fit_bcgd<L: Loss + ?Sized>(
     ctl: &RunControl,
 ) -> Result<BcgdFit> {
     let mut cache = params.0.cache.then(|| TreeCache::new(params.0.max_size));
-    fit_with_cache(db, y, loss, params, warm, ctl, cache.as_mut())
+    let meter = params.0.budget.start(ctl);
+    match warm {
+        Some(w) => fit_with_cache(db, y, loss, params, Some(w), ctl, &meter, cache.as_mut()),
+        None => fit_cold(db, y, loss, params, ctl, &meter, cache.as_mut()),
+    }
 }
 
 fn check_response(y: &[f64], n: usize) -> Result<()> {
@@ -646,7 +754,12 @@ impl Iterate {
     }
 
     /// The read-only data of one search: derivatives and the nonzero features (for `Bup`/`Blo`).
-    fn search_context<'a>(&'a self, p: &BcgdParams, active_h: &[f64]) -> Ctx<'a> {
+    fn search_context<'a>(
+        &'a self,
+        p: &BcgdParams,
+        active_h: &[f64],
+        sphere: Option<&'a DualPoint>,
+    ) -> Ctx<'a> {
         let active = &self.active;
         Ctx {
             g1: &self.g1,
@@ -654,6 +767,8 @@ impl Iterate {
             lambda1: p.lambda1,
             lambda2: p.lambda2,
             prune: p.prune,
+            balance: balance(&self.g1),
+            sphere: sphere.map(|d| (d.theta.as_slice(), d.radius)),
             active_codes: active.iter().map(|f| &f.code).collect(),
             active_c: active
                 .iter()
@@ -826,6 +941,20 @@ fn apply_step(it: &mut Iterate, dir: Vec<DirEntry>, d0: f64, alpha: f64) {
     it.active.sort_by(|a, b| a.code.cmp(&b.code));
 }
 
+/// The dual point of the iterate just searched, from the search's bound `U`.
+fn iterate_dual<L: Loss + ?Sized>(
+    loss: &L,
+    y: &[f64],
+    it: &Iterate,
+    p: &BcgdParams,
+    bound: f64,
+) -> DualPoint {
+    dual_point(
+        loss, y, &it.mu, &it.g1, &it.active, p.lambda1, p.lambda2, bound,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
 fn fit_with_cache<L: Loss + ?Sized>(
     db: &GraphDatabase,
     y: &[f64],
@@ -833,13 +962,13 @@ fn fit_with_cache<L: Loss + ?Sized>(
     params: &BcgdValidParams,
     warm: Option<&BcgdFit>,
     ctl: &RunControl,
+    meter: &Meter<'_>,
     mut cache: Option<&mut TreeCache>,
 ) -> Result<BcgdFit> {
     let p = &params.0;
     let n = db.len();
     check_response(y, n)?;
     let (lambda1, lambda2) = (p.lambda1, p.lambda2);
-    let meter = p.budget.start(ctl);
     let miner = feature_miner(p.min_support, p.max_size)?;
     let mut it = Iterate::new(n, warm);
     let mut line = LineSearch {
@@ -847,8 +976,20 @@ fn fit_with_cache<L: Loss + ?Sized>(
         trial: vec![0.0; n],
         alpha_init: 1.0,
     };
+    let screening = p.screening && loss.smoothness().is_some();
+    let mut sphere: Option<DualPoint> = None;
+    if screening {
+        let usable = warm
+            .and_then(|w| w.warm_dual)
+            .filter(|d| d.n == n && d.min_support == p.min_support && d.max_size == p.max_size);
+        if let Some(d) = usable {
+            it.refresh(loss, y, lambda1, lambda2);
+            sphere = Some(iterate_dual(loss, y, &it, p, d.bound));
+        }
+    }
     let (mut history, mut trace) = (Vec::new(), Vec::new());
     let (mut converged, mut truncation, mut n_iter) = (false, None, 0usize);
+    let (mut duality_gap, mut warm_dual) = (f64::INFINITY, None);
     loop {
         let it_start = Instant::now();
         if meter.poll() {
@@ -857,7 +998,7 @@ fn fit_with_cache<L: Loss + ?Sized>(
         }
         let f_old = it.refresh(loss, y, lambda1, lambda2);
         let active_h = it.active_h(lambda2);
-        let ctx = it.search_context(p, &active_h);
+        let ctx = it.search_context(p, &active_h, sphere.as_ref());
         let mut search = Search::new(&ctx, (0..it.active.len() as u32).collect());
         let cut = run_search(
             cache.as_deref_mut(),
@@ -865,27 +1006,46 @@ fn fit_with_cache<L: Loss + ?Sized>(
             &miner,
             &mut search,
             p.parallel,
-            &meter,
+            meter,
         )?;
         if cut.is_some() {
             truncation = cut;
             break;
         }
         let (visited, skipped) = (search.visited, search.skipped);
+        let (pruned_bound, pruned_spp, bound) =
+            (search.pruned_bound, search.pruned_spp, search.dual_bound);
         let (mut dir, mut d0, h0) = direction(search.found, &it, &active_h, lambda2);
+        drop(ctx);
+        let dual = iterate_dual(loss, y, &it, p, bound);
+        let gap = dual.gap;
+        duality_gap = gap;
+        warm_dual = Some(WarmDual {
+            bound,
+            n,
+            min_support: p.min_support,
+            max_size: p.max_size,
+        });
+        if screening && sphere.as_ref().is_none_or(|s| dual.radius < s.radius) {
+            sphere = Some(dual);
+        }
+        let stats = |objective: f64, nonzeros: usize| IterationStats {
+            objective,
+            nonzeros,
+            visited,
+            skipped,
+            pruned_bound,
+            pruned_spp,
+            duality_gap: gap,
+            seconds: it_start.elapsed().as_secs_f64(),
+        };
         let opt = dir
             .iter()
             .map(|e| (e.h * e.d).abs())
             .fold((h0 * d0).abs(), f64::max);
         if opt <= p.tol {
             converged = true;
-            history.push(IterationStats {
-                objective: f_old,
-                nonzeros: it.active.len(),
-                visited,
-                skipped,
-                seconds: it_start.elapsed().as_secs_f64(),
-            });
+            history.push(stats(f_old, it.active.len()));
             break;
         }
         if n_iter == p.max_iter {
@@ -894,6 +1054,7 @@ fn fit_with_cache<L: Loss + ?Sized>(
         gauss_southwell_r(&mut dir, &mut d0);
         let alpha = line.step(loss, y, &it, &dir, d0, f_old, lambda1, lambda2);
         apply_step(&mut it, dir, d0, alpha);
+        (duality_gap, warm_dual) = (f64::INFINITY, None);
         n_iter += 1;
         it.refresh_mu();
         let objective = it.objective(loss, y, lambda1, lambda2);
@@ -907,13 +1068,7 @@ fn fit_with_cache<L: Loss + ?Sized>(
                     .collect(),
             });
         }
-        history.push(IterationStats {
-            objective,
-            nonzeros: it.active.len(),
-            visited,
-            skipped,
-            seconds: it_start.elapsed().as_secs_f64(),
-        });
+        history.push(stats(objective, it.active.len()));
         ctl.progress().add_iteration();
         ctl.progress().set_value(objective);
     }
@@ -925,6 +1080,114 @@ fn fit_with_cache<L: Loss + ?Sized>(
         truncation,
         history,
         trace,
+        path_history: Vec::new(),
+        lambda_max: None,
+        duality_gap,
+        warm_dual,
+    })
+}
+
+/// Ratio of consecutive `λ1` on the internal path of a single screened fit.
+const INTERNAL_PATH_RATIO: f64 = 0.5;
+
+/// A fit without a warm start. With screening, the null model's dual point and `λ_max`
+/// (one branch-and-bound search) start an internal path `λ_max · ratio^k` down to `λ1` when
+/// `λ1 < λ_max · ratio`; the returned fit keeps their searches in `path_history`.
+fn fit_cold<L: Loss + ?Sized>(
+    db: &GraphDatabase,
+    y: &[f64],
+    loss: &L,
+    params: &BcgdValidParams,
+    ctl: &RunControl,
+    meter: &Meter<'_>,
+    mut cache: Option<&mut TreeCache>,
+) -> Result<BcgdFit> {
+    let p = &params.0;
+    let n = db.len();
+    check_response(y, n)?;
+    let null = (p.screening && loss.smoothness().is_some())
+        .then(|| null_intercept(loss, y))
+        .flatten();
+    let Some(b0) = null else {
+        return fit_with_cache(db, y, loss, params, None, ctl, meter, cache);
+    };
+    let nf = n as f64;
+    let g1: Vec<f64> = y.iter().map(|&v| loss.d1(v, b0) / nf).collect();
+    let (ap, an) = balance(&g1);
+    let theta: Vec<f64> = g1
+        .iter()
+        .map(|&v| v * if v > 0.0 { ap } else { an })
+        .collect();
+    let miner = feature_miner(p.min_support, p.max_size)?;
+    let mut mc = MaxCorrelation {
+        theta: &theta,
+        best: 0.0,
+        visited: 0,
+    };
+    // serial: a parallel branch and bound finds the same maximum but visits a thread-dependent
+    // number of nodes, and this search is small next to the fits
+    let cut = match cache.as_deref_mut() {
+        Some(c) => search_cached(c, db, &miner, &mut mc, meter)?,
+        None => mine_with_meter(db, &miner, &mut mc, meter)?.truncation,
+    };
+    if cut.is_some() {
+        return fit_with_cache(db, y, loss, params, None, ctl, meter, cache);
+    }
+    let lambda_max = mc.best;
+    let mut warm = BcgdFit {
+        intercept: b0,
+        features: Vec::new(),
+        n_iter: 0,
+        converged: true,
+        truncation: None,
+        history: Vec::new(),
+        trace: Vec::new(),
+        path_history: Vec::new(),
+        lambda_max: None,
+        duality_gap: f64::INFINITY,
+        warm_dual: Some(WarmDual {
+            bound: lambda_max,
+            n,
+            min_support: p.min_support,
+            max_size: p.max_size,
+        }),
+    };
+    let mut path_history = vec![IterationStats {
+        objective: f64::NAN,
+        visited: mc.visited,
+        duality_gap: f64::INFINITY,
+        ..IterationStats::default()
+    }];
+    let mut lam = lambda_max * INTERNAL_PATH_RATIO;
+    while lam > p.lambda1 {
+        let pk = params.clone().into_params().lambda1(lam).check()?;
+        let fit = fit_with_cache(
+            db,
+            y,
+            loss,
+            &pk,
+            Some(&warm),
+            ctl,
+            meter,
+            cache.as_deref_mut(),
+        )?;
+        path_history.extend_from_slice(&fit.history);
+        if fit.truncation.is_some() {
+            return Ok(BcgdFit {
+                path_history,
+                lambda_max: Some(lambda_max),
+                duality_gap: f64::INFINITY,
+                ..fit
+            });
+        }
+        warm = fit;
+        lam *= INTERNAL_PATH_RATIO;
+    }
+    let fit = fit_with_cache(db, y, loss, params, Some(&warm), ctl, meter, cache)?;
+    Ok(BcgdFit {
+        path_history,
+        lambda_max: Some(lambda_max),
+        ..fit
     })
 }
 
@@ -952,7 +1215,11 @@ pub fn fit_bcgd_path<L: Loss + ?Sized>(
     for (k, &lam) in lambdas.iter().enumerate() {
         ctl.progress().set_stage(k as u64, lambdas.len() as u64);
         let pk = params.clone().into_params().lambda1(lam).check()?;
-        let fit = fit_with_cache(db, y, loss, &pk, out.last(), ctl, cache.as_mut())?;
+        let meter = pk.0.budget.start(ctl);
+        let fit = match out.last() {
+            Some(w) => fit_with_cache(db, y, loss, &pk, Some(w), ctl, &meter, cache.as_mut())?,
+            None => fit_cold(db, y, loss, &pk, ctl, &meter, cache.as_mut())?,
+        };
         let stop = fit.truncation.is_some();
         out.push(fit);
         if stop {

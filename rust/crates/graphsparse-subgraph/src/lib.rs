@@ -8,15 +8,22 @@
 //! * [`fit_bcgd`] / [`fit_bcgd_path`]: L1 / elastic-net models by block coordinate gradient
 //!   descent with the Theorem 11 pruning (paper Figure 7), parameters [`BcgdParams`]; the
 //!   visited tree is cached between iterations and along the path (see [`BcgdParams::cache`]).
+//!   Safe pattern pruning (Nakagawa et al., KDD 2016) prunes on top of Theorem 11 with a
+//!   gap-safe sphere around a dual point (warm from the previous `λ1` on a path, or from an
+//!   internal `λ_max → λ1` path in a single fit); every fit reports its duality gap
+//!   ([`BcgdFit::duality_gap`]) and the nodes each rule pruned (derivation below).
 //! * [`best_stump`]: the branch-and-bound search for the decision stump with the largest
 //!   weighted gain (Adaboost's weak learner, LPBoost's pricing step); [`StumpSearcher`] repeats
 //!   it under changing weights on a cached tree.
 //! * [`match_patterns`]: which graphs contain which patterns (prediction on new graphs).
+//!
+#![doc = include_str!("spp.md")]
 
 mod bcgd;
 mod boost;
 mod bounds;
 mod cache;
+mod dual;
 mod error;
 mod loss;
 mod matching;

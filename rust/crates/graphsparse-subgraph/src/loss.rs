@@ -8,6 +8,18 @@ pub trait Loss: Send + Sync {
     fn d1(&self, y: f64, mu: f64) -> f64;
     /// `∂²L/∂μ²` (must be ≥ 0: the loss is convex in μ).
     fn d2(&self, y: f64, mu: f64) -> f64;
+    /// The convex conjugate in `μ`: `L*(y, u) = sup_μ (u μ − L(y, μ))`, `+∞` outside its
+    /// domain. Used for the dual objective of the duality gap; the default (`+∞` everywhere)
+    /// makes every gap infinite, which keeps safe screening off for a loss without it.
+    fn conjugate(&self, y: f64, u: f64) -> f64 {
+        let _ = (y, u);
+        f64::INFINITY
+    }
+    /// A bound `c ≥ sup_μ ∂²L/∂μ²` (the loss is `c`-smooth), which makes the conjugate
+    /// `1/c`-strongly convex; `None` (the default) turns safe screening off.
+    fn smoothness(&self) -> Option<f64> {
+        None
+    }
 }
 
 /// Logistic loss for `y ∈ {0, 1}`: `log(1 + e^μ) − y μ` (paper eq. 13).
@@ -46,6 +58,20 @@ impl Loss for Logistic {
         let p = sigmoid(mu);
         p * (1.0 - p)
     }
+
+    /// `p log p + (1 − p) log(1 − p)` with `p = u + y ∈ [0, 1]` (`0 log 0 = 0`), else `+∞`.
+    fn conjugate(&self, y: f64, u: f64) -> f64 {
+        let p = u + y;
+        if !(0.0..=1.0).contains(&p) {
+            return f64::INFINITY;
+        }
+        let xlogx = |v: f64| if v > 0.0 { v * v.ln() } else { 0.0 };
+        xlogx(p) + xlogx(1.0 - p)
+    }
+
+    fn smoothness(&self) -> Option<f64> {
+        Some(0.25)
+    }
 }
 
 impl Loss for Squared {
@@ -59,6 +85,15 @@ impl Loss for Squared {
 
     fn d2(&self, _y: f64, _mu: f64) -> f64 {
         1.0
+    }
+
+    /// `u y + u²/2`.
+    fn conjugate(&self, y: f64, u: f64) -> f64 {
+        u * y + 0.5 * u * u
+    }
+
+    fn smoothness(&self) -> Option<f64> {
+        Some(1.0)
     }
 }
 
@@ -75,6 +110,38 @@ mod tests {
             assert!((num2 - loss.d2(y, mu)).abs() < 1e-6, "d2 at {mu}");
             assert!(loss.d2(y, mu) >= 0.0);
         }
+    }
+
+    /// `L*(y, u) = sup_μ u μ − L(y, μ)` by a fine grid search (a lower bound that is tight on
+    /// the grid), and the Fenchel–Young equality at `u = L'(y, μ)`.
+    fn check_conjugate(loss: &dyn Loss, y: f64) {
+        for mu in [-4.0, -1.0, 0.0, 0.3, 2.5] {
+            let u = loss.d1(y, mu);
+            let fy = mu * u - loss.value(y, mu);
+            assert!(
+                (loss.conjugate(y, u) - fy).abs() < 1e-12,
+                "Fenchel-Young at {mu}"
+            );
+            let grid = (-4000..=4000).map(|k| k as f64 * 0.005);
+            let sup = grid
+                .map(|m| u * m - loss.value(y, m))
+                .fold(f64::MIN, f64::max);
+            assert!(sup <= loss.conjugate(y, u) + 1e-12 && sup > loss.conjugate(y, u) - 1e-4);
+        }
+        let c = loss.smoothness().unwrap();
+        for mu in [-3.0, 0.0, 0.1, 5.0] {
+            assert!(loss.d2(y, mu) <= c);
+        }
+    }
+
+    #[test]
+    fn conjugates_satisfy_fenchel_young() {
+        check_conjugate(&Logistic, 0.0);
+        check_conjugate(&Logistic, 1.0);
+        check_conjugate(&Squared, -1.5);
+        assert_eq!(Logistic.conjugate(1.0, 0.5), f64::INFINITY);
+        assert_eq!(Logistic.conjugate(0.0, 0.0), 0.0);
+        assert_eq!(Logistic.smoothness(), Some(0.25));
     }
 
     #[test]

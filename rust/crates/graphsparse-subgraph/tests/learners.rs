@@ -226,6 +226,7 @@ fn bcgd_matches_explicit_matrix_every_iteration() {
                 .max_size(Some(3))
                 .tol(1e-6)
                 .max_iter(300)
+                .screening(false)
                 .record_trace(true),
         );
         let (steps, conv) = explicit_bcgd(&cols, &y, loss, lam1, lam2, 1e-6, 300);
@@ -260,33 +261,19 @@ fn bcgd_matches_explicit_matrix_every_iteration() {
 fn pruning_cache_and_parallel_do_not_change_the_iterates() {
     let db = random_db(40, 5);
     let y = responses(&db, 3, true);
-    let base = BcgdParams::new(0.01)
+    let plain = BcgdParams::new(0.01)
         .max_size(Some(4))
         .tol(1e-5)
+        .screening(false)
         .record_trace(true);
-    let pruned = fit(&db, &y, &Logistic, base.clone());
-    let unpruned = fit(&db, &y, &Logistic, base.clone().prune(false));
+    let pruned = fit(&db, &y, &Logistic, plain.clone());
+    let unpruned = fit(&db, &y, &Logistic, plain.clone().prune(false));
     assert_same_trace(&pruned, &unpruned);
-    let visited = |f: &BcgdFit| f.history.iter().map(|h| h.visited).sum::<u64>();
-    assert!(visited(&pruned) < visited(&unpruned));
-    let uncached = fit(&db, &y, &Logistic, base.clone().cache(false));
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(3)
-        .build()
-        .unwrap();
-    let par = pool.install(|| fit(&db, &y, &Logistic, base.clone().cache(false).parallel(true)));
-    // the first search fills the cache in parallel, later ones walk it
-    let par_cached = pool.install(|| fit(&db, &y, &Logistic, base.clone().parallel(true)));
-    for other in [&uncached, &par, &par_cached] {
-        assert_same_trace(&pruned, other);
-        assert_eq!(pruned.features, other.features);
-        // the cached search evaluates exactly the nodes the plain traversal visits
-        for (a, b) in pruned.history.iter().zip(&other.history) {
-            assert_eq!(
-                (a.visited, a.skipped, a.nonzeros),
-                (b.visited, b.skipped, b.nonzeros)
-            );
-        }
+    assert!(pruned.visited() < unpruned.visited());
+    for screening in [false, true] {
+        let base = plain.clone().screening(screening);
+        let pruned = fit(&db, &y, &Logistic, base.clone());
+        same_iterates_cached_uncached_parallel(&db, &y, &base, &pruned);
     }
     // skipped = visited - distinct columns (unpruned search sees the whole tree)
     let all = mine_frequent(
@@ -298,6 +285,41 @@ fn pruning_cache_and_parallel_do_not_change_the_iterates() {
     let h = &unpruned.history[0];
     assert_eq!(h.visited as usize, all.patterns.len());
     assert_eq!((h.visited - h.skipped) as usize, columns(&db, 4).len());
+}
+
+/// Uncached, parallel and parallel-cached fits have the iterates and search counts of `pruned`.
+fn same_iterates_cached_uncached_parallel(
+    db: &GraphDatabase,
+    y: &[f64],
+    base: &BcgdParams,
+    pruned: &BcgdFit,
+) {
+    let uncached = fit(db, y, &Logistic, base.clone().cache(false));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
+    let par = pool.install(|| fit(db, y, &Logistic, base.clone().cache(false).parallel(true)));
+    // the first search fills the cache in parallel, later ones walk it
+    let par_cached = pool.install(|| fit(db, y, &Logistic, base.clone().parallel(true)));
+    for other in [&uncached, &par, &par_cached] {
+        assert_same_trace(pruned, other);
+        assert_eq!(pruned.features, other.features);
+        // the cached search evaluates exactly the nodes the plain traversal visits
+        assert_eq!(pruned.history.len(), other.history.len());
+        for (k, (a, b)) in pruned.history.iter().zip(&other.history).enumerate() {
+            assert_eq!(
+                (a.visited, a.skipped, a.nonzeros),
+                (b.visited, b.skipped, b.nonzeros),
+                "search {k}"
+            );
+            assert_eq!(
+                (a.pruned_bound, a.pruned_spp),
+                (b.pruned_bound, b.pruned_spp)
+            );
+            assert_eq!(a.duality_gap.to_bits(), b.duality_gap.to_bits());
+        }
+    }
 }
 
 #[test]
@@ -663,4 +685,238 @@ fn stump_searcher_equals_uncached_search_under_changing_sparse_weights() {
     assert!(searcher.search(&other, &w, &l, &cancel).is_err());
     let bad = vec![f64::NAN; db.len()];
     assert!(searcher.search(&db, &bad, &labels, &cancel).is_err());
+}
+
+// ---- safe pattern pruning and the duality gap --------------------------------------------------
+
+/// `(P, D, gap)` of a fit computed from the explicit columns: the dual point of the crate docs
+/// (`θ̃` balanced, `s = min(1, λ1 / M)`, `ξ = s λ2 β`) with `M` maxed over every column.
+fn explicit_gap(
+    cols: &[Vec<u32>],
+    y: &[f64],
+    loss: &dyn Loss,
+    fit: &BcgdFit,
+    lam1: f64,
+    lam2: f64,
+) -> (f64, f64, f64) {
+    let n = y.len();
+    let nf = n as f64;
+    let mu = fit.decision_function(n);
+    let g1: Vec<f64> = (0..n).map(|i| loss.d1(y[i], mu[i]) / nf).collect();
+    let pos: f64 = g1.iter().filter(|v| **v > 0.0).sum();
+    let neg: f64 = -g1.iter().filter(|v| **v < 0.0).sum::<f64>();
+    let (ap, an) = if pos > neg && pos > 0.0 {
+        (neg / pos, 1.0)
+    } else if neg > pos && neg > 0.0 {
+        (1.0, pos / neg)
+    } else {
+        (1.0, 1.0)
+    };
+    let tt: Vec<f64> = g1
+        .iter()
+        .map(|&v| v * if v > 0.0 { ap } else { an })
+        .collect();
+    let beta = |col: &Vec<u32>| {
+        fit.features
+            .iter()
+            .find(|f| &f.graph_ids == col)
+            .map_or(0.0, |f| f.coef)
+    };
+    let m = cols
+        .iter()
+        .map(|c| (c.iter().map(|&i| tt[i as usize]).sum::<f64>() + lam2 * beta(c)).abs())
+        .fold(0.0, f64::max);
+    let s = if m <= lam1 { 1.0 } else { lam1 / m };
+    let l2: f64 = fit.features.iter().map(|f| f.coef * f.coef).sum();
+    let l1: f64 = fit.features.iter().map(|f| f.coef.abs()).sum();
+    let primal =
+        (0..n).map(|i| loss.value(y[i], mu[i])).sum::<f64>() / nf + lam1 * l1 + 0.5 * lam2 * l2;
+    let conj: f64 = (0..n)
+        .map(|i| loss.conjugate(y[i], s * nf * tt[i]))
+        .sum::<f64>()
+        / nf;
+    let dual = -conj - 0.5 * lam2 * s * s * l2;
+    (primal, dual, primal - dual)
+}
+
+#[test]
+fn reported_gap_equals_the_explicit_computation() {
+    let cases: [(&dyn Loss, bool, f64, f64); 4] = [
+        (&Logistic, true, 0.01, 0.0),
+        (&Logistic, true, 0.02, 0.05),
+        (&Squared, false, 0.02, 0.0),
+        (&Squared, false, 0.01, 0.1),
+    ];
+    for (k, (loss, binary, lam1, lam2)) in cases.into_iter().enumerate() {
+        let db = random_db(30, 40 + k as u64);
+        let y = responses(&db, k as u64, binary);
+        let cols = columns(&db, 3);
+        let base = BcgdParams::new(lam1)
+            .lambda2(lam2)
+            .max_size(Some(3))
+            .tol(1e-7);
+        for max_iter in [2, 5, 50_000] {
+            let params = base.clone().max_iter(max_iter);
+            // no pruning: the search's bound U is the exact maximum over the columns
+            let exact = fit(&db, &y, loss, params.clone().prune(false).screening(false));
+            let (p, d, gap) = explicit_gap(&cols, &y, loss, &exact, lam1, lam2);
+            assert!(gap >= -1e-12, "case {k}: P {p} D {d}");
+            assert!(
+                (exact.duality_gap - gap.max(0.0)).abs() <= 1e-10 * (1.0 + p.abs()),
+                "case {k} max_iter {max_iter}: {} vs {gap}",
+                exact.duality_gap
+            );
+            if exact.converged {
+                assert_eq!(exact.history.last().unwrap().duality_gap, exact.duality_gap);
+            }
+            // with the pruning rules the bound is looser: the gap can only grow
+            for screening in [false, true] {
+                let f = fit(&db, &y, loss, params.clone().screening(screening));
+                let (_, _, g) = explicit_gap(&cols, &y, loss, &f, lam1, lam2);
+                assert!(
+                    f.duality_gap >= g - 1e-10,
+                    "case {k}: {} < {g}",
+                    f.duality_gap
+                );
+                if max_iter > 5 {
+                    assert!(f.converged);
+                    assert!(f.duality_gap < 1e-4, "case {k}: gap {}", f.duality_gap);
+                }
+            }
+        }
+        // a budget that stops the fit leaves no certified gap
+        let cut = fit(&db, &y, loss, base.clone().max_nodes(Some(3)));
+        assert!(cut.truncation.is_some() && cut.duality_gap == f64::INFINITY);
+    }
+}
+
+/// Objective of the explicit-matrix reference after `max_iter` iterations from zero.
+fn explicit_objective(
+    cols: &[Vec<u32>],
+    y: &[f64],
+    loss: &dyn Loss,
+    lam1: f64,
+    lam2: f64,
+) -> (f64, Vec<f64>) {
+    let (steps, conv) = explicit_bcgd(cols, y, loss, lam1, lam2, 1e-7, 100_000);
+    assert!(conv, "reference did not converge");
+    let last = steps.last().expect("at least one step");
+    let n = y.len();
+    let mut mu = vec![last.intercept; n];
+    for (c, b) in cols.iter().zip(&last.coefs) {
+        for &i in c {
+            mu[i as usize] += b;
+        }
+    }
+    let obj = (0..n).map(|i| loss.value(y[i], mu[i])).sum::<f64>() / n as f64
+        + lam1 * last.coefs.iter().map(|b| b.abs()).sum::<f64>()
+        + 0.5 * lam2 * last.coefs.iter().map(|b| b * b).sum::<f64>();
+    (obj, mu)
+}
+
+fn check_screened_path(seed: u64, n_graphs: usize, logistic: bool, lam2: f64) -> (u64, u64) {
+    let db = random_db(n_graphs, seed);
+    let y = responses(&db, seed, logistic);
+    let loss: &dyn Loss = if logistic { &Logistic } else { &Squared };
+    let cols = columns(&db, 3);
+    let lambdas = [0.08, 0.04, 0.02, 0.01, 0.005];
+    let params = BcgdParams::new(1.0)
+        .lambda2(lam2)
+        .max_size(Some(3))
+        .tol(1e-7)
+        .max_iter(50_000);
+    let run = |p: BcgdParams| {
+        fit_bcgd_path(
+            &db,
+            &y,
+            loss,
+            &p.check().unwrap(),
+            &lambdas,
+            &RunControl::new(),
+        )
+        .unwrap()
+    };
+    let spp = run(params.clone());
+    let thm11 = run(params.clone().screening(false));
+    let (mut by_spp, mut by_bound) = (0, 0);
+    for (k, &lam) in lambdas.iter().enumerate() {
+        let (a, b) = (&spp[k], &thm11[k]);
+        assert!(
+            a.converged && b.converged,
+            "seed {seed} lambda {lam}: {} {} {} {}",
+            a.converged,
+            a.n_iter,
+            b.converged,
+            b.n_iter
+        );
+        let (ref_obj, ref_mu) = explicit_objective(&cols, &y, loss, lam, lam2);
+        let oa = objective(loss, &y, a, lam, lam2);
+        let ob = objective(loss, &y, b, lam, lam2);
+        let scale = 1e-8 * (1.0 + ref_obj.abs());
+        assert!(
+            (oa - ref_obj).abs() <= scale,
+            "seed {seed} lambda {lam}: {oa} vs {ref_obj}"
+        );
+        assert!(
+            (ob - ref_obj).abs() <= scale,
+            "seed {seed} lambda {lam}: {ob} vs {ref_obj}"
+        );
+        // the losses are strictly convex in μ, so the optimal μ is unique
+        for (fit_mu, name) in [
+            (a.decision_function(y.len()), "spp"),
+            (b.decision_function(y.len()), "thm11"),
+        ] {
+            for (u, v) in fit_mu.iter().zip(&ref_mu) {
+                assert!(
+                    (u - v).abs() <= 1e-3,
+                    "seed {seed} lambda {lam} {name}: {u} vs {v}"
+                );
+            }
+        }
+        // the gap bounds the suboptimality and vanishes at convergence
+        for f in [a, b] {
+            let o = objective(loss, &y, f, lam, lam2);
+            assert!(f.duality_gap >= 0.0 && f.duality_gap >= o - ref_obj - 1e-12);
+            assert!(
+                f.duality_gap < 1e-5,
+                "seed {seed} lambda {lam}: gap {}",
+                f.duality_gap
+            );
+            assert!(f.history.iter().all(|h| h.duality_gap >= 0.0));
+        }
+        assert_eq!(b.pruned_by_spp(), 0);
+        by_spp += a.pruned_by_spp();
+        by_bound += a.pruned_by_bound();
+    }
+    (by_spp, by_bound)
+}
+
+#[test]
+fn screened_path_equals_theorem11_path_and_explicit_reference() {
+    let (mut by_spp, mut by_bound) = (0, 0);
+    for (seed, logistic, lam2) in [
+        (3, true, 0.0),
+        (4, false, 0.0),
+        (5, true, 0.05),
+        (6, false, 0.1),
+    ] {
+        let (s, b) = check_screened_path(seed, 30, logistic, lam2);
+        by_spp += s;
+        by_bound += b;
+    }
+    // both rules are at work on these paths
+    assert!(by_spp > 0 && by_bound > 0, "{by_spp} {by_bound}");
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(6))]
+    #[test]
+    fn prop_screening_never_prunes_an_active_pattern(
+        seed in 1u64..10_000,
+        n_graphs in 12usize..28,
+        logistic in proptest::bool::ANY,
+        ridge in proptest::bool::ANY,
+    ) {
+        check_screened_path(seed, n_graphs, logistic, if ridge { 0.05 } else { 0.0 });
+    }
 }

@@ -1,0 +1,188 @@
+"""Safe pattern pruning and the duality gap of the subgraph models against explicit references.
+
+``tests/reference/bcgd.py`` computes the dual point, gap and sphere of the crate docs over the
+explicit pattern matrix; these tests check (1) the maths itself: the sphere holds the optimal dual
+point and the SPP bound holds for every pattern below a node; (2) the gap the Rust fit reports
+equals the explicit one (without pruning, where the search's bound is exact) and bounds the
+suboptimality with pruning; (3) screening changes no optimum: paths with and without it equal the
+explicit-matrix BCGD at every lambda.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import graphsparse as gs
+from graphsparse import _graphsparse as _rs
+from graphsparse.datasets import from_networkx
+
+from .reference import bcgd as ref
+from .strategies import graph_databases
+from .test_subgraph_models import _explicit, _toy
+
+
+def _params(lam2=0.0, tol=1e-7, max_iter=50_000, prune=True, screening=True, max_size=3):
+    return {
+        "lambda2": lam2,
+        "tol": tol,
+        "max_iter": max_iter,
+        "min_support": 1,
+        "max_size": max_size,
+        "max_nodes": None,
+        "time_limit": None,
+        "prune": prune,
+        "cache": True,
+        "screening": screening,
+        "record_trace": False,
+    }
+
+
+def _path(ds, y, loss, lambdas, **kw):
+    return _rs.fit_subgraph_bcgd(
+        ds._db,
+        np.ascontiguousarray(y, dtype=np.float64),
+        loss,
+        np.asarray(lambdas, float),
+        _params(**kw),
+    )
+
+
+def _dense(fit, index, p):
+    b = np.zeros(p)
+    for ids, c in zip(fit["graph_ids"], fit["coef"], strict=True):
+        b[index[tuple(ids.tolist())]] = c
+    return fit["intercept"], b
+
+
+def _response(bits, n, loss):
+    y = np.array(bits[:n], dtype=float)
+    if loss == "squared":
+        y = y * 2.0 + 0.3 * (np.arange(n) % 3)
+    return y
+
+
+def _optimum(x, y, lam1, lam2, loss):
+    """The reference's solution and objective, and its own certified gap."""
+    tr = ref.bcgd(x, y, lam1, lam2, loss=loss, tol=1e-7, max_iter=20_000)
+    assume(tr.converged)
+    b0 = tr.intercepts[-1] if tr.intercepts else 0.0
+    b = tr.coefs[-1] if tr.coefs else np.zeros(x.shape[1])
+    return b0, b, ref.objective(x, y, b0, b, lam1, lam2, loss)
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    graphs=graph_databases(min_graphs=6, max_graphs=12, max_vertices=5),
+    bits=st.lists(st.booleans(), min_size=14, max_size=14),
+    lam1=st.sampled_from([0.005, 0.02, 0.05]),
+    lam2=st.sampled_from([0.0, 0.1]),
+    loss=st.sampled_from(["logistic", "squared"]),
+    shrink=st.floats(0.0, 1.0),
+)
+def test_sphere_holds_the_optimal_dual_point(graphs, bits, lam1, lam2, loss, shrink):
+    ds = from_networkx(graphs)
+    y = _response(bits, len(ds), loss)
+    x, _, pats = _explicit(ds, 3)
+    if x.shape[1] == 0 or (loss == "logistic" and len(set(y)) < 2):
+        return
+    b0s, bs, _ = _optimum(x, y, lam1, lam2, loss)
+    # the reference is itself approximate: the true optimum lies within r_ref of its point
+    theta_ref, _, _, gap_ref, r_ref = ref.dual_point(x, y, b0s, bs, lam1, lam2, loss)
+    assert gap_ref >= -1e-12
+    # any primal point: a shrunk optimum with a moved intercept
+    theta, _, _, gap, r = ref.dual_point(x, y, 0.3 * b0s, shrink * bs, lam1, lam2, loss)
+    assert gap >= -1e-12
+    assert np.linalg.norm(theta - theta_ref) <= r + r_ref + 1e-12
+    # the SPP bound of each pattern's node holds for every pattern below it (occurrence subsets)
+    occ = [np.flatnonzero(x[:, j]) for j in range(x.shape[1])]
+    corr_ref = np.abs(x.T @ theta_ref)
+    for j in range(x.shape[1]):
+        slack = r_ref * np.sqrt(len(occ[j])) + 1e-12
+        below = [k for k in range(x.shape[1]) if set(occ[k]) <= set(occ[j])]
+        assert corr_ref[below].max() <= ref.spp_bound(theta, r, occ[j]) + slack
+    assert len(pats) == x.shape[1]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    graphs=graph_databases(min_graphs=6, max_graphs=14, max_vertices=6),
+    bits=st.lists(st.booleans(), min_size=14, max_size=14),
+    lam1=st.sampled_from([0.005, 0.02, 0.05]),
+    lam2=st.sampled_from([0.0, 0.1]),
+    loss=st.sampled_from(["logistic", "squared"]),
+    max_iter=st.sampled_from([1, 3, 50_000]),
+)
+def test_reported_gap_equals_explicit_gap(graphs, bits, lam1, lam2, loss, max_iter):
+    ds = from_networkx(graphs)
+    y = _response(bits, len(ds), loss)
+    x, index, _ = _explicit(ds, 3)
+    if x.shape[1] == 0:
+        return
+    # no pruning: the bound the search takes over all patterns is the exact maximum
+    exact = _path(ds, y, loss, [lam1], lam2=lam2, max_iter=max_iter, prune=False, screening=False)[
+        0
+    ]
+    b0, b = _dense(exact, index, x.shape[1])
+    _, p, _, gap, _ = ref.dual_point(x, y, b0, b, lam1, lam2, loss)
+    assert exact["gap"] >= 0.0
+    assert exact["gap"] == pytest.approx(max(gap, 0.0), abs=1e-10 * (1 + abs(p)))
+    # with both pruning rules the bound is looser: the reported gap can only be larger
+    fit = _path(ds, y, loss, [lam1], lam2=lam2, max_iter=max_iter)[0]
+    b0, b = _dense(fit, index, x.shape[1])
+    _, _, _, gap, _ = ref.dual_point(x, y, b0, b, lam1, lam2, loss)
+    assert fit["gap"] >= gap - 1e-10
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    graphs=graph_databases(min_graphs=8, max_graphs=14, max_vertices=6),
+    bits=st.lists(st.booleans(), min_size=14, max_size=14),
+    lam2=st.sampled_from([0.0, 0.05]),
+    loss=st.sampled_from(["logistic", "squared"]),
+)
+def test_screened_path_equals_theorem11_path_and_reference(graphs, bits, lam2, loss):
+    ds = from_networkx(graphs)
+    y = _response(bits, len(ds), loss)
+    x, _, _ = _explicit(ds, 3)
+    if x.shape[1] == 0 or (loss == "logistic" and len(set(y)) < 2):
+        return
+    grid = [0.1, 0.04, 0.015, 0.006]
+    spp = _path(ds, y, loss, grid, lam2=lam2)
+    thm11 = _path(ds, y, loss, grid, lam2=lam2, screening=False)
+    for lam, a, b in zip(grid, spp, thm11, strict=True):
+        *_, want = _optimum(x, y, lam, lam2, loss)
+        for fit in (a, b):
+            assert fit["converged"]
+            got = fit["objective"][-1]
+            assert got == pytest.approx(want, rel=1e-6, abs=1e-9)
+            assert fit["gap"] >= max(got - want, 0.0) - 1e-10
+            assert fit["gap"] < 1e-4
+        assert b["total_pruned_spp"] == 0
+
+
+def test_estimators_report_gap_and_pruning_counts():
+    ds, y, score = _toy(60, seed=4)
+    m = gs.SubgraphLogisticRegression(lambda1=0.01, max_size=4, tol=1e-6).fit(ds, y)
+    plain = gs.SubgraphLogisticRegression(lambda1=0.01, max_size=4, tol=1e-6, screening=False).fit(
+        ds, y
+    )
+    assert 0.0 <= m.duality_gap_ < 1e-3 and 0.0 <= plain.duality_gap_ < 1e-3
+    assert m.history_[-1]["objective"] == pytest.approx(plain.history_[-1]["objective"], rel=1e-6)
+    assert m.search_stats_["pruned_spp"] > 0 and m.search_stats_["path_searches"] > 0
+    assert plain.search_stats_["pruned_spp"] == 0 and plain.search_stats_["path_searches"] == 0
+    assert plain.search_stats_["visited"] == sum(h["visited"] for h in plain.history_)
+    path = gs.lambda1_path(
+        gs.SubgraphLinearRegression(max_size=3, tol=1e-6), ds, score, [0.2, 0.1, 0.05]
+    )
+    for est in path:
+        assert 0.0 <= est.duality_gap_ < 1e-3
+        assert est.history_[-1]["duality_gap"] == est.duality_gap_
+    # warm fits of the path screen from the previous dual point
+    assert sum(e.search_stats_["pruned_spp"] for e in path[1:]) > 0
+    cut = gs.SubgraphLogisticRegression(lambda1=0.01, max_size=4, max_nodes=5)
+    with pytest.warns(gs.mining.TruncatedSearchWarning):
+        cut.fit(ds, y)
+    assert cut.duality_gap_ == np.inf
