@@ -61,7 +61,7 @@ def test_demo_runs_as_a_program_over_every_area(tmp_path):
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "mined" in out
-    for area in ("GraphDA", "PCST-GW", "simplex", "NMSE", "OTC kept", "WL subtree"):
+    for area in ("GraphDA", "PCST-GW", "simplex", "NMSE", "OTC kept", "WL subtree", "rules in"):
         assert area in out, area
     png = tmp_path / "graphsparse-demo.png"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -318,7 +318,7 @@ class _RuleEnsemble(TransformerMixin, BaseEstimator):
         tol: float = 1e-3,
         max_iter: int = 300,
         rule_threshold: float = 1e-3,
-        max_nodes: int | None = None,
+        max_nodes: int | None = 50_000,
         time_limit: float | None = None,
         kernel_cache_bytes: int = 64 << 20,
         n_jobs: int | None = 1,
@@ -587,10 +587,11 @@ _PARAMS_DOC = """
         Most mirror-descent iterations per restricted problem.
     rule_threshold : float, default=1e-3
         Rules weaker than ``rule_threshold`` times the strongest are dropped.
-    max_nodes : int, optional
+    max_nodes : int or None, default=50_000
         Budget of lattice nodes added to the active set (``None``: no limit). On noisy data
         with many numeric columns the optimality condition can pull in hundreds of
-        thousands of nodes (minutes); a budget bounds that. A fit that hits it (or
+        thousands of nodes (minutes, and gigabytes: about 10 KB per node); the default
+        bounds a fit to well under a gigabyte. A fit that hits it (or
         ``time_limit``) keeps what it has, sets ``truncated_`` and issues a
         :class:`~graphsparse.exceptions.TruncatedSearchWarning`; ``duality_gap_`` says how far
         from optimal it stopped.
@@ -682,7 +683,7 @@ class RuleEnsembleClassifier(ClassifierMixin, _RuleEnsemble):
         tol: float = 1e-3,
         max_iter: int = 300,
         rule_threshold: float = 1e-3,
-        max_nodes: int | None = None,
+        max_nodes: int | None = 50_000,
         time_limit: float | None = None,
         kernel_cache_bytes: int = 64 << 20,
         n_jobs: int | None = 1,
