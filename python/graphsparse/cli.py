@@ -112,16 +112,17 @@ def _demo_subgraph(args: argparse.Namespace) -> Any:
         n_jobs=args.n_jobs,
     )
     _, seconds = _timed(lambda: model.fit(train, y[:n_train]))
-    visited = sum(h["visited"] for h in model.history_)
-    skipped = sum(h["skipped"] for h in model.history_)
+    stats = model.search_stats_
     print(
         f"L1 logistic regression over all subgraphs (lambda1={args.lambda1}, "
         f"min_support={args.min_support}, max_size={args.max_size}) on {n_train} graphs:"
     )
     print(
-        f"  mined the gSpan tree on the fly: {model.n_iter_} BCGD iterations, "
-        f"{visited} tree nodes visited ({100.0 * skipped / max(visited, 1):.1f}% skipped as "
-        f"duplicate columns), {seconds:.2f} s for the whole fit, converged={model.converged_}"
+        f"  mined the gSpan tree on the fly: {stats['path_searches']} searches along the path "
+        f"from lambda_max={model.lambda_max_:.4g}, {stats['visited']} tree nodes visited, "
+        f"{stats['pruned_bound']} subtrees pruned by the bound and {stats['pruned_spp']} by safe "
+        f"pattern pruning; {seconds:.2f} s for the whole fit, duality gap "
+        f"{model.duality_gap_:.2g}, converged={model.converged_}"
     )
     print(f"  train accuracy {model.score(train, y[:n_train]):.3f}")
     if len(test):
