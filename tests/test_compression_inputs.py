@@ -226,7 +226,9 @@ def test_wl_features_are_cancelled_mid_run(data_dir, monkeypatch: pytest.MonkeyP
     # (nodes, iterations, stage, stages, value, seconds) at the first report: not finished
     _, _, stage, stages, _, _ = cb.calls[0]
     assert stages == h + 1 and stage < stages
-    wl = gc.WLSubtreeFeatures(n_iter=h, n_jobs=1).fit(data[:2])
+    # fitted on all graphs, so that transform has every level's work to do (with a vocabulary
+    # of two graphs it can finish within the runner's first 100 ms on a quiet machine)
+    wl = gc.WLSubtreeFeatures(n_iter=h, n_jobs=1).fit(data)
     cb = _interrupt(monkeypatch)
     wl.set_params(verbose=True)
     with pytest.raises(KeyboardInterrupt):

@@ -209,7 +209,7 @@ def test_ctrl_c_stops_a_long_fit():
     try:
         timer.start()
         with pytest.raises(KeyboardInterrupt):
-            RuleEnsembleClassifier(C=1.0).fit(X, y)
+            RuleEnsembleClassifier(C=1.0, max_nodes=None).fit(X, y)
     finally:
         timer.cancel()
         signal.signal(signal.SIGINT, old)
