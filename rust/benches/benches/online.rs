@@ -4,19 +4,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use graphsparse::online::{
     GraphDa, GraphProjectionParams, GraphProjector, Loss, OnlineLearner, ProjectionParams,
 };
-
-fn grid(h: usize, w: usize) -> Vec<[usize; 2]> {
-    let mut e = Vec::new();
-    for i in 0..h * w {
-        if i % w != w - 1 {
-            e.push([i, i + 1]);
-        }
-        if i + w < h * w {
-            e.push([i, i + w]);
-        }
-    }
-    e
-}
+use graphsparse::pcst::grid_edges;
 
 /// Deterministic pseudo-normal draws (splitmix64 + Box–Muller), so the bench needs no rand.
 fn normals(seed: u64, n: usize) -> Vec<f64> {
@@ -37,7 +25,7 @@ fn normals(seed: u64, n: usize) -> Vec<f64> {
 }
 
 fn projections(c: &mut Criterion) {
-    let edges = grid(33, 33);
+    let edges = grid_edges(33, 33);
     let costs = vec![1.0; edges.len()];
     let mut w = normals(1, 1089);
     for v in &mut w[470..480] {
@@ -57,7 +45,7 @@ fn projections(c: &mut Criterion) {
 
 fn graph_da_pass(c: &mut Criterion) {
     let (p, n) = (1089, 50);
-    let edges = grid(33, 33);
+    let edges = grid_edges(33, 33);
     let costs = vec![1.0; edges.len()];
     let x = normals(2, n * p);
     let y: Vec<f64> = (0..n)

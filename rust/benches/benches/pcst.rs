@@ -4,26 +4,11 @@
 //! Sizes 1e3, 1e4 and 1e5 nodes; set `GRAPHSPARSE_BENCH_LARGE=1` to add 1e6.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use graphsparse::pcst::grid_edges;
 use graphsparse::pcst::{
     PcstParams, PcstSolution, PcstSolver, PcstValidParams, Pruning, solve_pcst,
 };
 use std::hint::black_box;
-
-/// Row-major `side x side` grid: all horizontal edges, then all vertical ones.
-fn grid(side: usize) -> Vec<[usize; 2]> {
-    let mut edges = Vec::with_capacity(2 * side * (side - 1));
-    for r in 0..side {
-        for c in 0..side - 1 {
-            edges.push([r * side + c, r * side + c + 1]);
-        }
-    }
-    for r in 0..side - 1 {
-        for c in 0..side {
-            edges.push([r * side + c, (r + 1) * side + c]);
-        }
-    }
-    edges
-}
 
 /// Squared standard normals (Box–Muller on xorshift64*), fixed seed.
 fn squared_gaussians(n: usize, seed: u64) -> Vec<f64> {
@@ -52,7 +37,7 @@ fn bench_grids(c: &mut Criterion) {
     group.sample_size(10);
     for side in sides {
         let n = side * side;
-        let edges = grid(side);
+        let edges = grid_edges(side, side);
         let prizes = squared_gaussians(n, 42);
         let costs = vec![1.0; edges.len()];
         let params = PcstValidParams::default();
@@ -77,7 +62,7 @@ fn bench_grids(c: &mut Criterion) {
     group.finish();
 
     let side = 100;
-    let edges = grid(side);
+    let edges = grid_edges(side, side);
     let prizes = squared_gaussians(side * side, 7);
     let costs = vec![1.0; edges.len()];
     let mut group = c.benchmark_group("pcst_grid_1e4_pruning");

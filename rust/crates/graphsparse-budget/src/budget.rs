@@ -40,16 +40,11 @@ impl Budget {
         Self::UNLIMITED
     }
 
-    /// Sets the node budget.
-    pub const fn max_nodes(mut self, max_nodes: Option<u64>) -> Self {
-        self.max_nodes = max_nodes;
-        self
-    }
-
-    /// Sets the time budget.
-    pub const fn time_limit(mut self, time_limit: Option<Duration>) -> Self {
-        self.time_limit = time_limit;
-        self
+    crate::setters! {
+        /// Sets the node budget.
+        max_nodes: Option<u64> => max_nodes,
+        /// Sets the time budget.
+        time_limit: Option<Duration> => time_limit,
     }
 
     /// Starts the clock: a [`Meter`] enforcing this budget and `ctl`'s cancellation flag.

@@ -34,6 +34,7 @@
 
 mod budget;
 mod control;
+mod setters;
 
 pub use budget::{Budget, Meter, Truncation};
 pub use control::{Progress, ProgressSnapshot, RunControl};

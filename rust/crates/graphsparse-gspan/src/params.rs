@@ -53,60 +53,31 @@ impl MinerParams {
         }
     }
 
-    /// Minimum support: the least number of distinct graphs a pattern must occur in (>= 1).
-    pub const fn min_support(mut self, min_support: usize) -> Self {
-        self.min_support = min_support;
-        self
-    }
-
-    /// Largest pattern size in edges; `None` is unbounded. `Some(0)` yields only the
-    /// single-vertex patterns (when enabled).
-    pub const fn max_size(mut self, max_size: Option<usize>) -> Self {
-        self.max_size = max_size;
-        self
-    }
-
-    /// Also report one single-vertex pattern (depth 0) per frequent vertex label, before the
-    /// edge patterns.
-    pub const fn single_vertices(mut self, yes: bool) -> Self {
-        self.single_vertices = yes;
-        self
-    }
-
-    /// The node and time budget of a traversal (default: none).
-    pub const fn budget(mut self, budget: Budget) -> Self {
-        self.budget = budget;
-        self
-    }
-
-    /// Stop after visiting this many tree nodes (`None`: no limit; 0 visits nothing).
-    pub const fn max_nodes(mut self, max_nodes: Option<u64>) -> Self {
-        self.budget.max_nodes = max_nodes;
-        self
-    }
-
-    /// Stop after this much wall time, counted from the start of the call (`None`: no limit).
-    pub const fn time_limit(mut self, time_limit: Option<Duration>) -> Self {
-        self.budget.time_limit = time_limit;
-        self
-    }
-
-    /// Parallel traversal only: every node shallower than this many edges hands each child
-    /// subtree to a separate task (default 3; 0 splits only by size).
-    pub const fn split_depth(mut self, depth: usize) -> Self {
-        self.split_depth = depth;
-        self
-    }
-
-    /// Parallel traversal only: deeper nodes whose frequent children hold at least this many
-    /// embeddings in total also split (default 1 000; must be >= 1). Splitting is cheap
-    /// (subtasks borrow the ancestors' embeddings), so fine splits balance load well.
-    ///
-    /// The split rule depends on the data only, never on the number of threads, so a visitor
-    /// sees the same sequence of forks and joins whatever the pool size.
-    pub const fn split_embeddings(mut self, n: usize) -> Self {
-        self.split_embeddings = n;
-        self
+    graphsparse_budget::setters! {
+        /// Minimum support: the least number of distinct graphs a pattern must occur in (>= 1).
+        min_support: usize => min_support,
+        /// Largest pattern size in edges; `None` is unbounded. `Some(0)` yields only the
+        /// single-vertex patterns (when enabled).
+        max_size: Option<usize> => max_size,
+        /// Also report one single-vertex pattern (depth 0) per frequent vertex label, before the
+        /// edge patterns.
+        single_vertices: bool => single_vertices,
+        /// The node and time budget of a traversal (default: none).
+        budget: Budget => budget,
+        /// Stop after visiting this many tree nodes (`None`: no limit; 0 visits nothing).
+        max_nodes: Option<u64> => budget.max_nodes,
+        /// Stop after this much wall time, counted from the start of the call (`None`: no limit).
+        time_limit: Option<Duration> => budget.time_limit,
+        /// Parallel traversal only: every node shallower than this many edges hands each child
+        /// subtree to a separate task (default 3; 0 splits only by size).
+        split_depth: usize => split_depth,
+        /// Parallel traversal only: deeper nodes whose frequent children hold at least this many
+        /// embeddings in total also split (default 1 000; must be >= 1). Splitting is cheap
+        /// (subtasks borrow the ancestors' embeddings), so fine splits balance load well.
+        ///
+        /// The split rule depends on the data only, never on the number of threads, so a visitor
+        /// sees the same sequence of forks and joins whatever the pool size.
+        split_embeddings: usize => split_embeddings,
     }
 
     /// Validates the parameters.

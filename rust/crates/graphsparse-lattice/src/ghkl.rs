@@ -75,16 +75,6 @@ impl Default for GhklParams {
     }
 }
 
-macro_rules! setter {
-    ($(#[$doc:meta])* $name:ident: $ty:ty) => {
-        $(#[$doc])*
-        pub const fn $name(mut self, v: $ty) -> Self {
-            self.$name = v;
-            self
-        }
-    };
-}
-
 impl GhklParams {
     /// The defaults.
     pub const fn new() -> Self {
@@ -111,88 +101,52 @@ impl GhklParams {
         }
     }
 
-    setter!(
+    graphsparse_budget::setters! {
         /// `ρ ∈ (1, 2]` of the ℓ1/ℓρ regularizer (`2`: HKL; below 1.05 the exponent
         /// `ρ̄ = ρ/(2(ρ−1))` grows fast and solves get slow).
-        rho: f64
-    );
-    setter!(
+        rho: f64 => rho,
         /// The loss weight `C > 0`.
-        c: f64
-    );
-    setter!(
+        c: f64 => c,
         /// `a > 1` in `d_v = a^{|S_v|}`: larger values penalise long rules more.
-        a: f64
-    );
-    setter!(
+        a: f64 => a,
         /// The loss (hinge for classification, squared for regression).
-        loss: Loss
-    );
-    setter!(
+        loss: Loss => loss,
         /// The task kernel `B` for several tasks.
-        coupling: TaskCoupling
-    );
-    setter!(
+        coupling: TaskCoupling => coupling,
         /// Smoothing `ε ∈ [0, 1)` of `η̃ = (1−ε)η + ε/|W|` (§4.1).
-        eps_sm: f64
-    );
-    setter!(
+        eps_sm: f64 => eps_sm,
         /// Relative active-set tolerance: `ε_tol = tol · max(1, |g|)` in condition (15).
-        tol: f64
-    );
-    setter!(
+        tol: f64 => tol,
         /// Mirror descent stops when `g` changes by at most `md_tol · max(1, |g|)`.
-        md_tol: f64
-    );
-    setter!(
+        md_tol: f64 => md_tol,
         /// Most mirror-descent iterations per restricted solve (≥ 1).
-        md_max_iter: usize
-    );
-    setter!(
+        md_max_iter: usize => md_max_iter,
         /// Least mirror-descent iterations before the change test applies (default 15, not
         /// the spec's 5: on TIC-TAC-TOE at 10 % training, 5 lets the slow early steps pass
         /// the change test, so condition (15) is checked at a poor `η`; the active set then
         /// takes twice the rounds and the certified gap ends at 1–2 % instead of ≈ 10⁻³).
-        md_min_iter: usize
-    );
-    setter!(
+        md_min_iter: usize => md_min_iter,
         /// Norm of the mirror-descent step size.
-        step_norm: StepNorm
-    );
-    setter!(
+        step_norm: StepNorm => step_norm,
         /// Relative duality gap at which the inner MKL alternation stops.
-        mkl_tol: f64
-    );
-    setter!(
+        mkl_tol: f64 => mkl_tol,
         /// Most rounds of the inner MKL alternation (≥ 1).
-        mkl_max_iter: usize
-    );
-    setter!(
+        mkl_max_iter: usize => mkl_max_iter,
         /// KKT tolerance of the SMO sub-solver.
-        svm_tol: f64
-    );
-    setter!(
+        svm_tol: f64 => svm_tol,
         /// Most violating nodes added per active-set round (`None`: all, as in the paper).
-        max_add: Option<usize>
-    );
-    setter!(
+        max_add: Option<usize> => max_add,
         /// Rules with strength `Q_w ≤ τ · max_v Q_v` are dropped (`τ ∈ [0, 1)`).
-        rule_threshold: f64
-    );
-    setter!(
+        rule_threshold: f64 => rule_threshold,
         /// Byte budget of the kernel cache (0: no cache; every `K_u` is recomputed).
-        kernel_cache_bytes: usize
-    );
-    setter!(
+        kernel_cache_bytes: usize => kernel_cache_bytes,
         /// Budgets: `max_nodes` caps the nodes added to the active set (beyond the root),
         /// `time_limit` the wall time of a fit. A fit cut by either is flagged truncated.
-        budget: Budget
-    );
-    setter!(
+        budget: Budget => budget,
         /// Score the candidate nodes (and independent tasks) in parallel on the current rayon
         /// pool; results do not depend on it.
-        parallel: bool
-    );
+        parallel: bool => parallel,
+    }
 
     /// Validates the parameters: the only place that owns their ranges.
     ///

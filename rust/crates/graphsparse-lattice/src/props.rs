@@ -153,21 +153,14 @@ impl PropositionParams {
             cut_points: Vec::new(),
         }
     }
-    /// Cut points per numeric column before constant and repeated splits are dropped
-    /// (`1..=65536`; default 4, which gives the paper's "8 basic propositions" per column).
-    pub const fn n_cuts(mut self, n: usize) -> Self {
-        self.n_cuts = n;
-        self
-    }
-    /// How cut points are placed.
-    pub const fn cut_rule(mut self, rule: CutRule) -> Self {
-        self.cut_rule = rule;
-        self
-    }
-    /// Whether categorical columns with ≥ 3 values also give `x ≠ v` propositions.
-    pub const fn not_equal(mut self, yes: bool) -> Self {
-        self.not_equal = yes;
-        self
+    graphsparse_budget::setters! {
+        /// Cut points per numeric column before constant and repeated splits are dropped
+        /// (`1..=65536`; default 4, which gives the paper's "8 basic propositions" per column).
+        n_cuts: usize => n_cuts,
+        /// How cut points are placed.
+        cut_rule: CutRule => cut_rule,
+        /// Whether categorical columns with ≥ 3 values also give `x ≠ v` propositions.
+        not_equal: bool => not_equal,
     }
     /// Explicit cut points, one entry per column (`None`: use the rule; ignored for
     /// categorical columns; an empty list means no cut). Empty vector: the rule everywhere.

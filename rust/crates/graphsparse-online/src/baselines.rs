@@ -42,12 +42,8 @@ impl L1Rda {
     /// O(p) time and memory; each update then costs O(p).
     pub fn new(p: usize, lambda: f64, gamma: f64, rho: f64, loss: Loss, l2: f64) -> Result<Self> {
         Method::L1Rda { lambda, gamma, rho }.check()?;
-        let needs = Needs {
-            grad_avg: true,
-            ..Needs::default()
-        };
         Ok(Self {
-            core: Core::new(p, loss, l2, needs)?,
+            core: Core::new(p, loss, l2, Needs::GRAD_AVG)?,
             lambda,
             gamma,
             rho,
@@ -102,7 +98,7 @@ impl AdaGradL1 {
         let needs = Needs {
             grad_avg: true,
             grad_sq_sum: true,
-            ..Needs::default()
+            ..Needs::GRAD
         };
         Ok(Self {
             core: Core::new(p, loss, l2, needs)?,
@@ -317,12 +313,8 @@ impl DaGroupLasso {
                 groups.n_features()
             )));
         }
-        let needs = Needs {
-            grad_avg: true,
-            ..Needs::default()
-        };
         Ok(Self {
-            core: Core::new(p, loss, l2, needs)?,
+            core: Core::new(p, loss, l2, Needs::GRAD_AVG)?,
             lambda,
             gamma,
             sparse_r,
@@ -414,7 +406,7 @@ impl Adam {
         .check()?;
         let needs = Needs {
             moments: Some((beta1, beta2)),
-            ..Needs::default()
+            ..Needs::GRAD
         };
         Ok(Self {
             core: Core::new(p, loss, l2, needs)?,

@@ -66,12 +66,8 @@ impl<P: SupportProjection> GraphDa<P> {
         projection: P,
     ) -> Result<Self> {
         check_positive("gamma", gamma)?;
-        let needs = Needs {
-            grad_avg: true,
-            ..Needs::default()
-        };
         Ok(Self {
-            core: Core::new(p, loss, l2, needs)?,
+            core: Core::new(p, loss, l2, Needs::GRAD_AVG)?,
             gamma,
             kappa_rounding: KappaRounding::default(),
             projection,
@@ -109,12 +105,7 @@ impl<P: SupportProjection> GraphDa<P> {
         }
         self.buf[p] = kappa * st.grad_avg[p];
         self.projection
-            .tail_into(&self.buf[..p], &mut self.support)?;
-        st.coef.fill(0.0);
-        for &i in &self.support {
-            st.coef[i] = self.buf[i];
-        }
-        st.coef[p] = self.buf[p];
+            .keep_tail(&self.buf, &mut self.support, &mut st.coef)?;
         self.core.finish();
         Ok(())
     }
@@ -146,12 +137,8 @@ impl DaIht {
     pub fn new(p: usize, gamma: f64, sparsity: usize, loss: Loss, l2: f64) -> Result<Self> {
         Method::DaIht { gamma, sparsity }.check()?;
         check_sparsity(sparsity, p)?;
-        let needs = Needs {
-            grad_avg: true,
-            ..Needs::default()
-        };
         Ok(Self {
-            core: Core::new(p, loss, l2, needs)?,
+            core: Core::new(p, loss, l2, Needs::GRAD_AVG)?,
             gamma,
             sparsity,
             support: Vec::with_capacity(p),

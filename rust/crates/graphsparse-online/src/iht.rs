@@ -32,7 +32,7 @@ impl StoIht {
         Method::StoIht { lr, sparsity }.check()?;
         check_sparsity(sparsity, p)?;
         Ok(Self {
-            core: Core::new(p, loss, l2, Needs::default())?,
+            core: Core::new(p, loss, l2, Needs::GRAD)?,
             lr,
             sparsity,
             support: Vec::with_capacity(p),
@@ -91,7 +91,7 @@ impl<P: SupportProjection> GraphStoIht<P> {
     pub fn with_projection(p: usize, lr: f64, loss: Loss, l2: f64, projection: P) -> Result<Self> {
         check_positive("lr", lr)?;
         Ok(Self {
-            core: Core::new(p, loss, l2, Needs::default())?,
+            core: Core::new(p, loss, l2, Needs::GRAD)?,
             lr,
             projection,
             support: Vec::with_capacity(p),
@@ -116,12 +116,7 @@ impl<P: SupportProjection> GraphStoIht<P> {
             self.buf[i] = st.coef[i] + alpha * grad[i];
         }
         self.projection
-            .tail_into(&self.buf[..p], &mut self.support)?;
-        st.coef[..p].fill(0.0);
-        for &i in &self.support {
-            st.coef[i] = self.buf[i];
-        }
-        st.coef[p] = self.buf[p];
+            .keep_tail(&self.buf, &mut self.support, &mut st.coef)?;
         self.core.finish();
         Ok(())
     }

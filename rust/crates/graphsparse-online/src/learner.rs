@@ -51,12 +51,26 @@ impl OnlineState {
 }
 
 /// Which optional state vectors a learner keeps.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct Needs {
     pub grad_avg: bool,
     pub grad_sq_sum: bool,
     /// Adam's moment decay rates `(β1, β2)`; `None` keeps no moments.
     pub moments: Option<(f64, f64)>,
+}
+
+impl Needs {
+    /// Only the gradient itself (SGD-style learners).
+    pub const GRAD: Self = Self {
+        grad_avg: false,
+        grad_sq_sum: false,
+        moments: None,
+    };
+    /// The running gradient average of the dual-averaging learners.
+    pub const GRAD_AVG: Self = Self {
+        grad_avg: true,
+        ..Self::GRAD
+    };
 }
 
 /// Shared machinery: the state, the loss and the gradient buffer.

@@ -16,6 +16,25 @@ pub trait SupportProjection {
     /// # Errors
     /// As [`SupportProjection::head_into`].
     fn tail_into(&mut self, v: &[f64], support: &mut Vec<usize>) -> Result<()>;
+
+    /// The last step of GraphDA and GraphStoIHT: `coef = w` on the tail support of `w`'s
+    /// feature part, 0 elsewhere, and `coef`'s intercept (last entry) `= w`'s.
+    ///
+    /// # Errors
+    /// As [`SupportProjection::head_into`].
+    ///
+    /// # Complexity
+    /// One tail projection plus O(p).
+    fn keep_tail(&mut self, w: &[f64], support: &mut Vec<usize>, coef: &mut [f64]) -> Result<()> {
+        let p = w.len() - 1;
+        self.tail_into(&w[..p], support)?;
+        coef.fill(0.0);
+        for &i in support.iter() {
+            coef[i] = w[i];
+        }
+        coef[p] = w[p];
+        Ok(())
+    }
 }
 
 /// Exact head and tail of the non-graph model `{S : |S| ≤ s}`: the top-`s` coordinates by

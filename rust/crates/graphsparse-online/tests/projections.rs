@@ -4,20 +4,8 @@ use graphsparse_online::{
     Fallback, GraphDa, GraphProjectionParams, GraphProjector, Loss, OnlineLearner,
     ProjectionParams, sparsity_range,
 };
+use graphsparse_pcst::grid_edges;
 use proptest::prelude::*;
-
-fn grid(h: usize, w: usize) -> Vec<[usize; 2]> {
-    let mut e = Vec::new();
-    for i in 0..h * w {
-        if i % w != w - 1 {
-            e.push([i, i + 1]);
-        }
-        if i + w < h * w {
-            e.push([i, i + w]);
-        }
-    }
-    e
-}
 
 fn params(max_iter: usize) -> ProjectionParams {
     ProjectionParams {
@@ -29,7 +17,7 @@ fn params(max_iter: usize) -> ProjectionParams {
 
 #[test]
 fn golden_cases_of_graph_da_head_tail_binsearch() {
-    let edges = grid(6, 6);
+    let edges = grid_edges(6, 6);
     assert_eq!(edges.len(), 60);
     let w: Vec<f64> = (0..36).map(|i| ((17 * i) % 13) as f64 / 6.0).collect();
     let mut proj = GraphProjector::new(36, &edges, &vec![1.0; 60]).unwrap();
@@ -90,7 +78,7 @@ fn golden_cases_of_graph_da_head_tail_binsearch() {
 
 #[test]
 fn all_zero_prizes_give_the_last_node() {
-    let edges = grid(3, 3);
+    let edges = grid_edges(3, 3);
     let mut proj = GraphProjector::new(9, &edges, &vec![1.0; edges.len()]).unwrap();
     let got = proj.project(&[0.0; 9], 2, 3, &params(20)).unwrap();
     assert_eq!(got.nodes, vec![8]);
@@ -108,7 +96,7 @@ fn sparsity_ranges_follow_graph_da() {
 
 #[test]
 fn invalid_projection_input_is_an_error() {
-    let edges = grid(2, 2);
+    let edges = grid_edges(2, 2);
     assert!(GraphProjector::new(4, &[[0, 4]], &[1.0]).is_err());
     assert!(GraphProjector::new(4, &edges, &[1.0, -1.0, 1.0, 1.0]).is_err());
     assert!(GraphProjector::new(4, &edges, &[1.0]).is_err());
@@ -150,7 +138,7 @@ const GRAPH01: [usize; 26] = [
 
 #[test]
 fn head_on_the_benchmark_grid_needs_one_pcst_run() {
-    let edges = grid(33, 33);
+    let edges = grid_edges(33, 33);
     assert_eq!(edges.len(), 2112);
     let mut proj = GraphProjector::new(1089, &edges, &vec![1.0; 2112]).unwrap();
     let mut rng = Normal(42);
@@ -230,7 +218,7 @@ proptest! {
 fn graph_da_iterates_live_on_the_tail_support() {
     let (h, wd) = (5, 6);
     let p = h * wd;
-    let edges = grid(h, wd);
+    let edges = grid_edges(h, wd);
     let costs = vec![1.0; edges.len()];
     let mut params = GraphProjectionParams::new(4);
     params.head_sparsity = Some(12);

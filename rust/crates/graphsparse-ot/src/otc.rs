@@ -93,50 +93,25 @@ impl OtcParams {
             budget: Budget::UNLIMITED,
         }
     }
-    /// The regulariser `λ > 0` of `‖ρ1‖²`.
-    pub const fn lambda(mut self, v: f64) -> Self {
-        self.lambda = v;
-        self
-    }
-    /// The `ε` step `α > 0`.
-    pub const fn alpha(mut self, v: f64) -> Self {
-        self.alpha = v;
-        self
-    }
-    /// The `t` step `β > 0`.
-    pub const fn beta(mut self, v: f64) -> Self {
-        self.beta = v;
-        self
-    }
-    /// The `ζ` step `γ > 0`.
-    pub const fn gamma(mut self, v: f64) -> Self {
-        self.gamma = v;
-        self
-    }
-    /// `T ≥ 1`: the loop runs `ℓ = 0..=T` and averages `ℓ = 1..=T`.
-    pub const fn n_iter(mut self, v: usize) -> Self {
-        self.n_iter = v;
-        self
-    }
-    /// Paper or stable steps.
-    pub const fn step_mode(mut self, v: StepMode) -> Self {
-        self.step_mode = v;
-        self
-    }
-    /// Solver and tolerances of the projection onto `T_{F,c}`.
-    pub const fn lipschitz(mut self, v: LipschitzOptions) -> Self {
-        self.lipschitz = v;
-        self
-    }
-    /// Keep `ζ̂^(ℓ)` and `ζ^(ℓ+1)` of every iteration in [`OtcSolution::trace`].
-    pub const fn record_trace(mut self, v: bool) -> Self {
-        self.record_trace = v;
-        self
-    }
-    /// Node/time budget (one node per Mirror Prox iteration).
-    pub const fn budget(mut self, v: Budget) -> Self {
-        self.budget = v;
-        self
+    graphsparse_budget::setters! {
+        /// The regulariser `λ > 0` of `‖ρ1‖²`.
+        lambda: f64 => lambda,
+        /// The `ε` step `α > 0`.
+        alpha: f64 => alpha,
+        /// The `t` step `β > 0`.
+        beta: f64 => beta,
+        /// The `ζ` step `γ > 0`.
+        gamma: f64 => gamma,
+        /// `T ≥ 1`: the loop runs `ℓ = 0..=T` and averages `ℓ = 1..=T`.
+        n_iter: usize => n_iter,
+        /// Paper or stable steps.
+        step_mode: StepMode => step_mode,
+        /// Solver and tolerances of the projection onto `T_{F,c}`.
+        lipschitz: LipschitzOptions => lipschitz,
+        /// Keep `ζ̂^(ℓ)` and `ζ^(ℓ+1)` of every iteration in [`OtcSolution::trace`].
+        record_trace: bool => record_trace,
+        /// Node/time budget (one node per Mirror Prox iteration).
+        budget: Budget => budget,
     }
 
     /// Validates the parameters.

@@ -125,15 +125,11 @@ impl WlParams {
             parallel: false,
         }
     }
-    /// The number of refinements `h` (levels `0..=h`); at most 1000.
-    pub const fn n_iter(mut self, v: usize) -> Self {
-        self.n_iter = v;
-        self
-    }
-    /// Process graphs in parallel chunks on the caller's rayon pool.
-    pub const fn parallel(mut self, v: bool) -> Self {
-        self.parallel = v;
-        self
+    graphsparse_budget::setters! {
+        /// The number of refinements `h` (levels `0..=h`); at most 1000.
+        n_iter: usize => n_iter,
+        /// Process graphs in parallel chunks on the caller's rayon pool.
+        parallel: bool => parallel,
     }
     /// Validates the parameters.
     ///

@@ -51,6 +51,7 @@
 //! (2014). Reference implementation: `pcst_fast` (PyPI `pcst-fast`, `fraenkel-lab/pcst_fast`).
 
 mod error;
+mod grid;
 pub mod pairing_heap;
 mod queue;
 mod solver;
@@ -59,6 +60,7 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use error::{PcstError, Result};
+pub use grid::grid_edges;
 pub use solver::PcstSolver;
 
 /// How the forest found by the growth phase is pruned.
@@ -146,31 +148,18 @@ impl PcstParams {
         }
     }
 
-    /// Root node (rooted problem: one tree that contains it), or `None` (unrooted).
-    pub const fn root(mut self, root: Option<usize>) -> Self {
-        self.root = root;
-        self
-    }
-
-    /// Number of trees `g` in the unrooted case; must be 1 when rooted. `0` stops the growth
-    /// only when every cluster is inactive (empty output except with [`Pruning::None`]);
-    /// `g >= n` returns every node and no edge.
-    pub const fn num_clusters(mut self, num_clusters: usize) -> Self {
-        self.num_clusters = num_clusters;
-        self
-    }
-
-    /// Pruning mode.
-    pub const fn pruning(mut self, pruning: Pruning) -> Self {
-        self.pruning = pruning;
-        self
-    }
-
-    /// Merge tolerance: an edge is fully covered when its remainder is `< eps * cost`.
-    /// `pcst_fast` uses `1e-6`; `cluster_approx` and GraphDA's projections use `1e-10`.
-    pub const fn eps(mut self, eps: f64) -> Self {
-        self.eps = eps;
-        self
+    graphsparse_budget::setters! {
+        /// Root node (rooted problem: one tree that contains it), or `None` (unrooted).
+        root: Option<usize> => root,
+        /// Number of trees `g` in the unrooted case; must be 1 when rooted. `0` stops the growth
+        /// only when every cluster is inactive (empty output except with [`Pruning::None`]);
+        /// `g >= n` returns every node and no edge.
+        num_clusters: usize => num_clusters,
+        /// Pruning mode.
+        pruning: Pruning => pruning,
+        /// Merge tolerance: an edge is fully covered when its remainder is `< eps * cost`.
+        /// `pcst_fast` uses `1e-6`; `cluster_approx` and GraphDA's projections use `1e-10`.
+        eps: f64 => eps,
     }
 
     /// Validates the parameters (the input-dependent checks, such as a root within the graph,

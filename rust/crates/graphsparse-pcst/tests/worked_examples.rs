@@ -4,6 +4,7 @@
 //! against `pcst_fast` 1.0.10; the cases the spec leaves out (some pruning modes) are golden
 //! values from `pcst_fast` (`pcst-fast2` 1.1.0) and agree with the spec wherever it states them.
 
+use graphsparse_pcst::grid_edges;
 use graphsparse_pcst::{PcstError, PcstParams, PcstSolver, PcstValidParams, Pruning, solve_pcst};
 
 type Case<'a> = (&'a str, &'a [usize], &'a [usize]);
@@ -46,19 +47,6 @@ fn check_eps(
 }
 
 const PATH: [[usize; 2]; 3] = [[0, 1], [1, 2], [2, 3]];
-
-fn grid(w: usize, h: usize) -> Vec<[usize; 2]> {
-    let mut edges = vec![];
-    for i in 0..w * h {
-        if i % w != w - 1 {
-            edges.push([i, i + 1]);
-        }
-        if i + w < w * h {
-            edges.push([i, i + w]);
-        }
-    }
-    edges
-}
 
 #[test]
 fn example_1_path_with_end_prizes() {
@@ -238,7 +226,7 @@ fn example_8_star() {
 
 #[test]
 fn example_9_grid_4x4() {
-    let edges = grid(4, 4);
+    let edges = grid_edges(4, 4);
     assert_eq!(edges.len(), 24);
     let prizes: Vec<f64> = (0..16).map(|i| ((7 * i) % 5) as f64).collect();
     let costs = vec![1.0; edges.len()];
@@ -333,7 +321,7 @@ fn example_9_grid_4x4() {
 
 #[test]
 fn example_10_grid_5x3_real_weights() {
-    let edges = grid(5, 3);
+    let edges = grid_edges(3, 5);
     assert_eq!(edges.len(), 22);
     let prizes: Vec<f64> = (0..15)
         .map(|i| ((37 * i) % 11) as f64 / 3.0 + 0.01 * (i as f64))
@@ -523,11 +511,11 @@ fn empty_graph_and_self_loops() {
 
 #[test]
 fn solver_reuse_matches_fresh_solves() {
-    let big = grid(9, 7);
+    let big = grid_edges(7, 9);
     type Graph = (Vec<[usize; 2]>, Vec<f64>, Vec<f64>);
     let cases: Vec<Graph> = vec![
         (
-            grid(4, 4),
+            grid_edges(4, 4),
             (0..16).map(|i| ((7 * i) % 5) as f64).collect(),
             vec![1.0; 24],
         ),

@@ -8,6 +8,7 @@
 //!    row), N = 10³ … 10⁶ (10⁷ with `--big`), which should grow linearly;
 //! 3. with `--big`, a full solve at N = 10⁶ to a relative gap of 1e-4.
 
+use graphsparse_pcst::grid_edges;
 use std::time::Instant;
 
 use graphsparse_budget::RunControl;
@@ -29,22 +30,6 @@ impl Rng {
         let u = self.uniform().max(1e-300);
         (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * self.uniform()).cos()
     }
-}
-
-fn grid(side: usize) -> Vec<[usize; 2]> {
-    let mut edges = Vec::with_capacity(2 * side * side);
-    for r in 0..side {
-        for k in 0..side {
-            let v = r * side + k;
-            if k + 1 < side {
-                edges.push([v, v + 1]);
-            }
-            if r + 1 < side {
-                edges.push([v, v + side]);
-            }
-        }
-    }
-    edges
 }
 
 struct Sparse {
@@ -141,7 +126,7 @@ fn per_iteration(sides: &[usize]) {
         let mut rng = Rng(3);
         let s = sparse(j, n, 4, &mut rng);
         let l = CsrMatrix::new(&s.ptr, &s.idx, &s.val, j, n).expect("valid matrix");
-        let graph = WeightedGraph::new(n, &grid(side), None).expect("valid graph");
+        let graph = WeightedGraph::new(n, &grid_edges(side, side), None).expect("valid graph");
         let y: Vec<f64> = (0..j).map(|_| rng.normal()).collect();
         for (label, par) in [("serial", Parallel::Serial), ("auto", Parallel::Auto)] {
             let p = RecoveryParams::new(0.1, n as f64 / 10.0)
@@ -174,7 +159,7 @@ fn big_solve() {
     let mut rng = Rng(11);
     let s = sparse(j, n, 4, &mut rng);
     let l = CsrMatrix::new(&s.ptr, &s.idx, &s.val, j, n).expect("valid matrix");
-    let graph = WeightedGraph::new(n, &grid(side), None).expect("valid graph");
+    let graph = WeightedGraph::new(n, &grid_edges(side, side), None).expect("valid graph");
     // a signal on a 100 x 100 block of the grid
     let mut x = vec![0.0; n];
     for r in 0..100 {

@@ -78,85 +78,45 @@ impl BcgdParams {
         }
     }
 
-    /// The L1 weight `λ1 > 0` (on the mean loss).
-    pub const fn lambda1(mut self, v: f64) -> Self {
-        self.lambda1 = v;
-        self
-    }
-    /// The ridge weight `λ2 ≥ 0`.
-    pub const fn lambda2(mut self, v: f64) -> Self {
-        self.lambda2 = v;
-        self
-    }
-    /// Stop when `||H d||_∞ ≤ tol` (`tol > 0`).
-    pub const fn tol(mut self, v: f64) -> Self {
-        self.tol = v;
-        self
-    }
-    /// Most iterations (updates) of one fit (≥ 1).
-    pub const fn max_iter(mut self, v: usize) -> Self {
-        self.max_iter = v;
-        self
-    }
-    /// Least number of graphs a pattern must occur in (≥ 1).
-    pub const fn min_support(mut self, v: usize) -> Self {
-        self.min_support = v;
-        self
-    }
-    /// Largest pattern size in edges (`None`: unbounded).
-    pub const fn max_size(mut self, v: Option<usize>) -> Self {
-        self.max_size = v;
-        self
-    }
-    /// The node and time budget of the whole fit (all iterations together; each fit of a path
-    /// has its own).
-    pub const fn budget(mut self, v: Budget) -> Self {
-        self.budget = v;
-        self
-    }
-    /// Node budget over the whole fit (all iterations together).
-    pub const fn max_nodes(mut self, v: Option<u64>) -> Self {
-        self.budget.max_nodes = v;
-        self
-    }
-    /// Wall-time budget of the whole fit.
-    pub const fn time_limit(mut self, v: Option<Duration>) -> Self {
-        self.budget.time_limit = v;
-        self
-    }
-    /// Use the Theorem 11 bound to prune (turn off only to check that pruning is safe).
-    pub const fn prune(mut self, v: bool) -> Self {
-        self.prune = v;
-        self
-    }
-    /// Traverse sibling subtrees in parallel on the current rayon pool.
-    pub const fn parallel(mut self, v: bool) -> Self {
-        self.parallel = v;
-        self
-    }
-    /// Keep the visited tree (graph ids, children) between iterations, so later searches walk
-    /// it without re-embedding and expand only the frontier (default on). With `parallel`, the
-    /// first search (which fills the cache) runs in parallel; later cached searches are serial.
-    pub const fn cache(mut self, v: bool) -> Self {
-        self.cache = v;
-        self
-    }
-    /// Safe pattern pruning (default on; see the [`crate`] docs for the rule): every search
-    /// also prunes the subtrees the gap-safe sphere around the best dual point so far proves
-    /// zero at the optimum, whether or not Theorem 11 (`prune`) prunes them. A fit without a
-    /// warm start first finds `λ_max` (one branch-and-bound search) and, when `λ1 < λ_max / 2`,
-    /// runs an internal path `λ_max/2, λ_max/4, …, λ1` so that each fit starts from a dual
-    /// point close to its own optimum (its searches are in [`BcgdFit::path_history`]). A fit
-    /// returned truncated by a budget during the internal path is the model of the `λ1` it
-    /// had reached. Turn off to get the plain BCGD of the paper (iterate by iterate).
-    pub const fn screening(mut self, v: bool) -> Self {
-        self.screening = v;
-        self
-    }
-    /// Keep the coefficients of every iteration in [`BcgdFit::trace`].
-    pub const fn record_trace(mut self, v: bool) -> Self {
-        self.record_trace = v;
-        self
+    graphsparse_budget::setters! {
+        /// The L1 weight `λ1 > 0` (on the mean loss).
+        lambda1: f64 => lambda1,
+        /// The ridge weight `λ2 ≥ 0`.
+        lambda2: f64 => lambda2,
+        /// Stop when `||H d||_∞ ≤ tol` (`tol > 0`).
+        tol: f64 => tol,
+        /// Most iterations (updates) of one fit (≥ 1).
+        max_iter: usize => max_iter,
+        /// Least number of graphs a pattern must occur in (≥ 1).
+        min_support: usize => min_support,
+        /// Largest pattern size in edges (`None`: unbounded).
+        max_size: Option<usize> => max_size,
+        /// The node and time budget of the whole fit (all iterations together; each fit of a path
+        /// has its own).
+        budget: Budget => budget,
+        /// Node budget over the whole fit (all iterations together).
+        max_nodes: Option<u64> => budget.max_nodes,
+        /// Wall-time budget of the whole fit.
+        time_limit: Option<Duration> => budget.time_limit,
+        /// Use the Theorem 11 bound to prune (turn off only to check that pruning is safe).
+        prune: bool => prune,
+        /// Traverse sibling subtrees in parallel on the current rayon pool.
+        parallel: bool => parallel,
+        /// Keep the visited tree (graph ids, children) between iterations, so later searches walk
+        /// it without re-embedding and expand only the frontier (default on). With `parallel`, the
+        /// first search (which fills the cache) runs in parallel; later cached searches are serial.
+        cache: bool => cache,
+        /// Safe pattern pruning (default on; see the [`crate`] docs for the rule): every search
+        /// also prunes the subtrees the gap-safe sphere around the best dual point so far proves
+        /// zero at the optimum, whether or not Theorem 11 (`prune`) prunes them. A fit without a
+        /// warm start first finds `λ_max` (one branch-and-bound search) and, when `λ1 < λ_max / 2`,
+        /// runs an internal path `λ_max/2, λ_max/4, …, λ1` so that each fit starts from a dual
+        /// point close to its own optimum (its searches are in [`BcgdFit::path_history`]). A fit
+        /// returned truncated by a budget during the internal path is the model of the `λ1` it
+        /// had reached. Turn off to get the plain BCGD of the paper (iterate by iterate).
+        screening: bool => screening,
+        /// Keep the coefficients of every iteration in [`BcgdFit::trace`].
+        record_trace: bool => record_trace,
     }
 
     /// Validates the parameters.

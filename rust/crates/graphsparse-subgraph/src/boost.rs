@@ -62,40 +62,21 @@ impl StumpParams {
             parallel: false,
         }
     }
-    /// Least number of graphs a pattern must occur in (≥ 1).
-    pub const fn min_support(mut self, v: usize) -> Self {
-        self.min_support = v;
-        self
-    }
-    /// Largest pattern size in edges (`None`: unbounded).
-    pub const fn max_size(mut self, v: Option<usize>) -> Self {
-        self.max_size = v;
-        self
-    }
-    /// The node and time budget of *each* search.
-    pub const fn budget(mut self, v: Budget) -> Self {
-        self.budget = v;
-        self
-    }
-    /// Node budget of each search (`None`: no limit).
-    pub const fn max_nodes(mut self, v: Option<u64>) -> Self {
-        self.budget.max_nodes = v;
-        self
-    }
-    /// Time budget of each search (`None`: no limit).
-    pub const fn time_limit(mut self, v: Option<Duration>) -> Self {
-        self.budget.time_limit = v;
-        self
-    }
-    /// Prune with the bound (turn off only to check that pruning is safe).
-    pub const fn prune(mut self, v: bool) -> Self {
-        self.prune = v;
-        self
-    }
-    /// Traverse sibling subtrees in parallel on the current rayon pool.
-    pub const fn parallel(mut self, v: bool) -> Self {
-        self.parallel = v;
-        self
+    graphsparse_budget::setters! {
+        /// Prune with the bound (turn off only to check that pruning is safe).
+        prune: bool => prune,
+        /// Traverse sibling subtrees in parallel on the current rayon pool.
+        parallel: bool => parallel,
+        /// Least number of graphs a pattern must occur in (≥ 1).
+        min_support: usize => min_support,
+        /// Largest pattern size in edges (`None`: unbounded).
+        max_size: Option<usize> => max_size,
+        /// The node and time budget of *each* search.
+        budget: Budget => budget,
+        /// Node budget of each search (`None`: no limit).
+        max_nodes: Option<u64> => budget.max_nodes,
+        /// Time budget of each search (`None`: no limit).
+        time_limit: Option<Duration> => budget.time_limit,
     }
 
     /// Validates the parameters.
