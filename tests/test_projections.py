@@ -128,15 +128,21 @@ def check_weighted(y: np.ndarray, eps: np.ndarray, x: np.ndarray, seed: int) -> 
     assert_vi(y, x, w, scale_of(y, 1.0 / eps[p].max()))
 
 
-@given(case=weighted_case(), seed=st.integers(0, 2**32 - 1))
-def test_project_weighted_simplex_matches_sort_reference(case, seed):
-    y, eps = case
+def check_against_sort_reference(y, eps, seed):
+    """Our weighted simplex projection equals the sort-based reference and passes the VI check."""
     x = gs.project_weighted_simplex(y, eps)
     sc = scale_of(y, 1.0 / eps.max())
     np.testing.assert_allclose(
         x, ref.project_weighted_simplex_sort(y, eps), rtol=1e-10, atol=1e-10 * sc
     )
     check_weighted(y, eps, x, seed)
+    return x, sc
+
+
+@given(case=weighted_case(), seed=st.integers(0, 2**32 - 1))
+def test_project_weighted_simplex_matches_sort_reference(case, seed):
+    y, eps = case
+    x, sc = check_against_sort_reference(y, eps, seed)
     np.testing.assert_allclose(
         gs.project_weighted_simplex(x, eps), x, rtol=0, atol=1e-12 * sc * y.size
     )
@@ -155,12 +161,7 @@ def test_project_weighted_simplex_matches_active_set_brute_force(case, seed):
 def test_project_weighted_simplex_long_inputs_use_the_linear_variant(case, seed):
     # above the sort/linear switch (12 in Rust) the expected-linear variant runs
     y, eps = case
-    x = gs.project_weighted_simplex(y, eps)
-    sc = scale_of(y, 1.0 / eps.max())
-    np.testing.assert_allclose(
-        x, ref.project_weighted_simplex_sort(y, eps), rtol=1e-10, atol=1e-10 * sc
-    )
-    check_weighted(y, eps, x, seed)
+    check_against_sort_reference(y, eps, seed)
 
 
 def test_project_weighted_simplex_spec_example_and_slsqp():

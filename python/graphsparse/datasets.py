@@ -442,6 +442,17 @@ def write_gspan(data: GraphDataset | Iterable[nx.Graph], path: PathLike) -> None
         fh.write(text)
 
 
+def _label(attrs: dict[str, Any], key: str | None, gi: int, kind: str, item: Any) -> Any:
+    """The ``key`` attribute of one node or edge (0 when no key is asked for)."""
+    if key is None:
+        return 0
+    try:
+        return attrs[key]
+    except KeyError:
+        where = f"edge ({item[0]!r}, {item[1]!r})" if kind == "edge" else f"node {item!r}"
+        raise InvalidGraphError(f"graph {gi}: {where} has no {key!r} attribute") from None
+
+
 def from_networkx(
     graphs: Iterable[nx.Graph],
     node_label: str | None = "label",
@@ -483,26 +494,12 @@ def from_networkx(
         index = {}
         for k, (node, attrs) in enumerate(g.nodes(data=True)):
             index[node] = k
-            if node_label is None:
-                vlabels.append(0)
-            elif node_label not in attrs:
-                raise InvalidGraphError(
-                    f"graph {gi}: node {node!r} has no {node_label!r} attribute"
-                )
-            else:
-                vlabels.append(attrs[node_label])
+            vlabels.append(_label(attrs, node_label, gi, "node", node))
         for u, v, attrs in g.edges(data=True):
             if u == v:
                 raise InvalidGraphError(f"graph {gi}: self-loop on node {u!r}")
             edges.append((index[u], index[v]))
-            if edge_label is None:
-                elabels.append(0)
-            elif edge_label not in attrs:
-                raise InvalidGraphError(
-                    f"graph {gi}: edge ({u!r}, {v!r}) has no {edge_label!r} attribute"
-                )
-            else:
-                elabels.append(attrs[edge_label])
+            elabels.append(_label(attrs, edge_label, gi, "edge", (u, v)))
         node_ptr.append(len(vlabels))
         edge_ptr.append(len(edges))
     vvals, vmap = _canonical_ids(vlabels, "vertex")

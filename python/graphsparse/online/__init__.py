@@ -20,8 +20,20 @@ first chunk holds only one):
 
 from __future__ import annotations
 
-from . import estimators, projections
 from .estimators import DAGL, DAIHT, DASGL, L1RDA, AdaGradL1, Adam, GraphDA, GraphStoIHT, StoIHT
 from .projections import grid_groups, head_projection, tail_projection
 
-__all__ = [*estimators.__all__, *projections.__all__]
+__all__ = [
+    "DAGL",
+    "DAIHT",
+    "DASGL",
+    "AdaGradL1",
+    "Adam",
+    "GraphDA",
+    "GraphStoIHT",
+    "L1RDA",
+    "StoIHT",
+    "grid_groups",
+    "head_projection",
+    "tail_projection",
+]

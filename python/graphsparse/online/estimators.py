@@ -13,18 +13,6 @@ import numpy.typing as npt
 from ..exceptions import InvalidParameterError
 from ._base import GRAPH_PARAMS, _GraphMixin, _OnlineClassifier
 
-__all__ = [
-    "DAGL",
-    "DAIHT",
-    "DASGL",
-    "AdaGradL1",
-    "Adam",
-    "GraphDA",
-    "GraphStoIHT",
-    "L1RDA",
-    "StoIHT",
-]
-
 _COMMON_DOC = """
     loss : {"logistic", "least_squares"}, default="logistic"
         The per-sample loss.
