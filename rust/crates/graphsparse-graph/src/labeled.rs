@@ -147,6 +147,9 @@ pub(crate) struct Builder {
 
 impl Builder {
     /// A builder holding no graph.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn new() -> Self {
         Self {
             node_ptr: vec![0],
@@ -156,12 +159,18 @@ impl Builder {
     }
 
     /// Closes the current graph.
+    ///
+    /// # Complexity
+    /// O(1) amortised.
     pub fn end_graph(&mut self) {
         self.node_ptr.push(self.node_labels.len());
         self.edge_ptr.push(self.edges.len());
     }
 
     /// Renumbers the labels canonically and validates the database.
+    ///
+    /// # Complexity
+    /// O((V + E) log L) for `V` vertices, `E` edges and `L` distinct labels (the labels are sorted once).
     pub fn finish(self, graph_labels: Option<Vec<String>>) -> Result<LabeledDatabase> {
         let vertex = self.vertex_interner.finish();
         let edge = self.edge_interner.finish();

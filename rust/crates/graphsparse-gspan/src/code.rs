@@ -54,6 +54,9 @@ impl DfsEdge {
     /// (always `(0, 1, ..)`) this is the order of the label triple. Restricted to the
     /// extensions of one prefix this is a total order, which is all the DFS lexicographic
     /// order of [`DfsCode`] needs.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn cmp_extension(&self, other: &Self) -> Ordering {
         match (self.is_forward(), other.is_forward()) {
             (true, true) => self
@@ -136,6 +139,9 @@ impl DfsCode {
     /// let bad = DfsCode::from_edges(vec![DfsEdge::new(0, 2, 0, 0, 1)]);
     /// assert!(bad.is_err());
     /// ```
+    ///
+    /// # Complexity
+    /// O(k) for `k` edges (one pass checking the DFS invariants).
     pub fn from_edges(edges: Vec<DfsEdge>) -> Result<Self> {
         let mut labels: Vec<u32> = Vec::new();
         let mut parent: Vec<u32> = Vec::new();
@@ -207,21 +213,33 @@ impl DfsCode {
     }
 
     /// The edges, in order.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn edges(&self) -> &[DfsEdge] {
         &self.edges
     }
 
     /// Number of edges.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn len(&self) -> usize {
         self.edges.len()
     }
 
     /// True for the empty code.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn is_empty(&self) -> bool {
         self.edges.is_empty()
     }
 
     /// Number of vertices of the pattern (0 for the empty code).
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn n_vertices(&self) -> usize {
         self.edges
             .iter()
@@ -231,6 +249,9 @@ impl DfsCode {
     }
 
     /// The label of every pattern vertex, indexed by DFS index.
+    ///
+    /// # Complexity
+    /// O(k) for `k` edges.
     pub fn vertex_labels(&self) -> Vec<u32> {
         let mut labels = vec![0; self.n_vertices()];
         for e in &self.edges {
@@ -241,6 +262,9 @@ impl DfsCode {
     }
 
     /// The pattern as a graph: vertex `i` is DFS index `i`, edges in code order.
+    ///
+    /// # Complexity
+    /// O(k).
     pub fn to_graph(&self) -> PatternGraph {
         PatternGraph {
             vertex_labels: self.vertex_labels(),
@@ -252,6 +276,9 @@ impl DfsCode {
     /// DFS indices of the rightmost path, from the rightmost vertex back to vertex 0.
     ///
     /// Empty for the empty code.
+    ///
+    /// # Complexity
+    /// O(k).
     pub fn rightmost_path(&self) -> Vec<u32> {
         let n = self.n_vertices();
         if n == 0 {
@@ -350,6 +377,9 @@ pub struct PatternGraph {
 
 impl PatternGraph {
     /// A borrowed view, as taken by [`crate::min_dfs_code`].
+    ///
+    /// # Complexity
+    /// O(1) (no copy).
     pub fn as_graph_ref(&self) -> GraphRef<'_> {
         GraphRef {
             node_labels: &self.vertex_labels,

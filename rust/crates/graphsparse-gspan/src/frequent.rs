@@ -22,6 +22,9 @@ pub struct FoundPattern {
 
 impl FoundPattern {
     /// Number of graphs containing the pattern.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn support(&self) -> usize {
         self.graph_ids.len()
     }
@@ -89,6 +92,9 @@ impl ParallelVisitor for CollectVisitor {
 /// assert_eq!(res.patterns[2].code.to_string(), "(0,1,0,0,1)");
 /// assert_eq!(res.patterns[2].graph_ids, vec![0, 1]);
 /// ```
+///
+/// # Complexity
+/// As [`mine`], plus O(pattern size + support) to copy each frequent pattern out.
 pub fn mine_frequent(
     db: &GraphDatabase,
     params: &MinerValidParams,
@@ -107,6 +113,9 @@ pub fn mine_frequent(
 ///
 /// # Errors
 /// As [`mine`].
+///
+/// # Complexity
+/// As [`mine_parallel`], plus the copies of [`mine_frequent`].
 pub fn mine_frequent_parallel(
     db: &GraphDatabase,
     params: &MinerValidParams,

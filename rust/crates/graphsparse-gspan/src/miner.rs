@@ -918,6 +918,9 @@ pub fn mine<V: Visitor>(
 ///
 /// # Errors
 /// As [`mine`].
+///
+/// # Complexity
+/// As [`mine`].
 pub fn mine_with_meter<V: Visitor>(
     db: &GraphDatabase,
     params: &MinerValidParams,
@@ -939,6 +942,9 @@ pub fn mine_with_meter<V: Visitor>(
 ///
 /// # Errors
 /// As [`mine`].
+///
+/// # Complexity
+/// As [`mine`] in total work, spread over the pool.
 pub fn mine_parallel<V: ParallelVisitor>(
     db: &GraphDatabase,
     params: &MinerValidParams,
@@ -952,6 +958,9 @@ pub fn mine_parallel<V: ParallelVisitor>(
 ///
 /// # Errors
 /// As [`mine`].
+///
+/// # Complexity
+/// As [`mine_parallel`].
 pub fn mine_parallel_with_meter<V: ParallelVisitor>(
     db: &GraphDatabase,
     params: &MinerValidParams,

@@ -85,6 +85,9 @@ impl MinerParams {
     /// # Errors
     /// [`GspanError::InvalidMinSupport`] when `min_support == 0`;
     /// [`GspanError::InvalidParameter`] when `split_embeddings == 0`.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn check(self) -> Result<MinerValidParams> {
         if self.min_support == 0 {
             return Err(GspanError::InvalidMinSupport(0));
@@ -146,6 +149,9 @@ impl MinerValidParams {
     }
 
     /// Back to the builder, to change a field and check again.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn into_params(self) -> MinerParams {
         self.0
     }

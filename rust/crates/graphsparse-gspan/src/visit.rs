@@ -26,26 +26,41 @@ pub struct Node<'a> {
 
 impl<'a> Node<'a> {
     /// The pattern's minimum DFS code (empty for a single-vertex pattern).
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn code(&self) -> &'a DfsCode {
         self.code
     }
 
     /// The vertex label of a single-vertex pattern; `None` for edge patterns.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn vertex_label(&self) -> Option<u32> {
         self.vertex_label
     }
 
     /// The graphs containing the pattern, sorted and distinct (`1(x)` in the paper).
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn graph_ids(&self) -> &'a [u32] {
         self.graph_ids
     }
 
     /// Number of distinct graphs containing the pattern.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn support(&self) -> usize {
         self.graph_ids.len()
     }
 
     /// Number of edges (0 for single-vertex patterns).
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn depth(&self) -> usize {
         self.code.len()
     }
@@ -53,6 +68,9 @@ impl<'a> Node<'a> {
     /// Per graph of [`Node::graph_ids`] (same order), the number of embeddings of the DFS
     /// code in it: vertex maps, so automorphic images count separately. For single-vertex
     /// patterns, the number of vertices with that label.
+    ///
+    /// # Complexity
+    /// O(1) (a borrowed slice).
     pub fn embedding_counts(&self) -> &'a [u32] {
         self.counts
     }

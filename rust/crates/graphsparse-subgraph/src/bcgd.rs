@@ -123,6 +123,9 @@ impl BcgdParams {
     ///
     /// # Errors
     /// [`SubgraphError::InvalidParameter`] naming the first parameter out of range.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn check(self) -> Result<BcgdValidParams> {
         if !(self.lambda1.is_finite() && self.lambda1 > 0.0) {
             return Err(bad(
@@ -152,6 +155,9 @@ impl BcgdParams {
 
 impl BcgdValidParams {
     /// The parameters back as a builder.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn into_params(self) -> BcgdParams {
         self.0
     }
@@ -257,21 +263,33 @@ impl BcgdFit {
     }
 
     /// Nodes pruned by the Theorem 11 bound over all searches of the fit.
+    ///
+    /// # Complexity
+    /// O(k) over the `k` searches of the fit.
     pub fn pruned_by_bound(&self) -> u64 {
         self.total(|s| s.pruned_bound)
     }
 
     /// Nodes pruned by safe pattern pruning over all searches of the fit.
+    ///
+    /// # Complexity
+    /// O(k) over the `k` searches of the fit.
     pub fn pruned_by_spp(&self) -> u64 {
         self.total(|s| s.pruned_spp)
     }
 
     /// Tree nodes visited over all searches of the fit.
+    ///
+    /// # Complexity
+    /// O(k) over the `k` searches of the fit.
     pub fn visited(&self) -> u64 {
         self.total(|s| s.visited)
     }
 
     /// `μ_i = β0 + Σ_j β_j I(x_j ⊆ g_i)` for the training graphs.
+    ///
+    /// # Complexity
+    /// O(n + Σ_j |graphs of feature j|).
     pub fn decision_function(&self, n: usize) -> Vec<f64> {
         let mut mu = vec![self.intercept; n];
         for f in &self.features {
@@ -556,6 +574,9 @@ fn penalty(lambda1: f64, lambda2: f64, betas: impl Iterator<Item = f64>) -> f64 
 }
 
 /// The objective `Σ_i L(y_i, μ_i)/n + λ1 ||β||_1 + λ2/2 ||β||²` of a model on its training data.
+///
+/// # Complexity
+/// O(n + Σ_j |graphs of feature j|).
 pub fn objective<L: Loss + ?Sized>(
     loss: &L,
     y: &[f64],

@@ -84,6 +84,9 @@ impl StumpParams {
     /// # Errors
     /// [`SubgraphError::Gspan`] for `min_support == 0`; [`SubgraphError::InvalidParameter`]
     /// for `max_size == Some(0)` (a stump needs a pattern with an edge).
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn check(self) -> Result<StumpValidParams> {
         let miner = feature_miner(self.min_support, self.max_size)?;
         Ok(StumpValidParams {
@@ -106,6 +109,9 @@ pub struct StumpValidParams {
 
 impl StumpValidParams {
     /// Largest pattern size in edges.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn max_size(&self) -> Option<usize> {
         self.miner.max_size()
     }
@@ -278,6 +284,9 @@ impl ParallelVisitor for Best<'_> {
 /// let s = best_stump(&db, &[0.5, 0.5], &[1.0, -1.0], &params, &RunControl::new()).unwrap();
 /// assert_eq!(s.gain, 1.0); // either edge separates the two graphs
 /// ```
+///
+/// # Complexity
+/// One branch-and-bound traversal of the gSpan tree (worst case exponential in the pattern size; see [`graphsparse_gspan::mine`]); each visited node costs O(its embeddings + support).
 pub fn best_stump(
     db: &GraphDatabase,
     weights: &[f64],
@@ -372,6 +381,9 @@ impl StumpSearcher {
     /// # Errors
     /// As [`best_stump`]; [`SubgraphError::InvalidParameter`] when `db` is not the database the
     /// searcher was made for (its graph, vertex or edge count differ).
+    ///
+    /// # Complexity
+    /// The first search as [`best_stump`]; later ones walk the cached tree (O(cached nodes · support) at most) and expand only its frontier.
     pub fn search(
         &mut self,
         db: &GraphDatabase,
@@ -401,6 +413,9 @@ impl StumpSearcher {
     }
 
     /// Tree nodes held in the cache.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn cached_nodes(&self) -> usize {
         self.cache.len()
     }
@@ -440,6 +455,9 @@ pub struct AdaBoostFit {
 /// # Errors
 /// As [`best_stump`], and [`SubgraphError::InvalidParameter`] (`n_estimators`) for
 /// `rounds == 0`.
+///
+/// # Complexity
+/// `rounds` searches of a shared [`StumpSearcher`] plus O(rounds · n) for the weights.
 pub fn adaboost(
     db: &GraphDatabase,
     labels: &[f64],

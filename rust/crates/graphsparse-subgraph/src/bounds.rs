@@ -29,6 +29,9 @@ pub struct Bounds {
 
 impl Bounds {
     /// The largest `|f(v)|` possible below the node: `max(upper, −lower)`.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn abs_max(&self) -> f64 {
         self.upper.max(-self.lower)
     }
@@ -39,6 +42,9 @@ impl SeparableFunction {
     ///
     /// # Panics
     /// If the two slices differ in length (a programming error, not user input).
+    ///
+    /// # Complexity
+    /// O(n) for `n` samples.
     pub fn new(f0: &[f64], f1: &[f64]) -> Self {
         assert_eq!(
             f0.len(),
@@ -51,6 +57,9 @@ impl SeparableFunction {
     }
 
     /// From `f_i(0) = 0` and `f_i(1) = w_i` (a weighted count over the occurrences).
+    ///
+    /// # Complexity
+    /// O(n).
     pub fn from_weights(w: &[f64]) -> Self {
         Self {
             base: 0.0,
@@ -59,16 +68,25 @@ impl SeparableFunction {
     }
 
     /// Number of samples.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn len(&self) -> usize {
         self.delta.len()
     }
 
     /// True when there is no sample.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn is_empty(&self) -> bool {
         self.delta.is_empty()
     }
 
     /// `f(v)` for the pattern occurring in the graphs `ids` (sorted or not).
+    ///
+    /// # Complexity
+    /// O(|ids|).
     pub fn value(&self, ids: &[u32]) -> f64 {
         self.base + ids.iter().map(|&i| self.delta[i as usize]).sum::<f64>()
     }
@@ -114,6 +132,9 @@ pub struct WeightedGain {
 
 impl WeightedGain {
     /// From sample weights and labels in {−1, +1}.
+    ///
+    /// # Complexity
+    /// O(n).
     pub fn new(weights: &[f64], labels: &[f64]) -> Self {
         let total: f64 = weights.iter().zip(labels).map(|(w, y)| w * y).sum();
         let f0: Vec<f64> = weights.iter().zip(labels).map(|(w, y)| -w * y).collect();
@@ -124,11 +145,17 @@ impl WeightedGain {
     }
 
     /// The gain of the stump with sign `+1` (`gain(−1) = −gain(+1)`).
+    ///
+    /// # Complexity
+    /// O(|ids|).
     pub fn gain_plus(&self, ids: &[u32]) -> f64 {
         self.plus.value(ids)
     }
 
     /// The best `|gain|` any pattern below the node can reach (Kudo's bound).
+    ///
+    /// # Complexity
+    /// O(|ids|).
     pub fn bound(&self, ids: &[u32]) -> f64 {
         self.plus.bounds(ids).abs_max()
     }
@@ -143,6 +170,9 @@ pub struct AbsCorrelation {
 
 impl AbsCorrelation {
     /// From the per-sample response `r`.
+    ///
+    /// # Complexity
+    /// O(n).
     pub fn new(r: &[f64]) -> Self {
         Self {
             f: SeparableFunction::from_weights(r),
@@ -150,11 +180,17 @@ impl AbsCorrelation {
     }
 
     /// The signed correlation `Σ_{i∈1(x)} r_i`.
+    ///
+    /// # Complexity
+    /// O(|ids|).
     pub fn signed(&self, ids: &[u32]) -> f64 {
         self.f.value(ids)
     }
 
     /// The largest `|Σ_{i∈1(v)} r_i|` below the node.
+    ///
+    /// # Complexity
+    /// O(|ids|).
     pub fn bound(&self, ids: &[u32]) -> f64 {
         self.f.bounds(ids).abs_max()
     }
@@ -170,6 +206,9 @@ pub struct WeightedError {
 
 impl WeightedError {
     /// From sample weights and labels in {−1, +1}.
+    ///
+    /// # Complexity
+    /// O(n).
     pub fn new(weights: &[f64], labels: &[f64]) -> Self {
         // sign +1 predicts +1 inside 1(x), −1 outside: an error is y=−1 inside or y=+1 outside
         let f0: Vec<f64> = weights
@@ -189,11 +228,17 @@ impl WeightedError {
     }
 
     /// Error of the stump with sign `+1`; the sign `−1` stump has `total − error`.
+    ///
+    /// # Complexity
+    /// O(|ids|).
     pub fn error_plus(&self, ids: &[u32]) -> f64 {
         self.plus.value(ids)
     }
 
     /// The smallest error (over both signs) any pattern below the node can reach.
+    ///
+    /// # Complexity
+    /// O(|ids|).
     pub fn lower_bound(&self, ids: &[u32]) -> f64 {
         let b = self.plus.bounds(ids);
         b.lower.min(self.total - b.upper)
