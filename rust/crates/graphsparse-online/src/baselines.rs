@@ -218,21 +218,33 @@ impl Groups {
     }
 
     /// Number of groups.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn len(&self) -> usize {
         self.ptr.len() - 1
     }
 
     /// True if there are no groups (only for `p = 0`).
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// Number of features covered.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn n_features(&self) -> usize {
         self.idx.len()
     }
 
     /// The members of group `k`, ascending.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn group(&self, k: usize) -> &[usize] {
         &self.idx[self.ptr[k]..self.ptr[k + 1]]
     }

@@ -77,17 +77,26 @@ impl<P: SupportProjection> GraphDa<P> {
     }
 
     /// Chooses the rounding of `κ` (builder style).
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn kappa_rounding(mut self, rounding: KappaRounding) -> Self {
         self.kappa_rounding = rounding;
         self
     }
 
     /// The head/tail pair.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn projection(&self) -> &P {
         &self.projection
     }
 
     /// The tail support `T` of the last update (ascending).
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn last_tail_support(&self) -> &[usize] {
         &self.support
     }

@@ -100,6 +100,9 @@ impl<P: SupportProjection> GraphStoIht<P> {
     }
 
     /// The head/tail pair.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn projection(&self) -> &P {
         &self.projection
     }

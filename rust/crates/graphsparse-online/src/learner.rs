@@ -36,6 +36,9 @@ pub struct OnlineState {
 
 impl OnlineState {
     /// The zero state for `p` features: `w = w̄ = 0`, nothing seen.
+    ///
+    /// # Complexity
+    /// O(p) time and memory.
     pub fn new(p: usize) -> Self {
         Self {
             coef: vec![0.0; p + 1],
@@ -45,6 +48,9 @@ impl OnlineState {
     }
 
     /// Number of features `p`.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn n_features(&self) -> usize {
         self.coef.len().saturating_sub(1)
     }
@@ -207,6 +213,9 @@ impl Core {
     }
 
     /// `tt`, the 0-based index of the sample being processed.
+    ///
+    /// # Complexity
+    /// O(1).
     #[inline]
     pub fn tt(&self) -> f64 {
         self.state.n_seen as f64

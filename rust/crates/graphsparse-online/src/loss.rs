@@ -38,6 +38,9 @@ pub fn decision(x: &[f64], w: &[f64]) -> f64 {
 }
 
 /// The ±1 label predicted from a decision value: `+1` when `σ(score) ≥ 0.5`.
+///
+/// # Complexity
+/// O(1).
 #[inline]
 pub fn predict_label(score: f64) -> f64 {
     if sigmoid(score) >= 0.5 { 1.0 } else { -1.0 }

@@ -235,6 +235,9 @@ pub struct LearnerParams {
 
 impl LearnerParams {
     /// `method` with the logistic loss and no ℓ2 term (the benchmark's setting).
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn new(method: Method) -> Self {
         Self {
             method,
@@ -244,12 +247,18 @@ impl LearnerParams {
     }
 
     /// Sets the loss.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn loss(mut self, loss: Loss) -> Self {
         self.loss = loss;
         self
     }
 
     /// Sets the ℓ2 weight `l2 ≥ 0` added to the loss (`l2/2 ‖w‖²`).
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn l2(mut self, l2: f64) -> Self {
         self.l2 = l2;
         self
@@ -278,16 +287,25 @@ pub type FeatureGraph<'a> = (&'a [[usize; 2]], &'a [f64]);
 
 impl LearnerValidParams {
     /// The method.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn method(&self) -> &Method {
         &self.0.method
     }
 
     /// The loss.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn loss(&self) -> Loss {
         self.0.loss
     }
 
     /// The ℓ2 weight.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn l2(&self) -> f64 {
         self.0.l2
     }

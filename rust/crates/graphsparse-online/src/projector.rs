@@ -63,12 +63,18 @@ pub struct Projection {
 /// `(s_low, s_high)` for a target sparsity: `(s, ⌊s·(1+ratio)⌋)`, `s_high` capped at `n`.
 ///
 /// With `ratio = 0.1` this is graph-da's `int((1+0.1)*s)` (26 → 28, 46 → 50, 92 → 101).
+///
+/// # Complexity
+/// O(1).
 pub fn sparsity_range(s: usize, ratio: f64, n: usize) -> (usize, usize) {
     let high = (s as f64 * (1.0 + ratio)) as usize;
     (s, high.min(n).max(s))
 }
 
 /// The head projection's default sparsity for `p` nodes: `p / 2` (at least 1).
+///
+/// # Complexity
+/// O(1).
 pub fn head_sparsity(p: usize) -> usize {
     (p / 2).max(1)
 }
@@ -142,11 +148,17 @@ impl GraphProjector {
     }
 
     /// Number of nodes.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn n_nodes(&self) -> usize {
         self.n
     }
 
     /// Total number of PCST runs made so far (fallback runs included).
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn n_pcst_runs(&self) -> u64 {
         self.n_runs
     }
@@ -410,26 +422,41 @@ impl GraphProjection {
     }
 
     /// `(s_low, s_high)` of the head projection.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn head_range(&self) -> (usize, usize) {
         self.head_range
     }
 
     /// `(s_low, s_high)` of the tail projection.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn tail_range(&self) -> (usize, usize) {
         self.tail_range
     }
 
     /// The last head projection.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn last_head(&self) -> &Projection {
         &self.last_head
     }
 
     /// The last tail projection.
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn last_tail(&self) -> &Projection {
         &self.last_tail
     }
 
     /// The underlying projector (for its run counter).
+    ///
+    /// # Complexity
+    /// O(1).
     pub fn projector(&self) -> &GraphProjector {
         &self.projector
     }
