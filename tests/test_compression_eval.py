@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.model_selection import GridSearchCV
 from sklearn.svm import SVC
 
 from graphsparse import compression as gc
-from graphsparse.exceptions import InvalidParameterError
+from graphsparse.exceptions import InvalidParameterError, ThreadCountWarning
 
 
 def _blobs(seed: int, n: int = 60, classes: int = 3) -> tuple[np.ndarray, np.ndarray]:
@@ -48,6 +50,27 @@ def test_same_seed_same_splits_and_chance_on_noise() -> None:
     labels = rng.integers(0, 2, 90)
     chance = gc.kernel_svm_accuracy(noise @ noise.T, labels, train_fractions=[0.5])
     assert 0.25 < chance.mean() < 0.75
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**16), classes=st.integers(2, 4), n_splits=st.integers(1, 4))
+def test_result_does_not_depend_on_the_thread_count(seed: int, classes: int, n_splits: int) -> None:
+    k, y = _blobs(seed, n=40, classes=classes)
+    noisy = k + np.random.default_rng(seed).normal(scale=3.0, size=k.shape)
+    noisy = noisy @ noisy.T  # still a kernel, and hard enough that C matters
+    args = {"train_fractions": [0.3, 0.6], "n_splits": n_splits, "random_state": seed}
+    one = gc.kernel_svm_accuracy(noisy, y, n_jobs=1, **args)
+    two = gc.kernel_svm_accuracy(noisy, y, n_jobs=2, **args)
+    np.testing.assert_array_equal(one, two)
+
+
+def test_more_threads_than_cores_warn_and_run() -> None:
+    k, y = _blobs(5, n=20, classes=2)
+    with pytest.warns(ThreadCountWarning, match="cores are available"):
+        acc = gc.kernel_svm_accuracy(k, y, train_fractions=[0.5], n_splits=2, n_jobs=10**6)
+    assert acc.shape == (1, 2)
+    with pytest.raises(InvalidParameterError, match="n_jobs"):
+        gc.kernel_svm_accuracy(k, y, train_fractions=[0.5], n_jobs=0)
 
 
 def test_rare_classes_fall_back_without_warnings() -> None:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+import warnings
 
 import numpy as np
 
-from .exceptions import InvalidParameterError
+from .exceptions import InvalidParameterError, ThreadCountWarning
 
-__all__ = ["resolve_n_jobs"]
+__all__ = ["python_threads", "resolve_n_jobs"]
 
 
 def _available_cores() -> int:
@@ -51,3 +52,18 @@ def resolve_n_jobs(n_jobs: int | None) -> int:
         # that any Python int converts
         return min(n_jobs, 1 << 32)
     return max(1, cores + 1 + n_jobs)
+
+
+def python_threads(n_jobs: int | None) -> int:
+    """Threads for work run on a Python thread pool: :func:`resolve_n_jobs`, capped at the
+    available cores with the same ``ThreadCountWarning`` as the Rust pools."""
+    requested = resolve_n_jobs(n_jobs)
+    cores = _available_cores()
+    if requested > cores:
+        warnings.warn(
+            f"{requested} threads requested but only {cores} cores are available; using {cores}",
+            ThreadCountWarning,
+            stacklevel=3,
+        )
+        return cores
+    return requested
