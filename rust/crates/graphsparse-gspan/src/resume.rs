@@ -282,11 +282,12 @@ fn below<V: Visitor, M: Mode<V>>(
 ///     mine, mine_below, Embeddings, MinerParams, MiningIndex, Node, Visit, Visitor,
 /// };
 ///
+/// /// Records the depths seen; keeps the first node's embeddings and prunes it.
 /// struct Codes(Vec<usize>, Option<Embeddings>);
 /// impl Visitor for Codes {
 ///     fn pre(&mut self, node: &Node<'_>) -> Visit {
 ///         self.0.push(node.depth());
-///         if self.1.is_none() {
+///         if self.0.len() == 1 {
 ///             self.1 = node.embeddings();
 ///             return Visit::Prune;
 ///         }

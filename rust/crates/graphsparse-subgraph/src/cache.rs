@@ -3,18 +3,118 @@
 //! Every node the search has evaluated is stored with its DFS code and graph ids; a node whose
 //! children were generated stores their indices (in DFS order), a node that was pruned is a
 //! *frontier* node (`children == None`). A search first walks the cached tree, evaluating
-//! nodes without any embedding work; the frontier nodes it wants to enter are then expanded by
-//! one gSpan traversal that follows only the paths to them (path nodes are re-embedded but not
-//! evaluated again), and everything it finds below them joins the cache.
+//! nodes without any embedding work (in parallel on the caller's pool when asked, forking the
+//! search at the shallow nodes and joining in child order, so the result is the serial one).
+//! The frontier nodes it wants to enter are then expanded in code order: from their stored
+//! embeddings when the [`FrontierStore`] still holds them ([`graphsparse_gspan::mine_below`],
+//! nothing above them is re-embedded), else by one gSpan traversal that follows only the paths
+//! to them (path nodes are re-embedded but not evaluated again). Everything found below them
+//! joins the cache, and the embeddings of the new frontier nodes join the store.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Mutex;
 
 use graphsparse_budget::{Meter, Truncation};
 use graphsparse_graph::GraphDatabase;
 use graphsparse_gspan::{
-    DfsCode, MinerValidParams, Node, ParallelVisitor, Visit, Visitor, mine_parallel_with_meter,
-    mine_with_meter,
+    DfsCode, DfsEdge, Embeddings, MinerValidParams, MiningIndex, Node, ParallelVisitor, Visit,
+    Visitor, mine_below, mine_below_parallel, mine_parallel_with_meter, mine_with_meter,
 };
+use rayon::prelude::*;
+use rustc_hash::FxBuildHasher;
 
 use crate::error::Result;
+
+/// Default byte budget for the stored embeddings of frontier nodes (256 MiB; see
+/// [`crate::BcgdParams::cache_bytes`], [`crate::StumpParams::cache_bytes`]).
+pub const DEFAULT_CACHE_BYTES: usize = 256 << 20;
+
+/// The embeddings of frontier nodes, least recently stored evicted first, within a byte budget.
+///
+/// An entry is used once: expanding its node takes it out (the node is no longer frontier).
+pub(crate) struct FrontierStore {
+    budget: usize,
+    bytes: usize,
+    tick: u64,
+    map: HashMap<DfsCode, (Embeddings, u64, usize), FxBuildHasher>,
+    order: BTreeMap<u64, DfsCode>,
+    evicted: u64,
+}
+
+impl FrontierStore {
+    pub(crate) fn new(budget: usize) -> Self {
+        Self {
+            budget,
+            bytes: 0,
+            tick: 0,
+            map: HashMap::default(),
+            order: BTreeMap::new(),
+            evicted: 0,
+        }
+    }
+
+    /// Bytes charged for storing `emb`: its buffers, the key in both maps and the map slots.
+    fn entry_bytes(emb: &Embeddings) -> usize {
+        let code = std::mem::size_of::<DfsCode>()
+            + emb.code().len() * std::mem::size_of::<DfsEdge>();
+        // a hash slot (key + value + control byte) and a B-tree slot (tick + key, node overhead)
+        let slots = std::mem::size_of::<(DfsCode, (Embeddings, u64, usize))>()
+            + 1
+            + 2 * (8 + std::mem::size_of::<DfsCode>());
+        emb.bytes() + 2 * code + slots
+    }
+
+    /// A lower bound of the bytes an entry of `n_embs` embeddings would take (before copying).
+    fn too_big(&self, n_embs: usize) -> bool {
+        n_embs.saturating_mul(8) > self.budget
+    }
+
+    fn insert(&mut self, emb: Embeddings) {
+        let b = Self::entry_bytes(&emb);
+        if b > self.budget {
+            return;
+        }
+        self.tick += 1;
+        let code = emb.code().clone();
+        if let Some((_, t, old)) = self.map.insert(code.clone(), (emb, self.tick, b)) {
+            self.order.remove(&t);
+            self.bytes -= old;
+        }
+        self.order.insert(self.tick, code);
+        self.bytes += b;
+        while self.bytes > self.budget {
+            let (_, code) = self
+                .order
+                .pop_first()
+                .expect("invariant: bytes > 0 means entries");
+            let (_, _, old) = self
+                .map
+                .remove(&code)
+                .expect("invariant: order and map hold the same codes");
+            self.bytes -= old;
+            self.evicted += 1;
+        }
+    }
+
+    fn take(&mut self, code: &DfsCode) -> Option<Embeddings> {
+        let (emb, t, b) = self.map.remove(code)?;
+        self.order.remove(&t);
+        self.bytes -= b;
+        Some(emb)
+    }
+
+    /// Stores the embeddings of `node` if the budget can hold them.
+    fn keep(store: Option<&Mutex<FrontierStore>>, node: &Node<'_>) {
+        let Some(store) = store else { return };
+        let n: usize = node.embedding_counts().iter().map(|&c| c as usize).sum();
+        if store.lock().unwrap_or_else(|p| p.into_inner()).too_big(n) {
+            return;
+        }
+        if let Some(e) = node.embeddings() {
+            store.lock().unwrap_or_else(|p| p.into_inner()).insert(e);
+        }
+    }
+}
 
 /// A search that can run over the cached tree: dictionary-passing hooks plus node evaluation.
 pub(crate) trait CachedSearch {
@@ -36,10 +136,37 @@ struct CNode {
 pub(crate) struct TreeCache {
     nodes: Vec<CNode>,
     max_size: Option<usize>,
+    /// Embeddings of frontier nodes (`None` with a zero budget).
+    store: Option<Mutex<FrontierStore>>,
+    /// The database prepared for resumed traversals (made at the first resume).
+    index: Option<MiningIndex>,
+    /// Frontier nodes expanded from stored embeddings / by re-embedding their path.
+    resumed: u64,
+    reembedded: u64,
+}
+
+/// What the store of frontier embeddings of a cached search holds and has done
+/// ([`crate::StumpSearcher::frontier_stats`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct FrontierStats {
+    /// Frontier nodes whose embeddings are stored.
+    pub entries: usize,
+    /// Bytes charged for them (their buffers, keys and map slots); never above `budget`.
+    pub bytes: usize,
+    /// The byte budget (0: nothing is stored).
+    pub budget: usize,
+    /// Entries evicted to stay within the budget.
+    pub evicted: u64,
+    /// Frontier nodes expanded from stored embeddings.
+    pub resumed: u64,
+    /// Frontier nodes expanded by re-embedding the path to them.
+    pub reembedded: u64,
 }
 
 impl TreeCache {
-    pub(crate) fn new(max_size: Option<usize>) -> Self {
+    /// An empty cache; `cache_bytes` bounds the stored frontier embeddings (0: none stored).
+    pub(crate) fn new(max_size: Option<usize>, cache_bytes: usize) -> Self {
         Self {
             nodes: vec![CNode {
                 code: DfsCode::new(),
@@ -47,7 +174,28 @@ impl TreeCache {
                 children: None,
             }],
             max_size,
+            store: (cache_bytes > 0).then(|| Mutex::new(FrontierStore::new(cache_bytes))),
+            index: None,
+            resumed: 0,
+            reembedded: 0,
         }
+    }
+
+    /// The frontier store's state.
+    pub(crate) fn frontier_stats(&self) -> FrontierStats {
+        let mut s = FrontierStats {
+            resumed: self.resumed,
+            reembedded: self.reembedded,
+            ..FrontierStats::default()
+        };
+        if let Some(st) = &self.store {
+            let st = st.lock().unwrap_or_else(|p| p.into_inner());
+            s.entries = st.map.len();
+            s.bytes = st.bytes;
+            s.budget = st.budget;
+            s.evicted = st.evicted;
+        }
+        s
     }
 
     /// Nodes held, the root included.
@@ -61,34 +209,76 @@ impl TreeCache {
     }
 }
 
-fn walk<S: CachedSearch>(
+/// Evaluates the cached child `c` and walks below it when the search continues there and it
+/// is expanded (a frontier node it continues at goes to `need`).
+fn visit<S: CachedSearch + ParallelVisitor>(
     cache: &TreeCache,
-    idx: u32,
+    c: u32,
+    depth: usize,
     search: &mut S,
     need: &mut Vec<(DfsCode, u32)>,
-    meter: &Meter<'_>,
+    w: &WalkCtx<'_, '_>,
+) -> Option<Truncation> {
+    if !w.meter.claim_node() {
+        return w.meter.truncation();
+    }
+    let node = &cache.nodes[c as usize];
+    search.enter(&node.code);
+    let mut out = None;
+    if search.evaluate(&node.code, &node.ids) == Visit::Continue {
+        if node.children.is_some() {
+            out = walk(cache, c, depth + 1, search, need, w);
+        } else {
+            need.push((node.code.clone(), c));
+        }
+    }
+    search.leave();
+    out
+}
+
+struct WalkCtx<'m, 'a> {
+    meter: &'m Meter<'a>,
+    /// Fork the search at expanded nodes shallower than this (0: serial walk).
+    split_depth: usize,
+}
+
+/// Walks the children of the expanded node `idx` (at code length `depth`); in parallel when
+/// `depth < split_depth` and it has two or more children: one fork of `search` per child,
+/// joined in child order, their frontier lists concatenated in the same order.
+fn walk<S: CachedSearch + ParallelVisitor>(
+    cache: &TreeCache,
+    idx: u32,
+    depth: usize,
+    search: &mut S,
+    need: &mut Vec<(DfsCode, u32)>,
+    w: &WalkCtx<'_, '_>,
 ) -> Option<Truncation> {
     let children = cache.nodes[idx as usize]
         .children
         .as_ref()
         .expect("invariant: walk enters expanded nodes only");
-    for &c in children {
-        if !meter.claim_node() {
-            return meter.truncation();
-        }
-        let node = &cache.nodes[c as usize];
-        search.enter(&node.code);
+    if depth < w.split_depth && children.len() >= 2 {
+        let forks: Vec<S> = children.iter().map(|_| search.fork()).collect();
+        let done: Vec<(S, Vec<(DfsCode, u32)>, Option<Truncation>)> = children
+            .par_iter()
+            .zip(forks)
+            .map(|(&c, mut f)| {
+                let mut nd = Vec::new();
+                let t = visit(cache, c, depth, &mut f, &mut nd, w);
+                (f, nd, t)
+            })
+            .collect();
         let mut out = None;
-        if search.evaluate(&node.code, &node.ids) == Visit::Continue {
-            if node.children.is_some() {
-                out = walk(cache, c, search, need, meter);
-            } else {
-                need.push((node.code.clone(), c));
-            }
+        for (f, nd, t) in done {
+            search.join(f);
+            need.extend(nd);
+            out = out.or(t);
         }
-        search.leave();
-        if out.is_some() {
-            return out;
+        return out;
+    }
+    for &c in children {
+        if let Some(t) = visit(cache, c, depth, search, need, w) {
+            return Some(t);
         }
     }
     None
@@ -101,6 +291,8 @@ enum Frame {
     New(u32, bool),
 }
 
+/// Re-embeds the paths to `targets` (sorted by code) in one serial traversal (or the whole
+/// tree when `all`), evaluating and caching everything below them.
 struct Expand<'s, S> {
     search: &'s mut S,
     cache: &'s mut TreeCache,
@@ -122,6 +314,9 @@ impl<S: CachedSearch> Visitor for Expand<'_, S> {
             let v = self.search.evaluate(code, node.graph_ids());
             let idx = self.cache.nodes.len() as u32;
             let at_max = self.cache.max_size.is_some_and(|m| code.len() >= m);
+            if v == Visit::Prune && !at_max {
+                FrontierStore::keep(self.cache.store.as_ref(), node);
+            }
             self.cache.nodes.push(CNode {
                 code: code.clone(),
                 ids: node.graph_ids().to_vec(),
@@ -176,30 +371,78 @@ impl<S: CachedSearch> Visitor for Expand<'_, S> {
 }
 
 /// One search through the cache, every node it evaluates or expands claimed from `meter`;
-/// returns why it stopped early, if it did.
-pub(crate) fn search_cached<S: CachedSearch>(
+/// returns why it stopped early, if it did. With `parallel`, the walk, the first search (which
+/// fills the cache) and the expansions from stored embeddings run on the current rayon pool;
+/// the search (fork/join in DFS order) gives the serial result.
+pub(crate) fn search_cached<S: CachedSearch + ParallelVisitor>(
     cache: &mut TreeCache,
     db: &GraphDatabase,
     miner: &MinerValidParams,
     search: &mut S,
     meter: &Meter<'_>,
+    parallel: bool,
 ) -> Result<Option<Truncation>> {
+    if cache.is_unbuilt() {
+        if parallel {
+            return build_cache_parallel(cache, db, miner, search, meter);
+        }
+        cache.nodes[0].children = Some(Vec::new());
+        return expand_paths(cache, db, miner, search, meter, Vec::new(), true);
+    }
     let mut need = Vec::new();
-    let all = cache.nodes[0].children.is_none();
-    if !all && let Some(t) = walk(cache, 0, search, &mut need, meter) {
+    let w = WalkCtx {
+        meter,
+        split_depth: if parallel { miner.split_depth() } else { 0 },
+    };
+    if let Some(t) = walk(cache, 0, 0, search, &mut need, &w) {
         return Ok(Some(t));
     }
-    if !all && need.is_empty() {
+    if need.is_empty() {
         return Ok(None);
     }
     need.sort_by(|a, b| a.0.cmp(&b.0));
-    if all {
-        cache.nodes[0].children = Some(Vec::new());
+    // in code order: runs of targets without stored embeddings are re-embedded together
+    let mut run: Vec<(DfsCode, u32)> = Vec::new();
+    for (code, idx) in need {
+        let stored = cache
+            .store
+            .as_mut()
+            .and_then(|st| st.get_mut().unwrap_or_else(|p| p.into_inner()).take(&code));
+        match stored {
+            None => run.push((code, idx)),
+            Some(emb) => {
+                if !run.is_empty() {
+                    let targets = std::mem::take(&mut run);
+                    if let Some(t) = expand_paths(cache, db, miner, search, meter, targets, false)? {
+                        return Ok(Some(t));
+                    }
+                }
+                if let Some(t) = resume(cache, db, miner, search, meter, idx, &emb, parallel)? {
+                    return Ok(Some(t));
+                }
+            }
+        }
     }
+    if run.is_empty() {
+        return Ok(None);
+    }
+    expand_paths(cache, db, miner, search, meter, run, false)
+}
+
+fn expand_paths<S: CachedSearch>(
+    cache: &mut TreeCache,
+    db: &GraphDatabase,
+    miner: &MinerValidParams,
+    search: &mut S,
+    meter: &Meter<'_>,
+    targets: Vec<(DfsCode, u32)>,
+    all: bool,
+) -> Result<Option<Truncation>> {
+    cache.reembedded += targets.len() as u64;
     let mut ex = Expand {
         search,
         cache,
-        targets: need,
+        targets,
         all,
         frames: Vec::new(),
     };
@@ -207,11 +450,74 @@ pub(crate) fn search_cached<S: CachedSearch>(
     Ok(stats.truncation)
 }
 
-/// The first search of an empty cache as a parallel traversal: every forked subtree collects its
-/// own nodes, and joins (in child order) append them and hang their roots under the node that
-/// split. The tree is the one the serial search builds (children in DFS order); only the order of
-/// the node array differs, which nothing depends on.
-struct Build<S> {
+/// Expands the frontier node `idx` from its stored embeddings: the search enters the node's
+/// path (as the path traversal would), a fork of it visits the subtree, and the new nodes join
+/// the cache under `idx`. A truncated expansion is dropped (the node stays frontier).
+#[allow(clippy::too_many_arguments)]
+fn resume<S: CachedSearch + ParallelVisitor>(
+    cache: &mut TreeCache,
+    db: &GraphDatabase,
+    miner: &MinerValidParams,
+    search: &mut S,
+    meter: &Meter<'_>,
+    idx: u32,
+    emb: &Embeddings,
+    parallel: bool,
+) -> Result<Option<Truncation>> {
+    if cache.index.is_none() {
+        cache.index = Some(MiningIndex::new(db, miner)?);
+    }
+    cache.resumed += 1;
+    let edges = emb.code().edges();
+    for k in 1..=edges.len() {
+        let prefix =
+            DfsCode::from_edges(edges[..k].to_vec()).expect("invariant: prefixes of a DFS code");
+        search.enter(&prefix);
+    }
+    let mut build = Build {
+        search: search.fork(),
+        nodes: Vec::new(),
+        roots: Vec::new(),
+        frames: Vec::new(),
+        max_size: cache.max_size,
+        store: cache.store.as_ref(),
+    };
+    let index = cache.index.as_ref().expect("invariant: made above");
+    let stats = if parallel {
+        mine_below_parallel(index, miner, emb, &mut build, meter)?
+    } else {
+        mine_below(index, miner, emb, &mut build, meter)?
+    };
+    let Build {
+        search: fork,
+        nodes,
+        roots,
+        ..
+    } = build;
+    search.join(fork);
+    for _ in edges {
+        search.leave();
+    }
+    if stats.truncation.is_some() {
+        return Ok(stats.truncation);
+    }
+    let off = cache.nodes.len() as u32;
+    cache.nodes.extend(nodes.into_iter().map(|mut n| {
+        if let Some(ch) = n.children.as_mut() {
+            ch.iter_mut().for_each(|c| *c += off);
+        }
+        n
+    }));
+    cache.nodes[idx as usize].children = Some(roots.into_iter().map(|r| r + off).collect());
+    Ok(None)
+}
+
+/// The first search of an empty cache as a parallel traversal (and the expansion of a frontier
+/// node from its stored embeddings): every forked subtree collects its own nodes, and joins
+/// (in child order) append them and hang their roots under the node that split. The tree is
+/// the one the serial search builds (children in DFS order); only the order of the node array
+/// differs, which nothing depends on.
+struct Build<'st, S> {
     search: S,
     nodes: Vec<CNode>,
     /// Local indices of the nodes entered directly below the fork point.
@@ -219,15 +525,19 @@ struct Build<S> {
     /// The nodes entered and not yet left, with whether their subtree is explored.
     frames: Vec<(u32, bool)>,
     max_size: Option<usize>,
+    store: Option<&'st Mutex<FrontierStore>>,
 }
 
-impl<S: CachedSearch> Visitor for Build<S> {
+impl<S: CachedSearch> Visitor for Build<'_, S> {
     fn pre(&mut self, node: &Node<'_>) -> Visit {
         let code = node.code();
         self.search.enter(code);
         let v = self.search.evaluate(code, node.graph_ids());
         let idx = self.nodes.len() as u32;
         let at_max = self.max_size.is_some_and(|m| code.len() >= m);
+        if v == Visit::Prune && !at_max {
+            FrontierStore::keep(self.store, node);
+        }
         self.nodes.push(CNode {
             code: code.clone(),
             ids: node.graph_ids().to_vec(),
@@ -256,7 +566,7 @@ impl<S: CachedSearch> Visitor for Build<S> {
     }
 }
 
-impl<S: CachedSearch + ParallelVisitor> ParallelVisitor for Build<S> {
+impl<S: CachedSearch + ParallelVisitor> ParallelVisitor for Build<'_, S> {
     fn fork(&self) -> Self {
         Build {
             search: self.search.fork(),
@@ -264,6 +574,7 @@ impl<S: CachedSearch + ParallelVisitor> ParallelVisitor for Build<S> {
             roots: Vec::new(),
             frames: Vec::new(),
             max_size: self.max_size,
+            store: self.store,
         }
     }
 
@@ -289,35 +600,38 @@ impl<S: CachedSearch + ParallelVisitor> ParallelVisitor for Build<S> {
     }
 }
 
-/// [`search_cached`] for a cache that is still empty, traversed in parallel on the current
-/// rayon pool (`search` must give the same result serially and in parallel).
-pub(crate) fn build_cache_parallel<S: CachedSearch + ParallelVisitor>(
+/// The first search of a still empty cache, traversed in parallel on the current rayon pool
+/// (`search` must give the same result serially and in parallel).
+fn build_cache_parallel<S: CachedSearch + ParallelVisitor>(
     cache: &mut TreeCache,
     db: &GraphDatabase,
     miner: &MinerValidParams,
     search: &mut S,
     meter: &Meter<'_>,
 ) -> Result<Option<Truncation>> {
-    debug_assert!(
-        cache.is_unbuilt(),
-        "build_cache_parallel needs an empty cache"
-    );
     let mut build = Build {
         search: search.fork(),
         nodes: Vec::new(),
         roots: Vec::new(),
         frames: Vec::new(),
         max_size: cache.max_size,
+        store: cache.store.as_ref(),
     };
     let stats = mine_parallel_with_meter(db, miner, &mut build, meter)?;
-    search.join(build.search);
+    let Build {
+        search: fork,
+        nodes,
+        roots,
+        ..
+    } = build;
+    search.join(fork);
     // local index i becomes i + 1 behind the root
-    cache.nodes.extend(build.nodes.into_iter().map(|mut n| {
+    cache.nodes.extend(nodes.into_iter().map(|mut n| {
         if let Some(ch) = n.children.as_mut() {
             ch.iter_mut().for_each(|c| *c += 1);
         }
         n
     }));
-    cache.nodes[0].children = Some(build.roots.into_iter().map(|r| r + 1).collect());
+    cache.nodes[0].children = Some(roots.into_iter().map(|r| r + 1).collect());
     Ok(stats.truncation)
 }
