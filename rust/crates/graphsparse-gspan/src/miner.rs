@@ -205,7 +205,11 @@ impl<'a> Shared<'a> {
     }
 
     /// The statistics of a traversal that started when the meter stood at the given values.
-    pub(crate) fn stats(&self, nodes_before: u64, seconds_before: std::time::Duration) -> MiningStats {
+    pub(crate) fn stats(
+        &self,
+        nodes_before: u64,
+        seconds_before: std::time::Duration,
+    ) -> MiningStats {
         MiningStats {
             nodes_visited: self.meter.nodes() - nodes_before,
             nodes_pruned: self.pruned.load(Ordering::SeqCst),

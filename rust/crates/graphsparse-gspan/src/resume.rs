@@ -204,7 +204,11 @@ fn check(index: &MiningIndex, params: &MinerValidParams, emb: &Embeddings) -> Re
     let d = emb.code.len();
     let nv = p.n_vertices() as u32;
     for t in 0..d {
-        let below = if t == 0 { nv } else { emb.level(t - 1).len() as u32 };
+        let below = if t == 0 {
+            nv
+        } else {
+            emb.level(t - 1).len() as u32
+        };
         if emb.level(t).iter().any(|e| e.prev >= below || e.v >= nv) {
             return Err(mismatch("the embeddings do not index into the database"));
         }

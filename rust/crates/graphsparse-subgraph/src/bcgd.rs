@@ -645,7 +645,10 @@ pub fn fit_bcgd<L: Loss + ?Sized>(
     warm: Option<&BcgdFit>,
     ctl: &RunControl,
 ) -> Result<BcgdFit> {
-    let mut cache = params.0.cache.then(|| TreeCache::new(params.0.max_size, params.0.cache_bytes));
+    let mut cache = params
+        .0
+        .cache
+        .then(|| TreeCache::new(params.0.max_size, params.0.cache_bytes));
     let meter = params.0.budget.start(ctl);
     match warm {
         Some(w) => fit_with_cache(db, y, loss, params, Some(w), ctl, &meter, cache.as_mut()),
@@ -1200,7 +1203,10 @@ pub fn fit_bcgd_path<L: Loss + ?Sized>(
     ctl: &RunControl,
 ) -> Result<Vec<BcgdFit>> {
     let mut out: Vec<BcgdFit> = Vec::with_capacity(lambdas.len());
-    let mut cache = params.0.cache.then(|| TreeCache::new(params.0.max_size, params.0.cache_bytes));
+    let mut cache = params
+        .0
+        .cache
+        .then(|| TreeCache::new(params.0.max_size, params.0.cache_bytes));
     for (k, &lam) in lambdas.iter().enumerate() {
         ctl.progress().set_stage(k as u64, lambdas.len() as u64);
         let pk = params.clone().into_params().lambda1(lam).check()?;

@@ -55,8 +55,8 @@ impl FrontierStore {
 
     /// Bytes charged for storing `emb`: its buffers, the key in both maps and the map slots.
     fn entry_bytes(emb: &Embeddings) -> usize {
-        let code = std::mem::size_of::<DfsCode>()
-            + emb.code().len() * std::mem::size_of::<DfsEdge>();
+        let code =
+            std::mem::size_of::<DfsCode>() + emb.code().len() * std::mem::size_of::<DfsEdge>();
         // a hash slot (key + value + control byte) and a B-tree slot (tick + key, node overhead)
         let slots = std::mem::size_of::<(DfsCode, (Embeddings, u64, usize))>()
             + 1
@@ -413,7 +413,8 @@ pub(crate) fn search_cached<S: CachedSearch + ParallelVisitor>(
             Some(emb) => {
                 if !run.is_empty() {
                     let targets = std::mem::take(&mut run);
-                    if let Some(t) = expand_paths(cache, db, miner, search, meter, targets, false)? {
+                    if let Some(t) = expand_paths(cache, db, miner, search, meter, targets, false)?
+                    {
                         return Ok(Some(t));
                     }
                 }
@@ -634,4 +635,93 @@ fn build_cache_parallel<S: CachedSearch + ParallelVisitor>(
     }));
     cache.nodes[0].children = Some(roots.into_iter().map(|r| r + 1).collect());
     Ok(stats.truncation)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use graphsparse_budget::RunControl;
+    use graphsparse_graph::parse_gspan;
+    use graphsparse_gspan::{MinerParams, mine};
+
+    /// The embeddings of every node of a small tree, in pre-order.
+    fn all_embeddings() -> Vec<Embeddings> {
+        struct All(Vec<Embeddings>);
+        impl Visitor for All {
+            fn pre(&mut self, node: &Node<'_>) -> Visit {
+                self.0.extend(node.embeddings());
+                Visit::Continue
+            }
+        }
+        let text = "t # 0\nv 0 0\nv 1 1\nv 2 0\nv 3 1\ne 0 1 0\ne 1 2 0\ne 2 3 1\ne 3 0 0\n\
+                    t # 1\nv 0 0\nv 1 1\nv 2 0\ne 0 1 0\ne 1 2 1\n\
+                    t # 2\nv 0 1\nv 1 1\nv 2 0\ne 0 1 0\ne 1 2 0\ne 2 0 0\n";
+        let db = parse_gspan(text, "<test>").unwrap().db;
+        let params = MinerParams::new().check().unwrap();
+        let mut v = All(Vec::new());
+        mine(&db, &params, &mut v, &RunControl::new()).unwrap();
+        v.0
+    }
+
+    fn charged(st: &FrontierStore) -> usize {
+        st.map.values().map(|(_, _, b)| *b).sum()
+    }
+
+    #[test]
+    fn the_store_charges_every_entry_and_stays_within_its_budget() {
+        let embs = all_embeddings();
+        assert!(embs.len() > 10, "{}", embs.len());
+        let sizes: Vec<usize> = embs.iter().map(FrontierStore::entry_bytes).collect();
+        // the charge covers at least the embeddings, graph ids and the two keys
+        for (e, &b) in embs.iter().zip(&sizes) {
+            assert!(b >= e.bytes() + 2 * std::mem::size_of::<DfsCode>());
+        }
+        let total: usize = sizes.iter().sum();
+        for budget in [1, sizes[0] - 1, sizes[0], total / 3, total / 2, total] {
+            let mut st = FrontierStore::new(budget);
+            let mut accepted = Vec::new();
+            for (k, e) in embs.iter().enumerate() {
+                st.insert(e.clone());
+                if sizes[k] <= budget {
+                    accepted.push(k);
+                }
+                assert!(st.bytes <= budget);
+                assert_eq!(st.bytes, charged(&st));
+                assert_eq!(st.map.len(), st.order.len());
+            }
+            // least recently stored go first: what is left is the newest accepted entries
+            let kept: Vec<usize> = accepted
+                .iter()
+                .copied()
+                .filter(|&k| st.map.contains_key(embs[k].code()))
+                .collect();
+            assert_eq!(kept, accepted[accepted.len() - kept.len()..]);
+            assert_eq!(st.evicted as usize, accepted.len() - kept.len());
+            if budget >= total {
+                assert_eq!((kept.len(), st.evicted), (embs.len(), 0));
+            } else if accepted.iter().map(|&k| sizes[k]).sum::<usize>() > budget {
+                assert!(st.evicted > 0, "budget {budget}");
+            }
+            // taking an entry returns it and releases exactly its charge
+            for &k in &kept {
+                let before = st.bytes;
+                assert_eq!(st.take(embs[k].code()).as_ref(), Some(&embs[k]));
+                assert_eq!(before - st.bytes, sizes[k]);
+                assert!(st.take(embs[k].code()).is_none());
+            }
+            assert_eq!((st.bytes, st.map.len(), st.order.len()), (0, 0, 0));
+        }
+    }
+
+    #[test]
+    fn a_zero_budget_stores_nothing() {
+        let cache = TreeCache::new(None, 0);
+        assert!(cache.store.is_none());
+        assert_eq!(cache.frontier_stats(), FrontierStats::default());
+        let mut st = FrontierStore::new(0);
+        for e in all_embeddings() {
+            st.insert(e);
+        }
+        assert_eq!((st.bytes, st.map.len(), st.evicted), (0, 0, 0));
+    }
 }

@@ -36,8 +36,8 @@ pub use boost::{
     AdaBoostFit, Stump, StumpParams, StumpSearch, StumpSearcher, StumpValidParams, adaboost,
     best_stump,
 };
-pub use cache::{DEFAULT_CACHE_BYTES, FrontierStats};
 pub use bounds::{AbsCorrelation, Bounds, SeparableFunction, WeightedError, WeightedGain};
+pub use cache::{DEFAULT_CACHE_BYTES, FrontierStats};
 pub use error::{Result, SubgraphError};
 pub use graphsparse_budget::{Budget, RunControl, Truncation};
 pub use loss::{Logistic, Loss, Squared};
