@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use graphsparse::graph::GraphDatabase;
 use graphsparse::subgraph::{
-    BcgdFit, BcgdParams, BcgdValidParams, Logistic, SeparableFunction, Squared, StumpParams,
+    BcgdFit, BcgdParams, BcgdValidParams, DEFAULT_CACHE_BYTES, Logistic, SeparableFunction, Squared, StumpParams,
     StumpSearch, StumpValidParams, SubgraphError, adaboost, fit_bcgd_path, match_patterns,
 };
 use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2};
@@ -32,6 +32,9 @@ struct BcgdArgs {
     time_limit: Seconds,
     prune: Flag,
     cache: Flag,
+    /// Byte budget of the frontier embeddings (absent: the core's default).
+    #[pyo3(default)]
+    cache_bytes: Option<Count>,
     screening: Flag,
     record_trace: Flag,
 }
@@ -49,6 +52,7 @@ impl BcgdArgs {
             .prune(self.prune.0)
             .parallel(parallel)
             .cache(self.cache.0)
+            .cache_bytes(cache_bytes(self.cache_bytes))
             .screening(self.screening.0)
             .record_trace(self.record_trace.0)
             .check()
@@ -64,6 +68,14 @@ struct StumpArgs {
     max_nodes: Option<NodeBudget>,
     time_limit: Seconds,
     prune: Flag,
+    /// Byte budget of the frontier embeddings (absent: the core's default).
+    #[pyo3(default)]
+    cache_bytes: Option<Count>,
+}
+
+/// The frontier byte budget given, or the core's default.
+fn cache_bytes(given: Option<Count>) -> usize {
+    given.map_or(DEFAULT_CACHE_BYTES, Count::usize)
 }
 
 /// The number of Adaboost rounds, read from the same dict as [`StumpArgs`].
@@ -82,6 +94,7 @@ impl StumpArgs {
             .time_limit(self.time_limit.0)
             .prune(self.prune.0)
             .parallel(parallel)
+            .cache_bytes(cache_bytes(self.cache_bytes))
             .check()
     }
 }
