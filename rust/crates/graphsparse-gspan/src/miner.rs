@@ -186,11 +186,17 @@ pub(crate) struct Shared<'a> {
     meter: &'a Meter<'a>,
     pruned: AtomicU64,
     non_min: AtomicU64,
-    spare: Mutex<Vec<Worker>>,
+    /// Idle workers (their buffers are reused by the next task).
+    spare: &'a Mutex<Vec<Worker>>,
 }
 
 impl<'a> Shared<'a> {
-    pub(crate) fn new(db: &'a Prepared, params: &MinerValidParams, meter: &'a Meter<'a>) -> Self {
+    pub(crate) fn new(
+        db: &'a Prepared,
+        params: &MinerValidParams,
+        meter: &'a Meter<'a>,
+        spare: &'a Mutex<Vec<Worker>>,
+    ) -> Self {
         Shared {
             db,
             min_support: params.min_support(),
@@ -200,7 +206,7 @@ impl<'a> Shared<'a> {
             meter,
             pruned: AtomicU64::new(0),
             non_min: AtomicU64::new(0),
-            spare: Mutex::new(Vec::new()),
+            spare,
         }
     }
 
@@ -233,12 +239,12 @@ impl<'a> Shared<'a> {
         self.meter.claim_node()
     }
 
-    fn take_worker(&self) -> Worker {
+    pub(crate) fn take_worker(&self) -> Worker {
         let spare = self.spare.lock().unwrap_or_else(|p| p.into_inner()).pop();
         spare.unwrap_or_else(|| Worker::new(self.db))
     }
 
-    fn give_back(&self, w: Worker) {
+    pub(crate) fn give_back(&self, w: Worker) {
         self.spare.lock().unwrap_or_else(|p| p.into_inner()).push(w);
     }
 }
@@ -886,7 +892,8 @@ fn traverse_prepared<V: Visitor, M: Mode<V>>(
     meter: &Meter<'_>,
 ) -> MiningStats {
     let (nodes_before, seconds_before) = (meter.nodes(), meter.elapsed());
-    let sh = Shared::new(prepared, params, meter);
+    let spare = Mutex::new(Vec::new());
+    let sh = Shared::new(prepared, params, meter, &spare);
     let mut stopped = false;
     if params.single_vertices() {
         stopped = visit_single_vertices(db, &sh, v);

@@ -7,6 +7,8 @@
 //! it, and later run [`mine_below`] / [`mine_below_parallel`] from that copy: the subtree below
 //! the node is visited exactly as a full traversal would visit it, with no work above it.
 
+use std::sync::Mutex;
+
 use graphsparse_budget::Meter;
 use graphsparse_graph::GraphDatabase;
 
@@ -162,6 +164,8 @@ impl Node<'_> {
 pub struct MiningIndex {
     prepared: Prepared,
     min_support: usize,
+    /// Workers of earlier traversals, reused (a fresh one allocates per-vertex marks).
+    spare: Mutex<Vec<Worker>>,
 }
 
 impl MiningIndex {
@@ -177,10 +181,12 @@ impl MiningIndex {
         Ok(Self {
             prepared: Prepared::new(db, params.min_support())?,
             min_support: params.min_support(),
+            spare: Mutex::new(Vec::new()),
         })
     }
 
-    /// Bytes of its heap buffers (by length).
+    /// Bytes of the prepared database's heap buffers (by length; the scratch of idle workers
+    /// kept for the next traversal is not counted).
     ///
     /// # Complexity
     /// O(1).
@@ -241,7 +247,7 @@ fn below<V: Visitor, M: Mode<V>>(
 ) -> Result<MiningStats> {
     check(index, params, emb)?;
     let (nodes_before, seconds_before) = (meter.nodes(), meter.elapsed());
-    let sh = Shared::new(&index.prepared, params, meter);
+    let sh = Shared::new(&index.prepared, params, meter, &index.spare);
     let d = emb.code.len();
     if d < params.max_size().unwrap_or(usize::MAX) {
         let prefix: Vec<&[Emb]> = (0..d - 1).map(|t| emb.level(t)).collect();
@@ -250,10 +256,11 @@ fn below<V: Visitor, M: Mode<V>>(
             top: Some(emb.level(d - 1)),
             top_gids: &emb.gids,
         };
-        let mut w = Worker::new(&index.prepared);
-        w.code = emb.code.clone();
+        let mut w = sh.take_worker();
+        w.code.clone_from(&emb.code);
         w.ensure_depth(d);
         w.expand::<V, M>(&sh, d, visitor, base);
+        sh.give_back(w);
     }
     Ok(sh.stats(nodes_before, seconds_before))
 }

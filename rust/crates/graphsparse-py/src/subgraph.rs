@@ -272,6 +272,21 @@ impl StumpSearcher {
     fn cached_nodes(&self) -> usize {
         self.inner.cached_nodes()
     }
+
+    /// The store of frontier embeddings as a dict: `entries`, `bytes`, `budget`, `evicted`,
+    /// `resumed` (frontier nodes expanded from stored embeddings) and `reembedded`.
+    #[getter]
+    fn frontier_stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let st = self.inner.frontier_stats();
+        let d = PyDict::new(py);
+        d.set_item("entries", st.entries)?;
+        d.set_item("bytes", st.bytes)?;
+        d.set_item("budget", st.budget)?;
+        d.set_item("evicted", st.evicted)?;
+        d.set_item("resumed", st.resumed)?;
+        d.set_item("reembedded", st.reembedded)?;
+        Ok(d)
+    }
 }
 
 /// Adaboost with subgraph stumps (searches share a cache of the visited tree); `params` holds

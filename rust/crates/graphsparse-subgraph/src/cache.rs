@@ -18,26 +18,27 @@ use graphsparse_budget::{Meter, Truncation};
 use graphsparse_graph::GraphDatabase;
 use graphsparse_gspan::{
     DfsCode, DfsEdge, Embeddings, MinerValidParams, MiningIndex, Node, ParallelVisitor, Visit,
-    Visitor, mine_below, mine_below_parallel, mine_parallel_with_meter, mine_with_meter,
+    Visitor, mine_below, mine_parallel_with_meter, mine_with_meter,
 };
 use rayon::prelude::*;
 use rustc_hash::FxBuildHasher;
 
 use crate::error::Result;
 
-/// Default byte budget for the stored embeddings of frontier nodes (256 MiB; see
+/// Default byte budget for the stored embeddings of expanded nodes (256 MiB; see
 /// [`crate::BcgdParams::cache_bytes`], [`crate::StumpParams::cache_bytes`]).
 pub const DEFAULT_CACHE_BYTES: usize = 256 << 20;
 
-/// The embeddings of frontier nodes, least recently stored evicted first, within a byte budget.
-///
-/// An entry is used once: expanding its node takes it out (the node is no longer frontier).
+type Key = Box<[DfsEdge]>;
+
+/// The embeddings of expanded nodes of the cached tree, least recently used evicted first,
+/// within a byte budget.
 pub(crate) struct FrontierStore {
     budget: usize,
     bytes: usize,
     tick: u64,
-    map: HashMap<DfsCode, (Embeddings, u64, usize), FxBuildHasher>,
-    order: BTreeMap<u64, DfsCode>,
+    map: HashMap<Key, (Embeddings, u64, usize), FxBuildHasher>,
+    order: BTreeMap<u64, Key>,
     evicted: u64,
 }
 
@@ -55,60 +56,77 @@ impl FrontierStore {
 
     /// Bytes charged for storing `emb`: its buffers, the key in both maps and the map slots.
     fn entry_bytes(emb: &Embeddings) -> usize {
-        let code =
-            std::mem::size_of::<DfsCode>() + emb.code().len() * std::mem::size_of::<DfsEdge>();
+        let key = std::mem::size_of::<Key>() + emb.code().len() * std::mem::size_of::<DfsEdge>();
         // a hash slot (key + value + control byte) and a B-tree slot (tick + key, node overhead)
-        let slots = std::mem::size_of::<(DfsCode, (Embeddings, u64, usize))>()
+        let slots = std::mem::size_of::<(Key, (Embeddings, u64, usize))>()
             + 1
-            + 2 * (8 + std::mem::size_of::<DfsCode>());
-        emb.bytes() + 2 * code + slots
+            + 2 * (8 + std::mem::size_of::<Key>());
+        emb.bytes() + 2 * key + slots
     }
 
-    /// A lower bound of the bytes an entry of `n_embs` embeddings would take (before copying).
+    /// True when `n_embs` embeddings could not fit in the budget (checked before copying).
     fn too_big(&self, n_embs: usize) -> bool {
         n_embs.saturating_mul(8) > self.budget
     }
 
+    /// Stores `emb` as the most recently used entry, evicting the least recently used ones
+    /// beyond the budget; an entry larger than the whole budget is not stored.
     fn insert(&mut self, emb: Embeddings) {
         let b = Self::entry_bytes(&emb);
         if b > self.budget {
             return;
         }
         self.tick += 1;
-        let code = emb.code().clone();
-        if let Some((_, t, old)) = self.map.insert(code.clone(), (emb, self.tick, b)) {
+        let key: Key = emb.code().edges().into();
+        if let Some((_, t, old)) = self.map.insert(key.clone(), (emb, self.tick, b)) {
             self.order.remove(&t);
             self.bytes -= old;
         }
-        self.order.insert(self.tick, code);
+        self.order.insert(self.tick, key);
         self.bytes += b;
         while self.bytes > self.budget {
-            let (_, code) = self
+            let (_, key) = self
                 .order
                 .pop_first()
                 .expect("invariant: bytes > 0 means entries");
             let (_, _, old) = self
                 .map
-                .remove(&code)
+                .remove(&key)
                 .expect("invariant: order and map hold the same codes");
             self.bytes -= old;
             self.evicted += 1;
         }
     }
 
-    fn take(&mut self, code: &DfsCode) -> Option<Embeddings> {
+    fn contains(&self, code: &[DfsEdge]) -> bool {
+        self.map.contains_key(code)
+    }
+
+    /// Removes and returns the entry of `code` (put it back with `insert` to mark it used).
+    fn take(&mut self, code: &[DfsEdge]) -> Option<Embeddings> {
         let (emb, t, b) = self.map.remove(code)?;
         self.order.remove(&t);
         self.bytes -= b;
         Some(emb)
     }
 
-    /// Stores the embeddings of `node` if the budget can hold them.
+    /// Length of the longest proper prefix of `code` that is stored (0: none).
+    fn deepest_stored_ancestor(&self, code: &[DfsEdge]) -> usize {
+        (1..code.len())
+            .rev()
+            .find(|&k| self.contains(&code[..k]))
+            .unwrap_or(0)
+    }
+
+    /// Stores the embeddings of `node` if the budget can hold them and they are not stored.
     fn keep(store: Option<&Mutex<FrontierStore>>, node: &Node<'_>) {
         let Some(store) = store else { return };
         let n: usize = node.embedding_counts().iter().map(|&c| c as usize).sum();
-        if store.lock().unwrap_or_else(|p| p.into_inner()).too_big(n) {
-            return;
+        {
+            let st = store.lock().unwrap_or_else(|p| p.into_inner());
+            if st.too_big(n) || st.contains(node.code().edges()) {
+                return;
+            }
         }
         if let Some(e) = node.embeddings() {
             store.lock().unwrap_or_else(|p| p.into_inner()).insert(e);
@@ -291,8 +309,10 @@ enum Frame {
     New(u32, bool),
 }
 
-/// Re-embeds the paths to `targets` (sorted by code) in one serial traversal (or the whole
-/// tree when `all`), evaluating and caching everything below them.
+/// Re-embeds the paths to `targets` (sorted by code) in one serial traversal, from the root or
+/// below a stored node (or the whole tree when `all`), evaluating and caching everything below
+/// the targets. The embeddings of the nodes it expands (path, targets, new nodes the search
+/// continues at) join the store.
 struct Expand<'s, S> {
     search: &'s mut S,
     cache: &'s mut TreeCache,
@@ -309,12 +329,12 @@ impl<S: CachedSearch> Visitor for Expand<'_, S> {
             None if self.all => Some(0),
             _ => None,
         };
+        let at_max = self.cache.max_size.is_some_and(|m| code.len() >= m);
         if let Some(p) = parent {
             self.search.enter(code);
             let v = self.search.evaluate(code, node.graph_ids());
             let idx = self.cache.nodes.len() as u32;
-            let at_max = self.cache.max_size.is_some_and(|m| code.len() >= m);
-            if v == Visit::Prune && !at_max {
+            if v == Visit::Continue && !at_max {
                 FrontierStore::keep(self.cache.store.as_ref(), node);
             }
             self.cache.nodes.push(CNode {
@@ -332,6 +352,9 @@ impl<S: CachedSearch> Visitor for Expand<'_, S> {
         if let Ok(k) = self.targets.binary_search_by(|(c, _)| c.cmp(code)) {
             let idx = self.targets[k].1;
             self.cache.nodes[idx as usize].children = Some(Vec::new());
+            if !at_max {
+                FrontierStore::keep(self.cache.store.as_ref(), node);
+            }
             self.search.enter(code);
             self.frames.push(Frame::Target(idx));
             return Visit::Continue;
@@ -345,6 +368,7 @@ impl<S: CachedSearch> Visitor for Expand<'_, S> {
             .get(k)
             .is_some_and(|(t, _)| t.len() > n && t.edges()[..n] == *code.edges())
         {
+            FrontierStore::keep(self.cache.store.as_ref(), node);
             self.search.enter(code);
             self.frames.push(Frame::Path);
             Visit::Continue
@@ -371,9 +395,11 @@ impl<S: CachedSearch> Visitor for Expand<'_, S> {
 }
 
 /// One search through the cache, every node it evaluates or expands claimed from `meter`;
-/// returns why it stopped early, if it did. With `parallel`, the walk, the first search (which
-/// fills the cache) and the expansions from stored embeddings run on the current rayon pool;
-/// the search (fork/join in DFS order) gives the serial result.
+/// returns why it stopped early, if it did. With `parallel`, the walk and the first search
+/// (which fills the cache) run on the current rayon pool; the search (fork/join in DFS order)
+/// gives the serial result. The frontier nodes the search enters are expanded in code order,
+/// each group of consecutive ones below the same stored node from its embeddings, the others by
+/// re-embedding from the root.
 pub(crate) fn search_cached<S: CachedSearch + ParallelVisitor>(
     cache: &mut TreeCache,
     db: &GraphDatabase,
@@ -387,7 +413,7 @@ pub(crate) fn search_cached<S: CachedSearch + ParallelVisitor>(
             return build_cache_parallel(cache, db, miner, search, meter);
         }
         cache.nodes[0].children = Some(Vec::new());
-        return expand_paths(cache, db, miner, search, meter, Vec::new(), true);
+        return expand_below(cache, db, miner, search, meter, 0, Vec::new(), true);
     }
     let mut need = Vec::new();
     let w = WalkCtx {
@@ -397,124 +423,98 @@ pub(crate) fn search_cached<S: CachedSearch + ParallelVisitor>(
     if let Some(t) = walk(cache, 0, 0, search, &mut need, &w) {
         return Ok(Some(t));
     }
-    if need.is_empty() {
-        return Ok(None);
-    }
     need.sort_by(|a, b| a.0.cmp(&b.0));
-    // in code order: runs of targets without stored embeddings are re-embedded together
-    let mut run: Vec<(DfsCode, u32)> = Vec::new();
+    // consecutive targets with the same deepest stored ancestor (prefix length; 0: the root)
+    let mut group: Vec<(DfsCode, u32)> = Vec::new();
+    let mut at = 0;
     for (code, idx) in need {
-        let stored = cache
-            .store
-            .as_mut()
-            .and_then(|st| st.get_mut().unwrap_or_else(|p| p.into_inner()).take(&code));
-        match stored {
-            None => run.push((code, idx)),
-            Some(emb) => {
-                if !run.is_empty() {
-                    let targets = std::mem::take(&mut run);
-                    if let Some(t) = expand_paths(cache, db, miner, search, meter, targets, false)?
-                    {
-                        return Ok(Some(t));
-                    }
-                }
-                if let Some(t) = resume(cache, db, miner, search, meter, idx, &emb, parallel)? {
-                    return Ok(Some(t));
-                }
+        let k = cache.store.as_ref().map_or(0, |st| {
+            st.lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .deepest_stored_ancestor(code.edges())
+        });
+        let same = group
+            .last()
+            .is_some_and(|(g, _)| k == at && g.edges()[..k] == code.edges()[..k]);
+        if !same && !group.is_empty() {
+            let targets = std::mem::take(&mut group);
+            if let Some(t) = expand_below(cache, db, miner, search, meter, at, targets, false)? {
+                return Ok(Some(t));
             }
         }
+        at = k;
+        group.push((code, idx));
     }
-    if run.is_empty() {
+    if group.is_empty() {
         return Ok(None);
     }
-    expand_paths(cache, db, miner, search, meter, run, false)
+    expand_below(cache, db, miner, search, meter, at, group, false)
 }
 
-fn expand_paths<S: CachedSearch>(
+/// Expands `targets` (sorted, all extending the stored node of code `targets[0].0[..at]`, or
+/// the root when `at == 0`) with one traversal from that node.
+#[allow(clippy::too_many_arguments)]
+fn expand_below<S: CachedSearch>(
     cache: &mut TreeCache,
     db: &GraphDatabase,
     miner: &MinerValidParams,
     search: &mut S,
     meter: &Meter<'_>,
+    at: usize,
     targets: Vec<(DfsCode, u32)>,
     all: bool,
 ) -> Result<Option<Truncation>> {
-    cache.reembedded += targets.len() as u64;
-    let mut ex = Expand {
-        search,
-        cache,
-        targets,
-        all,
-        frames: Vec::new(),
+    let n_targets = targets.len() as u64;
+    let from = match (at, cache.store.as_mut()) {
+        (0, _) | (_, None) => None,
+        (_, Some(st)) => st
+            .get_mut()
+            .unwrap_or_else(|p| p.into_inner())
+            .take(&targets[0].0.edges()[..at]),
     };
-    let stats = mine_with_meter(db, miner, &mut ex, meter)?;
-    Ok(stats.truncation)
-}
-
-/// Expands the frontier node `idx` from its stored embeddings: the search enters the node's
-/// path (as the path traversal would), a fork of it visits the subtree, and the new nodes join
-/// the cache under `idx`. A truncated expansion is dropped (the node stays frontier).
-#[allow(clippy::too_many_arguments)]
-fn resume<S: CachedSearch + ParallelVisitor>(
-    cache: &mut TreeCache,
-    db: &GraphDatabase,
-    miner: &MinerValidParams,
-    search: &mut S,
-    meter: &Meter<'_>,
-    idx: u32,
-    emb: &Embeddings,
-    parallel: bool,
-) -> Result<Option<Truncation>> {
+    let Some(emb) = from else {
+        cache.reembedded += n_targets;
+        let mut ex = Expand {
+            search,
+            cache,
+            targets,
+            all,
+            frames: Vec::new(),
+        };
+        return Ok(mine_with_meter(db, miner, &mut ex, meter)?.truncation);
+    };
+    cache.resumed += n_targets;
     if cache.index.is_none() {
         cache.index = Some(MiningIndex::new(db, miner)?);
     }
-    cache.resumed += 1;
+    // the search enters the stored node's path, as the traversal from the root would
     let edges = emb.code().edges();
     for k in 1..=edges.len() {
         let prefix =
             DfsCode::from_edges(edges[..k].to_vec()).expect("invariant: prefixes of a DFS code");
         search.enter(&prefix);
     }
-    let mut build = Build {
-        search: search.fork(),
-        nodes: Vec::new(),
-        roots: Vec::new(),
+    let index = cache.index.take().expect("invariant: made above");
+    let mut ex = Expand {
+        search,
+        cache,
+        targets,
+        all: false,
         frames: Vec::new(),
-        max_size: cache.max_size,
-        store: cache.store.as_ref(),
     };
-    let index = cache.index.as_ref().expect("invariant: made above");
-    let stats = if parallel {
-        mine_below_parallel(index, miner, emb, &mut build, meter)?
-    } else {
-        mine_below(index, miner, emb, &mut build, meter)?
-    };
-    let Build {
-        search: fork,
-        nodes,
-        roots,
-        ..
-    } = build;
-    search.join(fork);
+    let stats = mine_below(&index, miner, &emb, &mut ex, meter);
     for _ in edges {
         search.leave();
     }
-    if stats.truncation.is_some() {
-        return Ok(stats.truncation);
+    cache.index = Some(index);
+    if let Some(st) = cache.store.as_mut() {
+        // used: it becomes the most recent entry
+        st.get_mut().unwrap_or_else(|p| p.into_inner()).insert(emb);
     }
-    let off = cache.nodes.len() as u32;
-    cache.nodes.extend(nodes.into_iter().map(|mut n| {
-        if let Some(ch) = n.children.as_mut() {
-            ch.iter_mut().for_each(|c| *c += off);
-        }
-        n
-    }));
-    cache.nodes[idx as usize].children = Some(roots.into_iter().map(|r| r + off).collect());
-    Ok(None)
+    Ok(stats?.truncation)
 }
 
-/// The first search of an empty cache as a parallel traversal (and the expansion of a frontier
-/// node from its stored embeddings): every forked subtree collects its own nodes, and joins
+/// The first search of an empty cache as a parallel traversal: every forked subtree collects its own nodes, and joins
 /// (in child order) append them and hang their roots under the node that split. The tree is
 /// the one the serial search builds (children in DFS order); only the order of the node array
 /// differs, which nothing depends on.
@@ -536,7 +536,7 @@ impl<S: CachedSearch> Visitor for Build<'_, S> {
         let v = self.search.evaluate(code, node.graph_ids());
         let idx = self.nodes.len() as u32;
         let at_max = self.max_size.is_some_and(|m| code.len() >= m);
-        if v == Visit::Prune && !at_max {
+        if v == Visit::Continue && !at_max {
             FrontierStore::keep(self.store, node);
         }
         self.nodes.push(CNode {
@@ -693,7 +693,7 @@ mod tests {
             let kept: Vec<usize> = accepted
                 .iter()
                 .copied()
-                .filter(|&k| st.map.contains_key(embs[k].code()))
+                .filter(|&k| st.contains(embs[k].code().edges()))
                 .collect();
             assert_eq!(kept, accepted[accepted.len() - kept.len()..]);
             assert_eq!(st.evicted as usize, accepted.len() - kept.len());
@@ -705,9 +705,9 @@ mod tests {
             // taking an entry returns it and releases exactly its charge
             for &k in &kept {
                 let before = st.bytes;
-                assert_eq!(st.take(embs[k].code()).as_ref(), Some(&embs[k]));
+                assert_eq!(st.take(embs[k].code().edges()).as_ref(), Some(&embs[k]));
                 assert_eq!(before - st.bytes, sizes[k]);
-                assert!(st.take(embs[k].code()).is_none());
+                assert!(st.take(embs[k].code().edges()).is_none());
             }
             assert_eq!((st.bytes, st.map.len(), st.order.len()), (0, 0, 0));
         }
