@@ -5,11 +5,18 @@
 //! *frontier* node (`children == None`). A search first walks the cached tree, evaluating
 //! nodes without any embedding work (in parallel on the caller's pool when asked, forking the
 //! search at the shallow nodes and joining in child order, so the result is the serial one).
-//! The frontier nodes it wants to enter are then expanded in code order: from their stored
-//! embeddings when the [`FrontierStore`] still holds them ([`graphsparse_gspan::mine_below`],
-//! nothing above them is re-embedded), else by one gSpan traversal that follows only the paths
-//! to them (path nodes are re-embedded but not evaluated again). Everything found below them
-//! joins the cache, and the embeddings of the new frontier nodes join the store.
+//! The frontier nodes it wants to enter are then expanded in code order, by one traversal per
+//! group of consecutive targets that follows only the paths to them (path nodes are embedded
+//! but not evaluated again), in parallel when asked. A group starts below the deepest ancestor
+//! whose embeddings the [`FrontierStore`] still holds ([`graphsparse_gspan::mine_below`]), so
+//! nothing above it is re-embedded, or at the root. Everything found below the targets joins
+//! the cache, and the embeddings of the nodes expanded join the store.
+//!
+//! The store keeps the embeddings of *expanded* nodes, not of the frontier itself: on
+//! Mutagenicity about 98% of the cached nodes are frontier nodes (avg. 17 KB of embeddings
+//! each, gigabytes in all), so a byte-bounded store of frontier embeddings is flushed by every
+//! search and copying them costs more than it saves; the few expanded nodes are the parents the
+//! frontier nodes are generated from.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
@@ -18,7 +25,7 @@ use graphsparse_budget::{Meter, Truncation};
 use graphsparse_graph::GraphDatabase;
 use graphsparse_gspan::{
     DfsCode, DfsEdge, Embeddings, MinerValidParams, MiningIndex, Node, ParallelVisitor, Visit,
-    Visitor, mine_below, mine_parallel_with_meter, mine_with_meter,
+    Visitor, mine_below, mine_below_parallel, mine_parallel_with_meter, mine_with_meter,
 };
 use rayon::prelude::*;
 use rustc_hash::FxBuildHasher;
@@ -302,61 +309,132 @@ fn walk<S: CachedSearch + ParallelVisitor>(
     None
 }
 
-enum Frame {
+/// Where the traversal of an [`Expand`] is, for the node on top of its stack.
+#[derive(Clone, Copy)]
+enum At {
+    /// Pruned: not a target's ancestor.
     Skip,
+    /// Above the targets (their ancestor, re-embedded but not evaluated).
     Path,
-    Target(u32),
+    /// A cached node being expanded: a target (or the root of an empty cache).
+    Cache(u32),
+    /// A new node (local index) and whether the search continues below it.
     New(u32, bool),
+    /// In a forked visitor: below the node its parent visitor split at.
+    Fork,
 }
 
-/// Re-embeds the paths to `targets` (sorted by code) in one serial traversal, from the root or
-/// below a stored node (or the whole tree when `all`), evaluating and caching everything below
-/// the targets. The embeddings of the nodes it expands (path, targets, new nodes the search
-/// continues at) join the store.
-struct Expand<'s, S> {
-    search: &'s mut S,
-    cache: &'s mut TreeCache,
-    targets: Vec<(DfsCode, u32)>,
-    all: bool,
-    frames: Vec<Frame>,
+/// Expands cached frontier nodes (`targets`, sorted by code): the traversal runs from the root,
+/// or below a stored node, down the paths to them, and everything below them is evaluated and
+/// collected as new nodes (local indices), hung under the targets when the expansion is merged
+/// into the cache. The embeddings of the nodes it expands (path, targets, new nodes the search
+/// continues at) join the store. As a [`ParallelVisitor`], every fork collects its own nodes and
+/// joins (in child order) append them, so the merged tree is the serial one.
+struct Expand<'a, S> {
+    search: S,
+    targets: &'a [(DfsCode, u32)],
+    max_size: Option<usize>,
+    store: Option<&'a Mutex<FrontierStore>>,
+    nodes: Vec<CNode>,
+    /// New nodes hung under a cached node (`None`: under the node this fork started below).
+    hang: Vec<(Option<u32>, u32)>,
+    /// Targets entered (now expanded).
+    entered: Vec<u32>,
+    frames: Vec<At>,
+    /// The state where this visitor starts.
+    outer: At,
+}
+
+impl<'a, S> Expand<'a, S> {
+    fn new(
+        search: S,
+        targets: &'a [(DfsCode, u32)],
+        cache: &'a TreeCache,
+        outer: At,
+    ) -> Self {
+        Self {
+            search,
+            targets,
+            max_size: cache.max_size,
+            store: cache.store.as_ref(),
+            nodes: Vec::new(),
+            hang: Vec::new(),
+            entered: Vec::new(),
+            frames: Vec::new(),
+            outer,
+        }
+    }
+
+    fn top(&self) -> At {
+        self.frames.last().copied().unwrap_or(self.outer)
+    }
+}
+
+/// The parts of a finished [`Expand`] that go into the cache.
+struct Expansion {
+    nodes: Vec<CNode>,
+    hang: Vec<(Option<u32>, u32)>,
+    entered: Vec<u32>,
+}
+
+impl Expansion {
+    fn merge_into(self, cache: &mut TreeCache) {
+        for &i in &self.entered {
+            cache.nodes[i as usize].children = Some(Vec::new());
+        }
+        let off = cache.nodes.len() as u32;
+        cache.nodes.extend(self.nodes.into_iter().map(|mut n| {
+            if let Some(ch) = n.children.as_mut() {
+                ch.iter_mut().for_each(|c| *c += off);
+            }
+            n
+        }));
+        for (p, c) in self.hang {
+            let p = p.expect("invariant: only forks hang nodes under their fork point");
+            cache.nodes[p as usize]
+                .children
+                .get_or_insert_with(Vec::new)
+                .push(c + off);
+        }
+    }
 }
 
 impl<S: CachedSearch> Visitor for Expand<'_, S> {
     fn pre(&mut self, node: &Node<'_>) -> Visit {
         let code = node.code();
-        let parent = match self.frames.last() {
-            Some(Frame::Target(i) | Frame::New(i, _)) => Some(*i),
-            None if self.all => Some(0),
-            _ => None,
-        };
-        let at_max = self.cache.max_size.is_some_and(|m| code.len() >= m);
-        if let Some(p) = parent {
+        let at_max = self.max_size.is_some_and(|m| code.len() >= m);
+        let top = self.top();
+        if let At::Cache(_) | At::New(..) | At::Fork = top {
             self.search.enter(code);
             let v = self.search.evaluate(code, node.graph_ids());
-            let idx = self.cache.nodes.len() as u32;
             if v == Visit::Continue && !at_max {
-                FrontierStore::keep(self.cache.store.as_ref(), node);
+                FrontierStore::keep(self.store, node);
             }
-            self.cache.nodes.push(CNode {
+            let idx = self.nodes.len() as u32;
+            self.nodes.push(CNode {
                 code: code.clone(),
                 ids: node.graph_ids().to_vec(),
                 children: at_max.then(Vec::new),
             });
-            self.cache.nodes[p as usize]
-                .children
-                .get_or_insert_with(Vec::new)
-                .push(idx);
-            self.frames.push(Frame::New(idx, v == Visit::Continue));
+            match top {
+                At::New(p, _) => self.nodes[p as usize]
+                    .children
+                    .get_or_insert_with(Vec::new)
+                    .push(idx),
+                At::Cache(i) => self.hang.push((Some(i), idx)),
+                _ => self.hang.push((None, idx)),
+            }
+            self.frames.push(At::New(idx, v == Visit::Continue));
             return v;
         }
         if let Ok(k) = self.targets.binary_search_by(|(c, _)| c.cmp(code)) {
             let idx = self.targets[k].1;
-            self.cache.nodes[idx as usize].children = Some(Vec::new());
+            self.entered.push(idx);
             if !at_max {
-                FrontierStore::keep(self.cache.store.as_ref(), node);
+                FrontierStore::keep(self.store, node);
             }
             self.search.enter(code);
-            self.frames.push(Frame::Target(idx));
+            self.frames.push(At::Cache(idx));
             return Visit::Continue;
         }
         // Codes order lexicographically with a prefix before its extensions, so the sorted
@@ -368,38 +446,81 @@ impl<S: CachedSearch> Visitor for Expand<'_, S> {
             .get(k)
             .is_some_and(|(t, _)| t.len() > n && t.edges()[..n] == *code.edges())
         {
-            FrontierStore::keep(self.cache.store.as_ref(), node);
+            FrontierStore::keep(self.store, node);
             self.search.enter(code);
-            self.frames.push(Frame::Path);
+            self.frames.push(At::Path);
             Visit::Continue
         } else {
-            self.frames.push(Frame::Skip);
+            self.frames.push(At::Skip);
             Visit::Prune
         }
     }
 
     fn post(&mut self, _node: &Node<'_>) {
         match self.frames.pop() {
-            Some(Frame::Skip) | None => {}
-            Some(Frame::New(idx, continued)) => {
+            Some(At::Skip) | None => {}
+            Some(At::New(idx, continued)) => {
                 if continued {
-                    self.cache.nodes[idx as usize]
+                    self.nodes[idx as usize]
                         .children
                         .get_or_insert_with(Vec::new);
                 }
                 self.search.leave();
             }
-            Some(Frame::Path | Frame::Target(_)) => self.search.leave(),
+            Some(_) => self.search.leave(),
         }
     }
 }
 
+impl<S: CachedSearch + ParallelVisitor> ParallelVisitor for Expand<'_, S> {
+    fn fork(&self) -> Self {
+        let outer = match self.top() {
+            At::New(..) => At::Fork,
+            other => other,
+        };
+        Expand {
+            search: self.search.fork(),
+            targets: self.targets,
+            max_size: self.max_size,
+            store: self.store,
+            nodes: Vec::new(),
+            hang: Vec::new(),
+            entered: Vec::new(),
+            frames: Vec::new(),
+            outer,
+        }
+    }
+
+    fn join(&mut self, child: Self) {
+        let off = self.nodes.len() as u32;
+        self.nodes.extend(child.nodes.into_iter().map(|mut n| {
+            if let Some(ch) = n.children.as_mut() {
+                ch.iter_mut().for_each(|c| *c += off);
+            }
+            n
+        }));
+        let top = self.top();
+        for (p, c) in child.hang {
+            match (p, top) {
+                (Some(i), _) => self.hang.push((Some(i), c + off)),
+                (None, At::New(j, _)) => self.nodes[j as usize]
+                    .children
+                    .get_or_insert_with(Vec::new)
+                    .push(c + off),
+                (None, _) => self.hang.push((None, c + off)),
+            }
+        }
+        self.entered.extend(child.entered);
+        self.search.join(child.search);
+    }
+}
+
 /// One search through the cache, every node it evaluates or expands claimed from `meter`;
-/// returns why it stopped early, if it did. With `parallel`, the walk and the first search
-/// (which fills the cache) run on the current rayon pool; the search (fork/join in DFS order)
-/// gives the serial result. The frontier nodes the search enters are expanded in code order,
-/// each group of consecutive ones below the same stored node from its embeddings, the others by
-/// re-embedding from the root.
+/// returns why it stopped early, if it did. With `parallel`, the first search (which fills the
+/// cache), the walk and the expansions run on the current rayon pool; the search (fork/join in
+/// DFS order) gives the serial result. The frontier nodes the search enters are expanded in
+/// code order, each group of consecutive ones below the same stored node from its embeddings,
+/// the others by re-embedding from the root.
 pub(crate) fn search_cached<S: CachedSearch + ParallelVisitor>(
     cache: &mut TreeCache,
     db: &GraphDatabase,
@@ -409,11 +530,8 @@ pub(crate) fn search_cached<S: CachedSearch + ParallelVisitor>(
     parallel: bool,
 ) -> Result<Option<Truncation>> {
     if cache.is_unbuilt() {
-        if parallel {
-            return build_cache_parallel(cache, db, miner, search, meter);
-        }
         cache.nodes[0].children = Some(Vec::new());
-        return expand_below(cache, db, miner, search, meter, 0, Vec::new(), true);
+        return expand(cache, db, miner, search, meter, parallel, None, &[], At::Cache(0));
     }
     let mut need = Vec::new();
     let w = WalkCtx {
@@ -438,7 +556,7 @@ pub(crate) fn search_cached<S: CachedSearch + ParallelVisitor>(
             .is_some_and(|(g, _)| k == at && g.edges()[..k] == code.edges()[..k]);
         if !same && !group.is_empty() {
             let targets = std::mem::take(&mut group);
-            if let Some(t) = expand_below(cache, db, miner, search, meter, at, targets, false)? {
+            if let Some(t) = expand_group(cache, db, miner, search, meter, parallel, at, &targets)? {
                 return Ok(Some(t));
             }
         }
@@ -448,21 +566,21 @@ pub(crate) fn search_cached<S: CachedSearch + ParallelVisitor>(
     if group.is_empty() {
         return Ok(None);
     }
-    expand_below(cache, db, miner, search, meter, at, group, false)
+    expand_group(cache, db, miner, search, meter, parallel, at, &group)
 }
 
 /// Expands `targets` (sorted, all extending the stored node of code `targets[0].0[..at]`, or
 /// the root when `at == 0`) with one traversal from that node.
 #[allow(clippy::too_many_arguments)]
-fn expand_below<S: CachedSearch>(
+fn expand_group<S: CachedSearch + ParallelVisitor>(
     cache: &mut TreeCache,
     db: &GraphDatabase,
     miner: &MinerValidParams,
     search: &mut S,
     meter: &Meter<'_>,
+    parallel: bool,
     at: usize,
-    targets: Vec<(DfsCode, u32)>,
-    all: bool,
+    targets: &[(DfsCode, u32)],
 ) -> Result<Option<Truncation>> {
     let n_targets = targets.len() as u64;
     let from = match (at, cache.store.as_mut()) {
@@ -474,14 +592,7 @@ fn expand_below<S: CachedSearch>(
     };
     let Some(emb) = from else {
         cache.reembedded += n_targets;
-        let mut ex = Expand {
-            search,
-            cache,
-            targets,
-            all,
-            frames: Vec::new(),
-        };
-        return Ok(mine_with_meter(db, miner, &mut ex, meter)?.truncation);
+        return expand(cache, db, miner, search, meter, parallel, None, targets, At::Path);
     };
     cache.resumed += n_targets;
     if cache.index.is_none() {
@@ -494,147 +605,68 @@ fn expand_below<S: CachedSearch>(
             DfsCode::from_edges(edges[..k].to_vec()).expect("invariant: prefixes of a DFS code");
         search.enter(&prefix);
     }
-    let index = cache.index.take().expect("invariant: made above");
-    let mut ex = Expand {
-        search,
-        cache,
-        targets,
-        all: false,
-        frames: Vec::new(),
-    };
-    let stats = mine_below(&index, miner, &emb, &mut ex, meter);
+    let out = expand(cache, db, miner, search, meter, parallel, Some(&emb), targets, At::Path);
     for _ in edges {
         search.leave();
     }
-    cache.index = Some(index);
     if let Some(st) = cache.store.as_mut() {
         // used: it becomes the most recent entry
         st.get_mut().unwrap_or_else(|p| p.into_inner()).insert(emb);
     }
-    Ok(stats?.truncation)
+    out
 }
 
-/// The first search of an empty cache as a parallel traversal: every forked subtree collects its own nodes, and joins
-/// (in child order) append them and hang their roots under the node that split. The tree is
-/// the one the serial search builds (children in DFS order); only the order of the node array
-/// differs, which nothing depends on.
-struct Build<'st, S> {
-    search: S,
-    nodes: Vec<CNode>,
-    /// Local indices of the nodes entered directly below the fork point.
-    roots: Vec<u32>,
-    /// The nodes entered and not yet left, with whether their subtree is explored.
-    frames: Vec<(u32, bool)>,
-    max_size: Option<usize>,
-    store: Option<&'st Mutex<FrontierStore>>,
-}
-
-impl<S: CachedSearch> Visitor for Build<'_, S> {
-    fn pre(&mut self, node: &Node<'_>) -> Visit {
-        let code = node.code();
-        self.search.enter(code);
-        let v = self.search.evaluate(code, node.graph_ids());
-        let idx = self.nodes.len() as u32;
-        let at_max = self.max_size.is_some_and(|m| code.len() >= m);
-        if v == Visit::Continue && !at_max {
-            FrontierStore::keep(self.store, node);
-        }
-        self.nodes.push(CNode {
-            code: code.clone(),
-            ids: node.graph_ids().to_vec(),
-            children: at_max.then(Vec::new),
-        });
-        match self.frames.last() {
-            Some(&(p, _)) => self.nodes[p as usize]
-                .children
-                .get_or_insert_with(Vec::new)
-                .push(idx),
-            None => self.roots.push(idx),
-        }
-        self.frames.push((idx, v == Visit::Continue));
-        v
-    }
-
-    fn post(&mut self, _node: &Node<'_>) {
-        if let Some((idx, continued)) = self.frames.pop() {
-            if continued {
-                self.nodes[idx as usize]
-                    .children
-                    .get_or_insert_with(Vec::new);
-            }
-            self.search.leave();
-        }
-    }
-}
-
-impl<S: CachedSearch + ParallelVisitor> ParallelVisitor for Build<'_, S> {
-    fn fork(&self) -> Self {
-        Build {
-            search: self.search.fork(),
-            nodes: Vec::new(),
-            roots: Vec::new(),
-            frames: Vec::new(),
-            max_size: self.max_size,
-            store: self.store,
-        }
-    }
-
-    fn join(&mut self, child: Self) {
-        let off = self.nodes.len() as u32;
-        self.nodes.extend(child.nodes.into_iter().map(|mut n| {
-            if let Some(ch) = n.children.as_mut() {
-                ch.iter_mut().for_each(|c| *c += off);
-            }
-            n
-        }));
-        let parent = self.frames.last().map(|&(p, _)| p);
-        for r in child.roots {
-            match parent {
-                Some(p) => self.nodes[p as usize]
-                    .children
-                    .get_or_insert_with(Vec::new)
-                    .push(r + off),
-                None => self.roots.push(r + off),
-            }
-        }
-        self.search.join(child.search);
-    }
-}
-
-/// The first search of a still empty cache, traversed in parallel on the current rayon pool
-/// (`search` must give the same result serially and in parallel).
-fn build_cache_parallel<S: CachedSearch + ParallelVisitor>(
+/// Expands `targets` from the root (or below `from`) with an [`Expand`] starting at `outer`,
+/// serially or in parallel, joins its search into `search` and merges what it found into the
+/// cache (also after a truncation, as far as it got).
+#[allow(clippy::too_many_arguments)]
+fn expand<S: CachedSearch + ParallelVisitor>(
     cache: &mut TreeCache,
     db: &GraphDatabase,
     miner: &MinerValidParams,
     search: &mut S,
     meter: &Meter<'_>,
+    parallel: bool,
+    from: Option<&Embeddings>,
+    targets: &[(DfsCode, u32)],
+    outer: At,
 ) -> Result<Option<Truncation>> {
-    let mut build = Build {
-        search: search.fork(),
-        nodes: Vec::new(),
-        roots: Vec::new(),
-        frames: Vec::new(),
-        max_size: cache.max_size,
-        store: cache.store.as_ref(),
+    let (stats, found) = {
+        let mut ex = Expand::new(search.fork(), targets, cache, outer);
+        let stats = match (from, parallel) {
+            (None, false) => mine_with_meter(db, miner, &mut ex, meter),
+            (None, true) => mine_parallel_with_meter(db, miner, &mut ex, meter),
+            (Some(e), par) => {
+                let index = cache
+                    .index
+                    .as_ref()
+                    .expect("invariant: made before resuming");
+                if par {
+                    mine_below_parallel(index, miner, e, &mut ex, meter)
+                } else {
+                    mine_below(index, miner, e, &mut ex, meter)
+                }
+            }
+        };
+        let Expand {
+            search: fork,
+            nodes,
+            hang,
+            entered,
+            ..
+        } = ex;
+        search.join(fork);
+        (
+            stats,
+            Expansion {
+                nodes,
+                hang,
+                entered,
+            },
+        )
     };
-    let stats = mine_parallel_with_meter(db, miner, &mut build, meter)?;
-    let Build {
-        search: fork,
-        nodes,
-        roots,
-        ..
-    } = build;
-    search.join(fork);
-    // local index i becomes i + 1 behind the root
-    cache.nodes.extend(nodes.into_iter().map(|mut n| {
-        if let Some(ch) = n.children.as_mut() {
-            ch.iter_mut().for_each(|c| *c += 1);
-        }
-        n
-    }));
-    cache.nodes[0].children = Some(roots.into_iter().map(|r| r + 1).collect());
-    Ok(stats.truncation)
+    found.merge_into(cache);
+    Ok(stats?.truncation)
 }
 
 #[cfg(test)]
