@@ -44,7 +44,7 @@ from .datasets import GraphDataset, as_dataset
 from .exceptions import InvalidParameterError, TruncatedSearchWarning
 from .mining import Pattern
 
-#: Default byte budget of the stored frontier embeddings (``cache_bytes``): 256 MiB.
+#: Default byte budget of the stored embeddings of a cached search (``cache_bytes``): 256 MiB.
 _CACHE_BYTES = 256 * 2**20
 
 __all__ = [
@@ -323,10 +323,10 @@ _PARAMS_DOC = """
         Report nodes visited, iterations and the objective while fitting (a line on standard
         error every second; ``"bar"``: a tqdm bar when tqdm is installed).
     cache_bytes : int, default=268435456 (256 MiB)
-        Memory budget in bytes for the embeddings of the cached tree's frontier nodes (``0``:
-        none kept). A later search that enters a frontier node whose embeddings are kept
-        expands it from them instead of re-embedding the path to it; the least recently stored
-        are dropped first. Changes the time, never the model.
+        Memory budget in bytes for embeddings of the cached tree (``0``: none kept): the
+        ancestors of the frontier nodes a search expands are kept, least recently used dropped
+        first, and a later expansion below one of them starts from its embeddings instead of
+        re-embedding the path from the root. Changes the time, never the model.
 
     Attributes
     ----------
@@ -597,8 +597,8 @@ class SubgraphLPBoost(_StumpEnsemble):
     violated stump (largest ``sum_i u_i y_i h(g_i)`` for the dual weights ``u``) by branch and
     bound over all subgraphs. It stops when no stump violates the dual constraint by more than
     ``tol``. All pricing steps of a fit share one cache of the visited gSpan tree, so a node is
-    embedded once per fit however often it is evaluated, and the embeddings of its frontier are
-    kept (within ``cache_bytes``) for the step that expands it; every search and prediction run
+    embedded once per fit however often it is evaluated, and the embeddings of the frontier's
+    ancestors are kept (within ``cache_bytes``) for the steps that expand it; every search and prediction run
     on ``n_jobs`` threads (with the single-thread result), and ``max_nodes``/``time_limit`` bound
     each step.
 

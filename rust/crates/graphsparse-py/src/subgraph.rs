@@ -5,8 +5,9 @@ use std::sync::Arc;
 
 use graphsparse::graph::GraphDatabase;
 use graphsparse::subgraph::{
-    BcgdFit, BcgdParams, BcgdValidParams, DEFAULT_CACHE_BYTES, Logistic, SeparableFunction, Squared, StumpParams,
-    StumpSearch, StumpValidParams, SubgraphError, adaboost, fit_bcgd_path, match_patterns,
+    BcgdFit, BcgdParams, BcgdValidParams, DEFAULT_CACHE_BYTES, Logistic, SeparableFunction,
+    Squared, StumpParams, StumpSearch, StumpValidParams, SubgraphError, adaboost, fit_bcgd_path,
+    match_patterns,
 };
 use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;

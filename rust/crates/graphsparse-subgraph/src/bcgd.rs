@@ -109,11 +109,12 @@ impl BcgdParams {
         /// the cached walks and the expansions from stored embeddings run in parallel too, with
         /// the serial result.
         cache: bool => cache,
-        /// Byte budget for the embeddings of the cached tree's frontier nodes (default 256 MiB;
-        /// 0 stores none): a later search that enters a stored frontier node expands it from its
-        /// embeddings instead of re-embedding its path; the least recently stored are evicted
-        /// first. Changes no result, only the time (and the node budget a search uses: path
-        /// nodes it does not re-traverse are not claimed).
+        /// Byte budget for stored embeddings of the cached tree's expanded nodes (default 256 MiB;
+        /// 0 stores none): the ancestors a frontier expansion re-embeds are kept, least recently
+        /// used evicted first, and a later expansion below one of them starts from its
+        /// embeddings instead of re-embedding its path from the root. Changes no result, only
+        /// the time (and the node budget a search uses: path nodes it does not re-traverse are
+        /// not claimed).
         cache_bytes: usize => cache_bytes,
         /// Safe pattern pruning (default on; see the [`crate`] docs for the rule): every search
         /// also prunes the subtrees the gap-safe sphere around the best dual point so far proves

@@ -70,10 +70,11 @@ impl StumpParams {
         /// Traverse sibling subtrees in parallel on the current rayon pool (in a
         /// [`StumpSearcher`]: every search, cached walks included, with the serial result).
         parallel: bool => parallel,
-        /// Byte budget of a [`StumpSearcher`] for the embeddings of its cached tree's frontier
-        /// nodes (default 256 MiB; 0 stores none): a later search that enters a stored frontier
-        /// node expands it from its embeddings instead of re-embedding its path; the least
-        /// recently stored are evicted first. Changes no result, only the time.
+        /// Byte budget of a [`StumpSearcher`] for stored embeddings of its cached tree's
+        /// expanded nodes (default 256 MiB; 0 stores none): the ancestors a frontier expansion
+        /// re-embeds are kept, least recently used evicted first, and a later expansion below
+        /// one of them starts from its embeddings instead of re-embedding its path from the
+        /// root. Changes no result, only the time (and the node budget a search uses).
         cache_bytes: usize => cache_bytes,
         /// Least number of graphs a pattern must occur in (≥ 1).
         min_support: usize => min_support,
@@ -347,9 +348,9 @@ fn check_labels(labels: &[f64]) -> Result<()> {
 /// paper's own future-work item). Each search returns exactly what [`best_stump`] returns for
 /// the same weights; with [`StumpParams::parallel`] every search (the first one, which fills the
 /// cache, the walks of the cached tree and the expansions from stored frontier embeddings) runs
-/// on the current rayon pool. The embeddings of frontier nodes are kept within
-/// [`StumpParams::cache_bytes`], so that expanding one later does not re-embed its path. The
-/// budget of the parameters applies to each search.
+/// on the current rayon pool. The embeddings of the frontier's ancestors are kept within
+/// [`StumpParams::cache_bytes`], so that expanding the frontier later does not re-embed the
+/// paths from the root. The budget of the parameters applies to each search.
 ///
 /// # Example
 /// ```

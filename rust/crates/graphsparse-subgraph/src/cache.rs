@@ -12,11 +12,13 @@
 //! nothing above it is re-embedded, or at the root. Everything found below the targets joins
 //! the cache, and the embeddings of the nodes expanded join the store.
 //!
-//! The store keeps the embeddings of *expanded* nodes, not of the frontier itself: on
-//! Mutagenicity about 98% of the cached nodes are frontier nodes (avg. 17 KB of embeddings
-//! each, gigabytes in all), so a byte-bounded store of frontier embeddings is flushed by every
-//! search and copying them costs more than it saves; the few expanded nodes are the parents the
-//! frontier nodes are generated from.
+//! The store keeps the embeddings of the *ancestors* of expanded frontier nodes (the path nodes
+//! a traversal re-embeds), not of the frontier itself: on Mutagenicity about 98% of the cached
+//! nodes are frontier nodes (avg. 17 KB of embeddings each, gigabytes in all), so a byte-bounded
+//! store of frontier embeddings is flushed by every search and copying them costs more than it
+//! saves; copying the embeddings of every expanded node when it is created costs ~10% more
+//! than re-embedding. Nodes that have served as a path once are the ones the next expansions
+//! start below.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
@@ -165,17 +167,17 @@ pub(crate) struct TreeCache {
     store: Option<Mutex<FrontierStore>>,
     /// The database prepared for resumed traversals (made at the first resume).
     index: Option<MiningIndex>,
-    /// Frontier nodes expanded from stored embeddings / by re-embedding their path.
+    /// Frontier nodes expanded below a stored ancestor / by re-embedding from the root.
     resumed: u64,
     reembedded: u64,
 }
 
-/// What the store of frontier embeddings of a cached search holds and has done
-/// ([`crate::StumpSearcher::frontier_stats`]).
+/// What the store of embeddings of a cached search (the frontier's ancestors) holds and has
+/// done ([`crate::StumpSearcher::frontier_stats`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub struct FrontierStats {
-    /// Frontier nodes whose embeddings are stored.
+    /// Expanded nodes whose embeddings are stored.
     pub entries: usize,
     /// Bytes charged for them (their buffers, keys and map slots); never above `budget`.
     pub bytes: usize,
@@ -183,14 +185,14 @@ pub struct FrontierStats {
     pub budget: usize,
     /// Entries evicted to stay within the budget.
     pub evicted: u64,
-    /// Frontier nodes expanded from stored embeddings.
+    /// Frontier nodes expanded below a stored ancestor (from its embeddings).
     pub resumed: u64,
-    /// Frontier nodes expanded by re-embedding the path to them.
+    /// Frontier nodes expanded by re-embedding the path to them from the root.
     pub reembedded: u64,
 }
 
 impl TreeCache {
-    /// An empty cache; `cache_bytes` bounds the stored frontier embeddings (0: none stored).
+    /// An empty cache; `cache_bytes` bounds the stored embeddings (0: none stored).
     pub(crate) fn new(max_size: Option<usize>, cache_bytes: usize) -> Self {
         Self {
             nodes: vec![CNode {
@@ -327,8 +329,7 @@ enum At {
 /// Expands cached frontier nodes (`targets`, sorted by code): the traversal runs from the root,
 /// or below a stored node, down the paths to them, and everything below them is evaluated and
 /// collected as new nodes (local indices), hung under the targets when the expansion is merged
-/// into the cache. The embeddings of the nodes it expands (path, targets, new nodes the search
-/// continues at) join the store. As a [`ParallelVisitor`], every fork collects its own nodes and
+/// into the cache. The embeddings of the path nodes (the targets' ancestors) join the store. As a [`ParallelVisitor`], every fork collects its own nodes and
 /// joins (in child order) append them, so the merged tree is the serial one.
 struct Expand<'a, S> {
     search: S,
@@ -346,12 +347,7 @@ struct Expand<'a, S> {
 }
 
 impl<'a, S> Expand<'a, S> {
-    fn new(
-        search: S,
-        targets: &'a [(DfsCode, u32)],
-        cache: &'a TreeCache,
-        outer: At,
-    ) -> Self {
+    fn new(search: S, targets: &'a [(DfsCode, u32)], cache: &'a TreeCache, outer: At) -> Self {
         Self {
             search,
             targets,
@@ -407,9 +403,6 @@ impl<S: CachedSearch> Visitor for Expand<'_, S> {
         if let At::Cache(_) | At::New(..) | At::Fork = top {
             self.search.enter(code);
             let v = self.search.evaluate(code, node.graph_ids());
-            if v == Visit::Continue && !at_max {
-                FrontierStore::keep(self.store, node);
-            }
             let idx = self.nodes.len() as u32;
             self.nodes.push(CNode {
                 code: code.clone(),
@@ -430,9 +423,6 @@ impl<S: CachedSearch> Visitor for Expand<'_, S> {
         if let Ok(k) = self.targets.binary_search_by(|(c, _)| c.cmp(code)) {
             let idx = self.targets[k].1;
             self.entered.push(idx);
-            if !at_max {
-                FrontierStore::keep(self.store, node);
-            }
             self.search.enter(code);
             self.frames.push(At::Cache(idx));
             return Visit::Continue;
@@ -531,7 +521,17 @@ pub(crate) fn search_cached<S: CachedSearch + ParallelVisitor>(
 ) -> Result<Option<Truncation>> {
     if cache.is_unbuilt() {
         cache.nodes[0].children = Some(Vec::new());
-        return expand(cache, db, miner, search, meter, parallel, None, &[], At::Cache(0));
+        return expand(
+            cache,
+            db,
+            miner,
+            search,
+            meter,
+            parallel,
+            None,
+            &[],
+            At::Cache(0),
+        );
     }
     let mut need = Vec::new();
     let w = WalkCtx {
@@ -556,7 +556,8 @@ pub(crate) fn search_cached<S: CachedSearch + ParallelVisitor>(
             .is_some_and(|(g, _)| k == at && g.edges()[..k] == code.edges()[..k]);
         if !same && !group.is_empty() {
             let targets = std::mem::take(&mut group);
-            if let Some(t) = expand_group(cache, db, miner, search, meter, parallel, at, &targets)? {
+            if let Some(t) = expand_group(cache, db, miner, search, meter, parallel, at, &targets)?
+            {
                 return Ok(Some(t));
             }
         }
@@ -592,7 +593,17 @@ fn expand_group<S: CachedSearch + ParallelVisitor>(
     };
     let Some(emb) = from else {
         cache.reembedded += n_targets;
-        return expand(cache, db, miner, search, meter, parallel, None, targets, At::Path);
+        return expand(
+            cache,
+            db,
+            miner,
+            search,
+            meter,
+            parallel,
+            None,
+            targets,
+            At::Path,
+        );
     };
     cache.resumed += n_targets;
     if cache.index.is_none() {
@@ -605,7 +616,17 @@ fn expand_group<S: CachedSearch + ParallelVisitor>(
             DfsCode::from_edges(edges[..k].to_vec()).expect("invariant: prefixes of a DFS code");
         search.enter(&prefix);
     }
-    let out = expand(cache, db, miner, search, meter, parallel, Some(&emb), targets, At::Path);
+    let out = expand(
+        cache,
+        db,
+        miner,
+        search,
+        meter,
+        parallel,
+        Some(&emb),
+        targets,
+        At::Path,
+    );
     for _ in edges {
         search.leave();
     }
