@@ -274,8 +274,9 @@ impl StumpSearcher {
         self.inner.cached_nodes()
     }
 
-    /// The store of frontier embeddings as a dict: `entries`, `bytes`, `budget`, `evicted`,
-    /// `resumed` (frontier nodes expanded from stored embeddings) and `reembedded`.
+    /// The store of embeddings (the frontier's ancestors) as a dict: `entries`, `bytes`,
+    /// `budget`, `evicted`, `resumed` (frontier nodes expanded below a stored ancestor) and
+    /// `reembedded` (from the root).
     #[getter]
     fn frontier_stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let st = self.inner.frontier_stats();

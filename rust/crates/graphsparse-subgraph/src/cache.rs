@@ -40,6 +40,9 @@ pub const DEFAULT_CACHE_BYTES: usize = 256 << 20;
 
 type Key = Box<[DfsEdge]>;
 
+/// Least embeddings below a node for a parallel frontier expansion to fork there.
+const EXPAND_SPLIT_EMBEDDINGS: usize = 64_000;
+
 /// The embeddings of expanded nodes of the cached tree, least recently used evicted first,
 /// within a byte budget.
 pub(crate) struct FrontierStore {
@@ -652,6 +655,19 @@ fn expand<S: CachedSearch + ParallelVisitor>(
     targets: &[(DfsCode, u32)],
     outer: At,
 ) -> Result<Option<Truncation>> {
+    // below the first search, fork only where a subtree is large: a fork and its join cost the
+    // search a merge of what the fork saw, which small subtrees do not repay
+    let coarse;
+    let miner = if parallel && !matches!(outer, At::Cache(0)) {
+        coarse = miner
+            .clone()
+            .into_params()
+            .split_embeddings(miner.split_embeddings().max(EXPAND_SPLIT_EMBEDDINGS))
+            .check()?;
+        &coarse
+    } else {
+        miner
+    };
     let (stats, found) = {
         let mut ex = Expand::new(search.fork(), targets, cache, outer);
         let stats = match (from, parallel) {
