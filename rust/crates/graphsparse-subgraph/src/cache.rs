@@ -266,6 +266,9 @@ fn visit<S: CachedSearch + ParallelVisitor>(
     out
 }
 
+/// Frontier nodes a walk wants to enter, `(code, cache index)`.
+type Need = Vec<(DfsCode, u32)>;
+
 struct WalkCtx<'m, 'a> {
     meter: &'m Meter<'a>,
     /// Fork the search at expanded nodes shallower than this (0: serial walk).
@@ -289,7 +292,7 @@ fn walk<S: CachedSearch + ParallelVisitor>(
         .expect("invariant: walk enters expanded nodes only");
     if depth < w.split_depth && children.len() >= 2 {
         let forks: Vec<S> = children.iter().map(|_| search.fork()).collect();
-        let done: Vec<(S, Vec<(DfsCode, u32)>, Option<Truncation>)> = children
+        let done: Vec<(S, Need, Option<Truncation>)> = children
             .par_iter()
             .zip(forks)
             .map(|(&c, mut f)| {
