@@ -598,9 +598,9 @@ class SubgraphLPBoost(_StumpEnsemble):
     bound over all subgraphs. It stops when no stump violates the dual constraint by more than
     ``tol``. All pricing steps of a fit share one cache of the visited gSpan tree, so a node is
     embedded once per fit however often it is evaluated, and the embeddings of the frontier's
-    ancestors are kept (within ``cache_bytes``) for the steps that expand it; every search and prediction run
-    on ``n_jobs`` threads (with the single-thread result), and ``max_nodes``/``time_limit`` bound
-    each step.
+    ancestors are kept (within ``cache_bytes``) for the steps that expand it; every search and
+    prediction run on ``n_jobs`` threads (with the single-thread result), and
+    ``max_nodes``/``time_limit`` bound each step.
 
     Parameters
     ----------
