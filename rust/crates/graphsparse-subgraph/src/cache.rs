@@ -246,7 +246,7 @@ fn visit<S: CachedSearch + ParallelVisitor>(
     c: u32,
     depth: usize,
     search: &mut S,
-    need: &mut Vec<(DfsCode, u32)>,
+    need: &mut Need,
     w: &WalkCtx<'_, '_>,
 ) -> Option<Truncation> {
     if !w.meter.claim_node() {
@@ -283,7 +283,7 @@ fn walk<S: CachedSearch + ParallelVisitor>(
     idx: u32,
     depth: usize,
     search: &mut S,
-    need: &mut Vec<(DfsCode, u32)>,
+    need: &mut Need,
     w: &WalkCtx<'_, '_>,
 ) -> Option<Truncation> {
     let children = cache.nodes[idx as usize]
@@ -372,6 +372,19 @@ impl<'a, S> Expand<'a, S> {
     }
 }
 
+/// Appends `nodes` (indexed among themselves) to `to`, renumbering their children; returns
+/// the offset added.
+fn append_renumbered(to: &mut Vec<CNode>, nodes: Vec<CNode>) -> u32 {
+    let off = to.len() as u32;
+    to.extend(nodes.into_iter().map(|mut n| {
+        if let Some(ch) = n.children.as_mut() {
+            ch.iter_mut().for_each(|c| *c += off);
+        }
+        n
+    }));
+    off
+}
+
 /// The parts of a finished [`Expand`] that go into the cache.
 struct Expansion {
     nodes: Vec<CNode>,
@@ -384,13 +397,7 @@ impl Expansion {
         for &i in &self.entered {
             cache.nodes[i as usize].children = Some(Vec::new());
         }
-        let off = cache.nodes.len() as u32;
-        cache.nodes.extend(self.nodes.into_iter().map(|mut n| {
-            if let Some(ch) = n.children.as_mut() {
-                ch.iter_mut().for_each(|c| *c += off);
-            }
-            n
-        }));
+        let off = append_renumbered(&mut cache.nodes, self.nodes);
         for (p, c) in self.hang {
             let p = p.expect("invariant: only forks hang nodes under their fork point");
             cache.nodes[p as usize]
@@ -488,13 +495,7 @@ impl<S: CachedSearch + ParallelVisitor> ParallelVisitor for Expand<'_, S> {
     }
 
     fn join(&mut self, child: Self) {
-        let off = self.nodes.len() as u32;
-        self.nodes.extend(child.nodes.into_iter().map(|mut n| {
-            if let Some(ch) = n.children.as_mut() {
-                ch.iter_mut().for_each(|c| *c += off);
-            }
-            n
-        }));
+        let off = append_renumbered(&mut self.nodes, child.nodes);
         let top = self.top();
         for (p, c) in child.hang {
             match (p, top) {
