@@ -332,6 +332,11 @@ def test_stump_searcher_rejects_bad_weights():
     labels = 2.0 * y - 1.0
     s = searcher.search(np.full(10, 0.1), labels)
     assert s["code"] is not None and searcher.cached_nodes > 1
+    st = searcher.frontier_stats
+    assert st["budget"] == 256 * 2**20 and 0 <= st["bytes"] <= st["budget"]
+    tiny = _rs.StumpSearcher(ds._db, {**params, "cache_bytes": 0})
+    tiny.search(np.full(10, 0.1), labels)
+    assert tiny.frontier_stats["budget"] == 0 and tiny.frontier_stats["entries"] == 0
     with pytest.raises(InvalidParameterError, match="weights"):
         searcher.search(np.full(10, np.nan), labels)
     with pytest.raises(ValueError, match="one value per graph"):
