@@ -56,6 +56,7 @@ def _rust_fit(
     n_threads=1,
     cache=True,
     screening=False,
+    cache_bytes=None,
 ):
     params = {
         "lambda2": lam2,
@@ -70,6 +71,8 @@ def _rust_fit(
         "screening": screening,
         "record_trace": True,
     }
+    if cache_bytes is not None:
+        params["cache_bytes"] = cache_bytes
     return _rs.fit_subgraph_bcgd(
         ds._db,
         np.ascontiguousarray(y, dtype=np.float64),
@@ -161,13 +164,19 @@ def test_pruned_unpruned_cached_uncached_and_parallel_agree():
     b = _rust_fit(ds, y, "logistic", 0.01, tol=1e-5, max_size=4, prune=False)
     c = _rust_fit(ds, y, "logistic", 0.01, tol=1e-5, max_size=4, n_threads=2, cache=False)
     d = _rust_fit(ds, y, "logistic", 0.01, tol=1e-5, max_size=4, cache=False)
-    for other in (b, c, d):
+    # cached searches with any frontier byte budget (none, tiny, default), serial or parallel
+    kept = [
+        _rust_fit(ds, y, "logistic", 0.01, tol=1e-5, max_size=4, n_threads=t, cache_bytes=m)
+        for t in (1, 2)
+        for m in (0, 500, None)
+    ]
+    for other in (b, c, d, *kept):
         assert other["n_iter"] == a["n_iter"]
         for (b0, ids, coefs), (o0, oids, ocoefs) in zip(a["trace"], other["trace"], strict=True):
             assert b0 == pytest.approx(o0, abs=1e-12)
             assert [i.tolist() for i in ids] == [i.tolist() for i in oids]
             np.testing.assert_allclose(coefs, ocoefs, atol=1e-12)
-    for other in (c, d):  # cached and uncached searches evaluate the same nodes
+    for other in (c, d, *kept):  # cached and uncached searches evaluate the same nodes
         assert np.array_equal(a["visited"], other["visited"])
         assert np.array_equal(a["skipped"], other["skipped"])
     assert a["visited"].sum() < b["visited"].sum()
@@ -323,6 +332,11 @@ def test_stump_searcher_rejects_bad_weights():
     labels = 2.0 * y - 1.0
     s = searcher.search(np.full(10, 0.1), labels)
     assert s["code"] is not None and searcher.cached_nodes > 1
+    st = searcher.frontier_stats
+    assert st["budget"] == 256 * 2**20 and 0 <= st["bytes"] <= st["budget"]
+    tiny = _rs.StumpSearcher(ds._db, {**params, "cache_bytes": 0})
+    tiny.search(np.full(10, 0.1), labels)
+    assert tiny.frontier_stats["budget"] == 0 and tiny.frontier_stats["entries"] == 0
     with pytest.raises(InvalidParameterError, match="weights"):
         searcher.search(np.full(10, np.nan), labels)
     with pytest.raises(ValueError, match="one value per graph"):
@@ -496,11 +510,23 @@ def test_separable_bounds_reject_bad_input():
     ],
     ids=["adaboost", "lpboost"],
 )
-def test_boosting_does_not_depend_on_n_jobs(make):
+def test_boosting_does_not_depend_on_n_jobs_or_cache_bytes(make):
     ds, y, _ = _toy(40, seed=11)
-    one, two = make(1).fit(ds, y), make(2).fit(ds, y)
-    assert [p.dfs_code for p in one.patterns_] == [p.dfs_code for p in two.patterns_]
-    np.testing.assert_array_equal(one.coef_, two.coef_)
-    assert one.intercept_ == two.intercept_
-    # the parallel first search may visit more nodes before its incumbent rises, never none
-    assert len(one.n_visited_) == len(two.n_visited_) and min(two.n_visited_) > 0
+    one = make(1).fit(ds, y)
+    # frontier byte budgets: none, tiny (constant eviction), the default
+    for n_jobs, cache_bytes in itertools.product((1, 2), (0, 2000, 256 * 2**20)):
+        two = make(n_jobs).set_params(cache_bytes=cache_bytes).fit(ds, y)
+        assert [p.dfs_code for p in one.patterns_] == [p.dfs_code for p in two.patterns_]
+        np.testing.assert_array_equal(one.coef_, two.coef_)
+        assert one.intercept_ == two.intercept_
+        # a parallel search may visit more nodes before its incumbent rises, never none
+        assert len(one.n_visited_) == len(two.n_visited_) and min(two.n_visited_) > 0
+        if n_jobs == 1:  # serially, resuming or re-embedding evaluates the same nodes
+            assert one.n_visited_ == two.n_visited_
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, True, "big"])
+def test_bad_cache_bytes_raises(bad, generated):
+    for est in (gs.SubgraphLogisticRegression(max_size=2), gs.SubgraphAdaBoost(n_estimators=2)):
+        with pytest.raises(InvalidParameterError, match="cache_bytes"):
+            est.set_params(cache_bytes=bad).fit(generated, generated.y)

@@ -147,7 +147,8 @@ def separable_bounds(
     f0: npt.NDArray[np.float64], f1: npt.NDArray[np.float64], graph_ids: npt.NDArray[np.int64]
 ) -> tuple[float, float, float]: ...
 
-# stump params: min_support, max_size, max_nodes, time_limit, prune (+ n_estimators for Adaboost)
+# stump params: min_support, max_size, max_nodes, time_limit, prune, optional cache_bytes
+# (+ n_estimators for Adaboost)
 @final
 class StumpSearcher:
     def __new__(
@@ -158,6 +159,8 @@ class StumpSearcher:
     ) -> dict[str, Any]: ...
     @property
     def cached_nodes(self) -> int: ...
+    @property
+    def frontier_stats(self) -> dict[str, int]: ...
 
 def fit_subgraph_adaboost(
     db: Database,

@@ -44,6 +44,9 @@ from .datasets import GraphDataset, as_dataset
 from .exceptions import InvalidParameterError, TruncatedSearchWarning
 from .mining import Pattern
 
+#: Default byte budget of the stored embeddings of a cached search (``cache_bytes``): 256 MiB.
+_CACHE_BYTES = 256 * 2**20
+
 __all__ = [
     "SubgraphAdaBoost",
     "SubgraphLPBoost",
@@ -143,6 +146,7 @@ class _SubgraphBCGD(BaseEstimator):
         time_limit: float | None = None,
         screening: bool = True,
         verbose: bool | int | str = 0,
+        cache_bytes: int = _CACHE_BYTES,
     ) -> None:
         self.lambda1 = lambda1
         self.lambda2 = lambda2
@@ -155,6 +159,7 @@ class _SubgraphBCGD(BaseEstimator):
         self.time_limit = time_limit
         self.screening = screening
         self.verbose = verbose
+        self.cache_bytes = cache_bytes
 
     def _target(self, y: Any, n: int) -> np.ndarray:
         raise NotImplementedError
@@ -175,6 +180,7 @@ class _SubgraphBCGD(BaseEstimator):
             "time_limit": self.time_limit,
             "prune": True,
             "cache": True,
+            "cache_bytes": self.cache_bytes,
             "screening": bool(self.screening),
             "record_trace": record_trace,
         }
@@ -297,9 +303,10 @@ _PARAMS_DOC = """
         Most BCGD iterations; a :class:`~sklearn.exceptions.ConvergenceWarning` says when hit.
     n_jobs : int, optional
         Rust worker threads (``None``: all cores, capped by ``GRAPHSPARSE_NUM_THREADS``) for
-        matching patterns in new graphs. The fit itself walks a cache of the visited tree
-        between iterations (no re-embedding; only frontier nodes are expanded), which is
-        serial. Use ``n_jobs=1`` inside a parallel ``GridSearchCV``.
+        the fit's searches and for matching patterns in new graphs. The fit keeps a cache of
+        the visited tree between iterations (no re-embedding; only frontier nodes are
+        expanded); its walks run on the same threads, with the single-thread result. Use
+        ``n_jobs=1`` inside a parallel ``GridSearchCV``.
     max_nodes : int, optional
         Budget of enumeration-tree nodes over the whole fit.
     time_limit : float, optional
@@ -315,6 +322,11 @@ _PARAMS_DOC = """
     verbose : bool, int or "bar", default=0
         Report nodes visited, iterations and the objective while fitting (a line on standard
         error every second; ``"bar"``: a tqdm bar when tqdm is installed).
+    cache_bytes : int, default=268435456 (256 MiB)
+        Memory budget in bytes for embeddings of the cached tree (``0``: none kept): the
+        ancestors of the frontier nodes a search expands are kept, least recently used dropped
+        first, and a later expansion below one of them starts from its embeddings instead of
+        re-embedding the path from the root. Changes the time, never the model.
 
     Attributes
     ----------
@@ -460,6 +472,7 @@ class _StumpEnsemble(ClassifierMixin, BaseEstimator):
             "max_nodes": self.max_nodes,
             "time_limit": self.time_limit,
             "prune": True,
+            "cache_bytes": self.cache_bytes,
         }
 
     def _finish(self, ds: GraphDataset, stumps: list[tuple[dict[str, Any], float]]) -> None:
@@ -503,14 +516,15 @@ class SubgraphAdaBoost(_StumpEnsemble):
     Each round finds the stump ``h(g) = s (2 I(x ⊆ g) - 1)`` with the largest weighted gain
     ``sum_i w_i y_i h(g_i)`` over all subgraphs by branch and bound (Morishita-Kudo bound), then
     applies the usual Adaboost update. The whole loop runs in Rust, and the rounds share a
-    cache of the visited tree (no re-embedding of known nodes). ``n_jobs`` threads run the first
-    round's search (which fills the cache) and prediction; later rounds walk the cache serially.
+    cache of the visited tree (no re-embedding of known nodes). ``n_jobs`` threads run every
+    round's search (the later ones walk the cache) and prediction, with the single-thread
+    result.
 
     Parameters
     ----------
     n_estimators : int, default=50
         Boosting rounds.
-    max_size, min_support, n_jobs, max_nodes, time_limit, verbose
+    max_size, min_support, n_jobs, max_nodes, time_limit, verbose, cache_bytes
         As for :class:`SubgraphLogisticRegression` (budgets apply to each round's search).
 
     Attributes
@@ -531,6 +545,7 @@ class SubgraphAdaBoost(_StumpEnsemble):
         max_nodes: int | None = None,
         time_limit: float | None = None,
         verbose: bool | int | str = 0,
+        cache_bytes: int = _CACHE_BYTES,
     ) -> None:
         self.n_estimators = n_estimators
         self.max_size = max_size
@@ -539,6 +554,7 @@ class SubgraphAdaBoost(_StumpEnsemble):
         self.max_nodes = max_nodes
         self.time_limit = time_limit
         self.verbose = verbose
+        self.cache_bytes = cache_bytes
 
     def fit(self, X: Any, y: npt.ArrayLike) -> SubgraphAdaBoost:
         """Run ``n_estimators`` boosting rounds on graphs ``X`` with two-class labels ``y``."""
@@ -581,8 +597,9 @@ class SubgraphLPBoost(_StumpEnsemble):
     violated stump (largest ``sum_i u_i y_i h(g_i)`` for the dual weights ``u``) by branch and
     bound over all subgraphs. It stops when no stump violates the dual constraint by more than
     ``tol``. All pricing steps of a fit share one cache of the visited gSpan tree, so a node is
-    embedded once per fit however often it is evaluated; the first search (which fills the cache)
-    and prediction run on ``n_jobs`` threads, later searches walk the cache serially, and
+    embedded once per fit however often it is evaluated, and the embeddings of the frontier's
+    ancestors are kept (within ``cache_bytes``) for the steps that expand it; every search and
+    prediction run on ``n_jobs`` threads (with the single-thread result), and
     ``max_nodes``/``time_limit`` bound each step.
 
     Parameters
@@ -593,7 +610,7 @@ class SubgraphLPBoost(_StumpEnsemble):
         Convergence tolerance of the column generation.
     max_iter : int, default=500
         Most columns added.
-    max_size, min_support, n_jobs, max_nodes, time_limit
+    max_size, min_support, n_jobs, max_nodes, time_limit, cache_bytes
         As for :class:`SubgraphLogisticRegression`.
     verbose : bool or int, default=0
         Print one line per column (the LP objective, the pricing gain, nodes visited) and let
@@ -619,6 +636,7 @@ class SubgraphLPBoost(_StumpEnsemble):
         max_nodes: int | None = None,
         time_limit: float | None = None,
         verbose: bool | int = 0,
+        cache_bytes: int = _CACHE_BYTES,
     ) -> None:
         self.nu = nu
         self.tol = tol
@@ -629,6 +647,7 @@ class SubgraphLPBoost(_StumpEnsemble):
         self.max_nodes = max_nodes
         self.time_limit = time_limit
         self.verbose = verbose
+        self.cache_bytes = cache_bytes
 
     def fit(self, X: Any, y: npt.ArrayLike) -> SubgraphLPBoost:
         """Column generation on graphs ``X`` with two-class labels ``y``."""

@@ -38,6 +38,10 @@ pub enum GspanError {
         /// Number of connected components.
         n_components: usize,
     },
+    /// Stored embeddings given to [`crate::mine_below`] do not belong to the index or the
+    /// parameters given with them.
+    #[error("embeddings do not match: {0}")]
+    Mismatch(String),
     /// The input graph itself is malformed (self-loop, parallel edge, endpoint out of range).
     #[error(transparent)]
     Graph(#[from] GraphError),

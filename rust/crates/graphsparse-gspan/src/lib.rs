@@ -16,6 +16,8 @@
 //! * [`mine`] / [`mine_parallel`]: the traversal, driving a [`Visitor`] /
 //!   [`ParallelVisitor`]; [`mine_frequent`] / [`mine_frequent_parallel`] collect all patterns
 //!   in canonical order (increasing DFS code).
+//! * [`Node::embeddings`], [`MiningIndex`], [`mine_below`] / [`mine_below_parallel`]: keep
+//!   a pruned node's embeddings and expand it later without re-embedding its ancestors.
 //!
 //! Embeddings are stored gBolt-style, 8 bytes each (`(parent embedding, directed data edge)`)
 //! in per-depth arenas reused across siblings, so memory is one frontier per depth. The
@@ -50,6 +52,7 @@ mod mincode;
 mod miner;
 mod params;
 mod prepared;
+mod resume;
 mod visit;
 
 pub use code::{DfsCode, DfsEdge, PatternGraph};
@@ -61,4 +64,5 @@ pub use graphsparse_budget::{Budget, RunControl, Truncation};
 pub use mincode::min_dfs_code;
 pub use miner::{mine, mine_parallel, mine_parallel_with_meter, mine_with_meter};
 pub use params::{MinerParams, MinerValidParams};
+pub use resume::{Embeddings, MiningIndex, mine_below, mine_below_parallel};
 pub use visit::{MiningStats, Node, ParallelVisitor, Visit, Visitor};

@@ -41,10 +41,10 @@ const WALK_BATCH: usize = 16;
 /// One embedding: at depth 0, `prev` and `v` are the data vertices of DFS indices 0 and 1;
 /// deeper, `prev` indexes the parent node's embedding and `v` is the data vertex reached by
 /// the code's last edge.
-#[derive(Debug, Clone, Copy)]
-struct Emb {
-    prev: u32,
-    v: u32,
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Emb {
+    pub(crate) prev: u32,
+    pub(crate) v: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -104,7 +104,7 @@ impl Child {
 
 /// The children of the node being expanded at one depth.
 #[derive(Debug, Default)]
-struct Level {
+pub(crate) struct Level {
     children: Vec<Child>,
     n: usize,
     map: HashMap<DfsEdge, u32, FxBuildHasher>,
@@ -176,7 +176,7 @@ impl Level {
 }
 
 /// State shared by every worker of one traversal.
-struct Shared<'a> {
+pub(crate) struct Shared<'a> {
     db: &'a Prepared,
     min_support: usize,
     max_size: usize,
@@ -186,10 +186,49 @@ struct Shared<'a> {
     meter: &'a Meter<'a>,
     pruned: AtomicU64,
     non_min: AtomicU64,
-    spare: Mutex<Vec<Worker>>,
+    /// Idle workers (their buffers are reused by the next task).
+    spare: &'a Mutex<Vec<Worker>>,
 }
 
-impl Shared<'_> {
+impl<'a> Shared<'a> {
+    pub(crate) fn new(
+        db: &'a Prepared,
+        params: &MinerValidParams,
+        meter: &'a Meter<'a>,
+        spare: &'a Mutex<Vec<Worker>>,
+    ) -> Self {
+        Shared {
+            db,
+            min_support: params.min_support(),
+            max_size: params.max_size().unwrap_or(usize::MAX),
+            split_depth: params.split_depth(),
+            split_embeddings: params.split_embeddings(),
+            meter,
+            pruned: AtomicU64::new(0),
+            non_min: AtomicU64::new(0),
+            spare,
+        }
+    }
+
+    /// The statistics of a traversal that started when the meter stood at the given values.
+    pub(crate) fn stats(
+        &self,
+        nodes_before: u64,
+        seconds_before: std::time::Duration,
+    ) -> MiningStats {
+        MiningStats {
+            nodes_visited: self.meter.nodes() - nodes_before,
+            nodes_pruned: self.pruned.load(Ordering::SeqCst),
+            non_minimal: self.non_min.load(Ordering::SeqCst),
+            truncation: self.meter.truncation(),
+            seconds: (self.meter.elapsed() - seconds_before).as_secs_f64(),
+        }
+    }
+
+    fn shape(&self) -> (usize, usize) {
+        (self.db.n_graphs, self.db.n_vertices())
+    }
+
     /// Checks the cancellation flag and the clock; true when the traversal must stop.
     fn poll(&self) -> bool {
         self.meter.poll()
@@ -200,12 +239,12 @@ impl Shared<'_> {
         self.meter.claim_node()
     }
 
-    fn take_worker(&self) -> Worker {
+    pub(crate) fn take_worker(&self) -> Worker {
         let spare = self.spare.lock().unwrap_or_else(|p| p.into_inner()).pop();
         spare.unwrap_or_else(|| Worker::new(self.db))
     }
 
-    fn give_back(&self, w: Worker) {
+    pub(crate) fn give_back(&self, w: Worker) {
         self.spare.lock().unwrap_or_else(|p| p.into_inner()).push(w);
     }
 }
@@ -214,14 +253,14 @@ impl Shared<'_> {
 /// level `t < prefix.len()` is `prefix[t]`, level `prefix.len()` is `top` (the task's root,
 /// which occurs in the graphs `top_gids`).
 #[derive(Clone, Copy, Default)]
-struct Base<'a> {
-    prefix: &'a [&'a [Emb]],
-    top: Option<&'a [Emb]>,
-    top_gids: &'a [u32],
+pub(crate) struct Base<'a> {
+    pub(crate) prefix: &'a [&'a [Emb]],
+    pub(crate) top: Option<&'a [Emb]>,
+    pub(crate) top_gids: &'a [u32],
 }
 
 impl<'a> Base<'a> {
-    fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.prefix.len() + usize::from(self.top.is_some())
     }
 
@@ -234,12 +273,52 @@ impl<'a> Base<'a> {
     }
 }
 
+/// The embedding arrays of a visited node and its ancestors, as a [`Node`] borrows them: level
+/// `t` (code length `t + 1`) is `base.get(t)` below `base.len()`, else the current child of
+/// `levels[t]`; `depth` levels in all.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Chain<'a> {
+    base: Base<'a>,
+    levels: &'a [Level],
+    cur: &'a [u32],
+    depth: usize,
+    /// `(graphs, vertices)` of the database.
+    shape: (usize, usize),
+}
+
+impl std::fmt::Debug for Chain<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Chain").field("depth", &self.depth).finish()
+    }
+}
+
+impl<'a> Chain<'a> {
+    /// Number of levels (the node's code length; 0 for single vertices).
+    pub(crate) fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// `(graphs, vertices)` of the database traversed.
+    pub(crate) fn shape(&self) -> (usize, usize) {
+        self.shape
+    }
+
+    /// The embeddings of the ancestor at code length `t + 1` (`t < depth`).
+    pub(crate) fn get(&self, t: usize) -> &'a [Emb] {
+        if t < self.base.len() {
+            self.base.get(t)
+        } else {
+            &self.levels[t].children[self.cur[t] as usize].embs
+        }
+    }
+}
+
 /// Per-thread traversal state.
 #[derive(Debug)]
-struct Worker {
+pub(crate) struct Worker {
     levels: Vec<Level>,
     cur: Vec<u32>,
-    code: DfsCode,
+    pub(crate) code: DfsCode,
     /// `stamp << 32 | DFS index` for the data vertices of the embedding being extended
     vmark: Vec<u64>,
     stamp: u32,
@@ -259,13 +338,13 @@ struct Worker {
 }
 
 /// Serial or parallel expansion of the children of a node.
-trait Mode<V: Visitor> {
+pub(crate) trait Mode<V: Visitor> {
     /// Runs the children of the node at depth `d` in parallel when the split rule says so;
     /// `Some(stopped)` when it did.
     fn split(w: &mut Worker, sh: &Shared<'_>, d: usize, v: &mut V, base: Base<'_>) -> Option<bool>;
 }
 
-struct SerialMode;
+pub(crate) struct SerialMode;
 
 impl<V: Visitor> Mode<V> for SerialMode {
     fn split(_: &mut Worker, _: &Shared<'_>, _: usize, _: &mut V, _: Base<'_>) -> Option<bool> {
@@ -273,7 +352,7 @@ impl<V: Visitor> Mode<V> for SerialMode {
     }
 }
 
-struct ParallelMode;
+pub(crate) struct ParallelMode;
 
 impl<V: ParallelVisitor> Mode<V> for ParallelMode {
     fn split(w: &mut Worker, sh: &Shared<'_>, d: usize, v: &mut V, base: Base<'_>) -> Option<bool> {
@@ -321,7 +400,7 @@ impl<V: ParallelVisitor> Mode<V> for ParallelMode {
 }
 
 impl Worker {
-    fn new(db: &Prepared) -> Self {
+    pub(crate) fn new(db: &Prepared) -> Self {
         Self {
             levels: Vec::new(),
             cur: Vec::new(),
@@ -342,7 +421,7 @@ impl Worker {
         }
     }
 
-    fn ensure_depth(&mut self, d: usize) {
+    pub(crate) fn ensure_depth(&mut self, d: usize) {
         while self.levels.len() <= d {
             self.levels.push(Level::default());
         }
@@ -353,7 +432,7 @@ impl Worker {
 
     /// Expands the node of code length `d` (the root when `d == 0`): generates, filters and
     /// visits its children. Returns true when the traversal stopped.
-    fn expand<V: Visitor, M: Mode<V>>(
+    pub(crate) fn expand<V: Visitor, M: Mode<V>>(
         &mut self,
         sh: &Shared<'_>,
         d: usize,
@@ -408,6 +487,13 @@ impl Worker {
                 vertex_label: None,
                 graph_ids: &ch.gids,
                 counts: &ch.counts,
+                chain: Chain {
+                    base,
+                    levels: &self.levels,
+                    cur: &self.cur,
+                    depth: d + 1,
+                    shape: sh.shape(),
+                },
             })
         };
         let mut stopped = false;
@@ -427,6 +513,13 @@ impl Worker {
             vertex_label: None,
             graph_ids: &ch.gids,
             counts: &ch.counts,
+            chain: Chain {
+                base,
+                levels: &self.levels,
+                cur: &self.cur,
+                depth: d + 1,
+                shape: sh.shape(),
+            },
         });
         stopped
     }
@@ -745,11 +838,19 @@ impl Worker {
             return true;
         }
         let mut stopped = false;
+        let chain = Chain {
+            base,
+            levels: &[],
+            cur: &[],
+            depth: base.len(),
+            shape: sh.shape(),
+        };
         let visit = v.pre(&Node {
             code: &self.code,
             vertex_label: None,
             graph_ids: &child.gids,
             counts: &child.counts,
+            chain,
         });
         match visit {
             Visit::Prune => {
@@ -766,6 +867,7 @@ impl Worker {
             vertex_label: None,
             graph_ids: &child.gids,
             counts: &child.counts,
+            chain,
         });
         stopped
     }
@@ -790,17 +892,8 @@ fn traverse_prepared<V: Visitor, M: Mode<V>>(
     meter: &Meter<'_>,
 ) -> MiningStats {
     let (nodes_before, seconds_before) = (meter.nodes(), meter.elapsed());
-    let sh = Shared {
-        db: prepared,
-        min_support: params.min_support(),
-        max_size: params.max_size().unwrap_or(usize::MAX),
-        split_depth: params.split_depth(),
-        split_embeddings: params.split_embeddings(),
-        meter,
-        pruned: AtomicU64::new(0),
-        non_min: AtomicU64::new(0),
-        spare: Mutex::new(Vec::new()),
-    };
+    let spare = Mutex::new(Vec::new());
+    let sh = Shared::new(prepared, params, meter, &spare);
     let mut stopped = false;
     if params.single_vertices() {
         stopped = visit_single_vertices(db, &sh, v);
@@ -809,13 +902,7 @@ fn traverse_prepared<V: Visitor, M: Mode<V>>(
         let mut w = Worker::new(prepared);
         w.expand::<V, M>(&sh, 0, v, Base::default());
     }
-    MiningStats {
-        nodes_visited: meter.nodes() - nodes_before,
-        nodes_pruned: sh.pruned.load(Ordering::SeqCst),
-        non_minimal: sh.non_min.load(Ordering::SeqCst),
-        truncation: meter.truncation(),
-        seconds: (meter.elapsed() - seconds_before).as_secs_f64(),
-    }
+    sh.stats(nodes_before, seconds_before)
 }
 
 fn visit_single_vertices<V: Visitor>(db: &GraphDatabase, sh: &Shared<'_>, v: &mut V) -> bool {
@@ -847,6 +934,7 @@ fn visit_single_vertices<V: Visitor>(db: &GraphDatabase, sh: &Shared<'_>, v: &mu
             vertex_label: Some(l),
             graph_ids: gids,
             counts,
+            chain: Chain::default(),
         };
         if v.pre(&node) == Visit::Prune {
             sh.pruned.fetch_add(1, Ordering::Relaxed);

@@ -154,6 +154,13 @@ impl Prepared {
         &self.adj[self.adj_ptr[v as usize] as usize..self.adj_ptr[v as usize + 1] as usize]
     }
 
+    /// Bytes of the heap buffers (by length).
+    pub fn bytes(&self) -> usize {
+        4 * (self.vlabel.len() + self.vgraph.len() + self.adj_ptr.len())
+            + self.adj.len() * std::mem::size_of::<Adj>()
+            + self.pairs.len() * 8
+    }
+
     pub fn n_vertices(&self) -> usize {
         self.vlabel.len()
     }

@@ -1,6 +1,7 @@
 //! The visitor interface of the traversal and the statistics it returns.
 
 use crate::code::DfsCode;
+use crate::miner::Chain;
 
 /// A visitor's answer for a node seen in pre-order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -22,6 +23,8 @@ pub struct Node<'a> {
     pub(crate) vertex_label: Option<u32>,
     pub(crate) graph_ids: &'a [u32],
     pub(crate) counts: &'a [u32],
+    /// The embedding arrays of the node and its ancestors (empty for single vertices).
+    pub(crate) chain: Chain<'a>,
 }
 
 impl<'a> Node<'a> {

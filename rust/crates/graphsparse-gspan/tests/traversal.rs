@@ -432,3 +432,98 @@ fn hand_example_triangle_with_tail() {
     assert_eq!(codes.get("(0,1,1,1,2)"), Some(&1));
     assert_eq!(all.patterns.len(), 10);
 }
+
+/// Records every node `(code, graph ids, embedding counts)`; nodes of `cut` edges are pruned
+/// and their embeddings kept.
+#[derive(Default)]
+struct CutAt {
+    cut: usize,
+    seen: Vec<(DfsCode, Vec<u32>, Vec<u32>)>,
+    kept: Vec<graphsparse_gspan::Embeddings>,
+}
+
+impl Visitor for CutAt {
+    fn pre(&mut self, node: &Node<'_>) -> Visit {
+        self.seen.push((
+            node.code().clone(),
+            node.graph_ids().to_vec(),
+            node.embedding_counts().to_vec(),
+        ));
+        if node.depth() == self.cut {
+            let e = node.embeddings().expect("edge patterns have embeddings");
+            assert_eq!(e.code(), node.code());
+            assert_eq!(e.graph_ids(), node.graph_ids());
+            assert_eq!(e.len() as u32, node.embedding_counts().iter().sum::<u32>());
+            assert!(e.bytes() >= 8 * e.len());
+            self.kept.push(e);
+            Visit::Prune
+        } else {
+            Visit::Continue
+        }
+    }
+}
+
+impl ParallelVisitor for CutAt {
+    fn fork(&self) -> Self {
+        CutAt {
+            cut: self.cut,
+            ..CutAt::default()
+        }
+    }
+    fn join(&mut self, child: Self) {
+        self.seen.extend(child.seen);
+        self.kept.extend(child.kept);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Pruning every node of `cut` edges, keeping its embeddings and resuming below each of
+    /// them visits, in total and in order, exactly the nodes of the full traversal.
+    #[test]
+    fn prop_resuming_from_stored_embeddings_equals_the_full_traversal(
+        graphs in arb_db(), cut in 1usize..4, min_support in 1usize..3, parallel in any::<bool>(),
+    ) {
+        use graphsparse_gspan::{MiningIndex, mine_below, mine_below_parallel};
+        let db = to_db(&graphs);
+        let params = MinerParams::new().min_support(min_support).max_size(Some(5))
+            .split_depth(8).split_embeddings(1).check().unwrap();
+        let mut full = CutAt { cut: usize::MAX, ..CutAt::default() };
+        mine(&db, &params, &mut full, &no_cancel()).unwrap();
+        let mut first = CutAt { cut, ..CutAt::default() };
+        mine(&db, &params, &mut first, &no_cancel()).unwrap();
+        let index = MiningIndex::new(&db, &params).unwrap();
+        let ctl = no_cancel();
+        let meter = params.budget().start(&ctl);
+        // the full pre-order is the pruned one with each kept node's subtree right after it
+        let mut resumed = Vec::new();
+        let kept = std::mem::take(&mut first.kept);
+        for node in first.seen {
+            let at = kept.iter().find(|e| *e.code() == node.0);
+            resumed.push(node);
+            if let Some(e) = at {
+                let mut below = CutAt { cut: usize::MAX, ..CutAt::default() };
+                let stats = if parallel {
+                    pool(3).install(|| mine_below_parallel(&index, &params, e, &mut below, &meter))
+                } else {
+                    mine_below(&index, &params, e, &mut below, &meter)
+                }
+                .unwrap();
+                prop_assert_eq!(stats.nodes_visited as usize, below.seen.len());
+                resumed.extend(below.seen);
+            }
+        }
+        prop_assert_eq!(&resumed, &full.seen);
+        // embeddings are tied to their index and parameters
+        if let Some(e) = kept.first() {
+            let other = MinerParams::new().min_support(min_support + 1).check().unwrap();
+            let mut v = CutAt::default();
+            prop_assert!(mine_below(&index, &other, e, &mut v, &meter).is_err());
+            let mut bigger = graphs.clone();
+            bigger.push(G { labels: vec![0, 0], edges: vec![(0, 1, 0)] });
+            let other_index = MiningIndex::new(&to_db(&bigger), &params).unwrap();
+            prop_assert!(mine_below(&other_index, &params, e, &mut v, &meter).is_err());
+        }
+    }
+}

@@ -5,8 +5,9 @@ use std::sync::Arc;
 
 use graphsparse::graph::GraphDatabase;
 use graphsparse::subgraph::{
-    BcgdFit, BcgdParams, BcgdValidParams, Logistic, SeparableFunction, Squared, StumpParams,
-    StumpSearch, StumpValidParams, SubgraphError, adaboost, fit_bcgd_path, match_patterns,
+    BcgdFit, BcgdParams, BcgdValidParams, DEFAULT_CACHE_BYTES, Logistic, SeparableFunction,
+    Squared, StumpParams, StumpSearch, StumpValidParams, SubgraphError, adaboost, fit_bcgd_path,
+    match_patterns,
 };
 use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
@@ -32,6 +33,9 @@ struct BcgdArgs {
     time_limit: Seconds,
     prune: Flag,
     cache: Flag,
+    /// Byte budget of the frontier embeddings (absent: the core's default).
+    #[pyo3(default)]
+    cache_bytes: Option<Count>,
     screening: Flag,
     record_trace: Flag,
 }
@@ -49,6 +53,7 @@ impl BcgdArgs {
             .prune(self.prune.0)
             .parallel(parallel)
             .cache(self.cache.0)
+            .cache_bytes(cache_bytes(self.cache_bytes))
             .screening(self.screening.0)
             .record_trace(self.record_trace.0)
             .check()
@@ -64,6 +69,14 @@ struct StumpArgs {
     max_nodes: Option<NodeBudget>,
     time_limit: Seconds,
     prune: Flag,
+    /// Byte budget of the frontier embeddings (absent: the core's default).
+    #[pyo3(default)]
+    cache_bytes: Option<Count>,
+}
+
+/// The frontier byte budget given, or the core's default.
+fn cache_bytes(given: Option<Count>) -> usize {
+    given.map_or(DEFAULT_CACHE_BYTES, Count::usize)
 }
 
 /// The number of Adaboost rounds, read from the same dict as [`StumpArgs`].
@@ -82,6 +95,7 @@ impl StumpArgs {
             .time_limit(self.time_limit.0)
             .prune(self.prune.0)
             .parallel(parallel)
+            .cache_bytes(cache_bytes(self.cache_bytes))
             .check()
     }
 }
@@ -258,6 +272,22 @@ impl StumpSearcher {
     #[getter]
     fn cached_nodes(&self) -> usize {
         self.inner.cached_nodes()
+    }
+
+    /// The store of embeddings (the frontier's ancestors) as a dict: `entries`, `bytes`,
+    /// `budget`, `evicted`, `resumed` (frontier nodes expanded below a stored ancestor) and
+    /// `reembedded` (from the root).
+    #[getter]
+    fn frontier_stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let st = self.inner.frontier_stats();
+        let d = PyDict::new(py);
+        d.set_item("entries", st.entries)?;
+        d.set_item("bytes", st.bytes)?;
+        d.set_item("budget", st.budget)?;
+        d.set_item("evicted", st.evicted)?;
+        d.set_item("resumed", st.resumed)?;
+        d.set_item("reembedded", st.reembedded)?;
+        Ok(d)
     }
 }
 

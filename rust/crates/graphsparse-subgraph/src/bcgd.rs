@@ -28,7 +28,7 @@ use graphsparse_gspan::{
 };
 use rustc_hash::FxBuildHasher;
 
-use crate::cache::{CachedSearch, TreeCache, build_cache_parallel, search_cached};
+use crate::cache::{CachedSearch, DEFAULT_CACHE_BYTES, TreeCache, search_cached};
 use crate::dual::{DualPoint, MaxCorrelation, SPP_MARGIN, balance, dual_point, null_intercept};
 use crate::error::{Result, SubgraphError, bad, feature_miner};
 use crate::loss::Loss;
@@ -51,6 +51,7 @@ pub struct BcgdParams {
     prune: bool,
     parallel: bool,
     cache: bool,
+    cache_bytes: usize,
     screening: bool,
     record_trace: bool,
 }
@@ -73,6 +74,7 @@ impl BcgdParams {
             prune: true,
             parallel: false,
             cache: true,
+            cache_bytes: DEFAULT_CACHE_BYTES,
             screening: true,
             record_trace: false,
         }
@@ -103,9 +105,17 @@ impl BcgdParams {
         /// Traverse sibling subtrees in parallel on the current rayon pool.
         parallel: bool => parallel,
         /// Keep the visited tree (graph ids, children) between iterations, so later searches walk
-        /// it without re-embedding and expand only the frontier (default on). With `parallel`, the
-        /// first search (which fills the cache) runs in parallel; later cached searches are serial.
+        /// it without re-embedding and expand only the frontier (default on). With `parallel`,
+        /// the cached walks and the expansions from stored embeddings run in parallel too, with
+        /// the serial result.
         cache: bool => cache,
+        /// Byte budget for stored embeddings of the cached tree's expanded nodes (default 256 MiB;
+        /// 0 stores none): the ancestors a frontier expansion re-embeds are kept, least recently
+        /// used evicted first, and a later expansion below one of them starts from its
+        /// embeddings instead of re-embedding its path from the root. Changes no result, only
+        /// the time (and the node budget a search uses: path nodes it does not re-traverse are
+        /// not claimed).
+        cache_bytes: usize => cache_bytes,
         /// Safe pattern pruning (default on; see the [`crate`] docs for the rule): every search
         /// also prunes the subtrees the gap-safe sphere around the best dual point so far proves
         /// zero at the optimum, whether or not Theorem 11 (`prune`) prunes them. A fit without a
@@ -636,7 +646,10 @@ pub fn fit_bcgd<L: Loss + ?Sized>(
     warm: Option<&BcgdFit>,
     ctl: &RunControl,
 ) -> Result<BcgdFit> {
-    let mut cache = params.0.cache.then(|| TreeCache::new(params.0.max_size));
+    let mut cache = params
+        .0
+        .cache
+        .then(|| TreeCache::new(params.0.max_size, params.0.cache_bytes));
     let meter = params.0.budget.start(ctl);
     match warm {
         Some(w) => fit_with_cache(db, y, loss, params, Some(w), ctl, &meter, cache.as_mut()),
@@ -766,8 +779,8 @@ impl Iterate {
     }
 }
 
-/// One search of the tree: through the cache when there is one (in parallel when it is still
-/// empty and `parallel` is set), else a plain traversal; every node is claimed from `meter`.
+/// One search of the tree: through the cache when there is one, else a plain traversal (in
+/// parallel when `parallel` is set); every node is claimed from `meter`.
 fn run_search(
     cache: Option<&mut TreeCache>,
     db: &GraphDatabase,
@@ -777,8 +790,7 @@ fn run_search(
     meter: &Meter<'_>,
 ) -> Result<Option<Truncation>> {
     Ok(match cache {
-        Some(c) if parallel && c.is_unbuilt() => build_cache_parallel(c, db, miner, search, meter)?,
-        Some(c) => search_cached(c, db, miner, search, meter)?,
+        Some(c) => search_cached(c, db, miner, search, meter, parallel)?,
         None if parallel => mine_parallel_with_meter(db, miner, search, meter)?.truncation,
         None => mine_with_meter(db, miner, search, meter)?.truncation,
     })
@@ -1108,7 +1120,7 @@ fn fit_cold<L: Loss + ?Sized>(
     // serial: a parallel branch and bound finds the same maximum but visits a thread-dependent
     // number of nodes, and this search is small next to the fits
     let cut = match cache.as_deref_mut() {
-        Some(c) => search_cached(c, db, &miner, &mut mc, meter)?,
+        Some(c) => search_cached(c, db, &miner, &mut mc, meter, false)?,
         None => mine_with_meter(db, &miner, &mut mc, meter)?.truncation,
     };
     if cut.is_some() {
@@ -1192,7 +1204,10 @@ pub fn fit_bcgd_path<L: Loss + ?Sized>(
     ctl: &RunControl,
 ) -> Result<Vec<BcgdFit>> {
     let mut out: Vec<BcgdFit> = Vec::with_capacity(lambdas.len());
-    let mut cache = params.0.cache.then(|| TreeCache::new(params.0.max_size));
+    let mut cache = params
+        .0
+        .cache
+        .then(|| TreeCache::new(params.0.max_size, params.0.cache_bytes));
     for (k, &lam) in lambdas.iter().enumerate() {
         ctl.progress().set_stage(k as u64, lambdas.len() as u64);
         let pk = params.clone().into_params().lambda1(lam).check()?;

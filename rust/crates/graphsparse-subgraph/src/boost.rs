@@ -22,7 +22,7 @@ use graphsparse_gspan::{
 };
 
 use crate::bounds::WeightedGain;
-use crate::cache::{CachedSearch, TreeCache, build_cache_parallel, search_cached};
+use crate::cache::{CachedSearch, DEFAULT_CACHE_BYTES, TreeCache, search_cached};
 use crate::error::{Result, SubgraphError, bad, feature_miner};
 
 /// Unchecked parameters of the best-stump search (a builder); see [`StumpParams::check`].
@@ -43,6 +43,7 @@ pub struct StumpParams {
     budget: Budget,
     prune: bool,
     parallel: bool,
+    cache_bytes: usize,
 }
 
 impl Default for StumpParams {
@@ -60,13 +61,21 @@ impl StumpParams {
             budget: Budget::UNLIMITED,
             prune: true,
             parallel: false,
+            cache_bytes: DEFAULT_CACHE_BYTES,
         }
     }
     graphsparse_budget::setters! {
         /// Prune with the bound (turn off only to check that pruning is safe).
         prune: bool => prune,
-        /// Traverse sibling subtrees in parallel on the current rayon pool.
+        /// Traverse sibling subtrees in parallel on the current rayon pool (in a
+        /// [`StumpSearcher`]: every search, cached walks included, with the serial result).
         parallel: bool => parallel,
+        /// Byte budget of a [`StumpSearcher`] for stored embeddings of its cached tree's
+        /// expanded nodes (default 256 MiB; 0 stores none): the ancestors a frontier expansion
+        /// re-embeds are kept, least recently used evicted first, and a later expansion below
+        /// one of them starts from its embeddings instead of re-embedding its path from the
+        /// root. Changes no result, only the time (and the node budget a search uses).
+        cache_bytes: usize => cache_bytes,
         /// Least number of graphs a pattern must occur in (≥ 1).
         min_support: usize => min_support,
         /// Largest pattern size in edges (`None`: unbounded).
@@ -94,6 +103,7 @@ impl StumpParams {
             budget: self.budget,
             prune: self.prune,
             parallel: self.parallel,
+            cache_bytes: self.cache_bytes,
         })
     }
 }
@@ -105,6 +115,7 @@ pub struct StumpValidParams {
     budget: Budget,
     prune: bool,
     parallel: bool,
+    cache_bytes: usize,
 }
 
 impl StumpValidParams {
@@ -335,9 +346,11 @@ fn check_labels(labels: &[f64]) -> Result<()> {
 /// evaluates are kept with their graph ids, so a later round re-evaluates them without any
 /// embedding work and only expands the frontier it newly wants to enter (gBoost's trick; the
 /// paper's own future-work item). Each search returns exactly what [`best_stump`] returns for
-/// the same weights; with [`StumpParams::parallel`] the first search (which fills the cache) runs
-/// on the current rayon pool, later ones walk the cache serially. The budget of the parameters
-/// applies to each search.
+/// the same weights; with [`StumpParams::parallel`] every search (the first one, which fills the
+/// cache, the walks of the cached tree and the expansions from stored frontier embeddings) runs
+/// on the current rayon pool. The embeddings of the frontier's ancestors are kept within
+/// [`StumpParams::cache_bytes`], so that expanding the frontier later does not re-embed the
+/// paths from the root. The budget of the parameters applies to each search.
 ///
 /// # Example
 /// ```
@@ -371,7 +384,7 @@ impl StumpSearcher {
     pub fn new(db: &GraphDatabase, params: &StumpValidParams) -> Self {
         Self {
             params: params.clone(),
-            cache: TreeCache::new(params.max_size()),
+            cache: TreeCache::new(params.max_size(), params.cache_bytes),
             shape: db_shape(db),
         }
     }
@@ -402,12 +415,7 @@ impl StumpSearcher {
         let p = &self.params;
         let mut v = Best::new(&gain, p.prune);
         let meter = p.budget.start(ctl);
-        let cut = if p.parallel && self.cache.is_unbuilt() {
-            // the first search fills the cache; it alone runs in parallel
-            build_cache_parallel(&mut self.cache, db, &p.miner, &mut v, &meter)?
-        } else {
-            search_cached(&mut self.cache, db, &p.miner, &mut v, &meter)?
-        };
+        let cut = search_cached(&mut self.cache, db, &p.miner, &mut v, &meter, p.parallel)?;
         let visited = v.visited;
         Ok(v.finish(visited, cut))
     }
@@ -418,6 +426,14 @@ impl StumpSearcher {
     /// O(1).
     pub fn cached_nodes(&self) -> usize {
         self.cache.len()
+    }
+
+    /// The state of the store of frontier embeddings (see [`StumpParams::cache_bytes`]).
+    ///
+    /// # Complexity
+    /// O(1).
+    pub fn frontier_stats(&self) -> crate::FrontierStats {
+        self.cache.frontier_stats()
     }
 }
 

@@ -2,7 +2,7 @@
 //! Suzumura, Karasuyama, Tsuda & Takeuchi, KDD 2016). The derivation is in the crate docs
 //! (`spp.md`).
 
-use graphsparse_gspan::{DfsCode, Node, Visit, Visitor};
+use graphsparse_gspan::{DfsCode, Node, ParallelVisitor, Visit, Visitor};
 
 use crate::bcgd::Feature;
 use crate::cache::CachedSearch;
@@ -141,6 +141,20 @@ impl CachedSearch for MaxCorrelation<'_> {
         self.eval(ids)
     }
     fn leave(&mut self) {}
+}
+
+impl ParallelVisitor for MaxCorrelation<'_> {
+    fn fork(&self) -> Self {
+        MaxCorrelation {
+            theta: self.theta,
+            best: 0.0,
+            visited: 0,
+        }
+    }
+    fn join(&mut self, child: Self) {
+        self.best = self.best.max(child.best);
+        self.visited += child.visited;
+    }
 }
 
 impl Visitor for MaxCorrelation<'_> {

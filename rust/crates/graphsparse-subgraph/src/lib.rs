@@ -37,6 +37,7 @@ pub use boost::{
     best_stump,
 };
 pub use bounds::{AbsCorrelation, Bounds, SeparableFunction, WeightedError, WeightedGain};
+pub use cache::{DEFAULT_CACHE_BYTES, FrontierStats};
 pub use error::{Result, SubgraphError};
 pub use graphsparse_budget::{Budget, RunControl, Truncation};
 pub use loss::{Logistic, Loss, Squared};

@@ -303,21 +303,205 @@ fn same_iterates_cached_uncached_parallel(
     // the first search fills the cache in parallel, later ones walk it
     let par_cached = pool.install(|| fit(db, y, &Logistic, base.clone().parallel(true)));
     for other in [&uncached, &par, &par_cached] {
-        assert_same_trace(pruned, other);
-        assert_eq!(pruned.features, other.features);
-        // the cached search evaluates exactly the nodes the plain traversal visits
-        assert_eq!(pruned.history.len(), other.history.len());
-        for (k, (a, b)) in pruned.history.iter().zip(&other.history).enumerate() {
-            assert_eq!(
-                (a.visited, a.skipped, a.nonzeros),
-                (b.visited, b.skipped, b.nonzeros),
-                "search {k}"
-            );
-            assert_eq!(
-                (a.pruned_bound, a.pruned_spp),
-                (b.pruned_bound, b.pruned_spp)
-            );
-            assert_eq!(a.duality_gap.to_bits(), b.duality_gap.to_bits());
+        assert_same_fit(pruned, other);
+    }
+}
+
+/// Same iterates, features and per-search counts.
+fn assert_same_fit(a: &BcgdFit, b: &BcgdFit) {
+    assert_same_trace(a, b);
+    assert_eq!(a.features, b.features);
+    // the cached search evaluates exactly the nodes the plain traversal visits
+    assert_eq!(a.history.len(), b.history.len());
+    for (k, (a, b)) in a.history.iter().zip(&b.history).enumerate() {
+        assert_eq!(
+            (a.visited, a.skipped, a.nonzeros),
+            (b.visited, b.skipped, b.nonzeros),
+            "search {k}"
+        );
+        assert_eq!(
+            (a.pruned_bound, a.pruned_spp),
+            (b.pruned_bound, b.pruned_spp)
+        );
+        assert_eq!(a.duality_gap.to_bits(), b.duality_gap.to_bits());
+    }
+}
+
+/// Byte budgets of the stored embeddings for the tests: none, tiny (every entry refused),
+/// small (constant eviction) and the default.
+const BUDGETS: [usize; 4] = [0, 300, 6_000, graphsparse_subgraph::DEFAULT_CACHE_BYTES];
+
+#[test]
+fn frontier_budget_and_parallel_walk_do_not_change_bcgd_fits() {
+    let db = random_db(40, 5);
+    let y = responses(&db, 3, true);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
+    for screening in [false, true] {
+        let base = BcgdParams::new(0.01)
+            .max_size(Some(4))
+            .tol(1e-5)
+            .screening(screening)
+            .record_trace(true);
+        let reference = fit(&db, &y, &Logistic, base.clone().cache(false));
+        for bytes in BUDGETS {
+            let p = base.clone().cache_bytes(bytes);
+            assert_same_fit(&reference, &fit(&db, &y, &Logistic, p.clone()));
+            let par = pool.install(|| fit(&db, &y, &Logistic, p.parallel(true)));
+            assert_same_fit(&reference, &par);
+        }
+    }
+    // the path shares one cache over its fits
+    let grid = [0.05, 0.02, 0.01];
+    let params = BcgdParams::new(0.05).max_size(Some(4)).tol(1e-5);
+    let path = |p: BcgdParams| {
+        fit_bcgd_path(
+            &db,
+            &y,
+            &Logistic,
+            &p.check().unwrap(),
+            &grid,
+            &RunControl::new(),
+        )
+        .unwrap()
+    };
+    let reference = path(params.clone().cache(false));
+    for bytes in BUDGETS {
+        let serial = path(params.clone().cache_bytes(bytes));
+        let par = pool.install(|| path(params.clone().cache_bytes(bytes).parallel(true)));
+        for (a, (b, c)) in reference.iter().zip(serial.iter().zip(&par)) {
+            assert_same_fit(a, b);
+            assert_same_fit(a, c);
+        }
+    }
+}
+
+/// LPBoost-like weights: many exact zeros and many ties.
+fn sparse_weights(n: usize, state: &mut u64) -> Vec<f64> {
+    (0..n)
+        .map(|_| {
+            *state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            match (*state >> 33) % 4 {
+                0 | 1 => 0.0,
+                2 => 0.5,
+                _ => ((*state >> 40) % 7) as f64 / 7.0,
+            }
+        })
+        .collect()
+}
+
+/// Runs `rounds` searches with every frontier budget, serial and on 2 threads, against the
+/// uncached search; returns the serial searchers' frontier statistics per budget.
+fn check_stump_searchers(
+    db: &GraphDatabase,
+    labels: &[f64],
+    params: &StumpParams,
+    rounds: usize,
+    seed: u64,
+) -> Vec<graphsparse_subgraph::FrontierStats> {
+    let cancel = RunControl::new();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let mut serial: Vec<StumpSearcher> = BUDGETS
+        .iter()
+        .map(|&b| StumpSearcher::new(db, &params.clone().cache_bytes(b).check().unwrap()))
+        .collect();
+    let mut par: Vec<StumpSearcher> = BUDGETS
+        .iter()
+        .map(|&b| {
+            StumpSearcher::new(
+                db,
+                &params
+                    .clone()
+                    .cache_bytes(b)
+                    .parallel(true)
+                    .check()
+                    .unwrap(),
+            )
+        })
+        .collect();
+    let plain_params = params.clone().check().unwrap();
+    let mut state = seed;
+    for round in 0..rounds {
+        let weights = sparse_weights(db.len(), &mut state);
+        let plain = best_stump(db, &weights, labels, &plain_params, &cancel).unwrap();
+        let mut visited = Vec::new();
+        for s in &mut serial {
+            let found = s.search(db, &weights, labels, &cancel).unwrap();
+            visited.push((found.visited, s.cached_nodes()));
+            assert_eq!(found.code, plain.code, "round {round}");
+            assert_eq!(found.graph_ids, plain.graph_ids);
+            assert_eq!(found.sign, plain.sign);
+            assert!((found.gain - plain.gain).abs() < 1e-12);
+        }
+        // serially, resuming or re-embedding evaluates the same nodes in the same order
+        assert!(visited.windows(2).all(|w| w[0] == w[1]), "{visited:?}");
+        for s in &mut par {
+            let found = pool
+                .install(|| s.search(db, &weights, labels, &cancel))
+                .unwrap();
+            assert_eq!(found.code, plain.code, "round {round}");
+            assert_eq!(found.graph_ids, plain.graph_ids);
+            assert_eq!(found.sign, plain.sign);
+            assert!((found.gain - plain.gain).abs() < 1e-12);
+        }
+    }
+    for s in serial.iter().chain(&par) {
+        let st = s.frontier_stats();
+        assert!(st.bytes <= st.budget, "{st:?}");
+        if st.budget == 0 {
+            assert_eq!((st.entries, st.bytes, st.resumed), (0, 0, 0));
+        }
+    }
+    serial.iter().map(StumpSearcher::frontier_stats).collect()
+}
+
+#[test]
+fn stump_searcher_with_any_frontier_budget_equals_the_uncached_search() {
+    let db = random_db(30, 91);
+    let labels = signed_labels(&db, 9);
+    let stats = check_stump_searchers(&db, &labels, &stumps_up_to_5_edges(), 15, 12345);
+    let [none, tiny, small, default] = stats.try_into().unwrap();
+    assert!(none.reembedded > 0, "{none:?}");
+    // the tiny budget holds nothing, the small one evicts (it is smaller than the expanded nodes)
+    assert_eq!((tiny.entries, tiny.resumed), (0, 0), "{tiny:?}");
+    assert!(small.evicted > 0 && small.resumed > 0, "{small:?}");
+    assert!(small.reembedded > 0, "{small:?}");
+    // the default budget holds every expanded node: only one-edge frontier nodes (below the
+    // root) are re-embedded
+    assert!(default.resumed > 0 && default.evicted == 0, "{default:?}");
+    assert!(default.reembedded < default.resumed, "{default:?}");
+    assert!(default.reembedded < none.reembedded, "{default:?} {none:?}");
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(8))]
+
+    /// On random small databases, every frontier budget and the parallel walk find the stump
+    /// of the uncached search in every round, and fit the BCGD model of the uncached search.
+    #[test]
+    fn prop_frontier_budget_and_parallel_walk_change_no_model(
+        seed in 1u64..10_000,
+        n_graphs in 8usize..24,
+        lambda1 in 0.005f64..0.05,
+    ) {
+        let db = random_db(n_graphs, seed);
+        let labels = signed_labels(&db, seed);
+        check_stump_searchers(&db, &labels, &StumpParams::new().max_size(Some(4)), 5, seed);
+        let y = responses(&db, seed, true);
+        let base = BcgdParams::new(lambda1).max_size(Some(4)).tol(1e-4).record_trace(true);
+        let reference = fit(&db, &y, &Logistic, base.clone().cache(false));
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        for bytes in BUDGETS {
+            let p = base.clone().cache_bytes(bytes);
+            assert_same_fit(&reference, &fit(&db, &y, &Logistic, p.clone()));
+            assert_same_fit(&reference, &pool.install(|| fit(&db, &y, &Logistic, p.parallel(true))));
         }
     }
 }
