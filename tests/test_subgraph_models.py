@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import itertools
 import pickle
+import subprocess
+import sys
 import warnings
 
 import networkx as nx
@@ -269,6 +271,24 @@ def test_adaboost_picks_best_stump_each_round():
         for p, s, a in model.estimators_
     )
     np.testing.assert_allclose(model.decision_function(ds), f, atol=1e-12)
+
+
+@pytest.mark.skipif(not lpb.HAVE_HIGHSPY, reason="highspy not installed")
+@pytest.mark.parametrize("verbose", [0, 1])
+def test_lpboost_prints_nothing_unless_verbose(verbose):
+    # HiGHS prints its banner once per process, from its constructor: a fresh interpreter
+    code = (
+        "import warnings; warnings.simplefilter('ignore')\n"
+        "import graphsparse as gs\n"
+        "from graphsparse.datasets import make_subgraph_classification\n"
+        "ds = make_subgraph_classification(n_samples=30, random_state=0)\n"
+        f"gs.SubgraphLPBoost(nu=0.4, max_size=3, max_iter=3, verbose={verbose}).fit(ds, ds.y)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    if verbose:
+        assert "HiGHS" in out.stdout + out.stderr
+    else:
+        assert out.stdout == "" and out.stderr == ""
 
 
 @pytest.mark.parametrize("warm", [True, False], ids=["highspy", "linprog"])

@@ -15,6 +15,13 @@ solves each master from scratch.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import os
+import sys
+import threading
+from collections.abc import Iterator
+
 import numpy as np
 from scipy.optimize import linprog
 
@@ -26,6 +33,40 @@ except ImportError:  # pragma: no cover - exercised when the extra is absent
     highspy = None
 
 HAVE_HIGHSPY = highspy is not None
+
+_QUIET = threading.Lock()
+
+
+@contextlib.contextmanager
+def _stdout_silenced() -> Iterator[None]:
+    """Point file descriptor 1 at /dev/null for the duration (C-level writes included).
+
+    highspy >= 1.8 prints its banner from the ``Highs()`` constructor, before any option can be
+    set; a library must not print unasked, so the constructor runs with stdout silenced.
+    """
+    with _QUIET:
+        sys.stdout.flush()
+        libc = ctypes.CDLL(None)
+        saved = os.dup(1)
+        try:
+            with open(os.devnull, "w") as null:
+                os.dup2(null.fileno(), 1)
+            yield
+        finally:
+            libc.fflush(None)  # what C stdio buffered goes to /dev/null, not to the caller
+            os.dup2(saved, 1)
+            os.close(saved)
+
+
+def _new_highs(verbose: bool) -> highspy.Highs:
+    """A HiGHS instance whose output, banner included, appears only when ``verbose``."""
+    if verbose:
+        h = highspy.Highs()
+    else:
+        with _stdout_silenced():
+            h = highspy.Highs()
+    h.setOptionValue("output_flag", verbose)
+    return h
 
 
 class LPBoostMaster:
@@ -63,8 +104,7 @@ class LPBoostMaster:
 
     def _init_highs(self) -> None:
         n = self.n
-        h = highspy.Highs()
-        h.setOptionValue("output_flag", self.verbose)
+        h = _new_highs(self.verbose)
         h.addVars(n, np.zeros(n), np.full(n, self.cap))
         h.addVar(-highspy.kHighsInf, highspy.kHighsInf)  # beta
         h.changeColsCost(1, np.array([n], dtype=np.int32), np.array([1.0]))

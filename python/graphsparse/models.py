@@ -305,8 +305,9 @@ _PARAMS_DOC = """
         Rust worker threads (``None``: all cores, capped by ``GRAPHSPARSE_NUM_THREADS``) for
         the fit's searches and for matching patterns in new graphs. The fit keeps a cache of
         the visited tree between iterations (no re-embedding; only frontier nodes are
-        expanded); its walks run on the same threads, with the single-thread result. Use
-        ``n_jobs=1`` inside a parallel ``GridSearchCV``.
+        expanded): the first search, which fills it, runs on these threads, later ones walk it
+        on one (with the single-thread result either way). Use ``n_jobs=1`` inside a parallel
+        ``GridSearchCV``.
     max_nodes : int, optional
         Budget of enumeration-tree nodes over the whole fit.
     time_limit : float, optional

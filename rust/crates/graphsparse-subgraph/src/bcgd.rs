@@ -106,8 +106,9 @@ impl BcgdParams {
         parallel: bool => parallel,
         /// Keep the visited tree (graph ids, children) between iterations, so later searches walk
         /// it without re-embedding and expand only the frontier (default on). With `parallel`,
-        /// the cached walks and the expansions from stored embeddings run in parallel too, with
-        /// the serial result.
+        /// the first search (which fills the cache) runs in parallel; later searches walk the
+        /// cache serially (a parallel walk costs BCGD more CPU than it saves; the boosting
+        /// searches of [`crate::StumpSearcher`] do walk in parallel).
         cache: bool => cache,
         /// Byte budget for stored embeddings of the cached tree's expanded nodes (default 256 MiB;
         /// 0 stores none): the ancestors a frontier expansion re-embeds are kept, least recently
@@ -790,7 +791,13 @@ fn run_search(
     meter: &Meter<'_>,
 ) -> Result<Option<Truncation>> {
     Ok(match cache {
-        Some(c) => search_cached(c, db, miner, search, meter, parallel)?,
+        // only the first search (which fills the cache) runs in parallel: a BCGD fork/join
+        // merges what each fork saw, so a parallel walk of the cached tree costs more CPU than
+        // it saves (CPDB, λ1 = 0.005: 2.0 s against 1.3 s on 2 threads)
+        Some(c) => {
+            let parallel = parallel && c.is_unbuilt();
+            search_cached(c, db, miner, search, meter, parallel)?
+        }
         None if parallel => mine_parallel_with_meter(db, miner, search, meter)?.truncation,
         None => mine_with_meter(db, miner, search, meter)?.truncation,
     })
