@@ -41,7 +41,7 @@ _QUIET = threading.Lock()
 def _stdout_silenced() -> Iterator[None]:
     """Point file descriptor 1 at /dev/null for the duration (C-level writes included).
 
-    highspy >= 1.8 prints its banner from the ``Highs()`` constructor, before any option can be
+    highspy (1.16 here) prints its banner from the ``Highs()`` constructor, before any option can be
     set; a library must not print unasked, so the constructor runs with stdout silenced.
     """
     with _QUIET:
