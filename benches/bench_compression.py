@@ -25,7 +25,7 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -49,24 +49,6 @@ PAPER_OTC = {
     "Mutagenicity": [0.749, 0.768, 0.779, 0.787, 0.792, 0.795, 0.799],
 }
 FRACTIONS = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
-
-
-def progress(items: Iterable, desc: str) -> Iterable:
-    """tqdm when installed, else a plain counter line."""
-    try:
-        from tqdm import tqdm
-
-        return tqdm(items, desc=desc, leave=False)
-    except ImportError:
-        items = list(items)
-
-        def gen() -> Iterable:
-            for i, x in enumerate(items):
-                print(f"\r{desc}: {i + 1}/{len(items)}", end="", file=sys.stderr, flush=True)
-                yield x
-            print(file=sys.stderr)
-
-        return gen()
 
 
 def best_time(fn: Callable[[], object], min_total: float = 0.3, min_runs: int = 3) -> float:

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from _progress import progress
 
 from graphsparse.datasets import make_graph_structured_recovery
 from graphsparse.metrics import nmse
@@ -47,25 +48,6 @@ try:
     from graphsparse import recovery as gsr
 except ImportError:  # the binding of issue #11 is not built yet
     gsr = None  # type: ignore[assignment]
-
-try:
-    from tqdm import tqdm
-except ImportError:  # pragma: no cover - optional
-    tqdm = None
-
-
-def progress(items: Sequence[Any], desc: str) -> Any:
-    """``tqdm`` when installed, else a plain counter line."""
-    if tqdm is not None:
-        return tqdm(items, desc=desc, leave=False)
-
-    def gen() -> Any:
-        for k, item in enumerate(items):
-            print(f"\r{desc}: {k + 1}/{len(items)}", end="", file=sys.stderr, flush=True)
-            yield item
-        print(file=sys.stderr)
-
-    return gen()
 
 
 def cvxpy_socp(

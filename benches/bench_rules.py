@@ -33,17 +33,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from _progress import progress
 from sklearn.metrics import accuracy_score, f1_score, roc_auc_score
 from sklearn.model_selection import StratifiedKFold, StratifiedShuffleSplit
 
 from graphsparse import _uci
 from graphsparse.exceptions import TruncatedSearchWarning
 from graphsparse.rules import RuleEnsembleClassifier
-
-try:
-    from tqdm import tqdm
-except ImportError:  # pragma: no cover - optional
-    tqdm = None
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 BINARY = ["TIC", "BCW", "DIA", "HAB", "HTC", "BLD", "HTS", "MK3", "VTE", "BCC", "MAM", "LIV"]
@@ -179,20 +175,6 @@ PAPER_MULTI: dict[str, dict[float, tuple[float, float, float, float]]] = {
         1.1: (0.927, 0.039, 31.9, 1.01),
     },
 }
-
-
-def progress(items: list[Any], desc: str) -> Any:
-    """``tqdm`` when installed, else a plain counter line."""
-    if tqdm is not None:
-        return tqdm(items, desc=desc, leave=False)
-
-    def gen() -> Any:
-        for k, item in enumerate(items):
-            print(f"\r{desc}: {k + 1}/{len(items)}", end="", file=sys.stderr, flush=True)
-            yield item
-        print(file=sys.stderr)
-
-    return gen()
 
 
 def splits(name: str, n_splits: int) -> list[tuple[Any, Any, Any, Any]]:
