@@ -45,6 +45,23 @@ def _explicit(ds, max_size):
     return x, index, [pats[k] for k in keep]
 
 
+def _bcgd_params(lam2, tol, max_iter, max_size, prune, cache, screening, record_trace):
+    """The binding's BCGD parameter dict (no budget, every pattern of at least one graph)."""
+    return {
+        "lambda2": lam2,
+        "tol": tol,
+        "max_iter": max_iter,
+        "min_support": 1,
+        "max_size": max_size,
+        "max_nodes": None,
+        "time_limit": None,
+        "prune": prune,
+        "cache": cache,
+        "screening": screening,
+        "record_trace": record_trace,
+    }
+
+
 def _rust_fit(
     ds,
     y,
@@ -60,19 +77,7 @@ def _rust_fit(
     screening=False,
     cache_bytes=None,
 ):
-    params = {
-        "lambda2": lam2,
-        "tol": tol,
-        "max_iter": max_iter,
-        "min_support": 1,
-        "max_size": max_size,
-        "max_nodes": None,
-        "time_limit": None,
-        "prune": prune,
-        "cache": cache,
-        "screening": screening,
-        "record_trace": True,
-    }
+    params = _bcgd_params(lam2, tol, max_iter, max_size, prune, cache, screening, True)
     if cache_bytes is not None:
         params["cache_bytes"] = cache_bytes
     return _rs.fit_subgraph_bcgd(

@@ -21,23 +21,11 @@ from graphsparse.datasets import from_networkx
 
 from .reference import bcgd as ref
 from .strategies import graph_databases
-from .test_subgraph_models import _explicit, _toy
+from .test_subgraph_models import _bcgd_params, _explicit, _toy
 
 
 def _params(lam2=0.0, tol=1e-7, max_iter=50_000, prune=True, screening=True, max_size=3):
-    return {
-        "lambda2": lam2,
-        "tol": tol,
-        "max_iter": max_iter,
-        "min_support": 1,
-        "max_size": max_size,
-        "max_nodes": None,
-        "time_limit": None,
-        "prune": prune,
-        "cache": True,
-        "screening": screening,
-        "record_trace": False,
-    }
+    return _bcgd_params(lam2, tol, max_iter, max_size, prune, True, screening, False)
 
 
 def _path(ds, y, loss, lambdas, **kw):
