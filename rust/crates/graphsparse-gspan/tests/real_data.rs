@@ -82,25 +82,18 @@ fn mutag_parallel_equals_serial() {
     );
 }
 
+/// Pattern counts at lower supports, as `(data set, min_support, count)`.
 #[test]
 #[ignore = "slow in debug builds; run with --include-ignored"]
-fn cpdb_14() {
-    let Some(db) = cpdb() else { return };
-    assert_eq!(count(&db, 14), 6820);
-}
-
-#[test]
-#[ignore = "slow in debug builds; run with --include-ignored"]
-fn mutag_19() {
-    let Some(db) = mutag() else { return };
-    assert_eq!(count(&db, 19), 40_220);
-}
-
-#[test]
-#[ignore = "slow in debug builds; run with --include-ignored"]
-fn cpdb_7() {
-    let Some(db) = cpdb() else { return };
-    assert_eq!(count(&db, 7), 54_127);
+fn counts_at_low_support() {
+    for (name, load, support, want) in [
+        ("CPDB", cpdb as fn() -> Option<GraphDatabase>, 14, 6820),
+        ("MUTAG", mutag, 19, 40_220),
+        ("CPDB", cpdb, 7, 54_127),
+    ] {
+        let Some(db) = load() else { continue };
+        assert_eq!(count(&db, support), want, "{name} at {support}");
+    }
 }
 
 #[test]
