@@ -33,3 +33,58 @@ def data_dir() -> Path:
     if not DATA.is_dir():
         pytest.skip(f"shared data not found at {DATA}")
     return DATA
+
+
+@pytest.fixture(scope="session")
+def dask_client():
+    """One ``distributed`` cluster for the whole session (worker processes start slowly).
+
+    Two worker processes with one thread each, as ``graphsparse.distributed`` would meet on a
+    real cluster: everything the tests ship is pickled across processes.
+    """
+    distributed = pytest.importorskip("distributed")
+    restore = _private_random_for_dask()
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    )
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
+    restore()
+
+
+def _private_random_for_dask():
+    """Give the scheduler and client threads of this process their own random generator.
+
+    Hypothesis fails a test whose data generation changes the global ``random`` state
+    (``HypothesisDeprecationWarning``, then ``FlakyStrategyDefinition``). The in-process
+    scheduler, comms and tornado timers of ``distributed`` draw from ``random`` on their own
+    threads at any moment, so an example drawn while they run would look flaky. They get a
+    private ``random.Random`` here; the worker processes are untouched.
+    """
+    import importlib
+    import random
+
+    own = random.Random(20261124)
+    patched = []
+    for name, attr in [
+        ("distributed.scheduler", "random"),
+        ("distributed.utils_comm", "random"),
+        ("distributed.comm.core", "random"),
+        ("distributed.protocol.compression", "randint"),
+        ("dask.sizeof", "random"),
+        ("tornado.ioloop", "random"),
+    ]:
+        module = importlib.import_module(name)
+        old = getattr(module, attr, None)
+        if old is None:
+            continue
+        patched.append((module, attr, old))
+        setattr(module, attr, own if attr == "random" else getattr(own, attr))
+
+    def restore():
+        for module, attr, old in patched:
+            setattr(module, attr, old)
+
+    return restore

@@ -27,13 +27,14 @@ except ImportError as exc:  # pragma: no cover - exercised without dask installe
     ) from exc
 
 from .apply import decision_function, predict, predict_proba, transform
-from .batch import map_solves, pcst_many
+from .batch import map_solves, pcst_graphs, pcst_many
 from .mining import mine_subgraphs
 
 __all__ = [
     "decision_function",
     "map_solves",
     "mine_subgraphs",
+    "pcst_graphs",
     "pcst_many",
     "predict",
     "predict_proba",
