@@ -207,3 +207,34 @@ def shard_futures(
         "collection must be a dask.bag of networkx graphs, a GraphDataset, a list of networkx "
         f"graphs, or a list of files or GraphDatasets; got {type(collection).__name__}"
     )
+
+
+class Packed:
+    """An object that crosses to the workers as one in-band pickle, so its arrays are aligned.
+
+    Dask packs small out-of-band buffers (a fitted model's coefficient arrays, a chunk of
+    prize vectors) back to back in one network frame, so NumPy arrays can arrive misaligned,
+    and the Rust bindings accept only aligned, contiguous arrays. An in-band pickle (made
+    with cloudpickle, so lambdas travel too) rebuilds every array in its own allocation.
+    """
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: Any) -> None:
+        self.obj = obj
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        import cloudpickle
+
+        return (_unpack, (cloudpickle.dumps(self.obj, protocol=5),))
+
+
+def _unpack(payload: bytes) -> Packed:
+    import pickle
+
+    return Packed(pickle.loads(payload))
+
+
+def unpacked(obj: Any) -> Any:
+    """The object inside a :class:`Packed` (anything else as it is)."""
+    return obj.obj if isinstance(obj, Packed) else obj

@@ -25,7 +25,7 @@ from ..datasets import GraphDataset, as_dataset
 from ..exceptions import InvalidParameterError
 from ..mining import Pattern
 from ..models import _occurrences
-from ._shards import default_n_shards, get_client, read_shard, split_bounds
+from ._shards import Packed, default_n_shards, get_client, read_shard, split_bounds, unpacked
 
 __all__ = ["decision_function", "pattern_features", "predict", "predict_proba", "transform"]
 
@@ -67,6 +67,12 @@ def _is_graph_model(model: Any) -> bool:
 
 def _block(model: Any, method: str, part: Any, graphs: bool) -> Any:
     """One output block: ``model.method`` on one partition, on the worker that holds it."""
+    model = unpacked(model)
+    # table blocks may arrive as views of a network frame, unaligned for the Rust bindings
+    if isinstance(part, np.ndarray):
+        part = np.require(part, requirements=["C", "A"])
+    elif type(part).__name__ == "DataFrame" and hasattr(part, "copy"):
+        part = part.copy(deep=True)
     if graphs:
         ds = part if isinstance(part, GraphDataset) else read_shard(part)
         if len(ds) == 0:
@@ -183,7 +189,7 @@ def _apply(
     parts, rows, graphs = _partitions(collection, client, n_shards)
     if graphs and not _is_graph_model(model):
         raise InvalidParameterError(f"{type(model).__name__} does not take graphs")
-    [shipped] = client.scatter([model], broadcast=True, hash=False)
+    [shipped] = client.scatter([Packed(model)], broadcast=True, hash=False)
     block = delayed(_block, pure=True)
     if isinstance(model, _Compressor):
         return db.from_delayed(

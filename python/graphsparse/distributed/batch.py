@@ -19,14 +19,13 @@ import numpy as np
 from .._validation import as_edges, as_float_array
 from ..exceptions import InvalidParameterError
 from ..steiner import pcst
-from ._shards import default_n_shards, get_client
+from ._shards import Packed, default_n_shards, get_client, unpacked
 
 __all__ = ["map_solves", "pcst_graphs", "pcst_many"]
 
 
-def _run_chunk(
-    func: Callable[..., Any], items: list[Any], shared: dict[str, Any], n_jobs: int
-) -> list[Any]:
+def _run_chunk(func: Packed, items: Packed, shared: Packed, n_jobs: int) -> list[Any]:
+    func, items, shared = unpacked(func), unpacked(items), unpacked(shared)
     if n_jobs <= 1 or len(items) <= 1:
         return [func(item, **shared) for item in items]
     with ThreadPoolExecutor(max_workers=n_jobs) as pool:
@@ -87,10 +86,12 @@ def map_solves(
     client = get_client(client)
     if chunk_size is None:
         chunk_size = max(1, math.ceil(len(items) / (2 * default_n_shards(client))))
-    [shipped] = client.scatter([dict(shared or {})], broadcast=True, hash=False)
+    [shipped] = client.scatter([Packed(dict(shared or {}))], broadcast=True, hash=False)
+    packed_func = Packed(func)
     chunks = [items[k : k + chunk_size] for k in range(0, len(items), chunk_size)]
     futures = [
-        client.submit(_run_chunk, func, chunk, shipped, int(n_jobs), pure=False) for chunk in chunks
+        client.submit(_run_chunk, packed_func, Packed(chunk), shipped, int(n_jobs), pure=False)
+        for chunk in chunks
     ]
     try:
         done = client.gather(futures)
