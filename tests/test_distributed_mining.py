@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import itertools
 import pickle
+import subprocess
+import sys
 
 import networkx as nx
 import numpy as np
@@ -181,3 +183,19 @@ def test_dfs_code_order_is_the_single_machine_order(mutag):
     shuffled = [codes[k] for k in rng.permutation(len(codes))]
     order = dfs_code_order(shuffled, mutag.vertex_label_values, mutag.edge_label_values)
     assert [shuffled[k] for k in order] == codes
+
+
+def test_graphsparse_imports_without_dask():
+    # the extra stays optional: graphsparse imports, graphsparse.distributed names the extra
+    code = (
+        "import sys\n"
+        "sys.modules['dask'] = sys.modules['distributed'] = None\n"
+        "import graphsparse\n"
+        "try:\n"
+        "    import graphsparse.distributed\n"
+        "except ImportError as exc:\n"
+        "    assert 'graphsparse[dask]' in str(exc), exc\n"
+        "else:\n"
+        "    raise SystemExit('imported without dask')\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)

@@ -123,8 +123,11 @@ def _phase2_counts(counted: _Counted) -> np.ndarray:
     return np.fromiter((len(ids) for ids in counted.ids), dtype=np.int64, count=len(counted.ids))
 
 
-def _phase3(counted: _Counted, keep: np.ndarray, offset: int) -> list[np.ndarray]:
-    return [counted.ids[k] + offset for k in keep.tolist()]
+def _phase3(counted: _Counted, keep: np.ndarray) -> list[np.ndarray]:
+    """Local graph ids of the kept candidates, in the narrowest unsigned dtype (fewer bytes)."""
+    n = max((int(counted.ids[k][-1]) for k in keep.tolist() if len(counted.ids[k])), default=0)
+    dtype = np.min_scalar_type(n)
+    return [counted.ids[k].astype(dtype) for k in keep.tolist()]
 
 
 # -- the driver -----------------------------------------------------------------------------------
@@ -316,21 +319,23 @@ def mine_subgraphs(
         # phase 3: graph ids of the frequent candidates, in global numbering
         offsets = np.concatenate([[0], np.cumsum(sizes)]).tolist()
         per_shard = client.gather(
-            [client.submit(_phase3, counted[k], keep, offsets[k], pure=False) for k in live]
+            [client.submit(_phase3, counted[k], keep, pure=False) for k in live]
         )
     finally:
         client.cancel(futures)
     n_codes = len(codes)
     patterns: list[Pattern] = []
-    for pos, k in enumerate(keep.tolist()):
-        ids = np.concatenate([shard_ids[pos] for shard_ids in per_shard])
-        if k >= n_codes:  # a single vertex
-            label = singles[k - n_codes]
+    for pos, j in enumerate(keep.tolist()):
+        ids = np.concatenate(
+            [s[pos].astype(np.int64) + offsets[k] for s, k in zip(per_shard, live, strict=True)]
+        )
+        if j >= n_codes:  # a single vertex
+            label = singles[j - n_codes]
             patterns.append(Pattern((), len(ids), ids, (label,)))
         else:
-            patterns.append(Pattern(codes[k], len(ids), ids, _vertex_labels_of(codes[k])))
+            patterns.append(Pattern(codes[j], len(ids), ids, _vertex_labels_of(codes[j])))
     if single_vertices:  # single vertices first, as the single-machine miner reports them
-        n_single = sum(1 for k in keep.tolist() if k >= n_codes)
+        n_single = int(np.count_nonzero(keep >= n_codes))
         patterns = patterns[len(patterns) - n_single :] + patterns[: len(patterns) - n_single]
     return MiningResult(
         patterns,
