@@ -141,6 +141,19 @@ def test_proportional_thresholds_miss_nothing(sizes, data):
     assert sum(below) < s
 
 
+def test_small_shards_without_max_size_warn(dask_client):
+    graphs = []
+    for k in range(12):
+        g = nx.path_graph(4 + k % 3)
+        nx.set_node_attributes(g, {v: "CNO"[(v + k) % 3] for v in g}, "label")
+        nx.set_edge_attributes(g, 1, "label")
+        graphs.append(g)
+    # 6 shards of 2 graphs at support 6: every local threshold is ceil(6 * 2 / 12) = 1
+    with pytest.warns(gsd.SmallShardWarning, match="local threshold 1"):
+        sharded = gsd.mine_subgraphs(graphs, 6, n_shards=6)
+    _assert_identical(sharded, gs.mine_subgraphs(graphs, 6))
+
+
 def test_bad_input_raises_named_errors(dask_client, mutag):
     with pytest.raises(InvalidParameterError, match="no graphs"):
         gsd.mine_subgraphs([_empty(), _empty()], 1)

@@ -28,9 +28,10 @@ except ImportError as exc:  # pragma: no cover - exercised without dask installe
 
 from .apply import decision_function, predict, predict_proba, transform
 from .batch import map_solves, pcst_graphs, pcst_many
-from .mining import mine_subgraphs
+from .mining import SmallShardWarning, mine_subgraphs
 
 __all__ = [
+    "SmallShardWarning",
     "decision_function",
     "map_solves",
     "mine_subgraphs",

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import functools
 import time
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -51,7 +52,12 @@ from ..mining import mine_subgraphs as _mine_local
 from ..models import _occurrences
 from ._shards import Loader, get_client, shard_futures, shard_info
 
-__all__ = ["dfs_code_order", "local_thresholds", "mine_subgraphs"]
+__all__ = ["SmallShardWarning", "dfs_code_order", "local_thresholds", "mine_subgraphs"]
+
+
+class SmallShardWarning(UserWarning):
+    """A shard so small that its local threshold is 1 while no ``max_size`` bounds phase 1."""
+
 
 Code = tuple[tuple[Any, Any, Any, Any, Any], ...]
 
@@ -282,6 +288,15 @@ def mine_subgraphs(
 
         # phase 1: local mining at the proportional thresholds
         thresholds = local_thresholds(sizes, support)
+        tiny = [k for k, t in enumerate(thresholds) if t == 1]
+        if tiny and support > 1 and max_size is None:
+            warnings.warn(
+                f"{len(tiny)} shard(s) (first: shard {tiny[0]}, {sizes[tiny[0]]} of {n} graphs) "
+                f"have local threshold 1 at min_support={support}, so phase 1 enumerates every "
+                "connected subgraph of their graphs; pass max_size, or use fewer, larger shards",
+                SmallShardWarning,
+                stacklevel=2,
+            )
         local: list[Any] = [None] * len(shards)
         for k, (f, t) in enumerate(zip(shards, thresholds, strict=True)):
             if t and max_size != 0:
