@@ -18,9 +18,11 @@ For each configuration the benchmark runs, on the same files:
 
 Every distributed result is checked against the single-process one (the same patterns, supports
 and graph ids in order; the same feature matrix) before it is reported. Printed: wall time,
-peak RSS per worker (and its rise over the idle worker), bytes sent between workers, the
-speedup and the efficiency ``T_1 / (k T_k)`` against one worker and against the one-thread
-single process.
+peak RSS per worker (and its rise over the idle worker, which has imported everything), the
+bytes the workers sent (almost all of it the result's graph ids going to the driver) and the
+number of worker-to-worker transfers, the speedup and the efficiency ``T_1 / (k T_k)`` against
+one worker and against the one-thread single process. On a shared machine the times are noisy:
+compare rows of one run only.
 """
 
 from __future__ import annotations
@@ -137,8 +139,12 @@ def _warm_up() -> None:
     import graphsparse.distributed  # noqa: F401
 
 
-def _worker_sent(dask_worker) -> int:
-    return int(dask_worker.transfer_outgoing_bytes_total)
+def _worker_sent(dask_worker) -> tuple[int, int]:
+    """Bytes the worker sent (to the driver and to other workers), transfers it fetched."""
+    return (
+        int(dask_worker.transfer_outgoing_bytes_total),
+        int(dask_worker.state.transfer_incoming_count_total),
+    )
 
 
 def run_dask(paths, k, min_support, max_size, n_features):
@@ -161,13 +167,16 @@ def run_dask(paths, k, min_support, max_size, n_features):
         X = gsd.transform(list(res)[:n_features], paths, client=client).compute()
         t_feat = time.perf_counter() - t
         peak = client.run(_worker_rss_mib)
-        sent = sum(client.run(_worker_sent).values())
+        traffic = client.run(_worker_sent).values()
+        sent = sum(b for b, _ in traffic)
+        fetched = sum(c for _, c in traffic)
     return {
         "mine": t_mine,
         "features": t_feat,
         "rss_mib": [peak[w] for w in sorted(peak)],
         "rss_rise_mib": [peak[w] - idle[w] for w in sorted(peak)],
         "sent_bytes": sent,
+        "w2w_transfers": fetched,
         "result": (list(res), X),
         "nodes": res.nodes_visited,
     }
@@ -236,9 +245,9 @@ def main() -> None:
     )
     print(
         "\n| run | mine s | features s | peak RSS MiB (per process) | RSS rise MiB "
-        "| bytes between workers |"
+        "| bytes sent by workers | worker-to-worker transfers |"
     )
-    print("|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|")
     for name, r in rows:
         rss = r["rss_mib"]
         rss_s = ", ".join(f"{x:.0f}" for x in rss) if isinstance(rss, list) else f"{rss:.0f}"
@@ -247,7 +256,7 @@ def main() -> None:
         sent = r.get("sent_bytes")
         print(
             f"| {name} | {r['mine']:.2f} | {r['features']:.2f} | {rss_s} | {rise_s} "
-            f"| {'' if sent is None else f'{sent:,}'} |"
+            f"| {'' if sent is None else f'{sent:,}'} | {r.get('w2w_transfers', '')} |"
         )
     t_single = rows[0][1]["mine"]
     if 1 in dask_rows:
