@@ -46,6 +46,11 @@ def get_client(client: Any) -> Any:
         ) from None
 
 
+def absolute(item: Any) -> Any:
+    """A path made absolute against the driver's working directory (workers have their own)."""
+    return os.path.abspath(item) if isinstance(item, str | os.PathLike) else item
+
+
 def _format_of(path: Path, fmt: str | None) -> str:
     if fmt is not None:
         if fmt not in FORMATS:
@@ -202,6 +207,7 @@ def shard_futures(
             raise InvalidParameterError(
                 f"n_shards={n_shards} but the collection lists {len(items)} shards"
             )
+        items = [absolute(item) for item in items]
         return [client.submit(read_shard, item, fmt, loader, pure=False) for item in items]
     raise InvalidParameterError(
         "collection must be a dask.bag of networkx graphs, a GraphDataset, a list of networkx "

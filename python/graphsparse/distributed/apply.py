@@ -25,7 +25,15 @@ from ..datasets import GraphDataset, as_dataset
 from ..exceptions import InvalidParameterError
 from ..mining import Pattern
 from ..models import _occurrences
-from ._shards import Packed, default_n_shards, get_client, read_shard, split_bounds, unpacked
+from ._shards import (
+    Packed,
+    absolute,
+    default_n_shards,
+    get_client,
+    read_shard,
+    split_bounds,
+    unpacked,
+)
 
 __all__ = ["decision_function", "pattern_features", "predict", "predict_proba", "transform"]
 
@@ -153,7 +161,7 @@ def _partitions(
     if isinstance(collection, Sequence) and all(
         isinstance(p, str | os.PathLike) for p in collection
     ):
-        parts = [delayed(read_shard)(p) for p in collection]
+        parts = [delayed(read_shard)(absolute(p)) for p in collection]
         return parts, [np.nan] * len(parts), True
     raise InvalidParameterError(
         "collection must be a dask.bag of networkx graphs, a dask.dataframe, a 2-D dask.array, "

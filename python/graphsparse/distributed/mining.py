@@ -229,7 +229,8 @@ def mine_subgraphs(
     collection : dask.bag.Bag, GraphDataset, list of networkx.Graph, or list of paths
         A ``dask.bag`` of networkx graphs (one shard per partition); a ``GraphDataset`` or a
         list of graphs (split into ``n_shards`` contiguous shards); or a list of files and TU
-        folders (gSpan, TU, SMILES ``.smi``, SD files), each read on a worker, and/or
+        folders (gSpan, TU, SMILES ``.smi``, SD files), each read on a worker (relative paths
+        are made absolute on the driver; the workers must see the same files), and/or
         GraphDatasets. Labels are matched across shards by value, so shards need not share
         label sets.
     min_support : int or float
