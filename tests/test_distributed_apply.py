@@ -58,6 +58,21 @@ def test_subgraph_model_partitionwise_equals_in_memory(
     np.testing.assert_array_equal(_dense(got), expected)
 
 
+def test_more_blocks_than_graphs_gives_empty_blocks(dask_client, toy, subgraph_model):
+    from dask import delayed
+
+    got = gsd.decision_function(subgraph_model, toy[:3], n_shards=5)
+    np.testing.assert_array_equal(got.compute(), subgraph_model.decision_function(toy[:3]))
+    parts = [toy.graphs[:2], [], toy.graphs[2:3]]
+    bag = db.from_delayed([delayed(list)(p) for p in parts])
+    np.testing.assert_array_equal(
+        gsd.predict(subgraph_model, bag).compute(), subgraph_model.predict(toy[:3])
+    )
+    features = gsd.transform(subgraph_model, toy[:3], n_shards=5).compute()
+    expected = pattern_matrix(subgraph_model.patterns_, len(toy))[:3]
+    np.testing.assert_array_equal(features.toarray(), expected)
+
+
 def test_mined_patterns_as_features(dask_client, data_dir):
     mutag = gs.load_tu(data_dir / "tu" / "MUTAG")
     patterns = gsd.mine_subgraphs(mutag, 0.3, 4, n_shards=3)
