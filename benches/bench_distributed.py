@@ -17,11 +17,13 @@ For each configuration the benchmark runs, on the same files:
   files) against the in-process ``pattern_features`` of the same patterns.
 
 Every distributed result is checked against the single-process one (the same patterns, supports
-and graph ids in order; the same feature matrix) before it is reported. Printed: wall time,
-peak RSS per worker (and its rise over the idle worker, which has imported everything), the
-bytes the workers sent (almost all of it the result's graph ids going to the driver) and the
-number of worker-to-worker transfers, the speedup and the efficiency ``T_1 / (k T_k)`` against
-one worker and against the one-thread single process. On a shared machine the times are noisy:
+and graph ids in order; the same feature matrix) before it is reported. Printed: wall time;
+CPU seconds (for the Dask rows all worker processes and the driver together, mining and
+features; for the single-process rows the whole subprocess, reading included); peak RSS per
+worker and its rise over the idle worker (which has imported everything); the bytes the workers
+sent (almost all of it the result's graph ids going to the driver) and the number of
+worker-to-worker transfers; the speedup and the efficiency ``T_1 / (k T_k)`` against one
+worker and against the one-thread single process. On a shared machine the times are noisy:
 compare rows of one run only.
 """
 
@@ -94,7 +96,9 @@ X = pattern_features(list(res)[:{n_features}], ds, n_jobs={n_jobs})
 t3 = time.perf_counter()
 with open({str(out)!r}, "wb") as fh:
     pickle.dump((list(res), X), fh)
+u = resource.getrusage(resource.RUSAGE_SELF)
 print(json.dumps({{"read": t1 - t0, "mine": t2 - t1, "features": t3 - t2,
+    "cpu_s": u.ru_utime + u.ru_stime,
     "rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))
 """
     proc = subprocess.run(
@@ -135,6 +139,11 @@ def _worker_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def _cpu_seconds() -> float:
+    u = resource.getrusage(resource.RUSAGE_SELF)
+    return u.ru_utime + u.ru_stime
+
+
 def _warm_up() -> None:
     import graphsparse.distributed  # noqa: F401
 
@@ -160,12 +169,14 @@ def run_dask(paths, k, min_support, max_size, n_features):
     ):
         client.run(_warm_up)  # imports before the clock starts
         idle = client.run(_worker_rss_mib)
+        cpu0 = sum(client.run(_cpu_seconds).values()) + _cpu_seconds()
         t = time.perf_counter()
         res = gsd.mine_subgraphs(paths, min_support, max_size, client=client)
         t_mine = time.perf_counter() - t
         t = time.perf_counter()
         X = gsd.transform(list(res)[:n_features], paths, client=client).compute()
         t_feat = time.perf_counter() - t
+        cpu = sum(client.run(_cpu_seconds).values()) + _cpu_seconds() - cpu0
         peak = client.run(_worker_rss_mib)
         traffic = client.run(_worker_sent).values()
         sent = sum(b for b, _ in traffic)
@@ -179,6 +190,7 @@ def run_dask(paths, k, min_support, max_size, n_features):
         "w2w_transfers": fetched,
         "result": (list(res), X),
         "nodes": res.nodes_visited,
+        "cpu_s": cpu,
     }
 
 
@@ -245,9 +257,9 @@ def main() -> None:
     )
     print(
         "\n| run | mine s | features s | peak RSS MiB (per process) | RSS rise MiB "
-        "| bytes sent by workers | worker-to-worker transfers |"
+        "| bytes sent by workers | worker-to-worker transfers | CPU s |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|")
     for name, r in rows:
         rss = r["rss_mib"]
         rss_s = ", ".join(f"{x:.0f}" for x in rss) if isinstance(rss, list) else f"{rss:.0f}"
@@ -256,7 +268,8 @@ def main() -> None:
         sent = r.get("sent_bytes")
         print(
             f"| {name} | {r['mine']:.2f} | {r['features']:.2f} | {rss_s} | {rise_s} "
-            f"| {'' if sent is None else f'{sent:,}'} | {r.get('w2w_transfers', '')} |"
+            f"| {'' if sent is None else f'{sent:,}'} | {r.get('w2w_transfers', '')} "
+            f"| {r['cpu_s']:.1f} |"
         )
     t_single = rows[0][1]["mine"]
     if 1 in dask_rows:
