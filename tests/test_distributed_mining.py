@@ -212,3 +212,20 @@ def test_graphsparse_imports_without_dask():
         "    raise SystemExit('imported without dask')\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    graph_databases(min_graphs=1, max_graphs=6, max_vertices=7, n_vertex_labels=3),
+    st.randoms(use_true_random=False),
+)
+def test_dfs_code_order_on_random_databases(graphs, rnd):
+    # no cluster: the driver's sort must reproduce the Rust miner's pre-order exactly
+    from graphsparse.distributed.mining import dfs_code_order
+
+    ds = gs.from_networkx(graphs)
+    codes = [p.dfs_code for p in gs.mine_subgraphs(ds, 1, 4)]
+    shuffled = codes[:]
+    rnd.shuffle(shuffled)
+    order = dfs_code_order(shuffled, ds.vertex_label_values, ds.edge_label_values)
+    assert [shuffled[k] for k in order] == codes

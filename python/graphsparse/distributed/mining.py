@@ -37,7 +37,6 @@ shards large (``n_i · s / n`` well above 1) and pass ``max_size`` when shards a
 
 from __future__ import annotations
 
-import functools
 import time
 import warnings
 from collections.abc import Sequence
@@ -149,28 +148,24 @@ def local_thresholds(sizes: Sequence[int], min_support: int) -> list[int]:
     return [(min_support * n_i + n - 1) // n if n_i else 0 for n_i in sizes]
 
 
-def _cmp_edges(a: tuple[int, ...], b: tuple[int, ...]) -> int:
-    """gSpan's order between two edges extending one prefix (``DfsEdge::cmp_extension``)."""
-    fa, fb = a[0] < a[1], b[0] < b[1]
-    if fa and fb:
-        ka, kb = (a[1], -a[0], *a[2:]), (b[1], -b[0], *b[2:])
-    elif not fa and not fb:
-        ka, kb = a, b
-    elif not fa:  # backward a < forward b iff a.from < b.to
-        return -1 if a[0] < b[1] else 1
-    else:  # forward a < backward b iff a.to <= b.from
-        return -1 if a[1] <= b[0] else 1
-    return (ka > kb) - (ka < kb)
+def _edge_key(i: int, j: int, li: int, le: int, lj: int) -> tuple[int, ...]:
+    """A sort key that orders the edges extending one DFS-code prefix as gSpan does.
+
+    ``DfsEdge::cmp_extension`` restricted to the extensions of one prefix: every backward edge
+    starts at the rightmost vertex ``r`` and every forward edge ends at the new vertex ``r + 1``,
+    so backward edges come first (``r < r + 1``), ordered by target and then labels, and forward
+    edges by *decreasing* source and then labels. Since a minimum DFS code's prefixes are
+    minimum DFS codes, comparing codes edge by edge with this key (a shorter prefix first) is
+    gSpan's DFS lexicographic order.
+    """
+    if i < j:
+        return (1, -i, li, le, lj)
+    return (0, j, li, le, lj)
 
 
-def _cmp_codes(a: tuple[tuple[int, ...], ...], b: tuple[tuple[int, ...], ...]) -> int:
-    for ea, eb in zip(a, b, strict=False):
-        if ea != eb:
-            return _cmp_edges(ea, eb)
-    return (len(a) > len(b)) - (len(a) < len(b))
-
-
-def dfs_code_order(codes: Sequence[Code], vertex_values: Sequence[Any], edge_values: Sequence[Any]):
+def dfs_code_order(
+    codes: Sequence[Code], vertex_values: Sequence[Any], edge_values: Sequence[Any]
+) -> list[int]:
     """Positions that sort ``codes`` (in label values) by gSpan's DFS lexicographic order.
 
     Labels compare by their rank among ``vertex_values`` / ``edge_values`` (sorted), as the
@@ -180,11 +175,11 @@ def dfs_code_order(codes: Sequence[Code], vertex_values: Sequence[Any], edge_val
     """
     vid = {v: k for k, v in enumerate(vertex_values)}
     eid = {v: k for k, v in enumerate(edge_values)}
-    keyed = [
-        tuple((i, j, vid[li], eid[lij], vid[lj]) for i, j, li, lij, lj in code) for code in codes
+    keys = [
+        tuple(_edge_key(i, j, vid[li], eid[lij], vid[lj]) for i, j, li, lij, lj in code)
+        for code in codes
     ]
-    cmp = functools.cmp_to_key(lambda x, y: _cmp_codes(keyed[x], keyed[y]))
-    return sorted(range(len(codes)), key=cmp)
+    return sorted(range(len(codes)), key=keys.__getitem__)
 
 
 def _vertex_labels_of(code: Code) -> tuple[Any, ...]:
