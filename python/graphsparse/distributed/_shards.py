@@ -155,6 +155,24 @@ def split_bounds(n: int, n_shards: int) -> list[tuple[int, int]]:
     return list(itertools.pairwise(edges))
 
 
+def split_in_memory(
+    collection: Any, client: Any, n_shards: int | None
+) -> list[GraphDataset] | None:
+    """A GraphDataset or list of networkx graphs in ``n_shards`` contiguous pieces (else None).
+
+    The default is two pieces per worker thread.
+    """
+    if isinstance(collection, GraphDataset) or (
+        isinstance(collection, Sequence)
+        and collection
+        and all(isinstance(g, nx.Graph) for g in collection)
+    ):
+        ds = as_dataset(collection, "collection")
+        k = n_shards if n_shards is not None else default_n_shards(client)
+        return [ds[a:b] for a, b in split_bounds(len(ds), k)]
+    return None
+
+
 def shard_futures(
     collection: Any,
     client: Any,
@@ -185,16 +203,10 @@ def shard_futures(
         collection = [collection]
     if isinstance(collection, nx.Graph):
         raise InvalidParameterError("collection is one graph; pass a sequence of graphs")
-    if isinstance(collection, GraphDataset) or (
-        isinstance(collection, Sequence)
-        and collection
-        and all(isinstance(g, nx.Graph) for g in collection)
-    ):
-        ds = as_dataset(collection, "collection")
-        k = n_shards if n_shards is not None else default_n_shards(client)
-        shards = [ds[a:b] for a, b in split_bounds(len(ds), k)]
+    in_memory = split_in_memory(collection, client, n_shards)
+    if in_memory is not None:
         # the shard is an argument of its task, so the scheduler can resend it if a worker dies
-        return [client.submit(read_shard, s, pure=False) for s in shards]
+        return [client.submit(read_shard, s, pure=False) for s in in_memory]
     if isinstance(collection, Sequence) and not isinstance(collection, str | bytes):
         items = list(collection)
         for k, item in enumerate(items):

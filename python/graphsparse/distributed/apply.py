@@ -16,7 +16,6 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
@@ -28,10 +27,9 @@ from ..models import _occurrences
 from ._shards import (
     Packed,
     absolute,
-    default_n_shards,
     get_client,
     read_shard,
-    split_bounds,
+    split_in_memory,
     unpacked,
 )
 
@@ -148,16 +146,10 @@ def _partitions(
             return list(parts), [np.nan] * len(parts), False
     except ImportError:  # pragma: no cover - dask.dataframe needs pandas and pyarrow
         pass
-    if isinstance(collection, GraphDataset) or (
-        isinstance(collection, Sequence)
-        and collection
-        and all(isinstance(g, nx.Graph) for g in collection)
-    ):
-        ds = as_dataset(collection, "collection")
-        k = n_shards if n_shards is not None else default_n_shards(client)
-        bounds = split_bounds(len(ds), k)
-        parts = [delayed(ds[a:b], pure=False) for a, b in bounds]
-        return parts, [float(b - a) for a, b in bounds], True
+    in_memory = split_in_memory(collection, client, n_shards)
+    if in_memory is not None:
+        parts = [delayed(piece, pure=False) for piece in in_memory]
+        return parts, [float(len(piece)) for piece in in_memory], True
     if isinstance(collection, Sequence) and all(
         isinstance(p, str | os.PathLike) for p in collection
     ):
