@@ -281,6 +281,8 @@ def main() -> None:
                 f"{t_single / r['mine']:.2f}x (efficiency {t_single / (k * r['mine']):.2f}); "
                 f"features {dask_rows[1]['features'] / r['features']:.2f}x over 1 worker"
             )
+    ids_mib = sum(p.support for p in ref_patterns) * 8 / 2**20
+    print(f"the result's graph ids (int64, held by the driver): {ids_mib:,.0f} MiB")
     print(
         f"per graph: single process {1e6 * t_single / n_graphs:.1f} us mining, "
         f"{1e6 * rows[0][1]['features'] / n_graphs:.1f} us featurising {args.n_features} patterns"
