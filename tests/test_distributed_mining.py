@@ -62,6 +62,15 @@ def test_tu_dataset_split_into_shards(dask_client, mutag, min_support, max_size,
     _assert_identical(sharded, single_machine)
 
 
+def test_supports_only_leaves_graph_ids_on_the_workers(dask_client, mutag):
+    sharded = gsd.mine_subgraphs(mutag, 19, 5, n_shards=3, graph_ids=False, single_vertices=True)
+    single_machine = gs.mine_subgraphs(mutag, 19, 5, single_vertices=True)
+    assert [(p.dfs_code, p.vertex_labels, p.support) for p in sharded] == [
+        (p.dfs_code, p.vertex_labels, p.support) for p in single_machine
+    ]
+    assert all(p.graph_ids.size == 0 for p in sharded)
+
+
 def test_tu_files_read_on_workers(dask_client, data_dir, mutag, tmp_path):
     # three gSpan shards plus the untouched TU folder: files are read where they are mined
     bounds = [0, 50, 51, 120]

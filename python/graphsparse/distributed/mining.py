@@ -209,6 +209,7 @@ def mine_subgraphs(
     format: str | None = None,
     loader: Loader | None = None,
     n_jobs: int = 1,
+    graph_ids: bool = True,
 ) -> MiningResult:
     """Every connected subgraph in at least ``min_support`` graphs of a sharded collection.
 
@@ -245,6 +246,11 @@ def mine_subgraphs(
         ``loader(item) -> GraphDataset`` to read each listed item on a worker (must pickle).
     n_jobs : int, default=1
         Rayon threads inside each task (Dask already runs one task per worker thread).
+    graph_ids : bool, default=True
+        Fetch every pattern's graph ids to the driver. They are most of the result (8 bytes per
+        occurrence: the sum of the supports); ``False`` skips that last phase and returns each
+        pattern with its exact ``support`` and an empty ``graph_ids``, so the driver holds
+        O(number of patterns) for collections whose occurrence lists would not fit.
 
     Returns
     -------
@@ -329,22 +335,28 @@ def mine_subgraphs(
 
         # phase 3: graph ids of the frequent candidates, in global numbering
         offsets = np.concatenate([[0], np.cumsum(sizes)]).tolist()
-        per_shard = client.gather(
-            [client.submit(_phase3, counted[k], keep, pure=False) for k in live]
+        per_shard = (
+            client.gather([client.submit(_phase3, counted[k], keep, pure=False) for k in live])
+            if graph_ids
+            else None
         )
     finally:
         client.cancel(futures)
     n_codes = len(codes)
     patterns: list[Pattern] = []
+    no_ids = np.zeros(0, dtype=np.int64)
     for pos, j in enumerate(keep.tolist()):
-        ids = np.concatenate(
-            [s[pos].astype(np.int64) + offsets[k] for s, k in zip(per_shard, live, strict=True)]
-        )
-        if j >= n_codes:  # a single vertex
-            label = singles[j - n_codes]
-            patterns.append(Pattern((), len(ids), ids, (label,)))
+        if per_shard is None:
+            ids = no_ids
         else:
-            patterns.append(Pattern(codes[j], len(ids), ids, _vertex_labels_of(codes[j])))
+            ids = np.concatenate(
+                [s[pos].astype(np.int64) + offsets[k] for s, k in zip(per_shard, live, strict=True)]
+            )
+        support = int(total[j])
+        if j >= n_codes:  # a single vertex
+            patterns.append(Pattern((), support, ids, (singles[j - n_codes],)))
+        else:
+            patterns.append(Pattern(codes[j], support, ids, _vertex_labels_of(codes[j])))
     if single_vertices:  # single vertices first, as the single-machine miner reports them
         n_single = int(np.count_nonzero(keep >= n_codes))
         patterns = patterns[len(patterns) - n_single :] + patterns[: len(patterns) - n_single]
