@@ -144,7 +144,10 @@ def _is_bag(obj: Any) -> bool:
 
 def default_n_shards(client: Any) -> int:
     """Two shards per worker thread: enough to balance unequal shards, few enough to be cheap."""
-    info = client.scheduler_info(n_workers=-1)
+    try:
+        info = client.scheduler_info(n_workers=-1)  # newer clients list only a few by default
+    except TypeError:  # pragma: no cover - distributed before n_workers= was added
+        info = client.scheduler_info()
     threads = sum(int(w.get("nthreads", 1)) for w in info["workers"].values())
     return max(1, 2 * threads)
 
