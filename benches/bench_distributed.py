@@ -85,8 +85,9 @@ import numpy as np
 import graphsparse as gs
 from graphsparse.distributed.apply import pattern_features
 sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r})
-from benches.bench_distributed import concat
+from benches.bench_distributed import RssSampler, concat
 paths = {[str(p) for p in paths]!r}
+sampler = RssSampler()
 t0 = time.perf_counter()
 ds = concat([gs.read_gspan(p) for p in paths])
 t1 = time.perf_counter()
@@ -94,12 +95,13 @@ res = gs.mine_subgraphs(ds, {min_support!r}, {max_size!r}, n_jobs={n_jobs})
 t2 = time.perf_counter()
 X = pattern_features(list(res)[:{n_features}], ds, n_jobs={n_jobs})
 t3 = time.perf_counter()
+rss = sampler.stop()[1]
 with open({str(out)!r}, "wb") as fh:
     pickle.dump((list(res), X), fh)
 u = resource.getrusage(resource.RUSAGE_SELF)
 print(json.dumps({{"read": t1 - t0, "mine": t2 - t1, "features": t3 - t2,
     "cpu_s": u.ru_utime + u.ru_stime,
-    "rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))
+    "rss_mib": rss}}))
 """
     proc = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=7200
@@ -135,8 +137,42 @@ def concat(parts: list[gs.GraphDataset]) -> gs.GraphDataset:
     )
 
 
-def _worker_rss_mib() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+class RssSampler:
+    """Peak resident memory of this process, sampled every 10 ms on a daemon thread.
+
+    ``ru_maxrss`` will not do: Linux carries the high-water mark of a forked parent over
+    ``exec``, so a worker started by a big driver would report the driver's peak.
+    """
+
+    def __init__(self) -> None:
+        import threading
+
+        import psutil
+
+        self._proc = psutil.Process()
+        self.idle = self.peak = self._proc.memory_info().rss
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.01):
+            self.peak = max(self.peak, self._proc.memory_info().rss)
+
+    def stop(self) -> tuple[float, float]:
+        """``(idle, peak)`` resident MiB."""
+        self._stop.set()
+        self._thread.join()
+        self.peak = max(self.peak, self._proc.memory_info().rss)
+        return self.idle / 2**20, self.peak / 2**20
+
+
+def _start_sampler(dask_worker) -> None:
+    dask_worker._gs_rss = RssSampler()
+
+
+def _stop_sampler(dask_worker) -> tuple[float, float]:
+    return dask_worker._gs_rss.stop()
 
 
 def _cpu_seconds() -> float:
@@ -168,7 +204,7 @@ def run_dask(paths, k, min_support, max_size, n_features):
         Client(cluster) as client,
     ):
         client.run(_warm_up)  # imports before the clock starts
-        idle = client.run(_worker_rss_mib)
+        client.run(_start_sampler)
         cpu0 = sum(client.run(_cpu_seconds).values()) + _cpu_seconds()
         t = time.perf_counter()
         res = gsd.mine_subgraphs(paths, min_support, max_size, client=client)
@@ -177,15 +213,15 @@ def run_dask(paths, k, min_support, max_size, n_features):
         X = gsd.transform(list(res)[:n_features], paths, client=client).compute()
         t_feat = time.perf_counter() - t
         cpu = sum(client.run(_cpu_seconds).values()) + _cpu_seconds() - cpu0
-        peak = client.run(_worker_rss_mib)
+        rss = client.run(_stop_sampler)
         traffic = client.run(_worker_sent).values()
         sent = sum(b for b, _ in traffic)
         fetched = sum(c for _, c in traffic)
     return {
         "mine": t_mine,
         "features": t_feat,
-        "rss_mib": [peak[w] for w in sorted(peak)],
-        "rss_rise_mib": [peak[w] - idle[w] for w in sorted(peak)],
+        "rss_mib": [rss[w][1] for w in sorted(rss)],
+        "rss_rise_mib": [rss[w][1] - rss[w][0] for w in sorted(rss)],
         "sent_bytes": sent,
         "w2w_transfers": fetched,
         "result": (list(res), X),
@@ -256,7 +292,7 @@ def main() -> None:
         f"\n{len(ref_patterns):,} patterns; every distributed result equals the single-process one"
     )
     print(
-        "\n| run | mine s | features s | peak RSS MiB (per process) | RSS rise MiB "
+        "\n| run | mine s | features s | peak RSS MiB (per process) | rise over idle MiB "
         "| bytes sent by workers | worker-to-worker transfers | CPU s |"
     )
     print("|---|---|---|---|---|---|---|---|")
