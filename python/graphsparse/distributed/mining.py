@@ -72,6 +72,18 @@ class _LocalMined:
         self.nodes_visited = nodes_visited
 
 
+def _ids_size(ids: Any) -> int:
+    return sum(a.nbytes + 100 for a in ids)
+
+
+def _register_sizes() -> None:
+    """Real sizes for the per-shard state kept on the workers (see ``_shards._register_sizes``)."""
+    from dask.sizeof import sizeof
+
+    sizeof.register(_LocalMined)(lambda m: _ids_size(m.ids.values()))
+    sizeof.register(_Counted)(lambda c: _ids_size(c.ids))
+
+
 def _phase1(ds: Any, threshold: int, max_size: int | None, n_jobs: int) -> _LocalMined:
     result = _mine_local(ds, threshold, max_size, n_jobs)
     return _LocalMined({p.dfs_code: p.graph_ids for p in result}, result.nodes_visited)
@@ -122,6 +134,9 @@ def _phase2(
         by_label = _vertex_label_ids(ds)
         out += [by_label.get(v, empty) for v in vertex_labels]
     return _Counted(out)
+
+
+_register_sizes()
 
 
 def _phase2_counts(counted: _Counted) -> np.ndarray:
@@ -288,6 +303,13 @@ def mine_subgraphs(
         vertex_values = _sorted_values({v for _, vs, _ in infos for v in vs}, "vertex")
         edge_values = _sorted_values({v for _, _, es in infos for v in es}, "edge")
 
+        # each shard's phases prefer the worker holding it (loose: any worker if it is lost)
+        who = client.who_has(shards)
+        near: list[dict[str, Any]] = [
+            {"workers": list(who[f.key]), "allow_other_workers": True} if who.get(f.key) else {}
+            for f in shards
+        ]
+
         # phase 1: local mining at the proportional thresholds
         thresholds = local_thresholds(sizes, support)
         tiny = [k for k, t in enumerate(thresholds) if t == 1]
@@ -302,10 +324,16 @@ def mine_subgraphs(
         local: list[Any] = [None] * len(shards)
         for k, (f, t) in enumerate(zip(shards, thresholds, strict=True)):
             if t and max_size != 0:
-                local[k] = client.submit(_phase1, f, t, max_size, int(n_jobs), pure=False)
+                local[k] = client.submit(
+                    _phase1, f, t, max_size, int(n_jobs), pure=False, **near[k]
+                )
         futures += [f for f in local if f is not None]
         summaries = client.gather(
-            [client.submit(_phase1_summary, f, pure=False) for f in local if f is not None]
+            [
+                client.submit(_phase1_summary, f, pure=False, **near[k])
+                for k, f in enumerate(local)
+                if f is not None
+            ]
         )
         union: dict[Code, None] = {}
         for codes, _ in summaries:
@@ -323,12 +351,12 @@ def mine_subgraphs(
         for k, f in enumerate(shards):
             if sizes[k]:
                 counted[k] = client.submit(
-                    _phase2, f, local[k], candidates, int(n_jobs), pure=False
+                    _phase2, f, local[k], candidates, int(n_jobs), pure=False, **near[k]
                 )
         futures += [f for f in counted if f is not None]
         live = [k for k in range(len(shards)) if counted[k] is not None]
         counts = client.gather(
-            [client.submit(_phase2_counts, counted[k], pure=False) for k in live]
+            [client.submit(_phase2_counts, counted[k], pure=False, **near[k]) for k in live]
         )
         total = np.sum(counts, axis=0) if counts else np.zeros(0, dtype=np.int64)
         keep = np.flatnonzero(total >= support)
@@ -336,7 +364,9 @@ def mine_subgraphs(
         # phase 3: graph ids of the frequent candidates, in global numbering
         offsets = np.concatenate([[0], np.cumsum(sizes)]).tolist()
         per_shard = (
-            client.gather([client.submit(_phase3, counted[k], keep, pure=False) for k in live])
+            client.gather(
+                [client.submit(_phase3, counted[k], keep, pure=False, **near[k]) for k in live]
+            )
             if graph_ids
             else None
         )
