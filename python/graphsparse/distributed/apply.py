@@ -153,7 +153,8 @@ def _partitions(
     if isinstance(collection, Sequence) and all(
         isinstance(p, str | os.PathLike) for p in collection
     ):
-        parts = [delayed(read_shard)(absolute(p)) for p in collection]
+        # the path itself goes to the block's task, which reads the file where it runs
+        parts = [os.fspath(absolute(p)) for p in collection]
         return parts, [np.nan] * len(parts), True
     raise InvalidParameterError(
         "collection must be a dask.bag of networkx graphs, a dask.dataframe, a 2-D dask.array, "

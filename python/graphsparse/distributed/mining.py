@@ -37,6 +37,7 @@ shards large (``n_i · s / n`` well above 1) and pass ``max_size`` when shards a
 
 from __future__ import annotations
 
+import functools
 import time
 import warnings
 from collections.abc import Sequence
@@ -151,6 +152,57 @@ def _phase3(counted: _Counted, keep: np.ndarray) -> list[np.ndarray]:
 
 
 # -- the driver -----------------------------------------------------------------------------------
+#: Seconds a worker holding pinned shards may be away (a nanny restarting it takes a few)
+#: before the phases are redone without pins.
+_PIN_GRACE = 20.0
+_POLL = 1.0
+
+
+class _WorkerGone(Exception):
+    """A worker that pinned tasks wait for has been gone longer than ``_PIN_GRACE``."""
+
+
+def _worker_names(client: Any) -> dict[str, Any]:
+    try:
+        info = client.scheduler_info(n_workers=-1)
+    except TypeError:  # pragma: no cover - distributed before n_workers= was added
+        info = client.scheduler_info()
+    return {addr: w.get("name", addr) for addr, w in info["workers"].items()}
+
+
+def _pins(client: Any, shards: list[Any]) -> list[dict[str, Any]]:
+    """``submit`` keywords that keep each shard's tasks on the workers (by name) holding it.
+
+    The restriction is strict, so work stealing cannot move a shard to an idle worker; a name
+    survives a nanny's restart of its worker.
+    """
+    who = client.who_has(shards)
+    names = _worker_names(client)
+    return [
+        {"workers": [names.get(a, a) for a in who[f.key]]} if who.get(f.key) else {} for f in shards
+    ]
+
+
+def _gather_pinned(client: Any, pins: list[dict[str, Any]], futures: list[Any]) -> list[Any]:
+    """``client.gather(futures)``, raising :class:`_WorkerGone` if a pinned worker stays away."""
+    from distributed import wait
+
+    wanted = {name for pin in pins for name in pin.get("workers", ())}
+    away_since: float | None = None
+    while True:
+        try:
+            wait(futures, timeout=_POLL)
+        except TimeoutError:
+            if wanted - set(_worker_names(client).values()):
+                away_since = away_since if away_since is not None else time.perf_counter()
+                if time.perf_counter() - away_since > _PIN_GRACE:
+                    raise _WorkerGone from None
+            else:
+                away_since = None
+            continue
+        return client.gather(futures)
+
+
 def local_thresholds(sizes: Sequence[int], min_support: int) -> list[int]:
     """Phase-1 threshold ``ceil(min_support · n_i / n)`` of each shard (0 for an empty shard).
 
@@ -225,6 +277,7 @@ def mine_subgraphs(
     loader: Loader | None = None,
     n_jobs: int = 1,
     graph_ids: bool = True,
+    pin: bool = True,
 ) -> MiningResult:
     """Every connected subgraph in at least ``min_support`` graphs of a sharded collection.
 
@@ -267,6 +320,12 @@ def mine_subgraphs(
         pattern with its exact ``support`` and an empty ``graph_ids``, so the driver holds
         O(number of patterns) for collections whose occurrence lists would not fit.
 
+    pin : bool, default=True
+        Run every phase of a shard on the worker that read it (by worker name, which a nanny
+        keeps when it restarts a worker), so that Dask's work stealing never moves a shard. A
+        worker that stays away longer than 20 seconds turns the pins off and the
+        phases are redone unpinned (same result). ``False`` lets Dask place tasks freely.
+
     Returns
     -------
     MiningResult
@@ -292,7 +351,35 @@ def mine_subgraphs(
         raise InvalidParameterError(f"n_jobs must be a positive integer, got {n_jobs!r}")
     client = get_client(client)
     shards = shard_futures(collection, client, n_shards=n_shards, fmt=format, loader=loader)
-    futures: list[Any] = list(shards)
+    try:
+        args = (client, shards, min_support, max_size, single_vertices, int(n_jobs), graph_ids)
+        try:
+            patterns, nodes_visited = _run_phases(*args, pin=pin)
+        except _WorkerGone:  # a pinned worker stayed away: redo the phases unpinned
+            patterns, nodes_visited = _run_phases(*args, pin=False)
+    finally:
+        client.cancel(shards)
+    return MiningResult(
+        patterns,
+        truncated=None,
+        nodes_visited=int(nodes_visited),
+        seconds=time.perf_counter() - start,
+    )
+
+
+def _run_phases(
+    client: Any,
+    shards: list[Any],
+    min_support: int | float,
+    max_size: int | None,
+    single_vertices: bool,
+    n_jobs: int,
+    graph_ids: bool,
+    *,
+    pin: bool,
+) -> tuple[list[Pattern], int]:
+    """Phases 1 to 3 over the shard futures; the patterns and the phase-1 node count."""
+    futures: list[Any] = []
     try:
         infos = client.gather([client.submit(shard_info, f, pure=False) for f in shards])
         sizes = [n for n, _, _ in infos]
@@ -304,11 +391,8 @@ def mine_subgraphs(
         edge_values = _sorted_values({v for _, _, es in infos for v in es}, "edge")
 
         # each shard's phases prefer the worker holding it (loose: any worker if it is lost)
-        who = client.who_has(shards)
-        near: list[dict[str, Any]] = [
-            {"workers": list(who[f.key]), "allow_other_workers": True} if who.get(f.key) else {}
-            for f in shards
-        ]
+        near = _pins(client, shards) if pin else [{} for _ in shards]
+        gather = functools.partial(_gather_pinned, client, near)
 
         # phase 1: local mining at the proportional thresholds
         thresholds = local_thresholds(sizes, support)
@@ -328,7 +412,7 @@ def mine_subgraphs(
                     _phase1, f, t, max_size, int(n_jobs), pure=False, **near[k]
                 )
         futures += [f for f in local if f is not None]
-        summaries = client.gather(
+        summaries = gather(
             [
                 client.submit(_phase1_summary, f, pure=False, **near[k])
                 for k, f in enumerate(local)
@@ -355,7 +439,7 @@ def mine_subgraphs(
                 )
         futures += [f for f in counted if f is not None]
         live = [k for k in range(len(shards)) if counted[k] is not None]
-        counts = client.gather(
+        counts = gather(
             [client.submit(_phase2_counts, counted[k], pure=False, **near[k]) for k in live]
         )
         total = np.sum(counts, axis=0) if counts else np.zeros(0, dtype=np.int64)
@@ -364,9 +448,7 @@ def mine_subgraphs(
         # phase 3: graph ids of the frequent candidates, in global numbering
         offsets = np.concatenate([[0], np.cumsum(sizes)]).tolist()
         per_shard = (
-            client.gather(
-                [client.submit(_phase3, counted[k], keep, pure=False, **near[k]) for k in live]
-            )
+            gather([client.submit(_phase3, counted[k], keep, pure=False, **near[k]) for k in live])
             if graph_ids
             else None
         )
@@ -390,9 +472,4 @@ def mine_subgraphs(
     if single_vertices:  # single vertices first, as the single-machine miner reports them
         n_single = int(np.count_nonzero(keep >= n_codes))
         patterns = patterns[len(patterns) - n_single :] + patterns[: len(patterns) - n_single]
-    return MiningResult(
-        patterns,
-        truncated=None,
-        nodes_visited=int(nodes_visited),
-        seconds=time.perf_counter() - start,
-    )
+    return patterns, nodes_visited
