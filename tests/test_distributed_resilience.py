@@ -36,8 +36,10 @@ def _kill_one_worker_after(client, seconds, killed):
     return thread
 
 
-@pytest.mark.parametrize("kill_after", [0.5, 1.4])
-def test_killed_worker_costs_a_retry_not_the_result(dask_client, data_dir, tmp_path, kill_after):
+@pytest.mark.parametrize("kill_after", [0.5, 1.4, "pinned"])
+def test_killed_worker_costs_a_retry_not_the_result(
+    dask_client, data_dir, tmp_path, kill_after, monkeypatch
+):
     mutag = gs.load_tu(data_dir / "tu" / "MUTAG")
     bounds = np.linspace(0, len(mutag), 9).astype(int)
     paths = []
@@ -53,10 +55,25 @@ def test_killed_worker_costs_a_retry_not_the_result(dask_client, data_dir, tmp_p
 
     expected = gs.mine_subgraphs(mutag, 20, 5)
     killed = []
-    thread = _kill_one_worker_after(dask_client, kill_after, killed)
+    threads = []
+    if kill_after == "pinned":
+        # kill as soon as the phases are pinned to the workers that read the shards
+        from graphsparse.distributed import mining
+
+        pins = mining._pins
+
+        def pins_then_kill(client, shards):
+            out = pins(client, shards)
+            threads.append(_kill_one_worker_after(client, 0.0, killed))
+            return out
+
+        monkeypatch.setattr(mining, "_pins", pins_then_kill)
+    else:
+        threads.append(_kill_one_worker_after(dask_client, kill_after, killed))
     got = gsd.mine_subgraphs(paths, 20, 5, loader=slow_read)
     finished = time.perf_counter()
-    thread.join()
+    for thread in threads:
+        thread.join()
     assert killed and killed[0][1] < finished, "the worker was killed after the run ended"
     assert list(got) == list(expected)
     dask_client.wait_for_workers(2, timeout=120)
@@ -91,3 +108,22 @@ def test_everything_shipped_round_trips_through_pickle(data_dir):
     np.testing.assert_array_equal(
         model.decision_function(mutag), objects[4].decision_function(mutag)
     )
+
+
+def test_pins_to_a_missing_worker_fall_back_to_unpinned(dask_client, data_dir, monkeypatch):
+    # phases pinned to a worker that is not (any more) in the cluster cannot run: after the
+    # grace period they are redone unpinned, with the same result
+    from graphsparse.distributed import mining
+
+    mutag = gs.load_tu(data_dir / "tu" / "MUTAG")
+    calls = []
+
+    def pins_to_nowhere(client, shards):
+        calls.append(len(shards))
+        return [{"workers": ["tcp://127.0.0.1:9"]} for _ in shards]
+
+    monkeypatch.setattr(mining, "_pins", pins_to_nowhere)
+    monkeypatch.setattr(mining, "_PIN_GRACE", 0.5)
+    got = gsd.mine_subgraphs(mutag, 20, 4, n_shards=6)
+    assert calls == [6]
+    assert list(got) == list(gs.mine_subgraphs(mutag, 20, 4))

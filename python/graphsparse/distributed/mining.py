@@ -152,9 +152,8 @@ def _phase3(counted: _Counted, keep: np.ndarray) -> list[np.ndarray]:
 
 
 # -- the driver -----------------------------------------------------------------------------------
-#: Seconds a worker holding pinned shards may be away (a nanny restarting it takes a few)
-#: before the phases are redone without pins.
-_PIN_GRACE = 20.0
+#: Seconds a worker holding pinned shards may be gone before the phases are redone unpinned.
+_PIN_GRACE = 5.0
 _POLL = 1.0
 
 
@@ -162,25 +161,22 @@ class _WorkerGone(Exception):
     """A worker that pinned tasks wait for has been gone longer than ``_PIN_GRACE``."""
 
 
-def _worker_names(client: Any) -> dict[str, Any]:
+def _worker_addresses(client: Any) -> set[str]:
     try:
         info = client.scheduler_info(n_workers=-1)
     except TypeError:  # pragma: no cover - distributed before n_workers= was added
         info = client.scheduler_info()
-    return {addr: w.get("name", addr) for addr, w in info["workers"].items()}
+    return set(info["workers"])
 
 
 def _pins(client: Any, shards: list[Any]) -> list[dict[str, Any]]:
-    """``submit`` keywords that keep each shard's tasks on the workers (by name) holding it.
+    """``submit`` keywords that keep each shard's tasks on the worker(s) holding it.
 
-    The restriction is strict, so work stealing cannot move a shard to an idle worker; a name
-    survives a nanny's restart of its worker.
+    The restriction is strict (by address), so work stealing cannot move a shard to an idle
+    worker. Tasks pinned to a worker that is gone wait; :func:`_gather_pinned` notices.
     """
     who = client.who_has(shards)
-    names = _worker_names(client)
-    return [
-        {"workers": [names.get(a, a) for a in who[f.key]]} if who.get(f.key) else {} for f in shards
-    ]
+    return [{"workers": list(who[f.key])} if who.get(f.key) else {} for f in shards]
 
 
 def _gather_pinned(client: Any, pins: list[dict[str, Any]], futures: list[Any]) -> list[Any]:
@@ -193,7 +189,7 @@ def _gather_pinned(client: Any, pins: list[dict[str, Any]], futures: list[Any]) 
         try:
             wait(futures, timeout=_POLL)
         except TimeoutError:
-            if wanted - set(_worker_names(client).values()):
+            if wanted - _worker_addresses(client):
                 away_since = away_since if away_since is not None else time.perf_counter()
                 if time.perf_counter() - away_since > _PIN_GRACE:
                     raise _WorkerGone from None
@@ -321,10 +317,10 @@ def mine_subgraphs(
         O(number of patterns) for collections whose occurrence lists would not fit.
 
     pin : bool, default=True
-        Run every phase of a shard on the worker that read it (by worker name, which a nanny
-        keeps when it restarts a worker), so that Dask's work stealing never moves a shard. A
-        worker that stays away longer than 20 seconds turns the pins off and the
-        phases are redone unpinned (same result). ``False`` lets Dask place tasks freely.
+        Run every phase of a shard on the worker that read it, so that Dask's work stealing
+        never moves a shard between workers. If a worker holding shards is lost, the phases
+        are redone without pins after 5 seconds (same result; the lost shards are read again
+        elsewhere). ``False`` lets Dask place and steal tasks freely.
 
     Returns
     -------
