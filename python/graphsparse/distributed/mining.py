@@ -24,6 +24,12 @@ parallel over graphs. The driver adds the counts, keeps the candidates with tota
 sorted by gSpan's DFS lexicographic order on the global label ids, i.e. the order
 :func:`graphsparse.mine_subgraphs` returns.
 
+**Placement and failures.** Every shard is read by one task on a worker and stays there: its
+phases are pinned to that worker (strict restrictions, so work stealing cannot move a shard,
+whose real size is registered with ``dask.sizeof``). A lost worker's shards are read again
+elsewhere from their reading tasks; pinned phases that wait for it for 5 seconds are cancelled
+and redone without pins. The result is the same either way.
+
 **Worst case.** The candidate set is the union of the locally frequent sets, and a small
 shard has a small threshold: a shard of ``n_i ≤ n / s`` graphs has ``t_i = 1`` and proposes
 *every* connected subgraph of its graphs up to ``max_size`` edges. Without ``max_size`` that is
@@ -281,8 +287,8 @@ def mine_subgraphs(
     scheme, the proof that nothing is missed, and its worst case). The result is identical to
     :func:`graphsparse.mine_subgraphs` on the concatenated collection: the same patterns (same
     minimum DFS codes in the same order), supports and graph ids in the global numbering (shard
-    order, then order within the shard). No shard leaves its worker; the driver holds DFS codes,
-    counts and the final graph ids only.
+    order, then order within the shard). No shard leaves its worker (see ``pin``); the driver
+    holds DFS codes, counts and the final graph ids only.
 
     Parameters
     ----------
