@@ -12,7 +12,10 @@ time is the "fit" column. Binary sets report F1 of the positive class and AUC, m
 accuracy; all report the number of rules and their average length. imodels RuleFit (binary
 only: it refuses multiclass) runs on the same splits in the same run with its defaults (one-hot
 categoricals, median-imputed missing values), and the speed ratio is RuleFit's median fit time
-over ours. The paper's values for the same rho are printed beside ours.
+over ours. BOOMER (``mlrl-boomer``, defaults, the same one-hot matrices) runs too when
+``--boomer-python`` names the python of an environment that has it (it pins an older
+scikit-learn, so it lives in its own; see ``benches/_boomer_worker.py``). The paper's values
+for the same rho are printed beside ours.
 
 Propositions are fitted on each training split (as any scikit-learn estimator must), where
 the paper fits them once on the whole table. Large C on noisy data can make the active set
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import statistics
 import sys
 import time
@@ -216,13 +220,38 @@ def choose_c(X: Any, y: Any, rho: float, cs: list[float], path_time: float) -> t
     return cs[int(np.argmax(scores))], cut
 
 
-def rulefit(X: Any, y: Any, Xt: Any) -> tuple[float, Any, Any, int, float]:
+def one_hot(X: Any, Xt: Any) -> tuple[Any, Any]:
+    """Numeric matrices for the anchors: one-hot categoricals, training-median imputation."""
     import pandas as pd
-    from imodels import RuleFitClassifier
 
     both = pd.get_dummies(pd.concat([X, Xt]), dtype=float)
     both = both.fillna(both.iloc[: len(X)].median())
-    A, B = both.iloc[: len(X)].to_numpy(), both.iloc[len(X) :].to_numpy()
+    return both.iloc[: len(X)].to_numpy(), both.iloc[len(X) :].to_numpy()
+
+
+def boomer(python: str, X: Any, y: Any, Xt: Any) -> tuple[float, Any, Any, int, float]:
+    """BOOMER (defaults) in its own environment, through ``_boomer_worker.py``."""
+    import json
+    import subprocess
+    import tempfile
+
+    A, B = one_hot(X, Xt)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "split.npz"
+        np.savez(path, A=A, B=B, y=(np.asarray(y) > 0).astype(np.uint8))
+        worker = Path(__file__).with_name("_boomer_worker.py")
+        out = subprocess.run(
+            [python, str(worker), str(path)], capture_output=True, text=True, check=True
+        )
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    pred = np.where(np.asarray(r["pred"]) > 0, 1.0, -1.0)
+    return r["seconds"], pred, np.asarray(r["score"]), r["n_rules"], r["length"]
+
+
+def rulefit(X: Any, y: Any, Xt: Any) -> tuple[float, Any, Any, int, float]:
+    from imodels import RuleFitClassifier
+
+    A, B = one_hot(X, Xt)
     model = RuleFitClassifier(random_state=0)
     t = time.perf_counter()
     with warnings.catch_warnings():
@@ -242,7 +271,9 @@ def run_set(name: str, rhos: list[float], n_splits: int, cs: list[float], args: 
     binary = name in BINARY
     rows = []
     data_splits = splits(name, n_splits)
-    rf: dict[str, list[float]] = {"f1": [], "auc": [], "t": [], "n": [], "len": []}
+    anchors: dict[str, dict[str, list[float]]] = {
+        a: {"f1": [], "auc": [], "t": [], "n": [], "len": []} for a in ("RuleFit", "BOOMER")
+    }
     for rho in rhos:
         res: dict[str, list[float]] = {
             "q": [],
@@ -252,6 +283,7 @@ def run_set(name: str, rhos: list[float], n_splits: int, cs: list[float], args: 
             "len": [],
             "gap": [],
             "cut": [],
+            "cache": [],
         }
         for X, y, Xt, yt in progress(data_splits, f"{name} rho={rho}"):
             c, cut = choose_c(X, y, rho, cs, args.path_time)
@@ -273,30 +305,49 @@ def run_set(name: str, rhos: list[float], n_splits: int, cs: list[float], args: 
             )
             res["gap"].append(model.duality_gap_ / max(1.0, model.primal_objective_))
             res["cut"].append(cut + (model.truncated_ is not None))
-            if binary and not args.no_rulefit and rho == rhos[0]:
-                dt, rpred, rscore, n, length = rulefit(X, y, Xt)
-                rf["t"].append(dt)
-                rf["f1"].append(f1_score(yt, rpred, pos_label=1.0))
-                rf["auc"].append(roc_auc_score(yt, rscore))
-                rf["n"].append(n)
-                rf["len"].append(length)
+            res["cache"].append(model.kernel_cache_peak_bytes_)
+            # the byte budget is a hard limit of the kernel cache: check it on every fit
+            assert model.kernel_cache_peak_bytes_ <= model.kernel_cache_bytes
+            if binary and rho == rhos[0]:
+                runs = {"RuleFit": not args.no_rulefit, "BOOMER": bool(args.boomer_python)}
+                for anchor in (a for a, on in runs.items() if on):
+                    dt, apred, ascore, n, length = (
+                        rulefit(X, y, Xt)
+                        if anchor == "RuleFit"
+                        else boomer(args.boomer_python, X, y, Xt)
+                    )
+                    a = anchors[anchor]
+                    a["t"].append(dt)
+                    a["f1"].append(f1_score(yt, apred, pos_label=1.0))
+                    a["auc"].append(roc_auc_score(yt, ascore))
+                    a["n"].append(n)
+                    a["len"].append(length)
         sd = statistics.pstdev(res["q"]) if len(res["q"]) > 1 else 0.0
         paper = (PAPER_BINARY if binary else PAPER_MULTI)[name][rho]
         med_t = statistics.median(res["t"])
+        rf = anchors["RuleFit"]
         ratio = f"{statistics.median(rf['t']) / med_t:.1f}x" if rf["t"] else "-"
         auc = f"{np.mean(res['auc']):.3f} ({PAPER_AUC[name][rho]:.3f})" if binary else "-"
         quality = f"{np.mean(res['q']):.3f}±{sd:.3f} ({paper[0]:.3f}±{paper[1]:.3f})"
         rows.append(
             f"| {name} | {rho} | {quality} | {auc} "
             f"| {np.mean(res['n']):.1f} ({paper[2]:g}) | {np.mean(res['len']):.2f} ({paper[3]:g}) "
-            f"| {med_t:.3f} | {max(res['gap']):.1e} | {int(sum(res['cut']))} | {ratio} |"
+            f"| {med_t:.3f} | {max(res['gap']):.1e} | {int(sum(res['cut']))} "
+            f"| {max(res['cache']) / 2**20:.1f} | {ratio} |"
         )
-    if rf["t"]:
-        rsd = statistics.pstdev(rf["f1"]) if len(rf["f1"]) > 1 else 0.0
+    for anchor, a in anchors.items():
+        if not a["t"]:
+            continue
+        asd = statistics.pstdev(a["f1"]) if len(a["f1"]) > 1 else 0.0
+        vs_rulefit = (
+            f"{statistics.median(anchors['RuleFit']['t']) / statistics.median(a['t']):.1f}x"
+            if anchors["RuleFit"]["t"]
+            else "-"
+        )
         rows.append(
-            f"| {name} | RuleFit | {np.mean(rf['f1']):.3f}±{rsd:.3f} "
-            f"| {np.mean(rf['auc']):.3f} | {np.mean(rf['n']):.1f} | {np.mean(rf['len']):.2f} "
-            f"| {statistics.median(rf['t']):.3f} | - | - | 1x |"
+            f"| {name} | {anchor} | {np.mean(a['f1']):.3f}±{asd:.3f} "
+            f"| {np.mean(a['auc']):.3f} | {np.mean(a['n']):.1f} | {np.mean(a['len']):.2f} "
+            f"| {statistics.median(a['t']):.3f} | - | - | - | {vs_rulefit} |"
         )
     return rows
 
@@ -312,6 +363,12 @@ def main() -> None:
     ap.add_argument("--path-time", type=float, default=120.0, help="seconds per CV path")
     ap.add_argument("--fit-time", type=float, default=60.0, help="seconds per final fit")
     ap.add_argument("--no-rulefit", action="store_true", help="skip imodels RuleFit")
+    ap.add_argument(
+        "--boomer-python",
+        default=os.environ.get("GRAPHSPARSE_BOOMER_PYTHON"),
+        help="python of a separate environment with mlrl-boomer (it pins an older "
+        "scikit-learn); BOOMER is skipped without it (env: GRAPHSPARSE_BOOMER_PYTHON)",
+    )
     args = ap.parse_args()
     if args.quick:
         sets = ["TIC", "BCW", "MK3", "IRIS"]
@@ -331,9 +388,10 @@ def main() -> None:
             args.no_rulefit = True
     print(
         "| data | rho | F1 / acc (paper) | AUC (paper) | rules (paper) | avg length (paper) "
-        "| fit s (median) | max rel. gap | budget cuts | RuleFit time / ours |"
+        "| fit s (median) | max rel. gap | budget cuts | kernel cache peak MiB "
+        "| RuleFit time / ours |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     start = time.perf_counter()
     for name in sets:
         for row in run_set(name, rhos, n_splits, cs, args):

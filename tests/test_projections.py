@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -201,7 +203,11 @@ def capped_case(draw: st.DrawFn, max_len: int = 64) -> tuple[np.ndarray, float]:
     return y, k
 
 
-def check_capped(y: np.ndarray, k: float, x: np.ndarray, seed: int) -> None:
+def check_capped(y: np.ndarray, k: float, seed: int, reference: Any) -> np.ndarray:
+    """Our projection of ``y`` against ``reference(y, k)``, feasible and optimal (a
+    variational inequality at a random feasible point)."""
+    x = gs.project_capped_simplex(y, k)
+    np.testing.assert_allclose(x, reference(y, k), rtol=1e-10, atol=1e-10 * scale_of(y, 1.0))
     sc = scale_of(y, 1.0)
     assert np.all((x >= 0) & (x <= 1))
     assert x.sum() <= k + 1e-12 * sc * max(1, y.size)
@@ -209,16 +215,13 @@ def check_capped(y: np.ndarray, k: float, x: np.ndarray, seed: int) -> None:
     if w.sum() > k:
         w *= k / w.sum()
     assert_vi(y, x, w, sc)
+    return x
 
 
 @given(case=capped_case(), seed=st.integers(0, 2**32 - 1))
 def test_project_capped_simplex_matches_sort_reference(case, seed):
     y, k = case
-    x = gs.project_capped_simplex(y, k)
-    np.testing.assert_allclose(
-        x, ref.project_capped_simplex_sort(y, k), rtol=1e-10, atol=1e-10 * scale_of(y, 1.0)
-    )
-    check_capped(y, k, x, seed)
+    x = check_capped(y, k, seed, ref.project_capped_simplex_sort)
     # P(y) is feasible up to the rounding of y - tau, so idempotence holds on y's scale
     np.testing.assert_allclose(
         gs.project_capped_simplex(x, k), x, rtol=0, atol=1e-12 * scale_of(y, 1.0) * y.size
@@ -228,11 +231,7 @@ def test_project_capped_simplex_matches_sort_reference(case, seed):
 @given(case=capped_case(max_len=6), seed=st.integers(0, 2**32 - 1))
 def test_project_capped_simplex_matches_active_set_brute_force(case, seed):
     y, k = case
-    x = gs.project_capped_simplex(y, k)
-    np.testing.assert_allclose(
-        x, ref.project_capped_simplex_brute(y, k), rtol=1e-10, atol=1e-10 * scale_of(y, 1.0)
-    )
-    check_capped(y, k, x, seed)
+    check_capped(y, k, seed, ref.project_capped_simplex_brute)
 
 
 def test_project_capped_simplex_spec_example_and_slsqp():

@@ -39,15 +39,15 @@ def pattern_to_text(pattern: Pattern, coef: float | None = None) -> str:
     Examples
     --------
     >>> import networkx as nx, graphsparse as gs
-    >>> g = nx.Graph([(0, 1), (1, 2)])
-    >>> nx.set_node_attributes(g, {0: "C", 1: "C", 2: "O"}, "label")
-    >>> nx.set_edge_attributes(g, 1, "label")
-    >>> p = gs.mine_subgraphs([g], 1)[1]
-    >>> print(gs.plotting.pattern_to_text(p))
-    pattern: 3 vertices, 2 edges, support 1
-      v0 C  -[1]- v1
-      v1 C  -[1]- v0  -[1]- v2
-      v2 O  -[1]- v1
+    >>> ring = nx.cycle_graph(3)
+    >>> nx.set_node_attributes(ring, dict(enumerate("NCC")), "label")
+    >>> nx.set_edge_attributes(ring, {(0, 1): "s", (1, 2): "d", (0, 2): "s"}, "label")
+    >>> triangle = max(gs.mine_subgraphs([ring], 1), key=lambda q: q.n_edges)
+    >>> print(gs.plotting.pattern_to_text(triangle))
+    pattern: 3 vertices, 3 edges, support 1
+      v0 C  -[d]- v1  -[s]- v2
+      v1 C  -[d]- v0  -[s]- v2
+      v2 N  -[s]- v0  -[s]- v1
     """
     head = (
         f"pattern: {pattern.n_vertices} vertices, {pattern.n_edges} edges, "

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,7 +44,7 @@ from ._threads import resolve_n_jobs
 from ._validation import as_real, as_response
 from .exceptions import InvalidParameterError, TruncatedSearchWarning
 
-__all__ = ["Condition", "Rule", "RuleEnsembleClassifier", "RuleEnsembleRegressor"]
+__all__ = ["Condition", "Rule", "RuleEnsembleClassifier", "RuleEnsembleRegressor", "cut_points"]
 
 _MISSING = np.uint32(2**32 - 1)
 # what a path's fits share (set once by ``_fit_grid``)
@@ -257,6 +257,45 @@ def _categorical_mask(spec: Any, names: list[str], default: list[bool]) -> list[
     return out
 
 
+def _explicit_cuts(spec: Any, table: _Table) -> list[list[float] | None]:
+    """``cut_points`` as one entry per column: the given thresholds, ``None`` for the rule."""
+    if not isinstance(spec, Mapping):
+        raise InvalidParameterError(
+            f"cut_points must map columns (names or indices) to thresholds, got {spec!r}"
+        )
+    n = len(table.names)
+    out: list[list[float] | None] = [None] * n
+    for key, cuts in spec.items():
+        if isinstance(key, str):
+            if key not in table.names:
+                raise InvalidParameterError(
+                    f"cut_points names column {key!r}, which X does not have"
+                )
+            j = table.names.index(key)
+        elif isinstance(key, numbers.Integral) and not isinstance(key, bool | np.bool_):
+            if not -n <= int(key) < n:
+                raise InvalidParameterError(
+                    f"cut_points index {int(key)} is out of range for {n} columns"
+                )
+            j = int(key) % n
+        else:
+            raise InvalidParameterError(
+                f"cut_points keys must be column names or indices, got {key!r}"
+            )
+        if table.categorical[j]:
+            raise InvalidParameterError(
+                f"cut_points gives thresholds for column {table.names[j]!r}, which is categorical"
+            )
+        try:
+            values = np.asarray(cuts, dtype=np.float64).ravel()
+        except (TypeError, ValueError):
+            raise InvalidParameterError(
+                f"cut_points for column {table.names[j]!r} must be numbers, got {cuts!r}"
+            ) from None
+        out[j] = [float(v) for v in values]
+    return out
+
+
 def _encode(values: Any, categories: list[Any] | None) -> tuple[Any, list[Any]]:
     """Codes of a categorical column (and the categories when fitting)."""
     raw = [_py(v) for v in np.asarray(values, dtype=object)]
@@ -300,6 +339,60 @@ def _response(est: Any, y: Any, n: int) -> np.ndarray:
     return as_response(arr, n)
 
 
+def cut_points(
+    X: Any,
+    *,
+    n_cuts: int = 4,
+    cut_rule: str = "distinct_quantiles",
+    categorical_features: Any = None,
+) -> dict[str, npt.NDArray[np.float64]]:
+    """The thresholds ``cut_rule`` places on each numeric column of ``X``.
+
+    The same propositionalisation the estimators fit, without a model. The paper computes cut
+    points once on the whole table before splitting it; pass this function's result as
+    ``cut_points=`` to reproduce that protocol (the estimators otherwise fit them on each
+    training set, as a scikit-learn estimator must).
+
+    Parameters
+    ----------
+    X : array-like or DataFrame of shape (n_samples, n_features)
+    n_cuts, cut_rule, categorical_features
+        As in :class:`RuleEnsembleClassifier`.
+
+    Returns
+    -------
+    dict
+        Column name (``x<j>`` for unnamed columns) to its increasing thresholds; categorical
+        columns are left out.
+
+    Examples
+    --------
+    >>> from graphsparse.rules import cut_points
+    >>> cut_points([[1.0], [2.0], [3.0], [4.0], [5.0]], n_cuts=2)
+    {'x0': array([2.33333333, 3.66666667])}
+    """
+    if cut_rule not in _CUT_RULES:
+        raise InvalidParameterError(
+            f"cut_rule must be one of {', '.join(map(repr, _CUT_RULES))}, got {cut_rule!r}"
+        )
+    table = _Table(X, categorical_features)
+    if table.n_rows == 0 or not table.names:
+        raise InvalidParameterError(f"X must have rows and columns, got {table.n_rows} rows")
+    cols = [
+        _encode(table.values[j], None) if cat else table.numeric(j)
+        for j, cat in enumerate(table.categorical)
+    ]
+    cols = [(c[0], len(c[1])) if isinstance(c, tuple) else c for c in cols]
+    props = _rs.rule_propositions(cols, {"n_cuts": n_cuts, "cut_rule": cut_rule, "not_equal": True})
+    out: dict[str, list[float]] = {
+        name: [] for name, cat in zip(table.names, table.categorical, strict=True) if not cat
+    }
+    for feature, op, value in props:
+        if op == "<=":
+            out[table.names[int(feature)]].append(float(value))
+    return {k: np.asarray(v, dtype=np.float64) for k, v in out.items()}
+
+
 # -- the estimators -------------------------------------------------------------------------------
 class _RuleEnsemble(TransformerMixin, BaseEstimator):
     """Shared code of the rule-ensemble estimators."""
@@ -315,6 +408,7 @@ class _RuleEnsemble(TransformerMixin, BaseEstimator):
         categorical_features: Any = None,
         n_cuts: int = 4,
         cut_rule: str = "distinct_quantiles",
+        cut_points: Any = None,
         tol: float = 1e-3,
         max_iter: int = 300,
         rule_threshold: float = 1e-3,
@@ -330,6 +424,7 @@ class _RuleEnsemble(TransformerMixin, BaseEstimator):
         self.categorical_features = categorical_features
         self.n_cuts = n_cuts
         self.cut_rule = cut_rule
+        self.cut_points = cut_points
         self.tol = tol
         self.max_iter = max_iter
         self.rule_threshold = rule_threshold
@@ -399,12 +494,14 @@ class _RuleEnsemble(TransformerMixin, BaseEstimator):
             )
         return table
 
-    def _params(self) -> tuple[dict[str, Any], dict[str, Any]]:
+    def _params(self, table: _Table | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         if self.cut_rule not in _CUT_RULES:
             raise InvalidParameterError(
                 f"cut_rule must be one of {', '.join(map(repr, _CUT_RULES))}, got {self.cut_rule!r}"
             )
         prop = {"n_cuts": self.n_cuts, "cut_rule": self.cut_rule, "not_equal": True}
+        if self.cut_points is not None and table is not None:
+            prop["cut_points"] = _explicit_cuts(self.cut_points, table)
         params = {
             "rho": self.rho,
             "a": self.a,
@@ -425,7 +522,7 @@ class _RuleEnsemble(TransformerMixin, BaseEstimator):
         cols = self._columns(table, fitting=True)
         target, tasks = self._targets(y, table.n_rows)
         grid = np.array([as_real(c, "C") for c in Cs], dtype=np.float64)
-        prop, params = self._params()
+        prop, params = self._params(table)
         report = reporter(self.verbose, type(self).__name__)
         try:
             props, fits = _rs.fit_rule_ensemble(
@@ -581,6 +678,10 @@ _PARAMS_DOC = """
     cut_rule : {"distinct_quantiles", "quantiles", "equal_width"}, default="distinct_quantiles"
         Where the cut points lie: quantiles of the distinct values (the paper's rule), of
         all values, or equally spaced.
+    cut_points : dict, optional
+        Explicit thresholds for some numeric columns, ``{column name or index: [t, ...]}``
+        (an empty list: no proposition from that column); the others follow ``cut_rule``.
+        For example cut points computed once on a whole table, as the paper does.
     tol : float, default=1e-3
         Relative duality-gap tolerance of the active-set method.
     max_iter : int, default=300
@@ -680,6 +781,7 @@ class RuleEnsembleClassifier(ClassifierMixin, _RuleEnsemble):
         categorical_features: Any = None,
         n_cuts: int = 4,
         cut_rule: str = "distinct_quantiles",
+        cut_points: Any = None,
         tol: float = 1e-3,
         max_iter: int = 300,
         rule_threshold: float = 1e-3,
@@ -696,6 +798,7 @@ class RuleEnsembleClassifier(ClassifierMixin, _RuleEnsemble):
             categorical_features=categorical_features,
             n_cuts=n_cuts,
             cut_rule=cut_rule,
+            cut_points=cut_points,
             tol=tol,
             max_iter=max_iter,
             rule_threshold=rule_threshold,

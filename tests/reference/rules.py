@@ -10,6 +10,7 @@ nothing. Missing values satisfy no proposition.
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -103,5 +104,11 @@ def ghkl_primal_cvxpy(
     else:
         fit = 0.5 * cp.sum_squares(y.T - scores)
     prob = cp.Problem(cp.Minimize(0.5 * cp.square(omega) + C * fit))
-    prob.solve(solver=cp.CLARABEL)
+    with warnings.catch_warnings():
+        # Clarabel may call power cones with exponents near 1 (rho = 1.1) "inaccurate" while
+        # its value still agrees with ours to ~1e-6, far inside the tests' tolerances
+        warnings.filterwarnings("ignore", message="Solution may be inaccurate")
+        prob.solve(solver=cp.CLARABEL)
+    if prob.status not in ("optimal", "optimal_inaccurate"):
+        raise AssertionError(f"the CVXPY reference did not solve: {prob.status}")
     return float(prob.value)

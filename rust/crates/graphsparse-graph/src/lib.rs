@@ -53,6 +53,7 @@ mod error;
 mod gspan_format;
 mod labeled;
 mod labels;
+mod random;
 mod text;
 mod tu;
 
@@ -61,4 +62,5 @@ pub use error::{GraphError, Result};
 pub use gspan_format::{format_gspan, parse_gspan, read_gspan};
 pub use labeled::LabeledDatabase;
 pub use labels::{CanonicalLabels, LabelInterner, LabelKind};
+pub use random::RandomGraphs;
 pub use tu::{TuFile, TuFiles, parse_tu, read_tu};

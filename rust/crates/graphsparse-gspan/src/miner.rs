@@ -1066,34 +1066,16 @@ mod tests {
 
     /// 24 random graphs: 9 vertices, 3 vertex labels, 2 edge labels.
     fn random_db() -> GraphDatabase {
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % m) as u32
-        };
-        let (mut node_ptr, mut labels, mut edge_ptr, mut edges, mut elabels) =
-            (vec![0], Vec::new(), vec![0], Vec::new(), Vec::new());
-        for _ in 0..24 {
-            let n = 9u32;
-            labels.extend((0..n).map(|_| next(3)));
-            node_ptr.push(labels.len());
-            let mut pairs = Vec::new();
-            for v in 1..n {
-                pairs.push([next(u64::from(v)), v]);
-            }
-            for _ in 0..3 {
-                let (a, b) = (next(u64::from(n)), next(u64::from(n)));
-                if a != b && !pairs.contains(&[a.min(b), a.max(b)]) {
-                    pairs.push([a.min(b), a.max(b)]);
-                }
-            }
-            elabels.extend(pairs.iter().map(|_| next(2)));
-            edges.extend(pairs);
-            edge_ptr.push(edges.len());
+        graphsparse_graph::RandomGraphs {
+            n_graphs: 24,
+            vertices: (9, 9),
+            vertex_labels: 3,
+            edge_labels: 2,
+            extra_edges: 3,
+            seed: 0x2545_f491_4f6c_dd1d,
         }
-        GraphDatabase::new(node_ptr, labels, edge_ptr, edges, elabels).unwrap()
+        .generate()
+        .unwrap()
     }
 
     #[test]

@@ -108,20 +108,17 @@ impl Prepared {
             if !keep[e] {
                 continue;
             }
-            adj[cursor[u as usize] as usize] = Adj {
-                to: v,
-                elabel: l,
-                to_label: vlabel[v as usize],
-                pair: 0,
-            };
-            cursor[u as usize] += 1;
-            adj[cursor[v as usize] as usize] = Adj {
-                to: u,
-                elabel: l,
-                to_label: vlabel[u as usize],
-                pair: 0,
-            };
-            cursor[v as usize] += 1;
+            // both directions of the undirected edge
+            for (from, to) in [(u, v), (v, u)] {
+                let at = &mut cursor[from as usize];
+                adj[*at as usize] = Adj {
+                    to,
+                    elabel: l,
+                    to_label: vlabel[to as usize],
+                    pair: 0,
+                };
+                *at += 1;
+            }
         }
         // label-sorted adjacency: extensions of one vertex come out in extension order
         for v in 0..n_vertices {

@@ -8,7 +8,7 @@ use graphsparse_budget::RunControl;
 use std::path::PathBuf;
 
 use graphsparse_graph::{GraphDatabase, read_gspan, read_tu};
-use graphsparse_gspan::{MinerParams, mine_frequent, mine_frequent_parallel};
+use graphsparse_gspan::{MinerParams, MinerValidParams, mine_frequent, mine_frequent_parallel};
 
 fn data(rel: &str) -> Option<PathBuf> {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -60,17 +60,7 @@ fn mutag_parallel_equals_serial() {
         .single_vertices(true)
         .check()
         .unwrap();
-    let serial = mine_frequent(&db, &params, &RunControl::new()).unwrap();
-    for threads in [2, 3] {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        let par = pool
-            .install(|| mine_frequent_parallel(&db, &params, &RunControl::new()))
-            .unwrap();
-        assert_eq!(par.patterns, serial.patterns);
-    }
+    let serial = serial_equals_parallel(&db, &params, &[2, 3]);
     // 7 vertex labels in MUTAG, of which 3 occur in at least 56 graphs (C, N, O)
     assert_eq!(
         serial
@@ -82,25 +72,18 @@ fn mutag_parallel_equals_serial() {
     );
 }
 
+/// Pattern counts at lower supports, as `(data set, min_support, count)`.
 #[test]
 #[ignore = "slow in debug builds; run with --include-ignored"]
-fn cpdb_14() {
-    let Some(db) = cpdb() else { return };
-    assert_eq!(count(&db, 14), 6820);
-}
-
-#[test]
-#[ignore = "slow in debug builds; run with --include-ignored"]
-fn mutag_19() {
-    let Some(db) = mutag() else { return };
-    assert_eq!(count(&db, 19), 40_220);
-}
-
-#[test]
-#[ignore = "slow in debug builds; run with --include-ignored"]
-fn cpdb_7() {
-    let Some(db) = cpdb() else { return };
-    assert_eq!(count(&db, 7), 54_127);
+fn counts_at_low_support() {
+    for (name, load, support, want) in [
+        ("CPDB", cpdb as fn() -> Option<GraphDatabase>, 14, 6820),
+        ("MUTAG", mutag, 19, 40_220),
+        ("CPDB", cpdb, 7, 54_127),
+    ] {
+        let Some(db) = load() else { continue };
+        assert_eq!(count(&db, support), want, "{name} at {support}");
+    }
 }
 
 #[test]
@@ -108,13 +91,25 @@ fn cpdb_7() {
 fn mutag_19_parallel() {
     let Some(db) = mutag() else { return };
     let params = MinerParams::new().min_support(19).check().unwrap();
-    let serial = mine_frequent(&db, &params, &RunControl::new()).unwrap();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .unwrap();
-    let par = pool
-        .install(|| mine_frequent_parallel(&db, &params, &RunControl::new()))
-        .unwrap();
-    assert_eq!(par.patterns, serial.patterns);
+    serial_equals_parallel(&db, &params, &[2]);
+}
+
+/// Mines `db` serially and on pools of each thread count; asserts the same patterns.
+fn serial_equals_parallel(
+    db: &GraphDatabase,
+    params: &MinerValidParams,
+    threads: &[usize],
+) -> graphsparse_gspan::MiningResult {
+    let serial = mine_frequent(db, params, &RunControl::new()).unwrap();
+    for &t in threads {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build()
+            .unwrap();
+        let par = pool
+            .install(|| mine_frequent_parallel(db, params, &RunControl::new()))
+            .unwrap();
+        assert_eq!(par.patterns, serial.patterns, "{t} threads");
+    }
+    serial
 }

@@ -1,5 +1,7 @@
 //! A DAG of rank-one 0/1 kernels: the structure the restricted problem (14) is solved on.
 
+use std::collections::HashMap;
+
 use crate::error::{LatticeError, Result, bad_input};
 
 /// A DAG of nodes `v`, each with a 0/1 feature `φ_v(x_i) = [i ∈ c_v]` (its *cover* `c_v`),
@@ -26,6 +28,13 @@ pub struct Dag {
     anc: Vec<u32>,
     cover_ptr: Vec<usize>,
     cover: Vec<u32>,
+    /// Nodes with the same cover have the same kernel `φφᵀ`: `class[v]` numbers the distinct
+    /// covers in order of first appearance, `class_rep[k]` is the first node of class `k`.
+    /// The Gram matrix and the projections work per class (many conjunctions of a lattice
+    /// cover the same examples once `m` is small next to `|W|`).
+    class: Vec<u32>,
+    class_rep: Vec<u32>,
+    class_index: HashMap<Box<[u32]>, u32>,
 }
 
 impl Dag {
@@ -38,6 +47,9 @@ impl Dag {
             anc: Vec::new(),
             cover_ptr: vec![0],
             cover: Vec::new(),
+            class: Vec::new(),
+            class_rep: Vec::new(),
+            class_index: HashMap::new(),
         }
     }
 
@@ -116,6 +128,12 @@ impl Dag {
         self.cover.extend_from_slice(cover);
         self.cover_ptr.push(self.cover.len());
         self.log_d.push(log_d);
+        let next = self.class_rep.len() as u32;
+        let k = *self.class_index.entry(cover.into()).or_insert(next);
+        if k == next {
+            self.class_rep.push(v);
+        }
+        self.class.push(k);
         v
     }
 
@@ -144,6 +162,22 @@ impl Dag {
         &self.cover[self.cover_ptr[v]..self.cover_ptr[v + 1]]
     }
 
+    /// Number of distinct covers among the nodes.
+    pub(crate) fn n_classes(&self) -> usize {
+        self.class_rep.len()
+    }
+
+    /// The cover class of node `v` (see the field docs).
+    #[inline]
+    pub(crate) fn class(&self, v: usize) -> usize {
+        self.class[v] as usize
+    }
+
+    /// The cover shared by the nodes of class `k`.
+    pub(crate) fn class_cover(&self, k: usize) -> &[u32] {
+        self.cover(self.class_rep[k] as usize)
+    }
+
     /// `log d_v`.
     pub fn log_weight(&self, v: usize) -> f64 {
         self.log_d[v]
@@ -159,6 +193,12 @@ impl Dag {
     pub(crate) fn project_into(&self, beta: &[f64], t: usize, out: &mut [f64]) {
         let m = self.m;
         for v in 0..self.len() {
+            let rep = self.class_rep[self.class(v)] as usize;
+            if rep < v {
+                // same cover as an earlier node: the same sums
+                out.copy_within(rep * t..(rep + 1) * t, v * t);
+                continue;
+            }
             let c = self.cover(v);
             for s in 0..t {
                 let b = &beta[s * m..(s + 1) * m];
@@ -183,6 +223,30 @@ impl Dag {
                 }
             }
         }
+    }
+
+    /// `out[t·m + i] = Σ_{k: i ∈ c_k} coef[k·T + t]` over the cover classes `k` (the adjoint of
+    /// [`Dag::project_into`] for weights that are equal within a class, summed per class).
+    pub(crate) fn expand_classes_into(&self, coef: &[f64], t: usize, out: &mut [f64]) {
+        let m = self.m;
+        out.iter_mut().for_each(|x| *x = 0.0);
+        for k in 0..self.n_classes() {
+            let c = self.class_cover(k);
+            for s in 0..t {
+                let w = coef[k * t + s];
+                if w != 0.0 {
+                    let o = &mut out[s * m..(s + 1) * m];
+                    for &i in c {
+                        o[i as usize] += w;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The first node of cover class `k`.
+    pub(crate) fn class_rep(&self, k: usize) -> usize {
+        self.class_rep[k] as usize
     }
 
     /// Checks that a node count fits the `u32` indices used here.

@@ -361,6 +361,9 @@ pub struct GhklFit {
     pub primal: f64,
     /// The dual lower bound `D` (a lower bound of the optimum).
     pub dual: f64,
+    /// `Σ_{t,i} ℓ(y_ti, F_t(x_i))`: the training loss of the recovered model (the primal is
+    /// `½Ω² + C · loss_sum`).
+    pub loss_sum: f64,
     /// Whether condition (15) certified the result (`gap ≤ ε_tol` up to the inner solves).
     pub converged: bool,
     /// Why the fit stopped early, if it did.
@@ -399,6 +402,37 @@ impl GhklFit {
     /// The active set `W` (each node's proposition list; the root is the empty list).
     pub fn active_set(&self) -> impl Iterator<Item = &[u32]> {
         self.warm.keys.iter().map(|k| &k[..])
+    }
+
+    /// This fit, certified at a larger `C' ≥ C` without another solve (hinge loss only).
+    ///
+    /// For the hinge loss the dual bound `D(α)` does not depend on `C` (the box `0 ≤ α ≤ C`
+    /// only widens), while the primal of the same model grows by `(C' − C) · loss_sum`. So
+    /// the model is a primal-dual pair at `C'` with the exact gap `gap + (C' − C) · loss_sum`;
+    /// it is returned when that gap stays within `tol · max(1, primal')`, the tolerance a
+    /// fresh fit is held to. Separable data (`loss_sum == 0`) keep the fit for every larger
+    /// `C`. The returned fit reports no rounds or iterations of its own.
+    fn certified_at(&self, loss: Loss, c: f64, tol: f64) -> Option<GhklFit> {
+        let usable = loss == Loss::Hinge
+            && self.converged
+            && self.truncation.is_none()
+            && self.gap.is_finite()
+            && c >= self.c;
+        if !usable {
+            return None;
+        }
+        let extra = (c - self.c) * self.loss_sum;
+        let (primal, gap) = (self.primal + extra, self.gap + extra);
+        (gap <= tol * primal.max(1.0)).then(|| GhklFit {
+            c,
+            primal,
+            gap,
+            n_rounds: 0,
+            n_md_iter: 0,
+            n_inner_solves: 0,
+            n_svm_iter: 0,
+            ..self.clone()
+        })
     }
 
     fn check_x(&self, x: &PropositionMatrix) -> Result<()> {
@@ -764,6 +798,7 @@ impl<'a> Fitter<'a> {
             gap: cert.gap,
             primal: cert.primal,
             dual: cert.dual,
+            loss_sum: cert.loss_sum,
             converged: converged && truncation.is_none(),
             truncation,
             n_rounds: rounds,
@@ -850,6 +885,7 @@ pub(crate) struct Certificate {
     pub primal: f64,
     pub dual: f64,
     pub gap: f64,
+    pub loss_sum: f64,
 }
 
 /// Primal value of the recovered model and the dual lower bound `D(α) = Σ −Cφ*(−α/C) − ½ Ō`
@@ -924,6 +960,7 @@ pub(crate) fn certificate(
         kappa,
         primal,
         dual,
+        loss_sum: lsum,
         gap: if dual.is_nan() {
             f64::NAN
         } else {
@@ -1048,8 +1085,11 @@ pub fn fit(
 /// Fits one model per value of `C`, each warm-started from the previous one (its active set,
 /// `η`, `θ` and `α` scaled by the ratio of the `C` values), sharing the kernel cache.
 ///
-/// An increasing grid is fastest (active sets usually grow with `C`). The budget applies to
-/// the whole path: once it is used up, the remaining fits are returned truncated.
+/// An increasing grid is fastest (active sets usually grow with `C`). For the hinge loss a
+/// converged fit is kept for a larger `C` without another solve when its certified gap there,
+/// `gap + (C' − C) · loss_sum`, is still within `tol` (always on separable data); such fits
+/// report `n_rounds == 0`. The budget applies to the whole path: once it is used up, the
+/// remaining fits are returned truncated.
 ///
 /// # Errors
 /// As [`fit`]; [`LatticeError::InvalidParameter`](crate::LatticeError::InvalidParameter)
@@ -1089,12 +1129,20 @@ pub fn fit_path(
     }
     let mut f = Fitter::new(params, x, y, tasks)?;
     let meters = start_meters(params, ctl);
-    let mut out = Vec::with_capacity(cs.len());
-    let mut prev = cs[0];
+    let mut out: Vec<GhklFit> = Vec::with_capacity(cs.len());
+    // the C that the warm state `f.state` (its α box) belongs to
+    let mut state_c = cs[0];
     for (k, &c) in cs.iter().enumerate() {
         ctl.progress().set_stage(k as u64, cs.len() as u64);
-        f.state.scale_alpha(c / prev);
-        prev = c;
+        let reused = out
+            .last()
+            .and_then(|prev| prev.certified_at(params.0.loss, c, params.0.tol));
+        if let Some(fit) = reused {
+            out.push(fit);
+            continue;
+        }
+        f.state.scale_alpha(c / state_c);
+        state_c = c;
         out.push(f.run(c, &meters));
     }
     Ok(out)

@@ -8,6 +8,8 @@ use crate::error::{LatticeError, Result};
 pub(crate) struct DenseGram {
     m: usize,
     k: Vec<f64>,
+    /// Scratch: the weight of each cover class.
+    class_w: Vec<f64>,
 }
 
 impl DenseGram {
@@ -25,7 +27,11 @@ impl DenseGram {
         let mut k = Vec::new();
         k.try_reserve_exact(n).map_err(|_| too_large())?;
         k.resize(n, 0.0);
-        Ok(Self { m, k })
+        Ok(Self {
+            m,
+            k,
+            class_w: Vec::new(),
+        })
     }
 
     pub(crate) fn m(&self) -> usize {
@@ -34,17 +40,23 @@ impl DenseGram {
 
     /// `K = Σ_v weights[v] φ_v φ_vᵀ` over the nodes of `dag`.
     ///
-    /// O(Σ_v |c_v|² / 2): each node adds its weight to the upper triangle of its cover block,
+    /// O(|W| + Σ_k |c_k|² / 2) over the distinct covers `c_k`: the weights are summed per
+    /// cover class, then each class adds its weight to the upper triangle of its cover block,
     /// which is then mirrored.
     pub(crate) fn build(&mut self, dag: &Dag, weights: &[f64]) {
         let m = self.m;
         self.k.iter_mut().for_each(|x| *x = 0.0);
-        let mut constant = 0.0;
+        self.class_w.clear();
+        self.class_w.resize(dag.n_classes(), 0.0);
         for (v, &w) in weights.iter().enumerate() {
+            self.class_w[dag.class(v)] += w;
+        }
+        let mut constant = 0.0;
+        for (k, &w) in self.class_w.iter().enumerate() {
             if w == 0.0 {
                 continue;
             }
-            let c = dag.cover(v);
+            let c = dag.class_cover(k);
             if c.len() == m {
                 constant += w;
                 continue;
@@ -64,6 +76,11 @@ impl DenseGram {
         if constant != 0.0 {
             self.k.iter_mut().for_each(|x| *x += constant);
         }
+    }
+
+    /// The weight of each cover class in the last [`DenseGram::build`] (`Σ` of its nodes').
+    pub(crate) fn class_weights(&self) -> &[f64] {
+        &self.class_w
     }
 
     /// Row (= column) `i`.
@@ -95,7 +112,11 @@ impl DenseGram {
     #[cfg(test)]
     pub(crate) fn from_entries(m: usize, k: Vec<f64>) -> Self {
         assert_eq!(k.len(), m * m);
-        Self { m, k }
+        Self {
+            m,
+            k,
+            class_w: Vec::new(),
+        }
     }
 }
 
@@ -124,5 +145,29 @@ mod tests {
         let mut o = vec![0.0; 3];
         g.matvec_into(&[1.0, 0.0, -1.0], &mut o);
         assert_eq!(o, vec![0.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn nodes_sharing_a_cover_add_up() {
+        // nodes 1 and 3 cover {0, 2}, nodes 2 and 4 cover {1}
+        let covers = [vec![0, 1, 2], vec![0, 2], vec![1], vec![2, 0], vec![1]];
+        let parents = [vec![], vec![0], vec![0], vec![1], vec![2]];
+        let dag = Dag::new(3, &covers, &parents, &[1.0, 2.0, 2.0, 4.0, 4.0]).unwrap();
+        assert_eq!(dag.n_classes(), 3);
+        let weights = [0.5, 1.5, 1.0, 0.5, 2.0];
+        let mut g = DenseGram::try_new(3).unwrap();
+        g.build(&dag, &weights);
+        let mut want = [0.0; 9];
+        for (c, w) in covers.iter().zip(weights) {
+            for &i in c {
+                for &j in c {
+                    want[i as usize * 3 + j as usize] += w;
+                }
+            }
+        }
+        assert_eq!(g.entries(), &want);
+        let mut p = vec![0.0; 5];
+        dag.project_into(&[1.0, 10.0, 100.0], 1, &mut p);
+        assert_eq!(p, vec![111.0, 101.0, 10.0, 101.0, 10.0]);
     }
 }

@@ -408,7 +408,6 @@ pub(crate) fn solve_inner(
     let c = set.coupling;
     wk.kappa.resize(n, 0.0);
     wk.a.resize(n, 0.0);
-    wk.coef.resize(n * nt, 0.0);
     if ex.is_hkl() {
         st.theta
             .iter_mut()
@@ -431,6 +430,7 @@ pub(crate) fn solve_inner(
         }
     }
     let mut out = InnerOut::default();
+    let (mut best_gap, mut stalled) = (f64::INFINITY, 0);
     let max_rounds = if ex.is_hkl() {
         1
     } else {
@@ -483,15 +483,19 @@ pub(crate) fn solve_inner(
         }
         let norm_a = pnorm(&wk.a, ex.rho_bar);
         let dual = loss_dual(set.loss, y, &st.alpha, set.cost) - 0.5 * norm_a;
-        // primal: ½ Σ θ_w a_w + C Σ ℓ(y, (B ⊗ K_θ) β − b) with the optimal b
-        for v in 0..n {
-            let p = &proj[v * nt..(v + 1) * nt];
+        // primal: ½ Σ θ_w a_w + C Σ ℓ(y, (B ⊗ K_θ) β − b) with the optimal b; the fit
+        // `Σ_w κ_w φ_w (p_w + c Σ_t p_w)` summed per cover class (p is the same within one)
+        let class_kappa = wk.gram.class_weights();
+        wk.coef.resize(class_kappa.len() * nt, 0.0);
+        for (k, &kk) in class_kappa.iter().enumerate() {
+            let rep = dag.class_rep(k);
+            let p = &proj[rep * nt..(rep + 1) * nt];
             let sum: f64 = p.iter().sum();
             for (t, &pt) in p.iter().enumerate() {
-                wk.coef[v * nt + t] = wk.kappa[v] * (pt + c * sum);
+                wk.coef[k * nt + t] = kk * (pt + c * sum);
             }
         }
-        dag.expand_into(&wk.coef, nt, &mut wk.fit);
+        dag.expand_classes_into(&wk.coef, nt, &mut wk.fit);
         let reg: f64 = st.theta.iter().zip(&wk.a).map(|(t, a)| t * a).sum();
         let lsum = fit_bias(set.loss, y, &wk.fit, m, &mut st.bias, &mut wk.order);
         let primal = 0.5 * reg + set.cost * lsum;
@@ -501,6 +505,16 @@ pub(crate) fn solve_inner(
         if ex.is_hkl() || out.gap <= set.mkl_tol * dual.abs().max(1.0) {
             break;
         }
+        // the gap cannot fall below what the SVM tolerance allows (it grows with C): stop
+        // alternating once it no longer shrinks instead of running to `mkl_max_iter`
+        if out.gap < (1.0 - STALL_DECREASE) * best_gap {
+            (best_gap, stalled) = (out.gap, 0);
+        } else {
+            stalled += 1;
+            if stalled >= STALL_ROUNDS {
+                break;
+            }
+        }
         if meter.is_some_and(|mt| mt.is_stopped()) {
             break;
         }
@@ -508,6 +522,11 @@ pub(crate) fn solve_inner(
     }
     out
 }
+
+/// The inner MKL alternation stops after this many rounds without the gap shrinking by
+/// [`STALL_DECREASE`] (relative) on the best so far.
+const STALL_ROUNDS: usize = 5;
+const STALL_DECREASE: f64 = 0.01;
 
 /// `‖x‖_p` for `x ≥ 0`, scaled by `max x`.
 pub(crate) fn pnorm(x: &[f64], p: f64) -> f64 {

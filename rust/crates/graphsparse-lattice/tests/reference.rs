@@ -350,6 +350,84 @@ fn gradient_matches_central_differences() {
     }
 }
 
+/// Along an increasing `C` path a converged hinge fit is kept without another solve when its
+/// gap at the larger `C` is still certified; the kept fits must really be that close to the
+/// full-lattice optimum at their own `C`.
+#[test]
+fn path_keeps_only_fits_certified_at_the_larger_c() {
+    for (m, p, seed) in [(32, 5, 0u64), (40, 6, 91), (48, 6, 92)] {
+        let (x, y) = if seed == 0 {
+            // y = +1 exactly when propositions 0 and 1 hold: separable by one conjunction
+            let x: Vec<bool> = (0..m)
+                .flat_map(|i| (0..p).map(move |j| (i >> j) & 1 == 1))
+                .collect();
+            let y: Vec<f64> = (0..m)
+                .map(|i| if i & 3 == 3 { 1.0 } else { -1.0 })
+                .collect();
+            (x, y)
+        } else {
+            random_problem(seed, m, p)
+        };
+        let lat = Lattice::new(&x, m, p, 2.0);
+        let xm = Lattice::matrix(&x, m, p);
+        let cs = [0.1, 1.0, 10.0, 100.0, 1000.0];
+        let path = fit_path(
+            &tight(1.5, 1.0).check().unwrap(),
+            &xm,
+            &y,
+            1,
+            &cs,
+            &RunControl::new(),
+        )
+        .unwrap();
+        if seed == 0 {
+            assert!(
+                path.iter().any(|f| f.n_rounds == 0),
+                "separable: nothing kept"
+            );
+        }
+        let (_, binv) = task_kernel(1, 0.0);
+        for (fit, &c) in path.iter().zip(&cs) {
+            assert_eq!(fit.c, c);
+            let f = weights_on_lattice(&lat, fit);
+            let p_fit = primal_brute(&lat, &f, 1, &binv, 1.5, c, RefLoss::Hinge, &y);
+            assert!(
+                rel(fit.primal, p_fit) < 1e-9,
+                "C {c}: primal {} vs {p_fit}",
+                fit.primal
+            );
+            let full = solve_dag(
+                &tight(1.5, c).check().unwrap(),
+                &lat.dag,
+                &y,
+                1,
+                &RunControl::new(),
+            )
+            .unwrap();
+            let slack = 1e-7 * p_fit.abs().max(1.0);
+            assert!(
+                fit.dual <= full.primal + slack,
+                "C {c}: dual {} > optimum {}",
+                fit.dual,
+                full.primal
+            );
+            assert!(
+                p_fit - full.primal <= fit.gap + slack,
+                "C {c}: suboptimality {} beyond the certified gap {}",
+                p_fit - full.primal,
+                fit.gap
+            );
+            if fit.n_rounds == 0 {
+                assert!(
+                    fit.gap <= 1e-4 * fit.primal.max(1.0),
+                    "C {c}: kept with gap {}",
+                    fit.gap
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn results_do_not_depend_on_threads_or_runs() {
     let (m, p) = (60, 12);

@@ -67,6 +67,9 @@ struct PropArgs {
     n_cuts: Count,
     cut_rule: String,
     not_equal: Flag,
+    /// Explicit cut points per column (`None`: the rule); absent: the rule everywhere.
+    #[pyo3(default)]
+    cut_points: Option<Vec<Option<Vec<f64>>>>,
 }
 
 impl PropArgs {
@@ -85,7 +88,8 @@ impl PropArgs {
         Ok(PropositionParams::new()
             .n_cuts(self.n_cuts.usize())
             .cut_rule(rule)
-            .not_equal(self.not_equal.0))
+            .not_equal(self.not_equal.0)
+            .cut_points(self.cut_points.clone().unwrap_or_default()))
     }
 }
 

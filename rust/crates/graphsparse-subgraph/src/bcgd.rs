@@ -28,7 +28,7 @@ use graphsparse_gspan::{
 };
 use rustc_hash::FxBuildHasher;
 
-use crate::cache::{CachedSearch, DEFAULT_CACHE_BYTES, TreeCache, search_cached};
+use crate::cache::{CachedSearch, DEFAULT_CACHE_BYTES, Traversal, TreeCache, search_cached};
 use crate::dual::{DualPoint, MaxCorrelation, SPP_MARGIN, balance, dual_point, null_intercept};
 use crate::error::{Result, SubgraphError, bad, feature_miner};
 use crate::loss::Loss;
@@ -796,7 +796,13 @@ fn run_search(
         // it saves (CPDB, λ1 = 0.005: 2.0 s against 1.3 s on 2 threads)
         Some(c) => {
             let parallel = parallel && c.is_unbuilt();
-            search_cached(c, db, miner, search, meter, parallel)?
+            let tr = Traversal {
+                db,
+                miner,
+                meter,
+                parallel,
+            };
+            search_cached(c, &tr, search)?
         }
         None if parallel => mine_parallel_with_meter(db, miner, search, meter)?.truncation,
         None => mine_with_meter(db, miner, search, meter)?.truncation,
@@ -1127,7 +1133,15 @@ fn fit_cold<L: Loss + ?Sized>(
     // serial: a parallel branch and bound finds the same maximum but visits a thread-dependent
     // number of nodes, and this search is small next to the fits
     let cut = match cache.as_deref_mut() {
-        Some(c) => search_cached(c, db, &miner, &mut mc, meter, false)?,
+        Some(c) => {
+            let tr = Traversal {
+                db,
+                miner: &miner,
+                meter,
+                parallel: false,
+            };
+            search_cached(c, &tr, &mut mc)?
+        }
         None => mine_with_meter(db, &miner, &mut mc, meter)?.truncation,
     };
     if cut.is_some() {

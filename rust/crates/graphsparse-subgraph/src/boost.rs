@@ -22,7 +22,7 @@ use graphsparse_gspan::{
 };
 
 use crate::bounds::WeightedGain;
-use crate::cache::{CachedSearch, DEFAULT_CACHE_BYTES, TreeCache, search_cached};
+use crate::cache::{CachedSearch, DEFAULT_CACHE_BYTES, Traversal, TreeCache, search_cached};
 use crate::error::{Result, SubgraphError, bad, feature_miner};
 
 /// Unchecked parameters of the best-stump search (a builder); see [`StumpParams::check`].
@@ -415,7 +415,13 @@ impl StumpSearcher {
         let p = &self.params;
         let mut v = Best::new(&gain, p.prune);
         let meter = p.budget.start(ctl);
-        let cut = search_cached(&mut self.cache, db, &p.miner, &mut v, &meter, p.parallel)?;
+        let tr = Traversal {
+            db,
+            miner: &p.miner,
+            meter: &meter,
+            parallel: p.parallel,
+        };
+        let cut = search_cached(&mut self.cache, &tr, &mut v)?;
         let visited = v.visited;
         Ok(v.finish(visited, cut))
     }

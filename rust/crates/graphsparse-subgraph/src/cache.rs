@@ -512,6 +512,16 @@ impl<S: CachedSearch + ParallelVisitor> ParallelVisitor for Expand<'_, S> {
     }
 }
 
+/// What every traversal of one cached search shares: the database, the miner, the budget
+/// every node is claimed from, and whether it may run on the current rayon pool.
+#[derive(Clone, Copy)]
+pub(crate) struct Traversal<'a, 'm> {
+    pub db: &'a GraphDatabase,
+    pub miner: &'a MinerValidParams,
+    pub meter: &'a Meter<'m>,
+    pub parallel: bool,
+}
+
 /// One search through the cache, every node it evaluates or expands claimed from `meter`;
 /// returns why it stopped early, if it did. With `parallel`, the first search (which fills the
 /// cache), the walk and the expansions run on the current rayon pool; the search (fork/join in
@@ -520,30 +530,21 @@ impl<S: CachedSearch + ParallelVisitor> ParallelVisitor for Expand<'_, S> {
 /// the others by re-embedding from the root.
 pub(crate) fn search_cached<S: CachedSearch + ParallelVisitor>(
     cache: &mut TreeCache,
-    db: &GraphDatabase,
-    miner: &MinerValidParams,
+    tr: &Traversal<'_, '_>,
     search: &mut S,
-    meter: &Meter<'_>,
-    parallel: bool,
 ) -> Result<Option<Truncation>> {
     if cache.is_unbuilt() {
         cache.nodes[0].children = Some(Vec::new());
-        return expand(
-            cache,
-            db,
-            miner,
-            search,
-            meter,
-            parallel,
-            None,
-            &[],
-            At::Cache(0),
-        );
+        return expand(cache, tr, search, None, &[], At::Cache(0));
     }
     let mut need = Vec::new();
     let w = WalkCtx {
-        meter,
-        split_depth: if parallel { miner.split_depth() } else { 0 },
+        meter: tr.meter,
+        split_depth: if tr.parallel {
+            tr.miner.split_depth()
+        } else {
+            0
+        },
     };
     if let Some(t) = walk(cache, 0, 0, search, &mut need, &w) {
         return Ok(Some(t));
@@ -563,8 +564,7 @@ pub(crate) fn search_cached<S: CachedSearch + ParallelVisitor>(
             .is_some_and(|(g, _)| k == at && g.edges()[..k] == code.edges()[..k]);
         if !same && !group.is_empty() {
             let targets = std::mem::take(&mut group);
-            if let Some(t) = expand_group(cache, db, miner, search, meter, parallel, at, &targets)?
-            {
+            if let Some(t) = expand_group(cache, tr, search, at, &targets)? {
                 return Ok(Some(t));
             }
         }
@@ -574,19 +574,15 @@ pub(crate) fn search_cached<S: CachedSearch + ParallelVisitor>(
     if group.is_empty() {
         return Ok(None);
     }
-    expand_group(cache, db, miner, search, meter, parallel, at, &group)
+    expand_group(cache, tr, search, at, &group)
 }
 
 /// Expands `targets` (sorted, all extending the stored node of code `targets[0].0[..at]`, or
 /// the root when `at == 0`) with one traversal from that node.
-#[allow(clippy::too_many_arguments)]
 fn expand_group<S: CachedSearch + ParallelVisitor>(
     cache: &mut TreeCache,
-    db: &GraphDatabase,
-    miner: &MinerValidParams,
+    tr: &Traversal<'_, '_>,
     search: &mut S,
-    meter: &Meter<'_>,
-    parallel: bool,
     at: usize,
     targets: &[(DfsCode, u32)],
 ) -> Result<Option<Truncation>> {
@@ -600,21 +596,11 @@ fn expand_group<S: CachedSearch + ParallelVisitor>(
     };
     let Some(emb) = from else {
         cache.reembedded += n_targets;
-        return expand(
-            cache,
-            db,
-            miner,
-            search,
-            meter,
-            parallel,
-            None,
-            targets,
-            At::Path,
-        );
+        return expand(cache, tr, search, None, targets, At::Path);
     };
     cache.resumed += n_targets;
     if cache.index.is_none() {
-        cache.index = Some(MiningIndex::new(db, miner)?);
+        cache.index = Some(MiningIndex::new(tr.db, tr.miner)?);
     }
     // the search enters the stored node's path, as the traversal from the root would
     let edges = emb.code().edges();
@@ -623,17 +609,7 @@ fn expand_group<S: CachedSearch + ParallelVisitor>(
             DfsCode::from_edges(edges[..k].to_vec()).expect("invariant: prefixes of a DFS code");
         search.enter(&prefix);
     }
-    let out = expand(
-        cache,
-        db,
-        miner,
-        search,
-        meter,
-        parallel,
-        Some(&emb),
-        targets,
-        At::Path,
-    );
+    let out = expand(cache, tr, search, Some(&emb), targets, At::Path);
     for _ in edges {
         search.leave();
     }
@@ -647,18 +623,20 @@ fn expand_group<S: CachedSearch + ParallelVisitor>(
 /// Expands `targets` from the root (or below `from`) with an [`Expand`] starting at `outer`,
 /// serially or in parallel, joins its search into `search` and merges what it found into the
 /// cache (also after a truncation, as far as it got).
-#[allow(clippy::too_many_arguments)]
 fn expand<S: CachedSearch + ParallelVisitor>(
     cache: &mut TreeCache,
-    db: &GraphDatabase,
-    miner: &MinerValidParams,
+    tr: &Traversal<'_, '_>,
     search: &mut S,
-    meter: &Meter<'_>,
-    parallel: bool,
     from: Option<&Embeddings>,
     targets: &[(DfsCode, u32)],
     outer: At,
 ) -> Result<Option<Truncation>> {
+    let Traversal {
+        db,
+        miner,
+        meter,
+        parallel,
+    } = *tr;
     // below the first search, fork only where a subtree is large: a fork and its join cost the
     // search a merge of what the fork saw, which small subtrees do not repay
     let coarse;

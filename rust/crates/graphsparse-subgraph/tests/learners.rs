@@ -2,7 +2,7 @@
 //! equivalences, the stump search against brute force, and the matcher against gSpan.
 #![allow(clippy::needless_range_loop)] // explicit-matrix reference reads best with indices
 
-use graphsparse_graph::GraphDatabase;
+use graphsparse_graph::{GraphDatabase, RandomGraphs};
 use graphsparse_gspan::{MinerParams, mine_frequent};
 use graphsparse_subgraph::{
     BcgdFit, BcgdParams, Logistic, Loss, RunControl, Squared, StumpParams, StumpSearcher,
@@ -10,34 +10,16 @@ use graphsparse_subgraph::{
 };
 
 fn random_db(n_graphs: usize, seed: u64) -> GraphDatabase {
-    let mut s = seed | 1;
-    let mut next = move |m: u64| {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        (s % m) as u32
-    };
-    let (mut node_ptr, mut labels, mut edge_ptr, mut edges, mut elabels) =
-        (vec![0], Vec::new(), vec![0], Vec::new(), Vec::new());
-    for _ in 0..n_graphs {
-        let n = 4 + next(4);
-        labels.extend((0..n).map(|_| next(2)));
-        node_ptr.push(labels.len());
-        let mut pairs = Vec::new();
-        for v in 1..n {
-            pairs.push([next(u64::from(v)), v]);
-        }
-        for _ in 0..2 {
-            let (a, b) = (next(u64::from(n)), next(u64::from(n)));
-            if a != b && !pairs.contains(&[a.min(b), a.max(b)]) {
-                pairs.push([a.min(b), a.max(b)]);
-            }
-        }
-        elabels.extend(pairs.iter().map(|_| next(2)));
-        edges.extend(pairs);
-        edge_ptr.push(edges.len());
+    RandomGraphs {
+        n_graphs,
+        vertices: (4, 7),
+        vertex_labels: 2,
+        edge_labels: 2,
+        extra_edges: 2,
+        seed,
     }
-    GraphDatabase::new(node_ptr, labels, edge_ptr, edges, elabels).unwrap()
+    .generate()
+    .unwrap()
 }
 
 fn responses(db: &GraphDatabase, seed: u64, binary: bool) -> Vec<f64> {
