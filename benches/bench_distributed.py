@@ -10,7 +10,8 @@ written as gSpan shard files; workers read their own files, so no graph crosses 
 For each configuration the benchmark runs, on the same files:
 
 * **single process** — ``graphsparse.mine_subgraphs`` on the whole collection read into one
-  process (a subprocess, so its peak RSS is its own), with 1 thread and with all cores;
+  process (a subprocess, so its peak RSS is its own), with 1 thread and with all cores; its
+  time includes reading the files, as the distributed time includes the workers reading them;
 * **Dask, k workers** — ``graphsparse.distributed.mine_subgraphs`` on a ``LocalCluster`` of ``k``
   worker processes with one thread each (k = 1, 2 by default), then featurisation
   (``graphsparse.distributed.transform`` of the first ``--n-features`` mined patterns over the
@@ -100,7 +101,7 @@ rss = sampler.stop()[1]
 with open({str(out)!r}, "wb") as fh:
     pickle.dump((list(res), X), fh)
 u = resource.getrusage(resource.RUSAGE_SELF)
-print(json.dumps({{"read": t1 - t0, "mine": t2 - t1, "features": t3 - t2,
+print(json.dumps({{"read": t1 - t0, "mine": t2 - t0, "features": t3 - t2,
     "cpu_s": u.ru_utime + u.ru_stime,
     "rss_mib": rss}}))
 """
@@ -295,7 +296,7 @@ def main() -> None:
         f"\n{len(ref_patterns):,} patterns; every distributed result equals the single-process one"
     )
     print(
-        "\n| run | mine s | features s | peak RSS MiB (per process) | rise over idle MiB "
+        "\n| run | read + mine s | features s | peak RSS MiB (per process) | rise over idle MiB "
         "| bytes sent by workers | bytes between workers (mining / features) | CPU s |"
     )
     print("|---|---|---|---|---|---|---|---|")
