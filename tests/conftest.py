@@ -35,12 +35,14 @@ def data_dir() -> Path:
     return DATA
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def dask_client():
-    """One ``distributed`` cluster for the whole session (worker processes start slowly).
+    """One ``distributed`` cluster per test module that asks for it (workers start slowly).
 
     Two worker processes with one thread each, as ``graphsparse.distributed`` would meet on a
-    real cluster: everything the tests ship is pickled across processes.
+    real cluster: everything the tests ship is pickled across processes. Module scope, not
+    session: the cluster's threads and processes are gone before the other modules' tests
+    (and their timings and hypothesis runs) start.
     """
     distributed = pytest.importorskip("distributed")
     restore = _private_random_for_dask()

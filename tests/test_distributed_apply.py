@@ -1,4 +1,4 @@
-"""Partition-wise apply and batched solves on the session's LocalCluster == in-memory calls."""
+"""Partition-wise apply and batched solves on a two-process LocalCluster == in-memory calls."""
 
 from __future__ import annotations
 
@@ -234,12 +234,12 @@ def test_readme_scaling_out_quickstart_runs(dask_client, data_dir, tmp_path, mon
     block = re.search(r"## Scaling out \(Dask\)\s.*?```python\n(.*?)```", text, re.S)
     assert block, "README lost its Dask quickstart"
     code = block.group(1)
-    # the session cluster stands in for the one the quickstart starts (and closes)
+    # the test cluster stands in for the one the quickstart starts (and closes)
     start = "Client(LocalCluster(n_workers=2, threads_per_worker=1))"
     assert start in code and "client.close()" in code
-    code = code.replace(start, "_session_client").replace("client.close()", "pass")
+    code = code.replace(start, "_test_client").replace("client.close()", "pass")
     code = code.replace("../shared/data", str(data_dir))
     monkeypatch.chdir(tmp_path)  # the gSpan parts it writes land here
-    namespace = {"__name__": "readme", "_session_client": dask_client}
+    namespace = {"__name__": "readme", "_test_client": dask_client}
     exec(compile(code, "README.md", "exec"), namespace)
     assert len(namespace["forests"]) == 2

@@ -1,6 +1,6 @@
 """graphsparse.distributed.mine_subgraphs == graphsparse.mine_subgraphs on the whole collection.
 
-The sharded miner runs on the session's two-process ``LocalCluster`` (``dask_client`` in
+The sharded miner runs on the module's two-process ``LocalCluster`` (``dask_client`` in
 ``conftest.py``); the reference is the single-machine Rust miner on the concatenated graphs.
 """
 

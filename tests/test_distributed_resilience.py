@@ -1,6 +1,6 @@
 """A worker killed mid-run changes nothing; everything graphsparse.distributed ships pickles.
 
-This module kills worker processes of the session cluster (their nannies restart them), so it
+This module kills worker processes of the module's cluster (their nannies restart them), so it
 waits for both workers to be back before it ends.
 """
 
