@@ -7,12 +7,14 @@ installs ``dask[distributed]``); ``import graphsparse`` works without it. Every 
 
 * :func:`mine_subgraphs` — exact two-phase partition mining over a sharded collection (a
   ``dask.bag`` of networkx graphs, a list of files read on the workers, or a ``GraphDataset``
-  split into shards); identical to :func:`graphsparse.mine_subgraphs` on the concatenated data.
+  split into shards); identical to :func:`graphsparse.mine_subgraphs` on the concatenated data
+  (:class:`SmallShardWarning` when tiny shards would enumerate every subgraph).
 * :func:`predict`, :func:`decision_function`, :func:`predict_proba`, :func:`transform` — a
   fitted model (subgraph models, rule ensembles, compressors, WL features) applied
   partition-wise to a Dask collection; the model is sent once to each worker.
-* :func:`pcst_many`, :func:`map_solves` — many independent solves (PCST, compression,
-  recovery fits) spread over the workers.
+* :func:`pcst_many` (one graph, many prize vectors), :func:`pcst_graphs` (many graphs),
+  :func:`map_solves` (any solver: compression, recovery fits) — many independent solves spread
+  over the workers.
 """
 
 from __future__ import annotations
