@@ -14,7 +14,7 @@ $(VENV)/.deps: pyproject.toml
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q "maturin>=1.9.4,<2" numpy scipy networkx scikit-learn \
 	    pytest hypothesis pytest-timeout ruff mypy pandas matplotlib highspy gspan-mining pcst-fast2 POT cvxpy \
-	    grakel rdkit
+	    grakel rdkit "dask[distributed,dataframe]>=2024.1"
 	touch $@
 
 venv: $(VENV)/.deps

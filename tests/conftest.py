@@ -33,3 +33,60 @@ def data_dir() -> Path:
     if not DATA.is_dir():
         pytest.skip(f"shared data not found at {DATA}")
     return DATA
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    """One ``distributed`` cluster per test module that asks for it (workers start slowly).
+
+    Two worker processes with one thread each, as ``graphsparse.distributed`` would meet on a
+    real cluster: everything the tests ship is pickled across processes. Module scope, not
+    session: the cluster's threads and processes are gone before the other modules' tests
+    (and their timings and hypothesis runs) start.
+    """
+    distributed = pytest.importorskip("distributed")
+    restore = _private_random_for_dask()
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    )
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
+    restore()
+
+
+def _private_random_for_dask():
+    """Give the scheduler and client threads of this process their own random generator.
+
+    Hypothesis fails a test whose data generation changes the global ``random`` state
+    (``HypothesisDeprecationWarning``, then ``FlakyStrategyDefinition``). The in-process
+    scheduler, comms and tornado timers of ``distributed`` draw from ``random`` on their own
+    threads at any moment, so an example drawn while they run would look flaky. They get a
+    private ``random.Random`` here; the worker processes are untouched.
+    """
+    import importlib
+    import random
+
+    own = random.Random(20261124)
+    patched = []
+    for name, attr in [
+        ("distributed.scheduler", "random"),
+        ("distributed.utils_comm", "random"),
+        ("distributed.comm.core", "random"),
+        ("distributed.protocol.compression", "randint"),
+        ("dask.sizeof", "random"),
+        ("tornado.ioloop", "random"),
+    ]:
+        module = importlib.import_module(name)
+        old = getattr(module, attr, None)
+        if old is None:
+            continue
+        patched.append((module, attr, old))
+        setattr(module, attr, own if attr == "random" else getattr(own, attr))
+
+    def restore():
+        for module, attr, old in patched:
+            setattr(module, attr, old)
+
+    return restore

@@ -337,6 +337,9 @@ class GraphDataset:
         self.source_index = None  # absent from pickles written before it existed
         for k, v in state.items():
             object.__setattr__(self, k, v)
+        for k in ("node_ptr", "node_labels", "edge_ptr", "edges", "edge_labels"):
+            # pickle protocol 5 (Dask, multiprocessing) may hand back views of unaligned frames
+            object.__setattr__(self, k, np.require(getattr(self, k), np.int64, ["C", "A"]))
         self._graphs = None
         self._db = _rs.Database(*self._arrays())
         for a in self._arrays():

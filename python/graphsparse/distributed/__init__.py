@@ -1,0 +1,45 @@
+"""graphsparse on Dask: exact sharded subgraph mining, partition-wise apply, batched solves.
+
+Everything here needs the optional extra ``dask`` (``pip install graphsparse[dask]``, which
+installs ``dask[distributed]``); ``import graphsparse`` works without it. Every function takes a
+``distributed.Client`` as ``client=`` and otherwise uses the current one
+(``distributed.get_client()``).
+
+* :func:`mine_subgraphs` — exact two-phase partition mining over a sharded collection (a
+  ``dask.bag`` of networkx graphs, a list of files read on the workers, or a ``GraphDataset``
+  split into shards); identical to :func:`graphsparse.mine_subgraphs` on the concatenated data
+  (:class:`SmallShardWarning` when tiny shards would enumerate every subgraph).
+* :func:`predict`, :func:`decision_function`, :func:`predict_proba`, :func:`transform` — a
+  fitted model (subgraph models, rule ensembles, compressors, WL features) applied
+  partition-wise to a Dask collection; the model is sent once to each worker.
+* :func:`pcst_many` (one graph, many prize vectors), :func:`pcst_graphs` (many graphs),
+  :func:`map_solves` (any solver: compression, recovery fits) — many independent solves spread
+  over the workers.
+"""
+
+from __future__ import annotations
+
+try:
+    import dask  # noqa: F401
+    import distributed  # noqa: F401
+except ImportError as exc:  # pragma: no cover - exercised without dask installed
+    raise ImportError(
+        "graphsparse.distributed needs Dask: install the extra with "
+        "`pip install graphsparse[dask]` (dask[distributed])"
+    ) from exc
+
+from .apply import decision_function, predict, predict_proba, transform
+from .batch import map_solves, pcst_graphs, pcst_many
+from .mining import SmallShardWarning, mine_subgraphs
+
+__all__ = [
+    "SmallShardWarning",
+    "decision_function",
+    "map_solves",
+    "mine_subgraphs",
+    "pcst_graphs",
+    "pcst_many",
+    "predict",
+    "predict_proba",
+    "transform",
+]

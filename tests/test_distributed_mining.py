@@ -1,0 +1,240 @@
+"""graphsparse.distributed.mine_subgraphs == graphsparse.mine_subgraphs on the whole collection.
+
+The sharded miner runs on the module's two-process ``LocalCluster`` (``dask_client`` in
+``conftest.py``); the reference is the single-machine Rust miner on the concatenated graphs.
+"""
+
+from __future__ import annotations
+
+import itertools
+import pickle
+import subprocess
+import sys
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import graphsparse as gs
+from graphsparse.exceptions import InvalidParameterError
+from tests.strategies import graph_databases
+
+pytest.importorskip("distributed")
+gsd = pytest.importorskip("graphsparse.distributed")
+db = pytest.importorskip("dask.bag")
+
+from graphsparse.distributed.mining import local_thresholds  # noqa: E402
+
+# Hypothesis examples each cost a few scheduler round trips on a shared 2-core machine: a fifth
+# of the profile's count (20 by default, 200 with HYPOTHESIS_PROFILE=thorough).
+_EXAMPLES = max(10, settings.default.max_examples // 5)
+
+
+def _summary(patterns):
+    return [(p.dfs_code, p.vertex_labels, p.support, tuple(p.graph_ids.tolist())) for p in patterns]
+
+
+def _assert_identical(sharded, single):
+    assert type(sharded) is gs.MiningResult
+    assert all(type(p) is gs.Pattern for p in sharded)
+    assert sharded.truncated is None
+    assert _summary(sharded) == _summary(single)
+    assert list(sharded) == list(single)
+
+
+@pytest.fixture(scope="module")
+def mutag(data_dir):
+    return gs.load_tu(data_dir / "tu" / "MUTAG")
+
+
+@pytest.mark.parametrize(
+    ("min_support", "max_size", "n_shards", "single"),
+    [(0.2, 5, 1, False), (38, 5, 3, True), (0.1, 4, 7, False), (94, None, 2, True)],
+)
+def test_tu_dataset_split_into_shards(dask_client, mutag, min_support, max_size, n_shards, single):
+    sharded = gsd.mine_subgraphs(
+        mutag, min_support, max_size, n_shards=n_shards, single_vertices=single
+    )
+    single_machine = gs.mine_subgraphs(mutag, min_support, max_size, single_vertices=single)
+    assert len(single_machine) > 10
+    _assert_identical(sharded, single_machine)
+
+
+def test_supports_only_leaves_graph_ids_on_the_workers(dask_client, mutag):
+    sharded = gsd.mine_subgraphs(mutag, 19, 5, n_shards=3, graph_ids=False, single_vertices=True)
+    single_machine = gs.mine_subgraphs(mutag, 19, 5, single_vertices=True)
+    assert [(p.dfs_code, p.vertex_labels, p.support) for p in sharded] == [
+        (p.dfs_code, p.vertex_labels, p.support) for p in single_machine
+    ]
+    assert all(p.graph_ids.size == 0 for p in sharded)
+
+
+def test_tu_files_read_on_workers(dask_client, data_dir, mutag, tmp_path):
+    # three gSpan shards plus the untouched TU folder: files are read where they are mined
+    bounds = [0, 50, 51, 120]
+    paths = []
+    for k, (a, b) in enumerate(itertools.pairwise(bounds)):
+        path = tmp_path / f"shard{k}.gsp"
+        gs.write_gspan(mutag[a:b], path)
+        paths.append(path)
+    paths.append(data_dir / "tu" / "MUTAG")
+    graphs = mutag.graphs[:120] + mutag.graphs
+    sharded = gsd.mine_subgraphs(paths, 0.25, 4)
+    _assert_identical(sharded, gs.mine_subgraphs(graphs, 0.25, 4))
+
+
+def test_dask_bag_of_networkx_graphs(dask_client, mutag):
+    bag = db.from_sequence(mutag.graphs, npartitions=4)
+    _assert_identical(gsd.mine_subgraphs(bag, 30, 5), gs.mine_subgraphs(mutag, 30, 5))
+
+
+def test_smiles_and_sd_files(dask_client, data_dir, tmp_path):
+    pytest.importorskip("rdkit")
+    smiles = ["c1ccccc1N", "CC(=O)O", "O=[N+]([O-])c1ccccc1", "CCN", "c1ccncc1C(=O)O", "CCO"]
+    (tmp_path / "a.smi").write_text("\n".join(f"{s} m{k}" for k, s in enumerate(smiles[:4])))
+    (tmp_path / "b.smi").write_text("\n".join(smiles[4:]) + "\n")
+    sdf = data_dir / "molecules" / "CPDB" / "mutagen.sdf"
+    paths = [tmp_path / "a.smi", tmp_path / "b.smi", sdf]
+    from graphsparse.datasets import from_smiles, read_sdf
+
+    cpdb = read_sdf(sdf)
+    whole = from_smiles(smiles).graphs + cpdb.graphs
+    _assert_identical(gsd.mine_subgraphs(paths, 0.1, 4), gs.mine_subgraphs(whole, 0.1, 4))
+
+
+# shards as separate GraphDatasets, each with its own label ids: labels are matched by value
+@settings(max_examples=_EXAMPLES, deadline=None)
+@given(
+    graph_databases(min_graphs=1, max_graphs=9, max_vertices=6, n_vertex_labels=3),
+    st.data(),
+)
+def test_random_databases_split_at_random_boundaries(dask_client, graphs, data):
+    n = len(graphs)
+    cuts = sorted(data.draw(st.lists(st.integers(0, n), max_size=4), label="cuts"))
+    bounds = [0, *cuts, n]  # repeated cuts give empty shards
+    min_support = data.draw(st.integers(1, n), label="min_support")
+    max_size = data.draw(st.sampled_from([1, 2, 3]), label="max_size")
+    single = data.draw(st.booleans(), label="single_vertices")
+    pieces = itertools.pairwise(bounds)
+    shards = [gs.from_networkx(graphs[a:b]) if b > a else _empty() for a, b in pieces]
+    sharded = gsd.mine_subgraphs(shards, min_support, max_size, single_vertices=single)
+    single_machine = gs.mine_subgraphs(graphs, min_support, max_size, single_vertices=single)
+    _assert_identical(sharded, single_machine)
+
+
+def _empty():
+    from graphsparse.distributed._shards import _empty_dataset
+
+    return _empty_dataset()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 30), min_size=1, max_size=8), st.data())
+def test_proportional_thresholds_miss_nothing(sizes, data):
+    # the lemma itself: any per-shard support vector (0 <= c_i <= n_i) whose total reaches s
+    # reaches t_i in some shard
+    n = sum(sizes)
+    if n == 0:
+        return
+    s = data.draw(st.integers(1, n))
+    counts = [data.draw(st.integers(0, n_i)) for n_i in sizes]
+    t = local_thresholds(sizes, s)
+    assert all(1 <= t_i <= n_i for t_i, n_i in zip(t, sizes, strict=True) if n_i)
+    if sum(counts) >= s:
+        assert any(c >= t_i for c, t_i, n_i in zip(counts, t, sizes, strict=True) if n_i)
+    # and the thresholds are the smallest that have this property: one less in every shard
+    # lets a total of s slip through (when s is reachable with every shard just below)
+    below = [max(t_i - 1, 0) for t_i in t]
+    assert sum(below) < s
+
+
+def test_small_shards_without_max_size_warn(dask_client):
+    graphs = []
+    for k in range(12):
+        g = nx.path_graph(4 + k % 3)
+        nx.set_node_attributes(g, {v: "CNO"[(v + k) % 3] for v in g}, "label")
+        nx.set_edge_attributes(g, 1, "label")
+        graphs.append(g)
+    # 6 shards of 2 graphs at support 6: every local threshold is ceil(6 * 2 / 12) = 1
+    with pytest.warns(gsd.SmallShardWarning, match="local threshold 1"):
+        sharded = gsd.mine_subgraphs(graphs, 6, n_shards=6)
+    _assert_identical(sharded, gs.mine_subgraphs(graphs, 6))
+
+
+def test_bad_input_raises_named_errors(dask_client, mutag):
+    with pytest.raises(InvalidParameterError, match="no graphs"):
+        gsd.mine_subgraphs([_empty(), _empty()], 1)
+    with pytest.raises(InvalidParameterError, match="n_shards"):
+        gsd.mine_subgraphs(mutag, 2, 2, n_shards=0)
+    with pytest.raises(InvalidParameterError, match="min_support"):
+        gsd.mine_subgraphs(mutag, 189, 2, n_shards=2)
+    with pytest.raises(InvalidParameterError, match="max_size"):
+        gsd.mine_subgraphs(mutag, 2, -1)
+    with pytest.raises(InvalidParameterError, match="format"):
+        gsd.mine_subgraphs(["x.unknown"], 1)
+    with pytest.raises(InvalidParameterError, match="collection"):
+        gsd.mine_subgraphs(42, 1)
+    with pytest.raises(InvalidParameterError, match="one graph"):
+        gsd.mine_subgraphs(nx.path_graph(3), 1)
+
+
+def test_dataset_pickles_through_unaligned_buffers(mutag):
+    # Dask hands arrays back as views of its network frames, which need not be aligned
+    buffers = []
+    payload = pickle.dumps(mutag, protocol=5, buffer_callback=buffers.append)
+    shifted = []
+    for buf in buffers:
+        raw = bytes(buf.raw())
+        store = bytearray(len(raw) + 1)
+        store[1:] = raw
+        shifted.append(memoryview(store)[1:])
+    assert shifted
+    back = pickle.loads(payload, buffers=shifted)
+    assert back == mutag
+    assert gs.mine_subgraphs(back, 60, 3) == gs.mine_subgraphs(mutag, 60, 3)
+
+
+def test_dfs_code_order_is_the_single_machine_order(mutag):
+    from graphsparse.distributed.mining import dfs_code_order
+
+    patterns = gs.mine_subgraphs(mutag, 10, 5)
+    codes = [p.dfs_code for p in patterns]
+    rng = np.random.default_rng(0)
+    shuffled = [codes[k] for k in rng.permutation(len(codes))]
+    order = dfs_code_order(shuffled, mutag.vertex_label_values, mutag.edge_label_values)
+    assert [shuffled[k] for k in order] == codes
+
+
+def test_graphsparse_imports_without_dask():
+    # the extra stays optional: graphsparse imports, graphsparse.distributed names the extra
+    code = (
+        "import sys\n"
+        "sys.modules['dask'] = sys.modules['distributed'] = None\n"
+        "import graphsparse\n"
+        "try:\n"
+        "    import graphsparse.distributed\n"
+        "except ImportError as exc:\n"
+        "    assert 'graphsparse[dask]' in str(exc), exc\n"
+        "else:\n"
+        "    raise SystemExit('imported without dask')\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    graph_databases(min_graphs=1, max_graphs=6, max_vertices=7, n_vertex_labels=3),
+    st.randoms(use_true_random=False),
+)
+def test_dfs_code_order_on_random_databases(graphs, rnd):
+    # no cluster: the driver's sort must reproduce the Rust miner's pre-order exactly
+    from graphsparse.distributed.mining import dfs_code_order
+
+    ds = gs.from_networkx(graphs)
+    codes = [p.dfs_code for p in gs.mine_subgraphs(ds, 1, 4)]
+    shuffled = codes[:]
+    rnd.shuffle(shuffled)
+    order = dfs_code_order(shuffled, ds.vertex_label_values, ds.edge_label_values)
+    assert [shuffled[k] for k in order] == codes
