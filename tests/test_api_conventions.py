@@ -83,3 +83,23 @@ def test_unfitted_estimators_raise_not_fitted_error(name: str, module: Any, cls:
         args = (X, np.zeros(len(X))) if method == "score" else (X,)
         with pytest.raises(NotFittedError):
             getattr(est, method)(*args)
+
+
+def _misaligned(values: list[float], dtype: Any) -> np.ndarray:
+    """A C-contiguous but unaligned array, as a buffer unpickled in another process can be."""
+    itemsize = np.dtype(dtype).itemsize
+    raw = np.zeros(len(values) * itemsize + 1, dtype=np.uint8)
+    arr = np.frombuffer(raw.data, dtype=dtype, count=len(values), offset=1)
+    arr.flags.writeable = True
+    arr[:] = values
+    assert not arr.flags.aligned and arr.flags.c_contiguous
+    return arr
+
+
+def test_unaligned_arrays_are_accepted() -> None:
+    y = _misaligned([0.9, -0.3, 0.4, 2.0], np.float64)
+    np.testing.assert_array_equal(gs.project_simplex(y), gs.project_simplex(np.array(y)))
+    edges = _misaligned([0, 1, 1, 2, 2, 3], np.int64).reshape(3, 2)
+    prizes = np.array([1.0, 0.0, 0.0, 1.0])
+    costs = np.full(3, 0.5)
+    assert str(gs.pcst(edges, prizes, costs)) == str(gs.pcst(np.array(edges), prizes, costs))

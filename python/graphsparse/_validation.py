@@ -80,14 +80,15 @@ def as_float_array(
         if ndim == (1,):
             raise InvalidParameterError(f"{name} must be 1-dimensional, got shape {arr.shape}")
         raise InvalidParameterError(f"{name} must be a {want} array, got shape {arr.shape}")
-    if not (arr.dtype == np.float64 and arr.flags.c_contiguous):
+    if not (arr.dtype == np.float64 and arr.flags.c_contiguous and arr.flags.aligned):
         if arr.dtype.kind not in "fiub":
             what = "Complex data not supported, " if arr.dtype.kind == "c" else ""
             raise InvalidParameterError(
                 f"{name} must be a real numeric array (an array of real numbers), "
                 f"{what}got dtype {arr.dtype}"
             )
-        arr = np.ascontiguousarray(arr, dtype=np.float64)
+        # aligned too: buffers unpickled from another process (Dask) may not be
+        arr = np.require(arr, np.float64, ["C", "A"])
     if length is not None and arr.shape[0] != length:
         raise InvalidParameterError(f"{name} must have length {length}, got {arr.shape[0]}")
     return arr
@@ -114,7 +115,7 @@ def as_edges(edges: Any, name: str = "edges") -> npt.NDArray[np.int64]:
         raise InvalidGraphError(f"{name} must have shape (m, 2), got {arr.shape}")
     if arr.dtype.kind == "u" and arr.size and int(arr.max()) > np.iinfo(np.int64).max:
         raise InvalidGraphError(f"{name} holds a node id beyond the int64 range")
-    return np.ascontiguousarray(arr, dtype=np.int64)
+    return np.require(arr, np.int64, ["C", "A"])
 
 
 def sklearn_data(
