@@ -8,46 +8,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use graphsparse::budget::RunControl;
 use graphsparse::lattice::{
     Column, GhklParams, PropositionMatrix, PropositionParams, PropositionSet, fit, fit_path,
+    tic_tac_toe_boards,
 };
-
-/// `n` random boards (cells x / o / blank as codes 0 / 1 / 2) labelled +1 when x has three in
-/// a row, from a fixed-seed xorshift generator.
-fn boards(n: usize, seed: u64) -> (Vec<Vec<u32>>, Vec<f64>) {
-    let mut s = seed | 1;
-    let mut next = || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        (s >> 33) % 3
-    };
-    let cells: Vec<[u32; 9]> = (0..n)
-        .map(|_| std::array::from_fn(|_| next() as u32))
-        .collect();
-    const LINES: [[usize; 3]; 8] = [
-        [0, 1, 2],
-        [3, 4, 5],
-        [6, 7, 8],
-        [0, 3, 6],
-        [1, 4, 7],
-        [2, 5, 8],
-        [0, 4, 8],
-        [2, 4, 6],
-    ];
-    let y = cells
-        .iter()
-        .map(|b| {
-            if LINES.iter().any(|l| l.iter().all(|&k| b[k] == 0)) {
-                1.0
-            } else {
-                -1.0
-            }
-        })
-        .collect();
-    let cols = (0..9)
-        .map(|j| cells.iter().map(|b| b[j]).collect())
-        .collect();
-    (cols, y)
-}
 
 fn table(cols: &[Vec<u32>]) -> Vec<Column<'_>> {
     cols.iter()
@@ -59,7 +21,7 @@ fn table(cols: &[Vec<u32>]) -> Vec<Column<'_>> {
 }
 
 fn bench_rules(c: &mut Criterion) {
-    let (cols, y) = boards(96, 20_261_124);
+    let (cols, y) = tic_tac_toe_boards(96, 20_261_124);
     let params = PropositionParams::new().check().unwrap();
     let mut g = c.benchmark_group("lattice");
     g.sample_size(10);

@@ -55,6 +55,7 @@
 mod bits;
 mod dag;
 mod error;
+mod generate;
 mod ghkl;
 mod gram;
 mod kernel;
@@ -65,6 +66,7 @@ mod solver;
 
 pub use dag::Dag;
 pub use error::{LatticeError, Result};
+pub use generate::tic_tac_toe_boards;
 pub use ghkl::{
     DEFAULT_KERNEL_CACHE_BYTES, DagSolution, DualEvaluation, GhklFit, GhklParams, GhklValidParams,
     Rule, evaluate_dual, fit, fit_path, solve_dag, zeta,

@@ -564,44 +564,10 @@ proptest! {
     }
 }
 
-/// Random tic-tac-toe boards (x / o / blank as 0 / 1 / 2), +1 when x has three in a row.
-fn boards(n: usize, seed: u64) -> (Vec<Vec<u32>>, Vec<f64>) {
-    let mut rng = common::Rng(seed);
-    let cells: Vec<[u32; 9]> = (0..n)
-        .map(|_| std::array::from_fn(|_| (rng.next_u64() % 3) as u32))
-        .collect();
-    const LINES: [[usize; 3]; 8] = [
-        [0, 1, 2],
-        [3, 4, 5],
-        [6, 7, 8],
-        [0, 3, 6],
-        [1, 4, 7],
-        [2, 5, 8],
-        [0, 4, 8],
-        [2, 4, 6],
-    ];
-    let y = cells
-        .iter()
-        .map(|b| {
-            if LINES.iter().any(|l| l.iter().all(|&k| b[k] == 0)) {
-                1.0
-            } else {
-                -1.0
-            }
-        })
-        .collect();
-    (
-        (0..9)
-            .map(|j| cells.iter().map(|b| b[j]).collect())
-            .collect(),
-        y,
-    )
-}
-
 #[test]
 fn default_fit_certifies_a_small_gap_on_a_realistic_table() {
-    use graphsparse_lattice::{Column, PropositionParams, PropositionSet};
-    let (cols, y) = boards(96, 5);
+    use graphsparse_lattice::{Column, PropositionParams, PropositionSet, tic_tac_toe_boards};
+    let (cols, y) = tic_tac_toe_boards(96, 5);
     let table: Vec<Column> = cols
         .iter()
         .map(|c| Column::Categorical {
