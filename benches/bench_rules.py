@@ -198,12 +198,11 @@ def splits(name: str, n_splits: int) -> list[tuple[Any, Any, Any, Any]]:
 
 
 def choose_c(
-    X: Any, y: Any, rho: float, cs: list[float], path_time: float, cuts: Any
+    X: Any, y: Any, rho: float, cs: list[float], path_time: float, cuts: Any, binary: bool
 ) -> tuple[float, int]:
     """C with the best mean 3-fold CV score (F1 binary, accuracy multiclass), and how many
     paths a budget cut."""
     labels = np.asarray(y).astype(str)
-    binary = len(np.unique(labels)) == 2
     scores = np.zeros(len(cs))
     cut = 0
     with warnings.catch_warnings():
@@ -294,7 +293,8 @@ def run_set(name: str, rhos: list[float], n_splits: int, cs: list[float], args: 
             "cache": [],
         }
         for X, y, Xt, yt in progress(data_splits, f"{name} rho={rho}"):
-            c, cut = choose_c(X, y, rho, cs, args.path_time, cuts)
+            # a multiclass set's training split may hold only two of its classes
+            c, cut = choose_c(X, y, rho, cs, args.path_time, cuts, binary)
             model = RuleEnsembleClassifier(rho=rho, C=c, time_limit=args.fit_time, cut_points=cuts)
             t = time.perf_counter()
             with warnings.catch_warnings():
