@@ -235,67 +235,45 @@ _DOC = """{summary}
     """
 
 
-def predict(
-    model: Any,
-    collection: Any,
-    *,
-    client: Any = None,
-    n_shards: int | None = None,
-    n_jobs: int | None = 1,
-) -> Any:
-    return _apply(model, "predict", collection, client, n_shards, n_jobs)
+def _partitionwise(method: str, summary: str, extra: str, returns: str) -> Any:
+    """The public wrapper that applies ``model.<method>`` to every partition."""
+
+    def apply(
+        model: Any,
+        collection: Any,
+        *,
+        client: Any = None,
+        n_shards: int | None = None,
+        n_jobs: int | None = 1,
+    ) -> Any:
+        return _apply(model, method, collection, client, n_shards, n_jobs)
+
+    apply.__name__ = apply.__qualname__ = method
+    apply.__doc__ = _DOC.format(summary=summary, extra=extra, returns=returns)
+    return apply
 
 
-def decision_function(
-    model: Any,
-    collection: Any,
-    *,
-    client: Any = None,
-    n_shards: int | None = None,
-    n_jobs: int | None = 1,
-) -> Any:
-    return _apply(model, "decision_function", collection, client, n_shards, n_jobs)
-
-
-def predict_proba(
-    model: Any,
-    collection: Any,
-    *,
-    client: Any = None,
-    n_shards: int | None = None,
-    n_jobs: int | None = 1,
-) -> Any:
-    return _apply(model, "predict_proba", collection, client, n_shards, n_jobs)
-
-
-def transform(
-    model: Any,
-    collection: Any,
-    *,
-    client: Any = None,
-    n_shards: int | None = None,
-    n_jobs: int | None = 1,
-) -> Any:
-    return _apply(model, "transform", collection, client, n_shards, n_jobs)
-
-
-predict.__doc__ = _DOC.format(
+predict = _partitionwise(
+    "predict",
     summary="``model.predict`` on every partition: a lazy 1-D ``dask.array`` in row order.",
     extra="\n        Any fitted estimator with ``predict`` (subgraph models, rule ensembles, ...).",
     returns="dask.array.Array\n        Predictions, one per row (row counts unknown until computed "
     "for bags, data frames and files).",
 )
-decision_function.__doc__ = _DOC.format(
+decision_function = _partitionwise(
+    "decision_function",
     summary="``model.decision_function`` on every partition, as a lazy ``dask.array``.",
     extra="\n        A fitted classifier with ``decision_function``.",
     returns="dask.array.Array\n        ``(n,)`` for two classes, ``(n, n_classes)`` otherwise.",
 )
-predict_proba.__doc__ = _DOC.format(
+predict_proba = _partitionwise(
+    "predict_proba",
     summary="``model.predict_proba`` on every partition, as a lazy ``dask.array``.",
     extra="\n        A fitted classifier with ``predict_proba``.",
     returns="dask.array.Array\n        ``(n, n_classes)`` class probabilities.",
 )
-transform.__doc__ = _DOC.format(
+transform = _partitionwise(
+    "transform",
     summary="``model.transform`` on every partition: features, or compressed graphs.",
     extra=(
         "\n        ``WLSubtreeFeatures``, a rule ensemble, a fitted subgraph model or a list of "
