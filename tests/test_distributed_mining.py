@@ -238,3 +238,15 @@ def test_dfs_code_order_on_random_databases(graphs, rnd):
     rnd.shuffle(shuffled)
     order = dfs_code_order(shuffled, ds.vertex_label_values, ds.edge_label_values)
     assert [shuffled[k] for k in order] == codes
+
+
+@pytest.mark.parametrize(
+    ("name", "min_support", "max_size"),
+    [("MSRC_9", 0.2, 4), ("DHFR", 0.5, 5), ("BZR_MD", 0.5, 3), ("Mutagenicity", 0.2, 4)],
+)
+def test_the_other_tu_sets(dask_client, data_dir, name, min_support, max_size):
+    data = gs.load_tu(data_dir / "tu" / name)
+    sharded = gsd.mine_subgraphs(data, min_support, max_size, n_shards=3)
+    single_machine = gs.mine_subgraphs(data, min_support, max_size)
+    assert len(single_machine) > 5
+    _assert_identical(sharded, single_machine)
