@@ -2,7 +2,7 @@
 
 Run ``python benches/bench_rules.py`` (Table 2's 12 binary sets and Table 4's 10 multiclass
 sets, 10 splits, rho in {2, 1.5, 1.1}) or ``--quick`` (TIC-TAC-TOE, B-CANCER-W, MONK-3 and
-IRIS, 2 splits, rho = 1.5; several minutes: the CV paths dominate).
+IRIS, 2 splits, rho = 1.5, C up to 100; about a minute).
 
 Protocol (Jawanpuria et al., JMLR 2015, §6; spec §8): stratified splits with 10 % training
 data and fixed seeds (MONK-3: its fixed 122/432 split); C chosen by 3-fold CV on the training
