@@ -378,11 +378,13 @@ def cut_points(
     table = _Table(X, categorical_features)
     if table.n_rows == 0 or not table.names:
         raise InvalidParameterError(f"X must have rows and columns, got {table.n_rows} rows")
-    cols = [
-        _encode(table.values[j], None) if cat else table.numeric(j)
-        for j, cat in enumerate(table.categorical)
-    ]
-    cols = [(c[0], len(c[1])) if isinstance(c, tuple) else c for c in cols]
+    cols: list[Any] = []
+    for j, cat in enumerate(table.categorical):
+        if cat:
+            codes, categories = _encode(table.values[j], None)
+            cols.append((codes, len(categories)))
+        else:
+            cols.append(table.numeric(j))
     props = _rs.rule_propositions(cols, {"n_cuts": n_cuts, "cut_rule": cut_rule, "not_equal": True})
     out: dict[str, list[float]] = {
         name: [] for name, cat in zip(table.names, table.categorical, strict=True) if not cat

@@ -175,7 +175,7 @@ impl Dag {
 
     /// The cover shared by the nodes of class `k`.
     pub(crate) fn class_cover(&self, k: usize) -> &[u32] {
-        self.cover(self.class_rep[k] as usize)
+        self.cover(self.class_rep(k))
     }
 
     /// `log d_v`.
@@ -209,39 +209,14 @@ impl Dag {
 
     /// `out[t·m + i] = Σ_{v ∋ i} coef[v·T + t]` (the adjoint of [`Dag::project_into`]).
     pub(crate) fn expand_into(&self, coef: &[f64], t: usize, out: &mut [f64]) {
-        let m = self.m;
-        out.iter_mut().for_each(|x| *x = 0.0);
-        for v in 0..self.len() {
-            let c = self.cover(v);
-            for s in 0..t {
-                let w = coef[v * t + s];
-                if w != 0.0 {
-                    let o = &mut out[s * m..(s + 1) * m];
-                    for &i in c {
-                        o[i as usize] += w;
-                    }
-                }
-            }
-        }
+        scatter_covers((0..self.len()).map(|v| self.cover(v)), self.m, coef, t, out);
     }
 
     /// `out[t·m + i] = Σ_{k: i ∈ c_k} coef[k·T + t]` over the cover classes `k` (the adjoint of
     /// [`Dag::project_into`] for weights that are equal within a class, summed per class).
     pub(crate) fn expand_classes_into(&self, coef: &[f64], t: usize, out: &mut [f64]) {
-        let m = self.m;
-        out.iter_mut().for_each(|x| *x = 0.0);
-        for k in 0..self.n_classes() {
-            let c = self.class_cover(k);
-            for s in 0..t {
-                let w = coef[k * t + s];
-                if w != 0.0 {
-                    let o = &mut out[s * m..(s + 1) * m];
-                    for &i in c {
-                        o[i as usize] += w;
-                    }
-                }
-            }
-        }
+        let covers = (0..self.n_classes()).map(|k| self.class_cover(k));
+        scatter_covers(covers, self.m, coef, t, out);
     }
 
     /// The first node of cover class `k`.
@@ -259,6 +234,29 @@ impl Dag {
             });
         }
         Ok(())
+    }
+}
+
+/// `out[t·m + i] = Σ_{j: i ∈ covers[j]} coef[j·T + t]`: each cover adds its row of `coef`
+/// to the examples it covers.
+fn scatter_covers<'a>(
+    covers: impl Iterator<Item = &'a [u32]>,
+    m: usize,
+    coef: &[f64],
+    t: usize,
+    out: &mut [f64],
+) {
+    out.iter_mut().for_each(|x| *x = 0.0);
+    for (j, c) in covers.enumerate() {
+        for s in 0..t {
+            let w = coef[j * t + s];
+            if w != 0.0 {
+                let o = &mut out[s * m..(s + 1) * m];
+                for &i in c {
+                    o[i as usize] += w;
+                }
+            }
+        }
     }
 }
 
