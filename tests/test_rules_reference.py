@@ -118,6 +118,24 @@ def test_budget_truncates_with_a_flag_and_a_gap():
     assert full.duality_gap_ < model.duality_gap_
 
 
+def test_time_limit_bounds_a_long_fit():
+    """A fit stopped by its time limit returns within it plus the certificate's grace (a
+    quarter of the limit): the scoring of candidate rules polls the clock too."""
+    import time
+
+    from graphsparse.exceptions import TruncatedSearchWarning
+
+    rng = np.random.RandomState(0)
+    X = rng.uniform(size=(300, 20))  # noise: without a budget this fit takes minutes
+    y = rng.permutation(np.repeat(np.arange(4), 75))
+    start = time.perf_counter()
+    with pytest.warns(TruncatedSearchWarning, match="time_limit"):
+        model = RuleEnsembleClassifier(C=10.0, max_nodes=None, time_limit=2.0).fit(X, y)
+    # 2 s, a grace of 0.5 s, and the unpolled bookkeeping after it (slack for a loaded CI)
+    assert time.perf_counter() - start < 10.0
+    assert model.truncated_ == "time_limit" and not model.converged_
+
+
 X_OK = np.arange(24, dtype=float).reshape(12, 2)
 Y_OK = np.array([0, 1] * 6)
 
@@ -201,15 +219,15 @@ def test_ctrl_c_stops_a_long_fit():
     import time
 
     rng = np.random.RandomState(0)
-    X = rng.uniform(size=(56, 10))  # noise: without a budget this fit takes minutes
-    y = rng.permutation(np.repeat(np.arange(4), 14))
+    X = rng.uniform(size=(300, 20))  # noise: without a budget this fit takes minutes
+    y = rng.permutation(np.repeat(np.arange(4), 75))
     old = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
     start = time.perf_counter()
     try:
         timer.start()
         with pytest.raises(KeyboardInterrupt):
-            RuleEnsembleClassifier(C=1.0, max_nodes=None).fit(X, y)
+            RuleEnsembleClassifier(C=10.0, max_nodes=None).fit(X, y)
     finally:
         timer.cancel()
         signal.signal(signal.SIGINT, old)

@@ -2,13 +2,16 @@
 //! with the sufficient condition (15), the duality-gap certificate, the fitted rule ensemble
 //! and a warm-started path over `C`.
 
+use std::time::Duration;
+
 use graphsparse_budget::{Budget, Meter, RunControl, Truncation};
 use rustc_hash::FxHashMap;
 
 use crate::bits;
+use crate::bound::Tightening;
 use crate::dag::Dag;
 use crate::error::{Result, bad_input, bad_param, check_len};
-use crate::kernel::{CacheStats, Candidate, KernelCache};
+use crate::kernel::{CacheStats, Candidate, KernelCache, Scoring};
 use crate::props::PropositionMatrix;
 use crate::solver::{
     Exponents, Loss, Problem, Restricted, Settings, State, StepNorm, TaskCoupling, Work, beta_into,
@@ -522,12 +525,18 @@ impl GhklFit {
     }
 }
 
+/// Re-solves of a final active set whose certified gap is above the tolerance (each with
+/// ten times tighter mirror-descent and MKL tolerances).
+const REFINEMENTS: usize = 3;
+
 /// The active set `W` on the conjunction lattice.
 struct Lattice {
     dag: Dag,
     keys: Vec<Box<[u32]>>,
     index: FxHashMap<Box<[u32]>, u32>,
     cover_bits: Vec<u64>,
+    /// `levels[j]`: nodes of `W` with `j` propositions.
+    levels: Vec<usize>,
     wm: usize,
     log_a: f64,
 }
@@ -541,6 +550,7 @@ impl Lattice {
             keys: Vec::new(),
             index: FxHashMap::default(),
             cover_bits: Vec::new(),
+            levels: Vec::new(),
             wm,
             log_a: a.ln(),
         };
@@ -575,18 +585,25 @@ impl Lattice {
             .dag
             .push(&cover, &parents, key.len() as f64 * self.log_a);
         self.index.insert(key.clone(), v);
+        if self.levels.len() <= key.len() {
+            self.levels.resize(key.len() + 1, 0);
+        }
+        self.levels[key.len()] += 1;
         self.keys.push(key);
         self.cover_bits.extend_from_slice(cover_bits);
     }
 
     /// `sources(W^c)` with a non-empty cover, each generated once from its parent without the
     /// largest proposition.
-    fn candidates(&self, x: &PropositionMatrix) -> Vec<Candidate> {
+    fn candidates(&self, x: &PropositionMatrix, meter: &Meter) -> Option<Vec<Candidate>> {
         let p = x.n_props() as u32;
         let mut out = Vec::new();
         let mut acc = vec![0u64; self.wm];
         let mut probe: Vec<u32> = Vec::new();
         for (v, key) in self.keys.iter().enumerate() {
+            if meter.poll() {
+                return None;
+            }
             let start = key.last().map_or(0, |&l| l + 1);
             let bits_v = &self.cover_bits[v * self.wm..(v + 1) * self.wm];
             for c in start..p {
@@ -632,7 +649,7 @@ impl Lattice {
                 });
             }
         }
-        out
+        Some(out)
     }
 }
 
@@ -699,23 +716,59 @@ impl<'a> Fitter<'a> {
         solve_restricted(&pb, set, &mut self.state, &mut self.work, Some(meter))
     }
 
-    fn score(&mut self, set: &Settings) -> (Vec<Candidate>, Vec<f64>) {
-        let cands = self.lat.candidates(self.x);
+    /// Scores of `sources(W^c)`: the paper's `K_u` from the cache, tightened above `floor`;
+    /// `None` when `meter` stopped the scoring.
+    fn score(
+        &mut self,
+        set: &Settings,
+        floor: f64,
+        meter: &Meter,
+    ) -> Option<(Vec<Candidate>, Vec<f64>)> {
+        let cands = self.lat.candidates(self.x, meter)?;
         beta_into(set.loss, self.y, &self.state.alpha, &mut self.work.beta);
-        let s = self.cache.score(
-            self.x,
-            &cands,
-            &self.work.beta,
-            self.tasks,
-            set.coupling,
-            set.parallel,
-        );
-        (cands, s)
+        let job = Scoring {
+            x: self.x,
+            cands: &cands,
+            beta: &self.work.beta,
+            tasks: self.tasks,
+            coupling: set.coupling,
+            parallel: set.parallel,
+            meter: Some(meter),
+        };
+        let mut s = self.cache.score(&job);
+        if meter.is_stopped() {
+            return None;
+        }
+        // the paper's K_u screens; the scores that could matter are tightened (bound.rs),
+        // and a score left untightened by a stop is still a valid bound
+        let levels = &self.lat.levels;
+        Tightening::new(
+            self.params.0.a,
+            set.ex.rho_bar,
+            self.x.n_props(),
+            levels,
+            levels.len(),
+        )
+        .tighten(&job, floor, &mut s);
+        Some((cands, s))
+    }
+
+    /// The meter of the final certificate's scoring: the fit's remaining time plus a grace
+    /// of a quarter of its time limit (0.5–30 s), so that a fit cut by time still reports
+    /// the gap it reached unless that alone would overrun the limit by much.
+    fn grace_meter<'c>(&self, meters: &Meters<'c>) -> Meter<'c> {
+        let limit = self.params.0.budget.time_limit;
+        let grace = limit.map(|t| {
+            let left = t.saturating_sub(meters.time.elapsed());
+            left + (t / 4).clamp(Duration::from_millis(500), Duration::from_secs(30))
+        });
+        Budget::new().time_limit(grace).start(meters.time.control())
     }
 
     /// Algorithm 3 at cost `c`, warm-started from the current lattice and state.
     fn run(&mut self, cost: f64, meters: &Meters) -> GhklFit {
-        let set = self.params.settings(cost);
+        let mut set = self.params.settings(cost);
+        let mut refinements = 0;
         let mut rounds = 0;
         let (mut md, mut inner, mut svm) = (0, 0, 0);
         let mut converged = false;
@@ -736,11 +789,25 @@ impl<'a> Fitter<'a> {
                 scores = None;
                 break;
             }
-            let (cands, s) = self.score(&set);
             let eps_tol = set.tol_gap * last.g.abs().max(1.0);
             let thr = last.r + 2.0 * (eps_tol - last.mkl_gap);
+            let Some((cands, s)) = self.score(&set, thr.min(last.r), &meters.time) else {
+                scores = None;
+                break;
+            };
             let mut viol: Vec<usize> = (0..cands.len()).filter(|&k| s[k] > thr).collect();
             if viol.is_empty() {
+                // (15) holds, but the certified gap also carries the restricted solve's own
+                // error: when it is above the tolerance, solve W again more tightly
+                if refinements < REFINEMENTS
+                    && certificate(&self.problem(), &set, &last, &self.state, Some(&s)).gap
+                        > eps_tol
+                {
+                    refinements += 1;
+                    set.md_tol *= 0.1;
+                    set.mkl_tol *= 0.1;
+                    continue;
+                }
                 converged = true;
                 scores = Some((cands, s));
                 break;
@@ -776,10 +843,13 @@ impl<'a> Fitter<'a> {
         let scores_now = if cancelled {
             None
         } else {
-            Some(match scores {
-                Some(s) => s.1,
-                None => self.score(&set).1,
-            })
+            match scores {
+                Some(s) => Some(s.1),
+                None => {
+                    let grace = self.grace_meter(meters);
+                    self.score(&set, last.r, &grace).map(|s| s.1)
+                }
+            }
         };
         let cert = certificate(
             &self.problem(),

@@ -14,6 +14,7 @@
 
 use std::collections::BTreeMap;
 
+use graphsparse_budget::Meter;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
@@ -265,6 +266,20 @@ pub(crate) struct Candidate {
     pub cover: Vec<u32>,
 }
 
+/// One round's scoring of candidates: `s_u = Σ_{t,t'} B_{tt'} β_tᵀ K_u β_{t'}` with `B = I +
+/// c·11ᵀ` (`β` task-major), in parallel on the current rayon pool when asked, polling
+/// `meter` (if any) between candidates.
+#[derive(Clone, Copy)]
+pub(crate) struct Scoring<'a> {
+    pub x: &'a PropositionMatrix,
+    pub cands: &'a [Candidate],
+    pub beta: &'a [f64],
+    pub tasks: usize,
+    pub coupling: f64,
+    pub parallel: bool,
+    pub meter: Option<&'a Meter<'a>>,
+}
+
 /// Cache of lattice kernels `K_u` (packed upper triangles of the `c_u × c_u` blocks) under a
 /// byte budget, least-recently-used eviction, and recomputation on a miss (from a cached
 /// parent by the incremental update, else by the closed form).
@@ -399,15 +414,18 @@ impl KernelCache {
 
     /// Scores `s_u = Σ_{t,t'} B_{tt'} β_tᵀ K_u β_{t'}` (with `B = I + c·11ᵀ`) for every
     /// candidate, in parallel when asked; the values do not depend on the thread count.
-    pub(crate) fn score(
-        &mut self,
-        x: &PropositionMatrix,
-        cands: &[Candidate],
-        beta: &[f64],
-        tasks: usize,
-        coupling: f64,
-        parallel: bool,
-    ) -> Vec<f64> {
+    pub(crate) fn score(&mut self, job: &Scoring) -> Vec<f64> {
+        let Scoring {
+            x,
+            cands,
+            beta,
+            tasks,
+            coupling,
+            parallel,
+            meter,
+        } = *job;
+        // once the meter stops, the remaining scores are left at 0 (the caller checks it)
+        let stopped = || meter.is_some_and(Meter::poll);
         let m = x.n_examples();
         if self.entrywise.as_ref().is_none_or(|(mm, _)| *mm != m) {
             self.try_entrywise(x);
@@ -416,6 +434,9 @@ impl KernelCache {
             self.stats.entrywise += cands.len() as u64;
             let (tab, g) = (&self.tab, &g[..]);
             let score_one = |buf: &mut Vec<f64>, c: &Candidate| -> f64 {
+                if stopped() {
+                    return 0.0;
+                }
                 let (n, w) = gather(buf, c, beta, m, tasks, coupling);
                 quad_entrywise(g, m, &c.cover, buf, n, &w) * tab.scale(c.props.len())
                     / tab.q_pow[c.props.len()]
@@ -455,6 +476,9 @@ impl KernelCache {
         {
             let (map, tab, a) = (&self.map, &self.tab, self.a);
             let fill = |(c, b): &mut (&Candidate, Block)| {
+                if stopped() {
+                    return;
+                }
                 b.cover = c.cover.clone();
                 b.packed = vec![0.0; c.cover.len() * (c.cover.len() + 1) / 2];
                 match map.get(&c.parent) {
@@ -476,6 +500,9 @@ impl KernelCache {
         // phase 2 (parallel): the scores
         let (map, tab, a) = (&self.map, &self.tab, self.a);
         let score_one = |buf: &mut Vec<f64>, c: &Candidate| -> (f64, u8) {
+            if stopped() {
+                return (0.0, 0);
+            }
             let (n, w) = gather(buf, c, beta, m, tasks, coupling);
             match map.get(&c.props) {
                 Some(b) if b.filled => (quad_packed(&b.packed, buf, n, &w), 0),
@@ -501,7 +528,7 @@ impl KernelCache {
 
 /// Gathers `β_t` on the cover of `c` into `buf` (one row per task, plus `Σ_t β_t` when the
 /// tasks are coupled); returns the cover size and the weight of each row.
-fn gather(
+pub(crate) fn gather(
     buf: &mut Vec<f64>,
     c: &Candidate,
     beta: &[f64],
@@ -733,7 +760,15 @@ mod tests {
             // first pass fills (closed form), second pass hits, level 2 uses the parents
             for cands in [&level1, &level1, &level2, &level2] {
                 for parallel in [false, true] {
-                    let got = cache.score(&x, cands, &beta, tasks, coupling, parallel);
+                    let got = cache.score(&Scoring {
+                        x: &x,
+                        cands,
+                        beta: &beta,
+                        tasks,
+                        coupling,
+                        parallel,
+                        meter: None,
+                    });
                     for (c, g) in cands.iter().zip(&got) {
                         let want = dense_score(&x, &c.props, a, &beta, tasks, coupling);
                         assert!(

@@ -53,6 +53,7 @@
 //! NIPS 2008.
 
 mod bits;
+mod bound;
 mod dag;
 mod error;
 mod generate;
