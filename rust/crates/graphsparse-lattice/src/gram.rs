@@ -10,6 +10,10 @@ pub(crate) struct DenseGram {
     k: Vec<f64>,
     /// Scratch: the weight of each cover class.
     class_w: Vec<f64>,
+    /// Scratch: `Σ_k w_k φ̄_k` over the classes built through their complement.
+    edge: Vec<f64>,
+    /// Scratch: one complement cover.
+    complement: Vec<u32>,
 }
 
 impl DenseGram {
@@ -31,6 +35,8 @@ impl DenseGram {
             m,
             k,
             class_w: Vec::new(),
+            edge: Vec::new(),
+            complement: Vec::new(),
         })
     }
 
@@ -40,9 +46,11 @@ impl DenseGram {
 
     /// `K = Σ_v weights[v] φ_v φ_vᵀ` over the nodes of `dag`.
     ///
-    /// O(|W| + Σ_k |c_k|² / 2) over the distinct covers `c_k`: the weights are summed per
-    /// cover class, then each class adds its weight to the upper triangle of its cover block,
-    /// which is then mirrored.
+    /// O(|W| + Σ_k min(|c_k|, m − |c_k|)² / 2 + m²) over the distinct covers `c_k`: the
+    /// weights are summed per cover class, then each class adds its weight to the upper
+    /// triangle of its cover block, which is then mirrored. A class covering more than half
+    /// the examples goes through its complement `c̄`, as `φφᵀ = 11ᵀ − 1φ̄ᵀ − φ̄1ᵀ + φ̄φ̄ᵀ`: a
+    /// constant, a vector added to rows and columns, and the smaller block.
     pub(crate) fn build(&mut self, dag: &Dag, weights: &[f64]) {
         let m = self.m;
         self.k.iter_mut().for_each(|x| *x = 0.0);
@@ -51,15 +59,28 @@ impl DenseGram {
         for (v, &w) in weights.iter().enumerate() {
             self.class_w[dag.class(v)] += w;
         }
+        self.edge.clear();
+        self.edge.resize(m, 0.0);
         let mut constant = 0.0;
         for (k, &w) in self.class_w.iter().enumerate() {
             if w == 0.0 {
                 continue;
             }
-            let c = dag.class_cover(k);
-            if c.len() == m {
+            let mut c = dag.class_cover(k);
+            if 2 * c.len() > m + 2 {
+                // the complement of the sorted cover
+                self.complement.clear();
+                let mut next = 0;
+                for &i in c {
+                    self.complement.extend(next..i);
+                    next = i + 1;
+                }
+                self.complement.extend(next..m as u32);
                 constant += w;
-                continue;
+                for &j in &self.complement {
+                    self.edge[j as usize] += w;
+                }
+                c = &self.complement;
             }
             for (a, &i) in c.iter().enumerate() {
                 let row = &mut self.k[i as usize * m..(i as usize + 1) * m];
@@ -69,12 +90,13 @@ impl DenseGram {
             }
         }
         for i in 0..m {
-            for j in 0..i {
-                self.k[i * m + j] = self.k[j * m + i];
+            let (ei, row) = (self.edge[i], i * m);
+            for j in i..m {
+                self.k[row + j] += constant - ei - self.edge[j];
             }
-        }
-        if constant != 0.0 {
-            self.k.iter_mut().for_each(|x| *x += constant);
+            for j in 0..i {
+                self.k[row + j] = self.k[j * m + i];
+            }
         }
     }
 
@@ -116,6 +138,8 @@ impl DenseGram {
             m,
             k,
             class_w: Vec::new(),
+            edge: Vec::new(),
+            complement: Vec::new(),
         }
     }
 }
@@ -145,6 +169,42 @@ mod tests {
         let mut o = vec![0.0; 3];
         g.matvec_into(&[1.0, 0.0, -1.0], &mut o);
         assert_eq!(o, vec![0.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn large_covers_through_their_complement_equal_the_direct_sum() {
+        // covers of every size from empty to all m examples, most above m / 2
+        let m = 11;
+        let mut covers = vec![(0..m as u32).collect::<Vec<u32>>()];
+        let mut parents = vec![vec![]];
+        for v in 1..40u32 {
+            let size = (v as usize * 7) % (m + 1);
+            let mut c: Vec<u32> = (0..m as u32).map(|i| (i * 5 + v * 3) % m as u32).collect();
+            c.truncate(size);
+            covers.push(c);
+            parents.push(vec![0]);
+        }
+        let n = covers.len();
+        let dag = Dag::new(m, &covers, &parents, &vec![2.0; n]).unwrap();
+        let weights: Vec<f64> = (0..n).map(|v| 0.1 + ((v * 13) % 7) as f64 * 0.37).collect();
+        let mut g = DenseGram::try_new(m).unwrap();
+        g.build(&dag, &weights);
+        let mut want = vec![0.0; m * m];
+        for (c, w) in covers.iter().zip(&weights) {
+            for &i in c {
+                for &j in c {
+                    want[i as usize * m + j as usize] += w;
+                }
+            }
+        }
+        for (k, (got, want)) in g.entries().iter().zip(&want).enumerate() {
+            assert!(
+                (got - want).abs() <= 1e-12 * weights.iter().sum::<f64>(),
+                "{k}: {got} {want}"
+            );
+        }
+        let k = g.entries();
+        assert!((0..m).all(|i| (0..m).all(|j| k[i * m + j] == k[j * m + i])));
     }
 
     #[test]

@@ -524,8 +524,10 @@ pub(crate) fn solve_inner(
 }
 
 /// The inner MKL alternation stops after this many rounds without the gap shrinking by
-/// [`STALL_DECREASE`] (relative) on the best so far.
-const STALL_ROUNDS: usize = 5;
+/// [`STALL_DECREASE`] (relative) on the best so far (one: a stalled gap sits at the floor
+/// the SVM tolerance sets, and a final active set whose certificate is short of the
+/// tolerance is solved again with tighter tolerances, see `ghkl.rs`).
+const STALL_ROUNDS: usize = 1;
 const STALL_DECREASE: f64 = 0.01;
 
 /// `‖x‖_p` for `x ≥ 0`, scaled by `max x`.
