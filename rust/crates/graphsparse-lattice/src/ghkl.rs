@@ -266,6 +266,7 @@ impl GhklValidParams {
             md_tol: p.md_tol,
             md_max_iter: p.md_max_iter,
             md_min_iter: p.md_min_iter,
+            md_steps_before: 0,
             step_norm: p.step_norm,
             mkl_tol: p.mkl_tol,
             mkl_max_iter: p.mkl_max_iter,
@@ -528,8 +529,9 @@ impl GhklFit {
     }
 }
 
-/// Re-solves of a final active set whose certified gap is above the tolerance (each with
-/// ten times tighter mirror-descent, MKL and SVM tolerances).
+/// Most re-solves of a final active set whose certified gap is above the tolerance (each
+/// with ten times tighter mirror-descent, MKL and SVM tolerances; they stop early once one
+/// fails to halve the gap).
 const REFINEMENTS: usize = 3;
 
 /// The active set `W` on the conjunction lattice.
@@ -772,6 +774,7 @@ impl<'a> Fitter<'a> {
     fn run(&mut self, cost: f64, meters: &Meters) -> GhklFit {
         let mut set = self.params.settings(cost);
         let mut refinements = 0;
+        let mut refined_gap = f64::INFINITY;
         let mut rounds = 0;
         let (mut md, mut inner, mut svm) = (0, 0, 0);
         let mut converged = false;
@@ -801,15 +804,20 @@ impl<'a> Fitter<'a> {
             let mut viol: Vec<usize> = (0..cands.len()).filter(|&k| s[k] > thr).collect();
             if viol.is_empty() {
                 // (15) holds, but the certified gap also carries the restricted solve's own
-                // error: when it is above the tolerance, solve W again more tightly
-                if refinements < REFINEMENTS
-                    && certificate(&self.problem(), &set, &last, &self.state, Some(&s)).gap
-                        > eps_tol
-                {
+                // error: when it is above the tolerance, solve W again more tightly, as long
+                // as that keeps halving the gap
+                let gap = if refinements < REFINEMENTS {
+                    certificate(&self.problem(), &set, &last, &self.state, Some(&s)).gap
+                } else {
+                    0.0
+                };
+                if gap > eps_tol && gap < 0.5 * refined_gap {
+                    refined_gap = gap;
                     refinements += 1;
                     set.md_tol *= 0.1;
                     set.mkl_tol *= 0.1;
                     set.svm_tol *= 0.1;
+                    set.md_steps_before += last.md_iter;
                     continue;
                 }
                 converged = true;
@@ -831,6 +839,7 @@ impl<'a> Fitter<'a> {
                 added += 1;
             }
             self.state.grow(self.lat.len());
+            set.md_steps_before = 0;
             if meters.nodes.is_stopped() {
                 if added > 0 {
                     last = self.restricted(&set, &meters.time);

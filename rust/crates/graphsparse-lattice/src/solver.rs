@@ -99,6 +99,9 @@ pub(crate) struct Settings {
     pub md_tol: f64,
     pub md_max_iter: usize,
     pub md_min_iter: usize,
+    /// Mirror-descent steps already taken on this active set: the step size continues its
+    /// `1/√i` schedule from there (0 on a new set; a refinement of a final set goes on).
+    pub md_steps_before: usize,
     pub step_norm: StepNorm,
     pub mkl_tol: f64,
     pub mkl_max_iter: usize,
@@ -751,7 +754,7 @@ pub(crate) fn solve_restricted(
         if i >= set.md_max_iter {
             break;
         }
-        let step = ((n as f64).ln() / i as f64).sqrt() / gnorm;
+        let step = ((n as f64).ln() / (i + set.md_steps_before) as f64).sqrt() / gnorm;
         for (e, &gr) in st.eta.iter_mut().zip(&grad) {
             *e *= (-step * (gr - gmin)).exp();
         }
