@@ -699,7 +699,9 @@ _PARAMS_DOC = """
         :class:`~graphsparse.exceptions.TruncatedSearchWarning`; ``duality_gap_`` says how far
         from optimal it stopped.
     time_limit : float, optional
-        Budget of seconds for a fit (for :meth:`path`, for the whole path).
+        Budget of seconds for a fit (for :meth:`path`, for the whole path). Every phase polls
+        it; a fit it stops then takes at most a quarter of the limit more (0.5–30 s) to
+        certify what it has, and reports ``duality_gap_`` NaN when that does not finish.
     kernel_cache_bytes : int, default=64 MiB
         Byte budget of the lattice kernel cache (never exceeded; 0 recomputes every kernel).
     n_jobs : int, optional, default=1

@@ -31,7 +31,6 @@ use rayon::prelude::*;
 
 use crate::bits;
 use crate::kernel::{Candidate, Scoring, gather};
-use crate::props::PropositionMatrix;
 
 /// The per-round tables of the tightened scores.
 #[derive(Debug, Clone)]
@@ -117,18 +116,9 @@ impl Tightening {
         }
     }
 
-    /// The tightened score of one candidate (its paper score `paper` caps it).
-    #[allow(clippy::too_many_arguments)]
-    fn score_one(
-        &self,
-        x: &PropositionMatrix,
-        c: &Candidate,
-        beta: &[f64],
-        tasks: usize,
-        coupling: f64,
-        buf: &mut Vec<f64>,
-        paper: f64,
-    ) -> f64 {
+    /// The tightened score of one candidate of `job` (its paper score `paper` caps it).
+    fn score_one(&self, job: &Scoring, c: &Candidate, buf: &mut Vec<f64>, paper: f64) -> f64 {
+        let x = job.x;
         let l = c.props.len();
         let (Some(h1), Some(hr)) = (self.one.get(l), self.pow.get(l)) else {
             return paper;
@@ -137,7 +127,7 @@ impl Tightening {
             return paper;
         }
         let m = x.n_examples();
-        let (n, w) = gather(buf, c, beta, m, tasks, coupling);
+        let (n, w) = gather(buf, c, job.beta, m, job.tasks, job.coupling);
         // M_u, the level sums Q (ℓ1 and ℓρ̄ weights), and P̄² ≥ max_w M_w
         let (mut mu, mut q1, mut qr, mut pk) = (0.0, 0.0, 0.0, 0.0);
         for (r, &wr) in w.iter().enumerate() {
@@ -179,28 +169,19 @@ impl Tightening {
     /// `floor`: below it a candidate cannot matter, as the tightened score is never larger.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn tighten(&self, job: &Scoring, floor: f64, scores: &mut [f64]) {
-        let Scoring {
-            x,
-            cands,
-            beta,
-            tasks,
-            coupling,
-            parallel,
-            meter,
-        } = *job;
         let one = |buf: &mut Vec<f64>, (c, s): (&Candidate, &mut f64)| {
-            if *s > floor && !meter.is_some_and(Meter::poll) {
-                *s = self.score_one(x, c, beta, tasks, coupling, buf, *s);
+            if *s > floor && !job.meter.is_some_and(Meter::poll) {
+                *s = self.score_one(job, c, buf, *s);
             }
         };
-        if parallel {
-            cands
+        if job.parallel {
+            job.cands
                 .par_iter()
                 .zip(scores.par_iter_mut())
                 .for_each_init(Vec::new, one);
         } else {
             let mut buf = Vec::new();
-            cands
+            job.cands
                 .iter()
                 .zip(scores.iter_mut())
                 .for_each(|p| one(&mut buf, p));
@@ -212,6 +193,7 @@ impl Tightening {
 mod tests {
     use super::*;
     use crate::kernel::KernelCache;
+    use crate::props::PropositionMatrix;
     use proptest::prelude::*;
 
     /// The bits of `mask` as sorted proposition indices.
