@@ -260,12 +260,18 @@ def test_budgets_stop_and_report(threads: int) -> None:
 @pytest.mark.timeout(30)
 def test_ctrl_c_interrupts_quickly() -> None:
     g = explosive()
+    # Python's own Ctrl-C handler, whatever an earlier test (a Dask cluster) left installed
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
-    timer.start()
-    t0 = time.perf_counter()
-    with pytest.raises(KeyboardInterrupt):
-        mine(g, 2, n_threads=2)
-    assert time.perf_counter() - t0 < 2.0
+    try:
+        timer.start()
+        t0 = time.perf_counter()
+        with pytest.raises(KeyboardInterrupt):
+            mine(g, 2, n_threads=2)
+        assert time.perf_counter() - t0 < 2.0
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, old)
 
 
 def test_real_data_counts(data_dir: Path) -> None:

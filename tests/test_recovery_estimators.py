@@ -298,10 +298,16 @@ def test_time_limit_stops_the_solve_with_a_warning() -> None:
 def test_ctrl_c_interrupts_a_long_solve() -> None:
     p = make_graph_structured_recovery(random_state=5)
     m = GraphStructuredRecovery(p.edges, alpha=150.0, lambda_=1e-4, tol=1e-15, max_iter=10**8)
+    # Python's own Ctrl-C handler, whatever an earlier test (a Dask cluster) left installed
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
-    timer.start()
-    t0 = time.perf_counter()
-    with pytest.raises(KeyboardInterrupt):
-        m.fit(p.A, p.y)
-    timer.join()
-    assert time.perf_counter() - t0 < 5.0
+    try:
+        timer.start()
+        t0 = time.perf_counter()
+        with pytest.raises(KeyboardInterrupt):
+            m.fit(p.A, p.y)
+        timer.join()
+        assert time.perf_counter() - t0 < 5.0
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, old)
