@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from ._optional import require
 from ._validation import as_flag, as_float_array, as_int, as_response
 from .exceptions import (
     GraphFormatError,
@@ -80,13 +81,7 @@ _LOG_STAMP = re.compile(r"^\[\d\d:\d\d:\d\d\] (ERROR: )?")
 
 def _rdkit() -> Any:
     """RDKit's ``Chem`` module, or an ImportError that says how to install it."""
-    try:
-        from rdkit import Chem
-    except ImportError as exc:
-        raise ImportError(
-            "this function needs RDKit, an optional dependency: pip install graphsparse[chem]"
-        ) from exc
-    return Chem
+    return require("rdkit.Chem", "chem", "this function")
 
 
 # -- molecules -> graphs --------------------------------------------------------------------------

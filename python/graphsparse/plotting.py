@@ -13,6 +13,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
+from ._optional import require
 from .exceptions import InvalidParameterError
 from .mining import Pattern
 
@@ -20,14 +21,7 @@ __all__ = ["pattern_to_text", "plot_history", "plot_path", "plot_patterns"]
 
 
 def _pyplot() -> Any:
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            "graphsparse.plotting needs matplotlib: pip install matplotlib "
-            "(or pip install graphsparse[plot])"
-        ) from exc
-    return plt
+    return require("matplotlib.pyplot", "plot", "graphsparse.plotting")
 
 
 def pattern_to_text(pattern: Pattern, coef: float | None = None) -> str:

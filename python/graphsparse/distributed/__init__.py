@@ -19,18 +19,14 @@ installs ``dask[distributed]``); ``import graphsparse`` works without it. Every 
 
 from __future__ import annotations
 
-try:
-    import dask  # noqa: F401
-    import distributed  # noqa: F401
-except ImportError as exc:  # pragma: no cover - exercised without dask installed
-    raise ImportError(
-        "graphsparse.distributed needs Dask: install the extra with "
-        "`pip install graphsparse[dask]` (dask[distributed])"
-    ) from exc
+from .._optional import require
 
-from .apply import decision_function, predict, predict_proba, transform
-from .batch import map_solves, pcst_graphs, pcst_many
-from .mining import SmallShardWarning, mine_subgraphs
+require("dask", "dask", "graphsparse.distributed")
+require("distributed", "dask", "graphsparse.distributed")
+
+from .apply import decision_function, predict, predict_proba, transform  # noqa: E402
+from .batch import map_solves, pcst_graphs, pcst_many  # noqa: E402
+from .mining import SmallShardWarning, mine_subgraphs  # noqa: E402
 
 __all__ = [
     "SmallShardWarning",
