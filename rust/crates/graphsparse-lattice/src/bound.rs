@@ -26,11 +26,10 @@
 //! Both steps keep a valid upper bound, so the certificate stays a certificate; the score is
 //! never above the paper's.
 
-use graphsparse_budget::Meter;
 use rayon::prelude::*;
 
 use crate::bits;
-use crate::kernel::{Candidate, Scoring, gather};
+use crate::kernel::{Candidate, Scoring, gather, stopped_at};
 
 /// The per-round tables of the tightened scores.
 #[derive(Debug, Clone)]
@@ -169,8 +168,8 @@ impl Tightening {
     /// `floor`: below it a candidate cannot matter, as the tightened score is never larger.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn tighten(&self, job: &Scoring, floor: f64, scores: &mut [f64]) {
-        let one = |buf: &mut Vec<f64>, (c, s): (&Candidate, &mut f64)| {
-            if *s > floor && !job.meter.is_some_and(Meter::poll) {
+        let one = |buf: &mut Vec<f64>, (k, (c, s)): (usize, (&Candidate, &mut f64))| {
+            if *s > floor && !stopped_at(job.meter, k) {
                 *s = self.score_one(job, c, buf, *s);
             }
         };
@@ -178,12 +177,14 @@ impl Tightening {
             job.cands
                 .par_iter()
                 .zip(scores.par_iter_mut())
+                .enumerate()
                 .for_each_init(Vec::new, one);
         } else {
             let mut buf = Vec::new();
             job.cands
                 .iter()
                 .zip(scores.iter_mut())
+                .enumerate()
                 .for_each(|p| one(&mut buf, p));
         }
     }

@@ -534,6 +534,13 @@ impl GhklFit {
 /// fails to halve the gap).
 const REFINEMENTS: usize = 3;
 
+/// A round that adds at least `|W| / GROWTH_DIVISOR` nodes changes the restricted problem
+/// much; the next solve then starts a fresh step schedule and stops at `LOOSE_MD_TOL` times
+/// `md_tol`: it only has to point at the next candidates. Smaller additions continue the
+/// schedule at `md_tol`, and a final `W` is always solved at `md_tol` before it is certified.
+const GROWTH_DIVISOR: usize = 100;
+const LOOSE_MD_TOL: f64 = 100.0;
+
 /// The active set `W` on the conjunction lattice.
 struct Lattice {
     dag: Dag,
@@ -544,6 +551,9 @@ struct Lattice {
     levels: Vec<usize>,
     wm: usize,
     log_a: f64,
+    /// `sources(W^c)` with a non-empty cover, as of the first `frontier_upto` nodes of `W`.
+    frontier: Vec<Candidate>,
+    frontier_upto: usize,
 }
 
 impl Lattice {
@@ -558,6 +568,8 @@ impl Lattice {
             levels: Vec::new(),
             wm,
             log_a: a.ln(),
+            frontier: Vec::new(),
+            frontier_upto: 0,
         };
         let mut all = vec![!0u64; wm];
         x.cover_bits_into(&[], &mut all);
@@ -598,63 +610,92 @@ impl Lattice {
         self.cover_bits.extend_from_slice(cover_bits);
     }
 
-    /// `sources(W^c)` with a non-empty cover, each generated once from its parent without the
-    /// largest proposition.
-    fn candidates(&self, x: &PropositionMatrix, meter: &Meter) -> Option<Vec<Candidate>> {
-        let p = x.n_props() as u32;
-        let mut out = Vec::new();
+    /// Brings `frontier` up to date with `W`: `sources(W^c)` with a non-empty cover. The first
+    /// call generates every source once, from its parent without the largest proposition;
+    /// later calls drop the sources that joined `W` and add the new sources, each a child of a
+    /// node added since, generated from the first such parent. `false` when `meter` stopped it
+    /// (the frontier is then left as it was).
+    fn update_frontier(&mut self, x: &PropositionMatrix, meter: &Meter) -> bool {
+        let (from, n) = (self.frontier_upto, self.len());
+        if from == n {
+            return true;
+        }
+        let mut fresh = Vec::new();
         let mut acc = vec![0u64; self.wm];
         let mut probe: Vec<u32> = Vec::new();
-        for (v, key) in self.keys.iter().enumerate() {
+        for v in from..n {
             if meter.poll() {
-                return None;
+                return false;
             }
-            let start = key.last().map_or(0, |&l| l + 1);
+            let key = &self.keys[v];
             let bits_v = &self.cover_bits[v * self.wm..(v + 1) * self.wm];
-            for c in start..p {
-                let n = bits::and_into(bits_v, x.prop_bits(c as usize), &mut acc);
-                if n == 0 {
+            // on the first call only the canonical parent (largest proposition last) makes
+            // a child; afterwards every new node makes its children with any proposition
+            let start = if from == 0 {
+                key.last().map_or(0, |&l| l + 1)
+            } else {
+                0
+            };
+            for c in start..x.n_props() as u32 {
+                if key.binary_search(&c).is_ok() {
                     continue;
                 }
-                // U itself must not be in W yet
+                let cover = bits::and_into(bits_v, x.prop_bits(c as usize), &mut acc);
+                if cover == 0 {
+                    continue;
+                }
                 probe.clear();
                 probe.extend_from_slice(key);
-                probe.push(c);
+                let at = probe.partition_point(|&q| q < c);
+                probe.insert(at, c);
                 if self.index.contains_key(&probe[..]) {
                     continue;
                 }
-                // every other parent U \ {c'} must be in W
-                let mut ok = true;
-                for skip in 0..key.len() {
-                    probe.clear();
-                    probe.extend(
-                        key.iter()
-                            .enumerate()
-                            .filter(|&(j, _)| j != skip)
-                            .map(|(_, &q)| q),
-                    );
-                    probe.push(c);
-                    if !self.index.contains_key(&probe[..]) {
-                        ok = false;
-                        break;
-                    }
-                }
-                if !ok {
+                // on the first call every node is new: the canonical parent alone decides
+                let lo = if from == 0 { v } else { from };
+                if !self.parents_in_w(&probe, v, lo) {
                     continue;
                 }
-                let mut props = key.to_vec();
-                props.push(c);
-                let mut cover = Vec::with_capacity(n);
-                bits::push_ones(&acc, &mut cover);
-                out.push(Candidate {
-                    props: props.into_boxed_slice(),
-                    parent: key.clone(),
-                    added: c,
-                    cover,
+                let props: Box<[u32]> = probe.as_slice().into();
+                let mut cover_idx = Vec::with_capacity(cover);
+                bits::push_ones(&acc, &mut cover_idx);
+                fresh.push(Candidate {
+                    parent: props[..props.len() - 1].into(),
+                    added: props[props.len() - 1],
+                    props,
+                    cover: cover_idx,
                 });
             }
         }
-        Some(out)
+        if from > 0 {
+            let index = &self.index;
+            self.frontier.retain(|c| !index.contains_key(&c.props));
+        }
+        self.frontier.extend(fresh);
+        self.frontier_upto = n;
+        true
+    }
+
+    /// Whether every parent of `u` is in `W` and none of them has an index in `lo..v` (`v`,
+    /// the parent making `u`, is then the first parent added since `lo`: each new source is
+    /// made by exactly one new parent).
+    fn parents_in_w(&self, u: &[u32], v: usize, lo: usize) -> bool {
+        let mut parent: Vec<u32> = Vec::with_capacity(u.len().saturating_sub(1));
+        for skip in 0..u.len() {
+            parent.clear();
+            parent.extend(
+                u.iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != skip)
+                    .map(|(_, &q)| q),
+            );
+            match self.index.get(&parent[..]) {
+                None => return false,
+                Some(&p) if (lo..v).contains(&(p as usize)) => return false,
+                Some(_) => {}
+            }
+        }
+        true
     }
 }
 
@@ -721,19 +762,16 @@ impl<'a> Fitter<'a> {
         solve_restricted(&pb, set, &mut self.state, &mut self.work, Some(meter))
     }
 
-    /// Scores of `sources(W^c)`: the paper's `K_u` from the cache, tightened above `floor`;
-    /// `None` when `meter` stopped the scoring.
-    fn score(
-        &mut self,
-        set: &Settings,
-        floor: f64,
-        meter: &Meter,
-    ) -> Option<(Vec<Candidate>, Vec<f64>)> {
-        let cands = self.lat.candidates(self.x, meter)?;
+    /// Scores of `sources(W^c)` (`self.lat.frontier`, brought up to date): the paper's `K_u`
+    /// from the cache, tightened above `floor`; `None` when `meter` stopped the scoring.
+    fn score(&mut self, set: &Settings, floor: f64, meter: &Meter) -> Option<Vec<f64>> {
+        if !self.lat.update_frontier(self.x, meter) {
+            return None;
+        }
         beta_into(set.loss, self.y, &self.state.alpha, &mut self.work.beta);
         let job = Scoring {
             x: self.x,
-            cands: &cands,
+            cands: &self.lat.frontier,
             beta: &self.work.beta,
             tasks: self.tasks,
             coupling: set.coupling,
@@ -755,7 +793,7 @@ impl<'a> Fitter<'a> {
             levels.len(),
         )
         .tighten(&job, floor, &mut s);
-        Some((cands, s))
+        Some(s)
     }
 
     /// The meter of the final certificate's scoring: the fit's remaining time plus a grace
@@ -779,7 +817,7 @@ impl<'a> Fitter<'a> {
         let (mut md, mut inner, mut svm) = (0, 0, 0);
         let mut converged = false;
         let mut last: Restricted;
-        let scores: Option<(Vec<Candidate>, Vec<f64>)>;
+        let scores: Option<Vec<f64>>;
         loop {
             rounds += 1;
             meters
@@ -797,11 +835,17 @@ impl<'a> Fitter<'a> {
             }
             let eps_tol = set.tol_gap * last.g.abs().max(1.0);
             let thr = last.r + 2.0 * (eps_tol - last.mkl_gap);
-            let Some((cands, s)) = self.score(&set, thr.min(last.r), &meters.time) else {
+            let Some(s) = self.score(&set, thr.min(last.r), &meters.time) else {
                 scores = None;
                 break;
             };
-            let mut viol: Vec<usize> = (0..cands.len()).filter(|&k| s[k] > thr).collect();
+            let mut viol: Vec<usize> = (0..s.len()).filter(|&k| s[k] > thr).collect();
+            if viol.is_empty() && set.md_tol > self.params.0.md_tol {
+                // W is complete but was solved loosely: solve it again at the set tolerance
+                set.md_tol = self.params.0.md_tol;
+                set.md_steps_before += last.md_iter;
+                continue;
+            }
             if viol.is_empty() {
                 // (15) holds, but the certified gap also carries the restricted solve's own
                 // error: when it is above the tolerance, solve W again more tightly, as long
@@ -821,7 +865,7 @@ impl<'a> Fitter<'a> {
                     continue;
                 }
                 converged = true;
-                scores = Some((cands, s));
+                scores = Some(s);
                 break;
             }
             viol.sort_by(|&i, &j| s[j].total_cmp(&s[i]).then(i.cmp(&j)));
@@ -829,19 +873,31 @@ impl<'a> Fitter<'a> {
                 viol.truncate(k);
             }
             let mut added = 0;
+            let mut bits_u = vec![0u64; self.lat.wm];
             for &k in &viol {
                 if !meters.nodes.claim_node() {
                     break;
                 }
-                let mut bits_u = vec![!0u64; self.lat.wm];
-                self.x.cover_bits_into(&cands[k].props, &mut bits_u);
-                self.lat.push(cands[k].props.clone(), &bits_u);
+                let props = self.lat.frontier[k].props.clone();
+                bits_u.iter_mut().for_each(|b| *b = !0);
+                self.x.cover_bits_into(&props, &mut bits_u);
+                self.lat.push(props, &bits_u);
                 added += 1;
             }
             self.state.grow(self.lat.len());
-            set.md_steps_before = 0;
+            if added * GROWTH_DIVISOR >= self.lat.len() {
+                // W changed much: a fresh step schedule, and a loose solve, since the next
+                // round's candidates will change W again
+                set.md_steps_before = 0;
+                set.md_tol = self.params.0.md_tol * LOOSE_MD_TOL;
+            } else {
+                // a few nodes more: the warm start is close, so the step schedule goes on
+                set.md_steps_before += last.md_iter;
+                set.md_tol = set.md_tol.min(self.params.0.md_tol);
+            }
             if meters.nodes.is_stopped() {
                 if added > 0 {
+                    set.md_tol = set.md_tol.min(self.params.0.md_tol);
                     last = self.restricted(&set, &meters.time);
                     md += last.md_iter;
                     inner += last.inner_solves;
@@ -857,10 +913,10 @@ impl<'a> Fitter<'a> {
             None
         } else {
             match scores {
-                Some(s) => Some(s.1),
+                Some(s) => Some(s),
                 None => {
                     let grace = self.grace_meter(meters);
-                    self.score(&set, last.r, &grace).map(|s| s.1)
+                    self.score(&set, last.r, &grace)
                 }
             }
         };
@@ -1445,4 +1501,100 @@ pub fn zeta(dag: &Dag, eta: &[f64], rho: f64) -> Result<Vec<f64>> {
     let mut lz = vec![0.0; dag.len()];
     log_zeta_into(dag, eta, rho, &mut lz);
     Ok(lz.iter().map(|l| l.exp()).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use graphsparse_budget::RunControl;
+    use proptest::prelude::*;
+    use std::collections::BTreeMap;
+
+    /// `sources(W^c)` with a non-empty cover, by brute force over every subset of the
+    /// propositions: key → cover.
+    fn sources(lat: &Lattice, x: &PropositionMatrix) -> BTreeMap<Vec<u32>, Vec<u32>> {
+        let p = x.n_props();
+        let mut out = BTreeMap::new();
+        for mask in 1usize..1 << p {
+            let u: Vec<u32> = (0..p as u32).filter(|&j| mask >> j & 1 == 1).collect();
+            let parents_in = (0..u.len()).all(|k| {
+                let mut q = u.clone();
+                q.remove(k);
+                lat.index.contains_key(&q[..])
+            });
+            if lat.index.contains_key(&u[..]) || !parents_in {
+                continue;
+            }
+            let mut bits_u = vec![!0u64; lat.wm];
+            x.cover_bits_into(&u, &mut bits_u);
+            let mut cover = Vec::new();
+            bits::push_ones(&bits_u, &mut cover);
+            if !cover.is_empty() {
+                out.insert(u, cover);
+            }
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// The frontier kept across rounds equals the sources of `W^c` however `W` grew and
+        /// however often it was brought up to date; each source appears once, with its
+        /// canonical parent and its cover.
+        #[test]
+        fn prop_incremental_frontier_equals_brute_force(
+            m in 1usize..12,
+            p in 1usize..7,
+            seed in any::<u64>(),
+            picks in proptest::collection::vec((any::<u16>(), any::<bool>()), 1..40),
+        ) {
+            let mut state = seed | 1;
+            let mut next = move || {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                state
+            };
+            let values: Vec<bool> = (0..m * p).map(|_| next() % 3 != 0).collect();
+            let x = PropositionMatrix::from_dense(m, p, &values).unwrap();
+            let ctl = RunControl::new();
+            let meter = Budget::new().start(&ctl);
+            let mut lat = Lattice::new(&x, 2.0);
+            for (pick, refresh) in picks {
+                prop_assert!(lat.update_frontier(&x, &meter));
+                let want = sources(&lat, &x);
+                let got: BTreeMap<Vec<u32>, Vec<u32>> = lat
+                    .frontier
+                    .iter()
+                    .map(|c| (c.props.to_vec(), c.cover.clone()))
+                    .collect();
+                prop_assert_eq!(got.len(), lat.frontier.len(), "a source appears twice");
+                prop_assert_eq!(&got, &want);
+                for c in &lat.frontier {
+                    prop_assert_eq!(&c.parent[..], &c.props[..c.props.len() - 1]);
+                    prop_assert_eq!(c.added, *c.props.last().unwrap());
+                }
+                if lat.frontier.is_empty() {
+                    break;
+                }
+                // add one or (without a refresh in between) two sources to W
+                let take = if refresh { 1 } else { 2.min(lat.frontier.len()) };
+                let chosen: Vec<Box<[u32]>> = (0..take)
+                    .map(|t| {
+                        let k = (pick as usize + t * 7) % lat.frontier.len();
+                        lat.frontier[k].props.clone()
+                    })
+                    .collect();
+                for props in chosen {
+                    if lat.index.contains_key(&props) {
+                        continue;
+                    }
+                    let mut bits_u = vec![!0u64; lat.wm];
+                    x.cover_bits_into(&props, &mut bits_u);
+                    lat.push(props, &bits_u);
+                }
+            }
+        }
+    }
 }

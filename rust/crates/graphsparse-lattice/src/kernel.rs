@@ -425,7 +425,7 @@ impl KernelCache {
             meter,
         } = *job;
         // once the meter stops, the remaining scores are left at 0 (the caller checks it)
-        let stopped = || meter.is_some_and(Meter::poll);
+        let stopped = |k: usize| stopped_at(meter, k);
         let m = x.n_examples();
         if self.entrywise.as_ref().is_none_or(|(mm, _)| *mm != m) {
             self.try_entrywise(x);
@@ -433,8 +433,8 @@ impl KernelCache {
         if let Some((_, g)) = &self.entrywise {
             self.stats.entrywise += cands.len() as u64;
             let (tab, g) = (&self.tab, &g[..]);
-            let score_one = |buf: &mut Vec<f64>, c: &Candidate| -> f64 {
-                if stopped() {
+            let score_one = |buf: &mut Vec<f64>, (k, c): (usize, &Candidate)| -> f64 {
+                if stopped(k) {
                     return 0.0;
                 }
                 let (n, w) = gather(buf, c, beta, m, tasks, coupling);
@@ -444,11 +444,16 @@ impl KernelCache {
             return if parallel {
                 cands
                     .par_iter()
-                    .map_init(Vec::new, |buf, c| score_one(buf, c))
+                    .enumerate()
+                    .map_init(Vec::new, score_one)
                     .collect()
             } else {
                 let mut buf = Vec::new();
-                cands.iter().map(|c| score_one(&mut buf, c)).collect()
+                cands
+                    .iter()
+                    .enumerate()
+                    .map(|kc| score_one(&mut buf, kc))
+                    .collect()
             };
         }
         // phase 0 (serial, in candidate order): LRU bookkeeping and room for new blocks
@@ -475,8 +480,8 @@ impl KernelCache {
             .collect();
         {
             let (map, tab, a) = (&self.map, &self.tab, self.a);
-            let fill = |(c, b): &mut (&Candidate, Block)| {
-                if stopped() {
+            let fill = |(k, (c, b)): (usize, &mut (&Candidate, Block))| {
+                if stopped(k) {
                     return;
                 }
                 b.cover = c.cover.clone();
@@ -488,9 +493,9 @@ impl KernelCache {
                 b.filled = true;
             };
             if parallel {
-                filling.par_iter_mut().for_each(fill);
+                filling.par_iter_mut().enumerate().for_each(fill);
             } else {
-                filling.iter_mut().for_each(fill);
+                filling.iter_mut().enumerate().for_each(fill);
             }
         }
         self.stats.incremental += from_parent.iter().filter(|&&f| f).count() as u64;
@@ -499,8 +504,8 @@ impl KernelCache {
         }
         // phase 2 (parallel): the scores
         let (map, tab, a) = (&self.map, &self.tab, self.a);
-        let score_one = |buf: &mut Vec<f64>, c: &Candidate| -> (f64, u8) {
-            if stopped() {
+        let score_one = |buf: &mut Vec<f64>, (k, c): (usize, &Candidate)| -> (f64, u8) {
+            if stopped(k) {
                 return (0.0, 0);
             }
             let (n, w) = gather(buf, c, beta, m, tasks, coupling);
@@ -515,16 +520,35 @@ impl KernelCache {
         let res: Vec<(f64, u8)> = if parallel {
             cands
                 .par_iter()
-                .map_init(Vec::new, |buf, c| score_one(buf, c))
+                .enumerate()
+                .map_init(Vec::new, score_one)
                 .collect()
         } else {
             let mut buf = Vec::new();
-            cands.iter().map(|c| score_one(&mut buf, c)).collect()
+            cands
+                .iter()
+                .enumerate()
+                .map(|kc| score_one(&mut buf, kc))
+                .collect()
         };
         self.stats.incremental += res.iter().filter(|r| r.1 == 2).count() as u64;
         res.into_iter().map(|(s, _)| s).collect()
     }
 }
+
+/// Whether `meter` has stopped before the `k`-th candidate of a scoring; the clock is read
+/// only every [`POLL_EVERY`]-th candidate, since a read costs as much as a small candidate.
+pub(crate) fn stopped_at(meter: Option<&Meter>, k: usize) -> bool {
+    meter.is_some_and(|mt| {
+        if k % POLL_EVERY == 0 {
+            mt.poll()
+        } else {
+            mt.is_stopped()
+        }
+    })
+}
+
+const POLL_EVERY: usize = 64;
 
 /// Gathers `β_t` on the cover of `c` into `buf` (one row per task, plus `Σ_t β_t` when the
 /// tasks are coupled); returns the cover size and the weight of each row.

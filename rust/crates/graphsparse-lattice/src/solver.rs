@@ -99,8 +99,9 @@ pub(crate) struct Settings {
     pub md_tol: f64,
     pub md_max_iter: usize,
     pub md_min_iter: usize,
-    /// Mirror-descent steps already taken on this active set: the step size continues its
-    /// `1/√i` schedule from there (0 on a new set; a refinement of a final set goes on).
+    /// Mirror-descent steps already taken: the step size continues its `1/√i` schedule from
+    /// there (0 after a round that grew the active set much; a round that added a few nodes
+    /// and a refinement of a final set go on).
     pub md_steps_before: usize,
     pub step_norm: StepNorm,
     pub mkl_tol: f64,
