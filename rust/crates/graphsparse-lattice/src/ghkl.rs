@@ -818,6 +818,8 @@ impl<'a> Fitter<'a> {
         let mut converged = false;
         let mut last: Restricted;
         let scores: Option<Vec<f64>>;
+        // the certificate of a converged W, when the refinement test already computed it
+        let mut final_cert: Option<Certificate> = None;
         loop {
             rounds += 1;
             meters
@@ -850,11 +852,9 @@ impl<'a> Fitter<'a> {
                 // (15) holds, but the certified gap also carries the restricted solve's own
                 // error: when it is above the tolerance, solve W again more tightly, as long
                 // as that keeps halving the gap
-                let gap = if refinements < REFINEMENTS {
-                    certificate(&self.problem(), &set, &last, &self.state, Some(&s)).gap
-                } else {
-                    0.0
-                };
+                let cert = (refinements < REFINEMENTS)
+                    .then(|| certificate(&self.problem(), &set, &last, &self.state, Some(&s)));
+                let gap = cert.as_ref().map_or(0.0, |c| c.gap);
                 if gap > eps_tol && gap < 0.5 * refined_gap {
                     refined_gap = gap;
                     refinements += 1;
@@ -866,6 +866,7 @@ impl<'a> Fitter<'a> {
                 }
                 converged = true;
                 scores = Some(s);
+                final_cert = cert;
                 break;
             }
             viol.sort_by(|&i, &j| s[j].total_cmp(&s[i]).then(i.cmp(&j)));
@@ -920,13 +921,15 @@ impl<'a> Fitter<'a> {
                 }
             }
         };
-        let cert = certificate(
-            &self.problem(),
-            &set,
-            &last,
-            &self.state,
-            scores_now.as_deref(),
-        );
+        let cert = final_cert.unwrap_or_else(|| {
+            certificate(
+                &self.problem(),
+                &set,
+                &last,
+                &self.state,
+                scores_now.as_deref(),
+            )
+        });
         let rules = self.read_rules(&cert);
         let mut fit = GhklFit {
             rules,
