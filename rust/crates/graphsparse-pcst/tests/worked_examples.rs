@@ -7,42 +7,74 @@
 use graphsparse_pcst::grid_edges;
 use graphsparse_pcst::{PcstError, PcstParams, PcstSolver, PcstValidParams, Pruning, solve_pcst};
 
+/// A pruning mode (by its name) and the nodes and edges it must output.
 type Case<'a> = (&'a str, &'a [usize], &'a [usize]);
 
-fn check(
-    edges: &[[usize; 2]],
-    prizes: &[f64],
-    costs: &[f64],
-    root: Option<usize>,
-    g: usize,
-    cases: &[Case<'_>],
-) {
-    check_eps(edges, prizes, costs, root, g, 1e-6, cases);
+/// Every pruning mode, in the order the tables list them.
+const PRUNINGS: [Pruning; 4] = [Pruning::None, Pruning::Simple, Pruning::Gw, Pruning::Strong];
+
+/// The same answer from every pruning mode.
+fn every<'a>(nodes: &'a [usize], edges: &'a [usize]) -> [Case<'a>; 4] {
+    ["none", "simple", "gw", "strong"].map(|pruning| (pruning, nodes, edges))
 }
 
-fn check_eps(
-    edges: &[[usize; 2]],
-    prizes: &[f64],
-    costs: &[f64],
+/// One input of the spec (the graph with its prizes and costs) and the solver settings, by
+/// default unrooted, one cluster and `eps = 1e-6`.
+#[derive(Clone, Copy)]
+struct Instance<'a> {
+    edges: &'a [[usize; 2]],
+    prizes: &'a [f64],
+    costs: &'a [f64],
     root: Option<usize>,
     g: usize,
     eps: f64,
-    cases: &[Case<'_>],
-) {
-    for &(pruning, nodes, want_edges) in cases {
-        let params = PcstParams::new()
-            .root(root)
-            .num_clusters(g)
-            .pruning(pruning.parse().unwrap())
-            .eps(eps)
-            .check()
-            .unwrap();
-        let sol = solve_pcst(edges, prizes, costs, &params).unwrap();
-        assert_eq!(
-            (sol.nodes.as_slice(), sol.edges.as_slice()),
-            (nodes, want_edges),
-            "pruning {pruning}, root {root:?}, g {g}"
-        );
+}
+
+impl<'a> Instance<'a> {
+    fn new(edges: &'a [[usize; 2]], prizes: &'a [f64], costs: &'a [f64]) -> Self {
+        Self {
+            edges,
+            prizes,
+            costs,
+            root: None,
+            g: 1,
+            eps: 1e-6,
+        }
+    }
+
+    fn root(self, root: usize) -> Self {
+        Self {
+            root: Some(root),
+            ..self
+        }
+    }
+
+    fn clusters(self, g: usize) -> Self {
+        Self { g, ..self }
+    }
+
+    fn eps(self, eps: f64) -> Self {
+        Self { eps, ..self }
+    }
+
+    /// Asserts the answer of each pruning mode in `cases`.
+    fn expect(self, cases: &[Case<'_>]) {
+        let Self { root, g, .. } = self;
+        for &(pruning, nodes, want_edges) in cases {
+            let params = PcstParams::new()
+                .root(root)
+                .num_clusters(g)
+                .pruning(pruning.parse().unwrap())
+                .eps(self.eps)
+                .check()
+                .unwrap();
+            let sol = solve_pcst(self.edges, self.prizes, self.costs, &params).unwrap();
+            assert_eq!(
+                (sol.nodes.as_slice(), sol.edges.as_slice()),
+                (nodes, want_edges),
+                "pruning {pruning}, root {root:?}, g {g}"
+            );
+        }
     }
 }
 
@@ -50,178 +82,92 @@ const PATH: [[usize; 2]; 3] = [[0, 1], [1, 2], [2, 3]];
 
 #[test]
 fn example_1_path_with_end_prizes() {
-    let p = [5.0, 0.0, 0.0, 5.0];
-    check(
-        &PATH,
-        &p,
-        &[1.0; 3],
-        None,
-        1,
-        &[
-            ("none", &[0, 1, 2, 3], &[0, 2, 1]),
-            ("simple", &[0, 1, 2, 3], &[0, 2, 1]),
-            ("gw", &[0, 1, 2, 3], &[1, 2, 0]),
-            ("strong", &[0, 1, 2, 3], &[0, 2, 1]),
-        ],
-    );
-    let two: &[Case<'_>] = &[
-        ("none", &[0, 3], &[]),
-        ("simple", &[0, 3], &[]),
-        ("gw", &[0, 3], &[]),
-        ("strong", &[0, 3], &[]),
-    ];
-    check(&PATH, &p, &[1.0; 3], None, 2, two);
+    let path = Instance::new(&PATH, &[5.0, 0.0, 0.0, 5.0], &[1.0; 3]);
+    path.expect(&[
+        ("none", &[0, 1, 2, 3], &[0, 2, 1]),
+        ("simple", &[0, 1, 2, 3], &[0, 2, 1]),
+        ("gw", &[0, 1, 2, 3], &[1, 2, 0]),
+        ("strong", &[0, 1, 2, 3], &[0, 2, 1]),
+    ]);
+    path.clusters(2).expect(&every(&[0, 3], &[]));
 }
 
 #[test]
 fn example_2_many_or_zero_clusters() {
-    let p = [1.0, 2.0, 3.0, 4.0];
+    let path = Instance::new(&PATH, &[1.0, 2.0, 3.0, 4.0], &[1.0; 3]);
     for g in [4, 10] {
-        let all: &[Case<'_>] = &[
-            ("none", &[0, 1, 2, 3], &[]),
-            ("simple", &[0, 1, 2, 3], &[]),
-            ("gw", &[0, 1, 2, 3], &[]),
-            ("strong", &[0, 1, 2, 3], &[]),
-        ];
-        check(&PATH, &p, &[1.0; 3], None, g, all);
+        path.clusters(g).expect(&every(&[0, 1, 2, 3], &[]));
     }
-    check(
-        &PATH,
-        &p,
-        &[1.0; 3],
-        None,
-        0,
-        &[
-            ("none", &[0, 1, 2, 3], &[0, 2, 1]),
-            ("simple", &[], &[]),
-            ("gw", &[], &[]),
-            ("strong", &[], &[]),
-        ],
-    );
+    path.clusters(0).expect(&[
+        ("none", &[0, 1, 2, 3], &[0, 2, 1]),
+        ("simple", &[], &[]),
+        ("gw", &[], &[]),
+        ("strong", &[], &[]),
+    ]);
 }
 
 #[test]
 fn example_3_all_prizes_zero() {
     for c in [1.0, 0.0] {
-        let last: &[Case<'_>] = &[
-            ("none", &[3], &[]),
-            ("simple", &[3], &[]),
-            ("gw", &[3], &[]),
-            ("strong", &[3], &[]),
-        ];
-        check(&PATH, &[0.0; 4], &[c; 3], None, 1, last);
+        Instance::new(&PATH, &[0.0; 4], &[c; 3]).expect(&every(&[3], &[]));
     }
 }
 
 #[test]
 fn example_4_no_edges() {
-    let best: &[Case<'_>] = &[
-        ("none", &[2], &[]),
-        ("simple", &[2], &[]),
-        ("gw", &[2], &[]),
-        ("strong", &[2], &[]),
-    ];
-    check(&[], &[1.0, 2.0, 3.0], &[], None, 1, best);
+    Instance::new(&[], &[1.0, 2.0, 3.0], &[]).expect(&every(&[2], &[]));
     // the g largest prizes survive, the higher index on ties
-    check(
-        &[],
-        &[3.0, 1.0, 3.0, 2.0],
-        &[],
-        None,
-        2,
-        &[("gw", &[0, 2], &[])],
-    );
-    check(
-        &[],
-        &[1.0, 1.0, 1.0],
-        &[],
-        None,
-        2,
-        &[("strong", &[1, 2], &[])],
-    );
+    Instance::new(&[], &[3.0, 1.0, 3.0, 2.0], &[])
+        .clusters(2)
+        .expect(&[("gw", &[0, 2], &[])]);
+    Instance::new(&[], &[1.0, 1.0, 1.0], &[])
+        .clusters(2)
+        .expect(&[("strong", &[1, 2], &[])]);
 }
 
 #[test]
 fn example_5_disconnected() {
-    let p = [3.0, 3.0, 10.0];
-    check(
-        &[[0, 1]],
-        &p,
-        &[1.0],
-        None,
-        1,
-        &[
-            ("none", &[0, 1, 2], &[0]),
-            ("simple", &[2], &[]),
-            ("gw", &[2], &[]),
-            ("strong", &[2], &[]),
-        ],
-    );
-    check(
-        &[[0, 1]],
-        &p,
-        &[1.0],
-        None,
-        2,
-        &[
-            ("none", &[0, 1, 2], &[0]),
-            ("simple", &[0, 1, 2], &[0]),
-            ("gw", &[0, 1, 2], &[0]),
-            ("strong", &[0, 1, 2], &[0]),
-        ],
-    );
+    let pair = Instance::new(&[[0, 1]], &[3.0, 3.0, 10.0], &[1.0]);
+    pair.expect(&[
+        ("none", &[0, 1, 2], &[0]),
+        ("simple", &[2], &[]),
+        ("gw", &[2], &[]),
+        ("strong", &[2], &[]),
+    ]);
+    pair.clusters(2).expect(&every(&[0, 1, 2], &[0]));
 }
 
 #[test]
 fn example_6_rooted_path() {
-    check(
-        &PATH,
-        &[5.0, 0.0, 0.0, 5.0],
-        &[1.0; 3],
-        Some(0),
-        1,
-        &[
+    Instance::new(&PATH, &[5.0, 0.0, 0.0, 5.0], &[1.0; 3])
+        .root(0)
+        .expect(&[
             ("none", &[2, 3, 1, 0], &[2, 1, 0]),
             ("simple", &[0, 1, 2, 3], &[2, 1, 0]),
             ("gw", &[0, 1, 2, 3], &[0, 1, 2]),
             ("strong", &[0, 1, 2, 3], &[2, 1, 0]),
-        ],
-    );
+        ]);
 }
 
 #[test]
 fn example_7_zero_cost_path() {
-    check(
-        &PATH,
-        &[0.0, 1.0, 0.0, 1.0],
-        &[0.0; 3],
-        None,
-        1,
-        &[
-            ("none", &[1, 2, 3], &[1, 2]),
-            ("simple", &[1, 2, 3], &[1, 2]),
-            ("gw", &[1, 2, 3], &[2, 1]),
-            ("strong", &[1, 2, 3], &[1, 2]),
-        ],
-    );
+    Instance::new(&PATH, &[0.0, 1.0, 0.0, 1.0], &[0.0; 3]).expect(&[
+        ("none", &[1, 2, 3], &[1, 2]),
+        ("simple", &[1, 2, 3], &[1, 2]),
+        ("gw", &[1, 2, 3], &[2, 1]),
+        ("strong", &[1, 2, 3], &[1, 2]),
+    ]);
 }
 
 #[test]
 fn example_8_star() {
     let edges: Vec<[usize; 2]> = (1..6).map(|i| [0, i]).collect();
-    check(
-        &edges,
-        &[0.0, 2.0, 2.0, 2.0, 0.5, 0.5],
-        &[1.0; 5],
-        None,
-        1,
-        &[
-            ("none", &[0, 1, 2, 3], &[0, 1, 2]),
-            ("simple", &[0, 1, 2, 3], &[0, 1, 2]),
-            ("gw", &[0, 1, 2, 3], &[2, 1, 0]),
-            ("strong", &[0, 1, 2, 3], &[0, 1, 2]),
-        ],
-    );
+    Instance::new(&edges, &[0.0, 2.0, 2.0, 2.0, 0.5, 0.5], &[1.0; 5]).expect(&[
+        ("none", &[0, 1, 2, 3], &[0, 1, 2]),
+        ("simple", &[0, 1, 2, 3], &[0, 1, 2]),
+        ("gw", &[0, 1, 2, 3], &[2, 1, 0]),
+        ("strong", &[0, 1, 2, 3], &[0, 1, 2]),
+    ]);
 }
 
 #[test]
@@ -230,93 +176,46 @@ fn example_9_grid_4x4() {
     assert_eq!(edges.len(), 24);
     let prizes: Vec<f64> = (0..16).map(|i| ((7 * i) % 5) as f64).collect();
     let costs = vec![1.0; edges.len()];
-    check(
-        &edges,
-        &prizes,
-        &costs,
-        None,
-        1,
-        &[
-            (
-                "none",
-                &[1, 2, 3, 7, 4, 8, 6, 9, 13, 11, 12, 14, 5],
-                &[2, 6, 8, 11, 17, 13, 21, 22, 5, 15, 3, 10],
-            ),
-            (
-                "simple",
-                &[1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14],
-                &[2, 6, 8, 11, 17, 13, 21, 22, 5, 15, 3, 10],
-            ),
-            (
-                "gw",
-                &[1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14],
-                &[10, 3, 15, 5, 22, 21, 13, 17, 11, 8, 6, 2],
-            ),
-            (
-                "strong",
-                &[1, 2, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14],
-                &[2, 8, 11, 17, 13, 21, 22, 5, 15, 3, 10],
-            ),
-        ],
-    );
-    check(
-        &edges,
-        &prizes,
-        &costs,
-        None,
-        2,
-        &[
-            (
-                "none",
-                &[1, 2, 3, 7, 4, 8, 6, 9, 13, 11, 12, 14],
-                &[2, 6, 8, 11, 17, 13, 21, 22, 5, 15],
-            ),
-            (
-                "simple",
-                &[1, 2, 3, 4, 6, 7, 8, 9, 11, 12, 13, 14],
-                &[2, 6, 8, 11, 17, 13, 21, 22, 5, 15],
-            ),
-            (
-                "gw",
-                &[1, 2, 3, 4, 6, 7, 8, 9, 11, 12, 13, 14],
-                &[15, 5, 22, 21, 13, 17, 11, 8, 6, 2],
-            ),
-            (
-                "strong",
-                &[1, 2, 4, 6, 7, 8, 9, 11, 12, 13, 14],
-                &[2, 8, 11, 17, 13, 21, 22, 5, 15],
-            ),
-        ],
-    );
-    check(
-        &edges,
-        &prizes,
-        &costs,
-        Some(5),
-        1,
-        &[
-            (
-                "none",
-                &[1, 2, 3, 7, 4, 8, 6, 9, 13, 11, 12, 14, 5],
-                &[2, 6, 8, 11, 17, 13, 21, 22, 5, 15, 9, 10],
-            ),
-            (
-                "simple",
-                &[1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14],
-                &[2, 6, 8, 11, 17, 13, 21, 22, 5, 15, 9, 10],
-            ),
-            (
-                "gw",
-                &[1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14],
-                &[10, 9, 15, 5, 22, 21, 13, 17, 11, 8, 6, 2],
-            ),
-            (
-                "strong",
-                &[1, 2, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14],
-                &[2, 8, 11, 17, 13, 21, 22, 5, 15, 9, 10],
-            ),
-        ],
-    );
+    let grid = Instance::new(&edges, &prizes, &costs);
+    // the nodes of one cluster, rooted or not: unpruned (in the order GW adds them), after
+    // simple or gw pruning, after strong pruning
+    let raw: &[usize] = &[1, 2, 3, 7, 4, 8, 6, 9, 13, 11, 12, 14, 5];
+    let most: &[usize] = &[1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14];
+    let lean: &[usize] = &[1, 2, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14];
+    grid.expect(&[
+        ("none", raw, &[2, 6, 8, 11, 17, 13, 21, 22, 5, 15, 3, 10]),
+        ("simple", most, &[2, 6, 8, 11, 17, 13, 21, 22, 5, 15, 3, 10]),
+        ("gw", most, &[10, 3, 15, 5, 22, 21, 13, 17, 11, 8, 6, 2]),
+        ("strong", lean, &[2, 8, 11, 17, 13, 21, 22, 5, 15, 3, 10]),
+    ]);
+    grid.clusters(2).expect(&[
+        (
+            "none",
+            &[1, 2, 3, 7, 4, 8, 6, 9, 13, 11, 12, 14],
+            &[2, 6, 8, 11, 17, 13, 21, 22, 5, 15],
+        ),
+        (
+            "simple",
+            &[1, 2, 3, 4, 6, 7, 8, 9, 11, 12, 13, 14],
+            &[2, 6, 8, 11, 17, 13, 21, 22, 5, 15],
+        ),
+        (
+            "gw",
+            &[1, 2, 3, 4, 6, 7, 8, 9, 11, 12, 13, 14],
+            &[15, 5, 22, 21, 13, 17, 11, 8, 6, 2],
+        ),
+        (
+            "strong",
+            &[1, 2, 4, 6, 7, 8, 9, 11, 12, 13, 14],
+            &[2, 8, 11, 17, 13, 21, 22, 5, 15],
+        ),
+    ]);
+    grid.root(5).expect(&[
+        ("none", raw, &[2, 6, 8, 11, 17, 13, 21, 22, 5, 15, 9, 10]),
+        ("simple", most, &[2, 6, 8, 11, 17, 13, 21, 22, 5, 15, 9, 10]),
+        ("gw", most, &[10, 9, 15, 5, 22, 21, 13, 17, 11, 8, 6, 2]),
+        ("strong", lean, &[2, 8, 11, 17, 13, 21, 22, 5, 15, 9, 10]),
+    ]);
 }
 
 #[test]
@@ -329,42 +228,25 @@ fn example_10_grid_5x3_real_weights() {
     let costs: Vec<f64> = (0..22)
         .map(|e| 0.5 + ((13 * e) % 7) as f64 / 10.0)
         .collect();
-    let none_nodes: &[usize] = &[3, 8, 7, 12, 13, 14, 4, 2, 6, 1, 5, 10, 9];
+    let raw: &[usize] = &[3, 8, 7, 12, 13, 14, 4, 2, 6, 1, 5, 10, 9];
     let most: &[usize] = &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14];
-    check(
-        &edges,
-        &prizes,
-        &costs,
-        None,
-        1,
-        &[
-            (
-                "none",
-                none_nodes,
-                &[7, 14, 21, 6, 20, 13, 5, 11, 3, 10, 17, 9],
-            ),
-            ("simple", most, &[7, 14, 21, 6, 20, 13, 5, 11, 3, 10, 17, 9]),
-            ("gw", most, &[9, 17, 10, 3, 11, 5, 13, 20, 6, 21, 14, 7]),
-            ("strong", most, &[7, 14, 21, 6, 20, 13, 5, 11, 3, 10, 17, 9]),
-        ],
-    );
-    check(
-        &edges,
-        &prizes,
-        &costs,
-        None,
-        3,
-        &[
-            ("none", none_nodes, &[7, 14, 21, 6, 20, 13, 5, 11, 3, 10]),
-            ("simple", most, &[7, 14, 21, 6, 20, 13, 5, 11, 3, 10]),
-            ("gw", most, &[10, 3, 11, 5, 13, 20, 6, 21, 14, 7]),
-            (
-                "strong",
-                &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13],
-                &[7, 14, 6, 20, 13, 5, 11, 3, 10],
-            ),
-        ],
-    );
+    let grid = Instance::new(&edges, &prizes, &costs);
+    grid.expect(&[
+        ("none", raw, &[7, 14, 21, 6, 20, 13, 5, 11, 3, 10, 17, 9]),
+        ("simple", most, &[7, 14, 21, 6, 20, 13, 5, 11, 3, 10, 17, 9]),
+        ("gw", most, &[9, 17, 10, 3, 11, 5, 13, 20, 6, 21, 14, 7]),
+        ("strong", most, &[7, 14, 21, 6, 20, 13, 5, 11, 3, 10, 17, 9]),
+    ]);
+    grid.clusters(3).expect(&[
+        ("none", raw, &[7, 14, 21, 6, 20, 13, 5, 11, 3, 10]),
+        ("simple", most, &[7, 14, 21, 6, 20, 13, 5, 11, 3, 10]),
+        ("gw", most, &[10, 3, 11, 5, 13, 20, 6, 21, 14, 7]),
+        (
+            "strong",
+            &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13],
+            &[7, 14, 6, 20, 13, 5, 11, 3, 10],
+        ),
+    ]);
 }
 
 #[test]
@@ -453,42 +335,21 @@ fn errors_beyond_pcst_fast() {
                 .contains("\"none\", \"simple\", \"gw\", \"strong\"")
         );
     }
-    for p in [Pruning::None, Pruning::Simple, Pruning::Gw, Pruning::Strong] {
+    for p in PRUNINGS {
         assert_eq!(p.to_string().parse::<Pruning>().unwrap(), p);
     }
 }
 
 #[test]
 fn example_12_eps_sensitivity() {
-    let prizes = [0.5 + 5e-9, 0.5 - 1e-8, 10.0];
-    check_eps(
-        &[[0, 1]],
-        &prizes,
-        &[1.0],
-        None,
-        1,
-        1e-6,
-        &[
-            ("none", &[0, 1, 2], &[0]),
-            ("simple", &[2], &[]),
-            ("gw", &[2], &[]),
-            ("strong", &[2], &[]),
-        ],
-    );
-    check_eps(
-        &[[0, 1]],
-        &prizes,
-        &[1.0],
-        None,
-        1,
-        1e-10,
-        &[
-            ("none", &[2], &[]),
-            ("simple", &[2], &[]),
-            ("gw", &[2], &[]),
-            ("strong", &[2], &[]),
-        ],
-    );
+    let pair = Instance::new(&[[0, 1]], &[0.5 + 5e-9, 0.5 - 1e-8, 10.0], &[1.0]);
+    pair.expect(&[
+        ("none", &[0, 1, 2], &[0]),
+        ("simple", &[2], &[]),
+        ("gw", &[2], &[]),
+        ("strong", &[2], &[]),
+    ]);
+    pair.eps(1e-10).expect(&every(&[2], &[]));
 }
 
 #[test]
@@ -496,7 +357,7 @@ fn empty_graph_and_self_loops() {
     let sol = solve_pcst(&[], &[], &[], &PcstValidParams::default()).unwrap();
     assert!(sol.nodes.is_empty() && sol.edges.is_empty());
     // a self-loop is never output
-    for pruning in [Pruning::None, Pruning::Simple, Pruning::Gw, Pruning::Strong] {
+    for pruning in PRUNINGS {
         let params = PcstParams::new().pruning(pruning).check().unwrap();
         let sol = solve_pcst(
             &[[0, 0], [0, 1], [1, 1]],
@@ -531,7 +392,7 @@ fn solver_reuse_matches_fresh_solves() {
     let mut out = Default::default();
     for round in 0..3 {
         for (edges, prizes, costs) in &cases {
-            for pruning in [Pruning::None, Pruning::Simple, Pruning::Gw, Pruning::Strong] {
+            for pruning in PRUNINGS {
                 let root = (round == 1).then_some(0);
                 let params = PcstParams::new()
                     .pruning(pruning)
@@ -569,7 +430,7 @@ fn stalled_growth_terminates() {
         5e-324,
         3.0,
     ];
-    for pruning in [Pruning::None, Pruning::Simple, Pruning::Gw, Pruning::Strong] {
+    for pruning in PRUNINGS {
         for g in [1, 2] {
             let params = PcstParams::new()
                 .num_clusters(g)

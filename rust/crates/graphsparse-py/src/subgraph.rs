@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use graphsparse::graph::GraphDatabase;
+use graphsparse::gspan::DfsCode;
 use graphsparse::subgraph::{
     BcgdFit, BcgdParams, BcgdValidParams, DEFAULT_CACHE_BYTES, Logistic, SeparableFunction,
     Squared, StumpParams, StumpSearch, StumpValidParams, SubgraphError, adaboost, fit_bcgd_path,
@@ -20,84 +21,78 @@ use crate::convert::{
 use crate::graph::Database;
 use crate::threads::{Exec, run, threads};
 
-/// The parameters of a BCGD fit (all but `lambda1`, which is the path), as a dict.
+/// The pattern-search parameters of BCGD and of the stump searches (boosting), as a dict.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct SearchArgs {
+    min_support: Count,
+    max_size: Option<Count>,
+    max_nodes: Option<NodeBudget>,
+    time_limit: Seconds,
+    prune: Flag,
+    /// Byte budget of the frontier embeddings (absent: the core's default).
+    #[pyo3(default)]
+    cache_bytes: Option<Count>,
+}
+
+/// `$builder` (a `BcgdParams` or a `StumpParams`: their setters share names, not a trait) with
+/// the settings of `$search` (a [`SearchArgs`]) and `parallel` set to `$parallel`.
+macro_rules! with_search {
+    ($builder:expr, $search:expr, $parallel:expr) => {{
+        let s: &SearchArgs = $search;
+        $builder
+            .min_support(s.min_support.usize())
+            .max_size(s.max_size.map(Count::usize))
+            .max_nodes(s.max_nodes.map(|b| b.0))
+            .time_limit(s.time_limit.0)
+            .prune(s.prune.0)
+            .parallel($parallel)
+            .cache_bytes(s.cache_bytes.map_or(DEFAULT_CACHE_BYTES, Count::usize))
+    }};
+}
+
+impl SearchArgs {
+    fn stump_params(&self, parallel: bool) -> Result<StumpValidParams, SubgraphError> {
+        with_search!(StumpParams::new(), self, parallel).check()
+    }
+}
+
+/// The parameters of a BCGD fit besides its [`SearchArgs`] and `lambda1` (which is the path),
+/// read from the same dict.
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
 struct BcgdArgs {
     lambda2: Real,
     tol: Real,
     max_iter: Count,
-    min_support: Count,
-    max_size: Option<Count>,
-    max_nodes: Option<NodeBudget>,
-    time_limit: Seconds,
-    prune: Flag,
     cache: Flag,
-    /// Byte budget of the frontier embeddings (absent: the core's default).
-    #[pyo3(default)]
-    cache_bytes: Option<Count>,
     screening: Flag,
     record_trace: Flag,
 }
 
 impl BcgdArgs {
-    fn params(&self, lambda1: f64, parallel: bool) -> Result<BcgdValidParams, SubgraphError> {
-        BcgdParams::new(lambda1)
+    fn params(
+        &self,
+        search: &SearchArgs,
+        lambda1: f64,
+        parallel: bool,
+    ) -> Result<BcgdValidParams, SubgraphError> {
+        let builder = BcgdParams::new(lambda1)
             .lambda2(self.lambda2.0)
             .tol(self.tol.0)
             .max_iter(self.max_iter.usize())
-            .min_support(self.min_support.usize())
-            .max_size(self.max_size.map(Count::usize))
-            .max_nodes(self.max_nodes.map(|b| b.0))
-            .time_limit(self.time_limit.0)
-            .prune(self.prune.0)
-            .parallel(parallel)
             .cache(self.cache.0)
-            .cache_bytes(cache_bytes(self.cache_bytes))
             .screening(self.screening.0)
-            .record_trace(self.record_trace.0)
-            .check()
+            .record_trace(self.record_trace.0);
+        with_search!(builder, search, parallel).check()
     }
 }
 
-/// The parameters of the stump searches (boosting), as a dict.
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct StumpArgs {
-    min_support: Count,
-    max_size: Option<Count>,
-    max_nodes: Option<NodeBudget>,
-    time_limit: Seconds,
-    prune: Flag,
-    /// Byte budget of the frontier embeddings (absent: the core's default).
-    #[pyo3(default)]
-    cache_bytes: Option<Count>,
-}
-
-/// The frontier byte budget given, or the core's default.
-fn cache_bytes(given: Option<Count>) -> usize {
-    given.map_or(DEFAULT_CACHE_BYTES, Count::usize)
-}
-
-/// The number of Adaboost rounds, read from the same dict as [`StumpArgs`].
+/// The number of Adaboost rounds, read from the same dict as [`SearchArgs`].
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
 struct RoundsArg {
     n_estimators: Count,
-}
-
-impl StumpArgs {
-    fn params(&self, parallel: bool) -> Result<StumpValidParams, SubgraphError> {
-        StumpParams::new()
-            .min_support(self.min_support.usize())
-            .max_size(self.max_size.map(Count::usize))
-            .max_nodes(self.max_nodes.map(|b| b.0))
-            .time_limit(self.time_limit.0)
-            .prune(self.prune.0)
-            .parallel(parallel)
-            .cache_bytes(cache_bytes(self.cache_bytes))
-            .check()
-    }
 }
 
 /// One per-iteration history column as a NumPy array.
@@ -109,25 +104,40 @@ fn set_column<T: numpy::Element>(
     d.set_item(key, values.collect::<Vec<_>>().into_pyarray(d.py()))
 }
 
+/// Sets `codes` (a `(k, 5)` DFS-code array per pattern) and `graph_ids` (the graphs of each).
+fn set_patterns<'a>(
+    d: &Bound<'_, PyDict>,
+    patterns: impl Iterator<Item = (&'a DfsCode, &'a [u32])>,
+) -> PyResult<()> {
+    let py = d.py();
+    let codes = PyList::empty(py);
+    let ids = PyList::empty(py);
+    for (code, graph_ids) in patterns {
+        codes.append(code_array(py, code)?)?;
+        ids.append(ids_array(py, graph_ids))?;
+    }
+    d.set_item("codes", codes)?;
+    d.set_item("graph_ids", ids)
+}
+
 fn fit_to_dict<'py>(py: Python<'py>, fit: &BcgdFit) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("intercept", fit.intercept)?;
     let coef: Vec<f64> = fit.features.iter().map(|f| f.coef).collect();
     d.set_item("coef", coef.into_pyarray(py))?;
-    let codes = PyList::empty(py);
-    let ids = PyList::empty(py);
+    let features = &fit.features;
+    set_patterns(
+        &d,
+        features.iter().map(|f| (&f.code, f.graph_ids.as_slice())),
+    )?;
     let eqs = PyList::empty(py);
-    for f in &fit.features {
-        codes.append(code_array(py, &f.code)?)?;
-        ids.append(ids_array(py, &f.graph_ids))?;
+    for f in features {
         let e = PyList::empty(py);
         for c in &f.equivalents {
             e.append(code_array(py, c)?)?;
         }
         eqs.append(e)?;
     }
-    d.set_item("codes", codes)?;
-    d.set_item("graph_ids", ids)?;
     d.set_item("equivalents", eqs)?;
     d.set_item("n_iter", fit.n_iter)?;
     d.set_item("converged", fit.converged)?;
@@ -177,12 +187,15 @@ fn fit_subgraph_bcgd<'py>(
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let args = extract_params::<BcgdArgs>(params)?;
+    let search = extract_params::<SearchArgs>(params)?;
     let n_threads = threads(py, n_threads)?;
     let lambdas = lambdas.as_slice()?;
     let first = *lambdas
         .first()
         .ok_or_else(|| bad_param("lambdas must hold at least one lambda1"))?;
-    let params = args.params(first, n_threads > 1).map_err(PyGsErr::from)?;
+    let params = args
+        .params(&search, first, n_threads > 1)
+        .map_err(PyGsErr::from)?;
     let (y, db) = (y.as_slice()?, &db.0);
     let exec = Exec::Pool(n_threads);
     let fits = match loss {
@@ -240,8 +253,8 @@ impl StumpSearcher {
         n_threads: usize,
     ) -> PyResult<Self> {
         let n_threads = threads(py, n_threads)?;
-        let params = extract_params::<StumpArgs>(params)?
-            .params(n_threads > 1)
+        let params = extract_params::<SearchArgs>(params)?
+            .stump_params(n_threads > 1)
             .map_err(PyGsErr::from)?;
         let inner = graphsparse::subgraph::StumpSearcher::new(&db.0, &params);
         Ok(Self {
@@ -305,8 +318,8 @@ fn fit_subgraph_adaboost<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let n_threads = threads(py, n_threads)?;
     let rounds = extract_params::<RoundsArg>(params)?.n_estimators.usize();
-    let params = extract_params::<StumpArgs>(params)?
-        .params(n_threads > 1)
+    let params = extract_params::<SearchArgs>(params)?
+        .stump_params(n_threads > 1)
         .map_err(PyGsErr::from)?;
     let (l, db) = (labels.as_slice()?, &db.0);
     let fit = run(py, Exec::Pool(n_threads), progress, |ctl| {
@@ -314,14 +327,8 @@ fn fit_subgraph_adaboost<'py>(
     })?
     .map_err(PyGsErr::from)?;
     let d = PyDict::new(py);
-    let codes = PyList::empty(py);
-    let ids = PyList::empty(py);
-    for s in &fit.stumps {
-        codes.append(code_array(py, &s.code)?)?;
-        ids.append(ids_array(py, &s.graph_ids))?;
-    }
-    d.set_item("codes", codes)?;
-    d.set_item("graph_ids", ids)?;
+    let stumps = &fit.stumps;
+    set_patterns(&d, stumps.iter().map(|s| (&s.code, s.graph_ids.as_slice())))?;
     let signs: Vec<f64> = fit.stumps.iter().map(|s| s.sign).collect();
     let weights: Vec<f64> = fit.stumps.iter().map(|s| s.weight).collect();
     d.set_item("signs", signs.into_pyarray(py))?;

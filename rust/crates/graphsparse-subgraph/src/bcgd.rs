@@ -176,6 +176,11 @@ impl BcgdValidParams {
     pub const fn lambda1(&self) -> f64 {
         self.0.lambda1
     }
+    /// The tree cache the fits of a call share, when `cache` is on.
+    fn tree_cache(&self) -> Option<TreeCache> {
+        let p = &self.0;
+        p.cache.then(|| TreeCache::new(p.max_size, p.cache_bytes))
+    }
 }
 
 /// One selected feature: an equivalence class of patterns with the same occurrence set.
@@ -647,14 +652,51 @@ pub fn fit_bcgd<L: Loss + ?Sized>(
     warm: Option<&BcgdFit>,
     ctl: &RunControl,
 ) -> Result<BcgdFit> {
-    let mut cache = params
-        .0
-        .cache
-        .then(|| TreeCache::new(params.0.max_size, params.0.cache_bytes));
-    let meter = params.0.budget.start(ctl);
+    let env = FitEnv::start(db, y, loss, params, ctl);
+    fit_from(&env, params, warm, params.tree_cache().as_mut())
+}
+
+/// What a fit and the fits it runs inside (the internal path) share: the graphs and
+/// responses, the loss, the caller's handle and the budget meter they claim their nodes from.
+struct FitEnv<'a, L: ?Sized> {
+    db: &'a GraphDatabase,
+    y: &'a [f64],
+    loss: &'a L,
+    ctl: &'a RunControl,
+    meter: Meter<'a>,
+}
+
+impl<'a, L: ?Sized> FitEnv<'a, L> {
+    /// Starts the budget of `params` (its clock starts now).
+    fn start(
+        db: &'a GraphDatabase,
+        y: &'a [f64],
+        loss: &'a L,
+        params: &BcgdValidParams,
+        ctl: &'a RunControl,
+    ) -> Self {
+        let meter = params.0.budget.start(ctl);
+        Self {
+            db,
+            y,
+            loss,
+            ctl,
+            meter,
+        }
+    }
+}
+
+/// One fit: checks the responses, then warm-starts from `warm` or, without one, runs a cold fit.
+fn fit_from<L: Loss + ?Sized>(
+    env: &FitEnv<'_, L>,
+    params: &BcgdValidParams,
+    warm: Option<&BcgdFit>,
+    cache: Option<&mut TreeCache>,
+) -> Result<BcgdFit> {
+    check_response(env.y, env.db.len())?;
     match warm {
-        Some(w) => fit_with_cache(db, y, loss, params, Some(w), ctl, &meter, cache.as_mut()),
-        None => fit_cold(db, y, loss, params, ctl, &meter, cache.as_mut()),
+        Some(w) => fit_with_cache(env, params, Some(w), cache),
+        None => fit_cold(env, params, cache),
     }
 }
 
@@ -960,20 +1002,22 @@ fn iterate_dual<L: Loss + ?Sized>(
     )
 }
 
-#[allow(clippy::too_many_arguments)]
+/// A fit from zero or warm-started from `warm`, on responses [`fit_from`] checked.
 fn fit_with_cache<L: Loss + ?Sized>(
-    db: &GraphDatabase,
-    y: &[f64],
-    loss: &L,
+    env: &FitEnv<'_, L>,
     params: &BcgdValidParams,
     warm: Option<&BcgdFit>,
-    ctl: &RunControl,
-    meter: &Meter<'_>,
     mut cache: Option<&mut TreeCache>,
 ) -> Result<BcgdFit> {
+    let FitEnv {
+        db,
+        y,
+        loss,
+        ctl,
+        ref meter,
+    } = *env;
     let p = &params.0;
     let n = db.len();
-    check_response(y, n)?;
     let (lambda1, lambda2) = (p.lambda1, p.lambda2);
     let miner = feature_miner(p.min_support, p.max_size)?;
     let mut it = Iterate::new(n, warm);
@@ -1098,27 +1142,23 @@ const INTERNAL_PATH_RATIO: f64 = 0.5;
 
 /// A fit without a warm start. With screening, the null model's dual point and `λ_max`
 /// (one branch-and-bound search) start an internal path `λ_max · ratio^k` down to `λ1` when
-/// `λ1 < λ_max · ratio`; the returned fit keeps their searches in `path_history`.
+/// `λ1 < λ_max · ratio`; the returned fit keeps their searches in `path_history`. The
+/// responses are the ones [`fit_from`] checked.
 fn fit_cold<L: Loss + ?Sized>(
-    db: &GraphDatabase,
-    y: &[f64],
-    loss: &L,
+    env: &FitEnv<'_, L>,
     params: &BcgdValidParams,
-    ctl: &RunControl,
-    meter: &Meter<'_>,
     mut cache: Option<&mut TreeCache>,
 ) -> Result<BcgdFit> {
     let p = &params.0;
-    let n = db.len();
-    check_response(y, n)?;
-    let null = (p.screening && loss.smoothness().is_some())
-        .then(|| null_intercept(loss, y))
+    let n = env.db.len();
+    let null = (p.screening && env.loss.smoothness().is_some())
+        .then(|| null_intercept(env.loss, env.y))
         .flatten();
     let Some(b0) = null else {
-        return fit_with_cache(db, y, loss, params, None, ctl, meter, cache);
+        return fit_with_cache(env, params, None, cache);
     };
     let nf = n as f64;
-    let g1: Vec<f64> = y.iter().map(|&v| loss.d1(v, b0) / nf).collect();
+    let g1: Vec<f64> = env.y.iter().map(|&v| env.loss.d1(v, b0) / nf).collect();
     let (ap, an) = balance(&g1);
     let theta: Vec<f64> = g1
         .iter()
@@ -1135,17 +1175,17 @@ fn fit_cold<L: Loss + ?Sized>(
     let cut = match cache.as_deref_mut() {
         Some(c) => {
             let tr = Traversal {
-                db,
+                db: env.db,
                 miner: &miner,
-                meter,
+                meter: &env.meter,
                 parallel: false,
             };
             search_cached(c, &tr, &mut mc)?
         }
-        None => mine_with_meter(db, &miner, &mut mc, meter)?.truncation,
+        None => mine_with_meter(env.db, &miner, &mut mc, &env.meter)?.truncation,
     };
     if cut.is_some() {
-        return fit_with_cache(db, y, loss, params, None, ctl, meter, cache);
+        return fit_with_cache(env, params, None, cache);
     }
     let lambda_max = mc.best;
     let mut warm = BcgdFit {
@@ -1175,16 +1215,7 @@ fn fit_cold<L: Loss + ?Sized>(
     let mut lam = lambda_max * INTERNAL_PATH_RATIO;
     while lam > p.lambda1 {
         let pk = params.clone().into_params().lambda1(lam).check()?;
-        let fit = fit_with_cache(
-            db,
-            y,
-            loss,
-            &pk,
-            Some(&warm),
-            ctl,
-            meter,
-            cache.as_deref_mut(),
-        )?;
+        let fit = fit_with_cache(env, &pk, Some(&warm), cache.as_deref_mut())?;
         path_history.extend_from_slice(&fit.history);
         if fit.truncation.is_some() {
             return Ok(BcgdFit {
@@ -1197,7 +1228,7 @@ fn fit_cold<L: Loss + ?Sized>(
         warm = fit;
         lam *= INTERNAL_PATH_RATIO;
     }
-    let fit = fit_with_cache(db, y, loss, params, Some(&warm), ctl, meter, cache)?;
+    let fit = fit_with_cache(env, params, Some(&warm), cache)?;
     Ok(BcgdFit {
         path_history,
         lambda_max: Some(lambda_max),
@@ -1225,18 +1256,12 @@ pub fn fit_bcgd_path<L: Loss + ?Sized>(
     ctl: &RunControl,
 ) -> Result<Vec<BcgdFit>> {
     let mut out: Vec<BcgdFit> = Vec::with_capacity(lambdas.len());
-    let mut cache = params
-        .0
-        .cache
-        .then(|| TreeCache::new(params.0.max_size, params.0.cache_bytes));
+    let mut cache = params.tree_cache();
     for (k, &lam) in lambdas.iter().enumerate() {
         ctl.progress().set_stage(k as u64, lambdas.len() as u64);
         let pk = params.clone().into_params().lambda1(lam).check()?;
-        let meter = pk.0.budget.start(ctl);
-        let fit = match out.last() {
-            Some(w) => fit_with_cache(db, y, loss, &pk, Some(w), ctl, &meter, cache.as_mut())?,
-            None => fit_cold(db, y, loss, &pk, ctl, &meter, cache.as_mut())?,
-        };
+        let env = FitEnv::start(db, y, loss, &pk, ctl);
+        let fit = fit_from(&env, &pk, out.last(), cache.as_mut())?;
         let stop = fit.truncation.is_some();
         out.push(fit);
         if stop {

@@ -258,6 +258,13 @@ pub fn tuples(code: &graphsparse_gspan::DfsCode) -> Code {
         .collect()
 }
 
+/// Every pair `(i, j)` of vertices `i < j < n`, in increasing order.
+fn vertex_pairs(n: usize) -> Vec<(u32, u32)> {
+    (0..n as u32)
+        .flat_map(|i| (i + 1..n as u32).map(move |j| (i, j)))
+        .collect()
+}
+
 /// A random simple graph: `1..=max_v` vertices, at most `max_e` edges, random orientation.
 pub fn arb_graph(
     max_v: usize,
@@ -266,9 +273,7 @@ pub fn arb_graph(
     n_elabels: u32,
 ) -> impl Strategy<Value = G> {
     (1..=max_v).prop_flat_map(move |n| {
-        let pairs: Vec<(u32, u32)> = (0..n as u32)
-            .flat_map(|i| (i + 1..n as u32).map(move |j| (i, j)))
-            .collect();
+        let pairs = vertex_pairs(n);
         let k = pairs.len().min(max_e);
         (
             prop::collection::vec(0..n_vlabels, n),
@@ -294,13 +299,10 @@ pub fn arb_connected(
     n_elabels: u32,
 ) -> impl Strategy<Value = G> {
     (2..=max_v).prop_flat_map(move |n| {
-        let pairs: Vec<(u32, u32)> = (0..n as u32)
-            .flat_map(|i| (i + 1..n as u32).map(move |j| (i, j)))
-            .collect();
         (
             prop::collection::vec(0..n_vlabels, n),
             prop::collection::vec(any::<prop::sample::Index>(), n - 1),
-            prop::sample::subsequence(pairs, 0..=max_extra.min(n * (n - 1) / 2)),
+            prop::sample::subsequence(vertex_pairs(n), 0..=max_extra.min(n * (n - 1) / 2)),
             prop::collection::vec(0..n_elabels, n - 1 + max_extra),
             prop::collection::vec(any::<prop::sample::Index>(), 1),
         )
