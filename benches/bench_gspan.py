@@ -94,14 +94,15 @@ def main() -> None:
         "--anchor-limit",
         type=float,
         default=300.0,
-        help="seconds allowed to the pure-Python anchor per case (default 300)",
+        help="seconds allowed to the pure-Python anchor per case (default %(default).0f)",
     )
     parser.add_argument("--no-anchor", action="store_true", help="skip gspan-mining")
     parser.add_argument(
         "--repeat",
         type=int,
         default=3,
-        help="interleaved 1-/2-thread runs per case; the best of each is reported (default 3)",
+        help="interleaved 1-/2-thread runs per case; the best of each is reported"
+        " (default %(default)d)",
     )
     args = parser.parse_args()
     try:

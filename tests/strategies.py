@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import networkx as nx
 from hypothesis import strategies as st
@@ -36,13 +37,12 @@ def labelled_graph(
 
 @st.composite
 def graph_databases(
-    draw,
-    min_graphs: int = 0,
-    max_graphs: int = 6,
-    max_vertices: int = 7,
-    n_vertex_labels: int = 3,
-    n_edge_labels: int = 2,
+    draw, min_graphs: int = 0, max_graphs: int = 6, **graph_options: Any
 ) -> list[nx.Graph]:
-    """A list of small labelled graphs (a database for mining)."""
+    """A list of small labelled graphs (a database for mining).
+
+    ``graph_options`` (``max_vertices``, ``n_vertex_labels``, ``n_edge_labels``) are passed to
+    :func:`labelled_graph`, which holds their defaults.
+    """
     k = draw(st.integers(min_graphs, max_graphs))
-    return [draw(labelled_graph(max_vertices, n_vertex_labels, n_edge_labels)) for _ in range(k)]
+    return [draw(labelled_graph(**graph_options)) for _ in range(k)]

@@ -50,13 +50,20 @@ def node_weights(draw: Any, n: int) -> np.ndarray:
     return np.asarray(vals, dtype=np.float64)
 
 
+@st.composite
+def projection_cases(draw: Any) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, int]:
+    """``(n, edges, costs, w, s)``: a graph, node weights and a target support size."""
+    n, edges, costs = draw(graphs())
+    w = draw(node_weights(n))
+    s = draw(st.integers(1, n))
+    return n, edges, costs, w, s
+
+
 # -- head/tail projections against the reference binary search -------------------------------------
 @settings(max_examples=80)
 @given(data=st.data())
 def test_projection_matches_reference_binary_search(data: Any) -> None:
-    n, edges, costs = data.draw(graphs())
-    w = data.draw(node_weights(n))
-    s = data.draw(st.integers(1, n))
+    n, edges, costs, w, s = data.draw(projection_cases())
     ratio = data.draw(st.sampled_from([0.0, 0.1, 0.5]))
     max_iter = data.draw(st.integers(1, 20))
     s_high = max(min(int(s * (1.0 + ratio)), n), s)
@@ -75,9 +82,7 @@ def test_projection_matches_reference_binary_search(data: Any) -> None:
 @settings(max_examples=40)
 @given(data=st.data())
 def test_projection_is_scale_and_sign_invariant(data: Any) -> None:
-    n, edges, costs = data.draw(graphs())
-    w = data.draw(node_weights(n))
-    s = data.draw(st.integers(1, n))
+    _, edges, costs, w, s = data.draw(projection_cases())
     base = online.tail_projection(w, edges, s, costs=costs)
     assert online.tail_projection(-w, edges, s, costs=costs)[0].tolist() == base[0].tolist()
     assert online.tail_projection(8.0 * w, edges, s, costs=costs)[0].tolist() == base[0].tolist()

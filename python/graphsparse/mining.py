@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import networkx as nx
@@ -114,12 +114,18 @@ class Pattern:
         p._dfs_code = p._graph_ids = p._vertex_labels = None
         return p
 
+    def _field(self, slot: str, read: Callable[[_PatternTable, int], Any]) -> Any:
+        """The value in ``slot``; a pattern of a mining table reads it there on first use."""
+        value = getattr(self, slot)
+        if value is None:
+            assert self._table is not None
+            value = read(self._table, self._k)
+            setattr(self, slot, value)
+        return value
+
     @property
     def dfs_code(self) -> tuple[DfsEdge, ...]:
-        if self._dfs_code is None:
-            assert self._table is not None
-            self._dfs_code = self._table.dfs_code(self._k)
-        return self._dfs_code
+        return self._field("_dfs_code", _PatternTable.dfs_code)
 
     @property
     def support(self) -> int:
@@ -127,17 +133,11 @@ class Pattern:
 
     @property
     def graph_ids(self) -> np.ndarray:
-        if self._graph_ids is None:
-            assert self._table is not None
-            self._graph_ids = self._table.graph_ids_of(self._k)
-        return self._graph_ids
+        return self._field("_graph_ids", _PatternTable.graph_ids_of)
 
     @property
     def vertex_labels(self) -> tuple[Any, ...]:
-        if self._vertex_labels is None:
-            assert self._table is not None
-            self._vertex_labels = self._table.vertex_labels(self._k)
-        return self._vertex_labels
+        return self._field("_vertex_labels", _PatternTable.vertex_labels)
 
     @property
     def n_edges(self) -> int:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -39,7 +39,14 @@ from . import _graphsparse as _rs
 from ._lpboost import LPBoostMaster
 from ._progress import reporter
 from ._threads import resolve_n_jobs
-from ._validation import as_int, as_real, as_response, encode_binary, min_support_count
+from ._validation import (
+    as_int,
+    as_real,
+    as_response,
+    encode_binary,
+    min_support_count,
+    set_init_params,
+)
 from .datasets import GraphDataset, as_dataset
 from .exceptions import InvalidParameterError, TruncatedSearchWarning
 from .mining import Pattern
@@ -117,6 +124,17 @@ def _pattern(code: np.ndarray, ids: np.ndarray, ds: GraphDataset) -> Pattern:
     return Pattern(dfs, len(ids), np.asarray(ids, dtype=np.int64), tuple(labels))
 
 
+def _warn_unfinished(
+    truncated: str | None, converged: bool, stopped: str, not_converged: str, stacklevel: int
+) -> None:
+    """Warn when a fit ended early: stopped by a budget (``truncated``), else short of
+    convergence; ``stacklevel`` counts from the caller."""
+    if truncated is not None:
+        warnings.warn(stopped, TruncatedSearchWarning, stacklevel=stacklevel + 1)
+    elif not converged:
+        warnings.warn(not_converged, ConvergenceWarning, stacklevel=stacklevel + 1)
+
+
 def _linear_decision(
     patterns: Sequence[Pattern], coef: np.ndarray, intercept: float, X: Any, n_jobs: int | None
 ) -> np.ndarray:
@@ -125,6 +143,18 @@ def _linear_decision(
     for ids, c in zip(_occurrences(patterns, ds, n_jobs), coef, strict=True):
         mu[ids] += c
     return mu
+
+
+class _SignClassifier(ClassifierMixin):
+    """``predict`` of a binary model: ``classes_[1]`` where the decision function is > 0."""
+
+    classes_: np.ndarray
+    decision_function: Callable[[Any], np.ndarray]  # the model's, further along the MRO
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Predicted class labels."""
+        positive = self.decision_function(X) > 0  # first: it raises NotFittedError
+        return self.classes_[positive.astype(np.intp)]
 
 
 # -- BCGD models ----------------------------------------------------------------------------------
@@ -148,18 +178,7 @@ class _SubgraphBCGD(BaseEstimator):
         verbose: bool | int | str = 0,
         cache_bytes: int = _CACHE_BYTES,
     ) -> None:
-        self.lambda1 = lambda1
-        self.lambda2 = lambda2
-        self.max_size = max_size
-        self.min_support = min_support
-        self.tol = tol
-        self.max_iter = max_iter
-        self.n_jobs = n_jobs
-        self.max_nodes = max_nodes
-        self.time_limit = time_limit
-        self.screening = screening
-        self.verbose = verbose
-        self.cache_bytes = cache_bytes
+        set_init_params(self, locals())
 
     def _target(self, y: Any, n: int) -> np.ndarray:
         raise NotImplementedError
@@ -241,20 +260,15 @@ class _SubgraphBCGD(BaseEstimator):
             "pruned_spp": int(d["total_pruned_spp"]),
             "path_searches": int(d["path_searches"]),
         }
-        if self.truncated_ is not None:
-            warnings.warn(
-                f"subgraph search stopped by its {self.truncated_} budget after "
-                f"{self.n_iter_} iterations; the model is the last complete iterate",
-                TruncatedSearchWarning,
-                stacklevel=3,
-            )
-        elif not self.converged_:
-            warnings.warn(
-                f"BCGD did not converge in max_iter={self.max_iter} iterations "
-                f"(tol={self.tol}); increase max_iter or tol",
-                ConvergenceWarning,
-                stacklevel=3,
-            )
+        _warn_unfinished(
+            self.truncated_,
+            self.converged_,
+            f"subgraph search stopped by its {self.truncated_} budget after "
+            f"{self.n_iter_} iterations; the model is the last complete iterate",
+            f"BCGD did not converge in max_iter={self.max_iter} iterations "
+            f"(tol={self.tol}); increase max_iter or tol",
+            stacklevel=3,
+        )
 
     def fit(self, X: Any, y: npt.ArrayLike) -> _SubgraphBCGD:
         """Fit the model on graphs ``X`` with responses ``y``.
@@ -361,7 +375,7 @@ _PARAMS_DOC = """
 """
 
 
-class SubgraphLogisticRegression(ClassifierMixin, _SubgraphBCGD):
+class SubgraphLogisticRegression(_SignClassifier, _SubgraphBCGD):
     __doc__ = (
         """L1 / elastic-net logistic regression over all subgraph indicators.
 
@@ -390,11 +404,6 @@ class SubgraphLogisticRegression(ClassifierMixin, _SubgraphBCGD):
         mu = self.decision_function(X)
         p = 0.5 * (1.0 + np.tanh(0.5 * mu))  # the logistic function without overflow
         return np.column_stack([1.0 - p, p])
-
-    def predict(self, X: Any) -> np.ndarray:
-        """Predicted class labels."""
-        positive = self.decision_function(X) > 0  # first: it raises NotFittedError
-        return self.classes_[positive.astype(np.intp)]
 
 
 class SubgraphLinearRegression(RegressorMixin, _SubgraphBCGD):
@@ -463,7 +472,7 @@ def lambda1_path(
 
 
 # -- boosting -------------------------------------------------------------------------------------
-class _StumpEnsemble(ClassifierMixin, BaseEstimator):
+class _StumpEnsemble(_SignClassifier, BaseEstimator):
     """Shared code of the boosting classifiers: an ensemble of ``s (2 I(x ⊆ g) - 1)`` stumps."""
 
     def _stump_params(self, n_graphs: int) -> dict[str, Any]:
@@ -500,15 +509,15 @@ class _StumpEnsemble(ClassifierMixin, BaseEstimator):
         self.coef_ = np.asarray(coef, dtype=np.float64)
         self.intercept_ = float(intercept)
 
+    def _graphs_and_signs(self, X: Any, y: Any) -> tuple[GraphDataset, np.ndarray]:
+        """The training graphs and their labels as ±1 (``classes_[1]`` is +1)."""
+        ds = _dataset(X)
+        return ds, 2.0 * _binary_response(self, y, len(ds)) - 1.0
+
     def decision_function(self, X: Any) -> np.ndarray:
         """``sum_t w_t s_t (2 I(x_t ⊆ g) - 1)`` for each graph."""
         check_is_fitted(self, "coef_")
         return _linear_decision(self.patterns_, self.coef_, self.intercept_, X, self.n_jobs)
-
-    def predict(self, X: Any) -> np.ndarray:
-        """Predicted class labels."""
-        positive = self.decision_function(X) > 0  # first: it raises NotFittedError
-        return self.classes_[positive.astype(np.intp)]
 
 
 class SubgraphAdaBoost(_StumpEnsemble):
@@ -548,19 +557,11 @@ class SubgraphAdaBoost(_StumpEnsemble):
         verbose: bool | int | str = 0,
         cache_bytes: int = _CACHE_BYTES,
     ) -> None:
-        self.n_estimators = n_estimators
-        self.max_size = max_size
-        self.min_support = min_support
-        self.n_jobs = n_jobs
-        self.max_nodes = max_nodes
-        self.time_limit = time_limit
-        self.verbose = verbose
-        self.cache_bytes = cache_bytes
+        set_init_params(self, locals())
 
     def fit(self, X: Any, y: npt.ArrayLike) -> SubgraphAdaBoost:
         """Run ``n_estimators`` boosting rounds on graphs ``X`` with two-class labels ``y``."""
-        ds = _dataset(X)
-        labels = 2.0 * _binary_response(self, y, len(ds)) - 1.0
+        ds, labels = self._graphs_and_signs(X, y)
         params = {**self._stump_params(len(ds)), "n_estimators": self.n_estimators}
         d = _run_rust(
             _rs.fit_subgraph_adaboost,
@@ -639,21 +640,11 @@ class SubgraphLPBoost(_StumpEnsemble):
         verbose: bool | int = 0,
         cache_bytes: int = _CACHE_BYTES,
     ) -> None:
-        self.nu = nu
-        self.tol = tol
-        self.max_iter = max_iter
-        self.max_size = max_size
-        self.min_support = min_support
-        self.n_jobs = n_jobs
-        self.max_nodes = max_nodes
-        self.time_limit = time_limit
-        self.verbose = verbose
-        self.cache_bytes = cache_bytes
+        set_init_params(self, locals())
 
     def fit(self, X: Any, y: npt.ArrayLike) -> SubgraphLPBoost:
         """Column generation on graphs ``X`` with two-class labels ``y``."""
-        ds = _dataset(X)
-        labels = 2.0 * _binary_response(self, y, len(ds)) - 1.0
+        ds, labels = self._graphs_and_signs(X, y)
         # the column generation runs here in Python, so its own parameters are checked here
         nu = as_real(self.nu, "nu")
         if not 0.0 < nu <= 1.0:
@@ -701,18 +692,13 @@ class SubgraphLPBoost(_StumpEnsemble):
                 )
         self.n_iter_ = len(cols)
         self.objective_ = objective
-        if cut is not None:
-            warnings.warn(
-                f"LPBoost stopped by its {cut} budget after {len(cols)} columns",
-                TruncatedSearchWarning,
-                stacklevel=2,
-            )
-        elif not self.converged_:
-            warnings.warn(
-                f"LPBoost did not converge in max_iter={max_iter} columns",
-                ConvergenceWarning,
-                stacklevel=2,
-            )
+        _warn_unfinished(
+            cut,
+            self.converged_,
+            f"LPBoost stopped by its {cut} budget after {len(cols)} columns",
+            f"LPBoost did not converge in max_iter={max_iter} columns",
+            stacklevel=2,
+        )
         keep = [(c, float(a)) for c, a in zip(cols, alpha, strict=True) if a > 1e-12]
         if not keep:
             raise InvalidParameterError("no subgraph stump found on this data")

@@ -18,7 +18,8 @@ function                         set                                           t
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -37,6 +38,7 @@ __all__ = [
 ]
 
 FloatArray = npt.NDArray[np.float64]
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
 _DIMS = (1, 2)
@@ -70,6 +72,36 @@ def _n_threads(arr: FloatArray, n_jobs: int | None) -> int:
     return resolve_n_jobs(n_jobs)
 
 
+def _shared_doc(point: str) -> Callable[[_F], _F]:
+    """Fill in the parameter text that every projection shares (scipy's ``doccer`` style).
+
+    ``%(point)s``, ``%(n_jobs)s`` and ``%(out)s`` in the docstring become the entries of the
+    projected array ``point``, of ``n_jobs`` and of ``out``.
+    """
+    entries = {
+        "point": (
+            f"{point} : array_like of shape (n,) or (m, n)\n"
+            "        Point to project; a 2-D array is projected row by row."
+        ),
+        "n_jobs": (
+            "n_jobs : int or None, default=None\n"
+            "        Rust threads for 2-D input; the result does not depend on it."
+        ),
+        "out": (
+            "out : ndarray of float64, optional\n"
+            f"        Writeable C-contiguous array of ``{point}``'s shape that receives the result"
+            f" (may be ``{point}``)."
+        ),
+    }
+
+    def fill(func: _F) -> _F:
+        if func.__doc__ is not None:  # None under ``python -OO``
+            func.__doc__ %= entries
+        return func
+
+    return fill
+
+
 def _project(
     rust_fn: Any, arr: FloatArray, param: Any, n_jobs: int | None, out: FloatArray | None
 ) -> FloatArray:
@@ -81,6 +113,7 @@ def _project(
     return rust_fn(arr, param, n_threads=_n_threads(arr, n_jobs), out=out)
 
 
+@_shared_doc("v")
 def project_simplex(
     v: npt.ArrayLike,
     radius: float = 1.0,
@@ -95,15 +128,13 @@ def project_simplex(
 
     Parameters
     ----------
-    v : array_like of shape (n,) or (m, n)
-        Point to project; a 2-D array is projected row by row.
+    %(point)s
     radius : float, default=1.0
         Sum of the simplex, finite and ``> 0``.
     n_jobs : int or None, default=None
         Rust threads for 2-D input (``None``: all cores, capped by
         ``GRAPHSPARSE_NUM_THREADS``). The result does not depend on it.
-    out : ndarray of float64, optional
-        Writeable C-contiguous array of ``v``'s shape that receives the result (may be ``v``).
+    %(out)s
 
     Returns
     -------
@@ -129,6 +160,7 @@ def project_simplex(
     return _project(_rs.project_simplex, arr, as_real(radius, "radius"), n_jobs, out)
 
 
+@_shared_doc("v")
 def project_l1_ball(
     v: npt.ArrayLike,
     radius: float = 1.0,
@@ -142,14 +174,11 @@ def project_l1_ball(
 
     Parameters
     ----------
-    v : array_like of shape (n,) or (m, n)
-        Point to project; a 2-D array is projected row by row.
+    %(point)s
     radius : float, default=1.0
         Radius of the ball, finite and ``>= 0`` (``0`` gives zeros).
-    n_jobs : int or None, default=None
-        Rust threads for 2-D input; the result does not depend on it.
-    out : ndarray of float64, optional
-        Writeable C-contiguous array of ``v``'s shape that receives the result (may be ``v``).
+    %(n_jobs)s
+    %(out)s
 
     Returns
     -------
@@ -173,6 +202,7 @@ def project_l1_ball(
     return _project(_rs.project_l1_ball, arr, as_real(radius, "radius"), n_jobs, out)
 
 
+@_shared_doc("y")
 def project_weighted_simplex(
     y: npt.ArrayLike,
     eps: npt.ArrayLike,
@@ -189,15 +219,12 @@ def project_weighted_simplex(
 
     Parameters
     ----------
-    y : array_like of shape (n,) or (m, n)
-        Point to project; a 2-D array is projected row by row.
+    %(point)s
     eps : array_like of shape (n,) or (m, n)
         Non-negative finite weights, not all zero (in every row); one row is shared by all rows
         of ``y``.
-    n_jobs : int or None, default=None
-        Rust threads for 2-D input; the result does not depend on it.
-    out : ndarray of float64, optional
-        Writeable C-contiguous array of ``y``'s shape that receives the result (may be ``y``).
+    %(n_jobs)s
+    %(out)s
 
     Returns
     -------
@@ -225,6 +252,7 @@ def project_weighted_simplex(
     return _project(_rs.project_weighted_simplex, arr, w, n_jobs, out)
 
 
+@_shared_doc("y")
 def project_capped_simplex(
     y: npt.ArrayLike,
     k: float,
@@ -240,14 +268,11 @@ def project_capped_simplex(
 
     Parameters
     ----------
-    y : array_like of shape (n,) or (m, n)
-        Point to project; a 2-D array is projected row by row.
+    %(point)s
     k : float
         Budget, ``>= 0`` (fractional values and ``inf`` are allowed).
-    n_jobs : int or None, default=None
-        Rust threads for 2-D input; the result does not depend on it.
-    out : ndarray of float64, optional
-        Writeable C-contiguous array of ``y``'s shape that receives the result (may be ``y``).
+    %(n_jobs)s
+    %(out)s
 
     Returns
     -------
@@ -269,6 +294,7 @@ def project_capped_simplex(
     return _project(_rs.project_capped_simplex, arr, as_real(k, "k"), n_jobs, out)
 
 
+@_shared_doc("y")
 def project_top_k(
     y: npt.ArrayLike,
     k: int,
@@ -283,14 +309,11 @@ def project_top_k(
 
     Parameters
     ----------
-    y : array_like of shape (n,) or (m, n)
-        Point to project; a 2-D array is projected row by row.
+    %(point)s
     k : int
         Number of entries to keep, ``0 <= k <= n``.
-    n_jobs : int or None, default=None
-        Rust threads for 2-D input; the result does not depend on it.
-    out : ndarray of float64, optional
-        Writeable C-contiguous array of ``y``'s shape that receives the result (may be ``y``).
+    %(n_jobs)s
+    %(out)s
 
     Returns
     -------

@@ -41,7 +41,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from . import _graphsparse as _rs
 from ._progress import reporter
 from ._threads import resolve_n_jobs
-from ._validation import as_real, as_response
+from ._validation import as_real, as_response, set_init_params
 from .exceptions import InvalidParameterError, TruncatedSearchWarning
 
 __all__ = ["Condition", "Rule", "RuleEnsembleClassifier", "RuleEnsembleRegressor", "cut_points"]
@@ -420,21 +420,7 @@ class _RuleEnsemble(TransformerMixin, BaseEstimator):
         n_jobs: int | None = 1,
         verbose: bool | int | str = 0,
     ) -> None:
-        self.rho = rho
-        self.C = C
-        self.a = a
-        self.categorical_features = categorical_features
-        self.n_cuts = n_cuts
-        self.cut_rule = cut_rule
-        self.cut_points = cut_points
-        self.tol = tol
-        self.max_iter = max_iter
-        self.rule_threshold = rule_threshold
-        self.max_nodes = max_nodes
-        self.time_limit = time_limit
-        self.kernel_cache_bytes = kernel_cache_bytes
-        self.n_jobs = n_jobs
-        self.verbose = verbose
+        set_init_params(self, locals())
 
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
@@ -795,24 +781,7 @@ class RuleEnsembleClassifier(ClassifierMixin, _RuleEnsemble):
         n_jobs: int | None = 1,
         verbose: bool | int | str = 0,
     ) -> None:
-        super().__init__(
-            rho=rho,
-            C=C,
-            a=a,
-            categorical_features=categorical_features,
-            n_cuts=n_cuts,
-            cut_rule=cut_rule,
-            cut_points=cut_points,
-            tol=tol,
-            max_iter=max_iter,
-            rule_threshold=rule_threshold,
-            max_nodes=max_nodes,
-            time_limit=time_limit,
-            kernel_cache_bytes=kernel_cache_bytes,
-            n_jobs=n_jobs,
-            verbose=verbose,
-        )
-        self.mu = mu
+        set_init_params(self, locals())
 
     _loss = "hinge"
 

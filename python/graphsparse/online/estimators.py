@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._validation import set_init_params
 from ..exceptions import InvalidParameterError
 from ._base import GRAPH_PARAMS, _GraphMixin, _OnlineClassifier
 
@@ -45,28 +46,47 @@ _GRAPH_DOC = """
     fallback : {"lambda_high", "closest"}, default="lambda_high"
         What a projection returns when no run lands in range (see :func:`head_projection`)."""
 
+# the parameters that several learners share, each described once
+_GRAPH_TARGET_DOC = """
+    edges : array-like of int, shape (m, 2)
+        The feature graph.
+    sparsity : int
+        Target support size ``s`` of the tail projection."""
+_SPARSITY_DOC = """
+    sparsity : int
+        Number of non-zero features."""
+_GAMMA_DOC = """
+    gamma : float{default}
+        Learning-rate parameter ``γ > 0``."""
+_LR_DOC = """
+    lr : float
+        Step size; step ``t`` uses ``lr/√t``."""
+_L1_DOC = """
+    lam : float, default=0.01
+        ℓ1 weight ``λ ≥ 0``."""
+
+
+def _doc(summary: str, *params: str, attributes: str = "") -> str:
+    """A learner's numpydoc: its summary and parameters, then ``loss``, ``l2`` and the fitted
+    attributes that every learner has, then its own ``attributes``."""
+    heading = "\n\n    Parameters\n    ----------"
+    return summary.rstrip() + heading + "".join(params) + _COMMON_DOC + attributes
+
 
 class GraphDA(_GraphMixin, _OnlineClassifier):
-    __doc__ = (
+    __doc__ = _doc(
         """GraphDA: online dual averaging under a graph-structured sparsity model.
 
     Per sample: ``ḡ ← mean of the gradients``; ``b = P(ḡ, head(ḡ))``; ``w̃ = −√t/γ · b``;
     ``w = P(w̃, tail(w̃))`` (the intercept follows ``w̃``). Head and tail are the WGM projections
     of :func:`head_projection` on ``edges`` (one node per feature).
-
-    Parameters
-    ----------
-    edges : array-like of int, shape (m, 2)
-        The feature graph.
-    sparsity : int
-        Target support size ``s`` of the tail projection.
-    gamma : float
-        Learning-rate parameter ``γ > 0``."""
-        + _GRAPH_DOC
-        + _COMMON_DOC
-        + """    grad_avg_ : ndarray of shape (n_features + 1,)
+    """,
+        _GRAPH_TARGET_DOC,
+        _GAMMA_DOC.format(default=""),
+        _GRAPH_DOC,
+        attributes="""    grad_avg_ : ndarray of shape (n_features + 1,)
         The dual average ``ḡ`` (intercept last).
-"""
+""",
     )
 
     _method = "graph_da"
@@ -88,34 +108,17 @@ class GraphDA(_GraphMixin, _OnlineClassifier):
         fallback: str = "lambda_high",
         l2: float = 0.0,
     ) -> None:
-        self.edges = edges
-        self.sparsity = sparsity
-        self.gamma = gamma
-        self.loss = loss
-        self.costs = costs
-        self.head_sparsity = head_sparsity
-        self.ratio = ratio
-        self.max_iter = max_iter
-        self.num_clusters = num_clusters
-        self.fallback = fallback
-        self.l2 = l2
+        set_init_params(self, locals())
 
 
 class GraphStoIHT(_GraphMixin, _OnlineClassifier):
-    __doc__ = (
+    __doc__ = _doc(
         """GraphStoIHT: StoIHT whose gradient step is restricted to a head projection and whose
     iterate is a tail projection on ``edges``; the intercept stays 0.
-
-    Parameters
-    ----------
-    edges : array-like of int, shape (m, 2)
-        The feature graph.
-    sparsity : int
-        Target support size ``s`` of the tail projection.
-    lr : float
-        Step size; step ``t`` uses ``lr/√t``."""
-        + _GRAPH_DOC
-        + _COMMON_DOC
+    """,
+        _GRAPH_TARGET_DOC,
+        _LR_DOC,
+        _GRAPH_DOC,
     )
 
     _method = "graph_sto_iht"
@@ -136,32 +139,17 @@ class GraphStoIHT(_GraphMixin, _OnlineClassifier):
         fallback: str = "lambda_high",
         l2: float = 0.0,
     ) -> None:
-        self.edges = edges
-        self.sparsity = sparsity
-        self.lr = lr
-        self.loss = loss
-        self.costs = costs
-        self.head_sparsity = head_sparsity
-        self.ratio = ratio
-        self.max_iter = max_iter
-        self.num_clusters = num_clusters
-        self.fallback = fallback
-        self.l2 = l2
+        set_init_params(self, locals())
 
 
 class DAIHT(_OnlineClassifier):
-    __doc__ = (
+    __doc__ = _doc(
         """DA-IHT: dual averaging with the exact top-``s`` projection (GraphDA without a graph).
 
     ``w = −1/γ·√t · ḡ`` on the ``sparsity`` largest ``|ḡ_i|`` (ties to the smaller index).
-
-    Parameters
-    ----------
-    sparsity : int
-        Number of non-zero features.
-    gamma : float
-        Learning-rate parameter ``γ > 0``."""
-        + _COMMON_DOC
+    """,
+        _SPARSITY_DOC,
+        _GAMMA_DOC.format(default=""),
     )
 
     _method = "da_iht"
@@ -171,23 +159,15 @@ class DAIHT(_OnlineClassifier):
     def __init__(
         self, sparsity: int, gamma: float, loss: str = "logistic", *, l2: float = 0.0
     ) -> None:
-        self.sparsity = sparsity
-        self.gamma = gamma
-        self.loss = loss
-        self.l2 = l2
+        set_init_params(self, locals())
 
 
 class StoIHT(_OnlineClassifier):
-    __doc__ = (
+    __doc__ = _doc(
         """StoIHT with block size 1: ``w ← top-s(w − lr/√t · g)``; the intercept is not thresholded.
-
-    Parameters
-    ----------
-    sparsity : int
-        Number of non-zero features.
-    lr : float
-        Step size; step ``t`` uses ``lr/√t``."""
-        + _COMMON_DOC
+    """,
+        _SPARSITY_DOC,
+        _LR_DOC,
     )
 
     _method = "sto_iht"
@@ -196,27 +176,20 @@ class StoIHT(_OnlineClassifier):
     def __init__(
         self, sparsity: int, lr: float, loss: str = "logistic", *, l2: float = 0.0
     ) -> None:
-        self.sparsity = sparsity
-        self.lr = lr
-        self.loss = loss
-        self.l2 = l2
+        set_init_params(self, locals())
 
 
 class L1RDA(_OnlineClassifier):
-    __doc__ = (
+    __doc__ = _doc(
         """Enhanced ℓ1 regularised dual averaging (Xiao 2010, Algorithm 2).
 
     ``λ_t = λ + γρ/√t``; ``w_i = −√t/γ · (ḡ_i − λ_t sgn ḡ_i)`` where ``|ḡ_i| > λ_t``, else 0.
-
-    Parameters
-    ----------
-    lam : float, default=0.01
-        ℓ1 weight ``λ ≥ 0``.
-    gamma : float, default=1.0
-        Learning-rate parameter ``γ > 0``.
+    """,
+        _L1_DOC,
+        _GAMMA_DOC.format(default=", default=1.0"),
+        """
     rho : float, default=0.0
-        Sparsity-enhancing ``ρ ≥ 0`` (0: basic ℓ1-RDA)."""
-        + _COMMON_DOC
+        Sparsity-enhancing ``ρ ≥ 0`` (0: basic ℓ1-RDA).""",
     )
 
     _method = "l1_rda"
@@ -232,28 +205,21 @@ class L1RDA(_OnlineClassifier):
         *,
         l2: float = 0.0,
     ) -> None:
-        self.lam = lam
-        self.gamma = gamma
-        self.rho = rho
-        self.loss = loss
-        self.l2 = l2
+        set_init_params(self, locals())
 
 
 class AdaGradL1(_OnlineClassifier):
-    __doc__ = (
+    __doc__ = _doc(
         """AdaGrad with ℓ1 regularisation, primal-dual form (Duchi, Hazan & Singer 2011).
 
     ``w_i = sign(−ḡ_i)·η·t/(δ + √G_i)·max(|ḡ_i| − λ, 0)`` with ``G`` the sum of squared gradients.
-
-    Parameters
-    ----------
-    lam : float, default=0.01
-        ℓ1 weight ``λ ≥ 0``.
+    """,
+        _L1_DOC,
+        """
     eta : float, default=1.0
         Step size ``η > 0``.
     delta : float, default=1e-8
-        ``δ > 0`` added to ``√G``."""
-        + _COMMON_DOC
+        ``δ > 0`` added to ``√G``.""",
     )
 
     _method = "adagrad_l1"
@@ -269,11 +235,7 @@ class AdaGradL1(_OnlineClassifier):
         *,
         l2: float = 0.0,
     ) -> None:
-        self.lam = lam
-        self.eta = eta
-        self.delta = delta
-        self.loss = loss
-        self.l2 = l2
+        set_init_params(self, locals())
 
 
 def _group_labels(groups: Any, p: int) -> npt.NDArray[np.int64]:
@@ -304,21 +266,19 @@ def _group_labels(groups: Any, p: int) -> npt.NDArray[np.int64]:
 
 
 class DAGL(_OnlineClassifier):
-    __doc__ = (
+    __doc__ = _doc(
         """Online dual-averaging group lasso (Yang et al. 2010).
 
     ``w_G = −√t/γ · max(0, 1 − λ√|G|/‖ḡ_G‖) · ḡ_G`` for each group ``G``.
-
-    Parameters
-    ----------
+    """,
+        """
     lam : float, default=0.01
-        Group-lasso weight ``λ ≥ 0``.
-    gamma : float, default=1.0
-        Learning-rate parameter ``γ > 0``.
+        Group-lasso weight ``λ ≥ 0``.""",
+        _GAMMA_DOC.format(default=", default=1.0"),
+        """
     groups : sequence of sequences of int, optional
         Disjoint feature groups (e.g. :func:`grid_groups`); features in no group are singleton
-        groups; ``None`` makes every feature its own group."""
-        + _COMMON_DOC
+        groups; ``None`` makes every feature its own group.""",
     )
 
     _method = "da_gl"
@@ -334,33 +294,27 @@ class DAGL(_OnlineClassifier):
         *,
         l2: float = 0.0,
     ) -> None:
-        self.lam = lam
-        self.gamma = gamma
-        self.groups = groups
-        self.loss = loss
-        self.l2 = l2
+        set_init_params(self, locals())
 
     def _graph_args(self, n_features: int) -> dict[str, Any]:
         return {"groups": _group_labels(self.groups, n_features)}
 
 
 class DASGL(DAGL):
-    __doc__ = (
+    __doc__ = _doc(
         """Online dual-averaging sparse group lasso (Yang et al. 2010).
 
     ``c = sgn(ḡ)·max(0, |ḡ| − λr)``; ``w_G = −√t/γ · max(0, 1 − λ√|G|/‖c_G‖) · c_G``.
-
-    Parameters
-    ----------
+    """,
+        """
     lam : float, default=0.01
-        Weight ``λ ≥ 0``.
-    gamma : float, default=1.0
-        Learning-rate parameter ``γ > 0``.
+        Weight ``λ ≥ 0``.""",
+        _GAMMA_DOC.format(default=", default=1.0"),
+        """
     groups : sequence of sequences of int, optional
         Disjoint feature groups, as for :class:`DAGL`.
     r : float, default=1.0
-        Per-group ℓ1 factor ``r ≥ 0``."""
-        + _COMMON_DOC
+        Per-group ℓ1 factor ``r ≥ 0``.""",
     )
 
     _method = "da_sgl"
@@ -376,27 +330,20 @@ class DASGL(DAGL):
         *,
         l2: float = 0.0,
     ) -> None:
-        self.lam = lam
-        self.gamma = gamma
-        self.groups = groups
-        self.r = r
-        self.loss = loss
-        self.l2 = l2
+        set_init_params(self, locals())
 
 
 class Adam(_OnlineClassifier):
-    __doc__ = (
+    __doc__ = _doc(
         """Online Adam (Kingma & Ba 2014) on all coefficients including the intercept (dense).
-
-    Parameters
-    ----------
+    """,
+        """
     alpha : float, default=0.001
         Step size ``α > 0``.
     beta1, beta2 : float, default=0.9, 0.999
         Moment decay rates in ``[0, 1)``.
     epsilon : float, default=1e-8
-        ``ε > 0``."""
-        + _COMMON_DOC
+        ``ε > 0``.""",
     )
 
     _method = "adam"
@@ -413,9 +360,4 @@ class Adam(_OnlineClassifier):
         *,
         l2: float = 0.0,
     ) -> None:
-        self.alpha = alpha
-        self.beta1 = beta1
-        self.beta2 = beta2
-        self.epsilon = epsilon
-        self.loss = loss
-        self.l2 = l2
+        set_init_params(self, locals())
