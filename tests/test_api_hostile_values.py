@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import graphsparse as gs
-from graphsparse import online
+from graphsparse import compression, datasets, online, recovery
 from graphsparse.exceptions import GraphSparseError, InvalidGraphError
 
 # Scalars that break naive conversions: signed zeros, subnormals, the extremes of float64,
@@ -157,12 +157,130 @@ CASES += [
     ("StoIHT", {"sparsity": 2, "lr": 0.1}, lambda **kw: _fit_online(online.StoIHT(**kw))()),
 ]
 
+X_REC = np.random.default_rng(1).normal(size=(12, 4))
+Y_REC = X_REC[:, 0] + 0.1 * X_REC[:, 1]
+EDGES_REC = [(0, 1), (1, 2), (2, 3)]
+GRAPHS = _graphs()
+
+# the solvers, compressors and generators that came after the first release
+CASES += [
+    (
+        "GraphIHT",
+        {"sparsity": 2, "n_components": 1, "max_iter": 20, "tol": 1e-6, "time_limit": None},
+        lambda **kw: recovery.GraphIHT(EDGES_REC, n_jobs=1, **kw).fit(X_REC, Y_REC),
+    ),
+    (
+        "GraphStructuredRecovery",
+        {"alpha": 1.0, "lambda_": 1.0, "tol": 1e-6, "max_iter": 200, "n_jobs": 1},
+        lambda **kw: recovery.GraphStructuredRecovery(EDGES_REC, **kw).fit(X_REC, Y_REC),
+    ),
+    (
+        "GraphStructuredClassifier",
+        {"alpha": 1.0, "lambda_": 1.0, "intercept_scaling": 1.0, "max_iter": 200, "n_jobs": 1},
+        lambda **kw: recovery.GraphStructuredClassifier(EDGES_REC, **kw).fit(X_REC, Y_REC > 0),
+    ),
+    (
+        "LatentGroupLasso",
+        {"lambda_": 1.0, "tol": 1e-6, "max_iter": 200, "time_limit": None, "n_jobs": 1},
+        lambda **kw: recovery.LatentGroupLasso(edges=EDGES_REC, **kw).fit(X_REC, Y_REC),
+    ),
+    (
+        "recovery_path",
+        {"alpha": 1.0, "n_lambdas": 3, "eps": 1e-3, "max_iter": 200, "n_jobs": 1},
+        lambda **kw: recovery.recovery_path(X_REC, Y_REC, EDGES_REC, **kw),
+    ),
+    ("lambda_max", {"alpha": 1.0}, lambda **kw: recovery.lambda_max(X_REC, Y_REC, EDGES_REC, **kw)),
+    (
+        "penalty",
+        {"alpha": 1.0, "tol": 1e-9},
+        lambda **kw: recovery.penalty([1.0, 0.0, 2.0, 0.0], EDGES_REC, **kw),
+    ),
+    ("prox_perspective", {"c": 1.0}, lambda **kw: recovery.prox_perspective([1.0], [0.5], **kw)),
+    (
+        "neighbourhood_groups",
+        {"n_features": 4},
+        lambda **kw: recovery.neighbourhood_groups(EDGES_REC, **kw),
+    ),
+    (
+        "OTCompressor",
+        {"k": 2, "lam": 1.0, "alpha": 0.1, "beta": 0.1, "gamma": 0.1, "n_iter": 5, "n_jobs": 1},
+        lambda **kw: compression.OTCompressor(**kw).fit_transform(GRAPHS),
+    ),
+    (
+        "RECCompressor",
+        {"k": 2, "max_levels": 1, "random_state": 0, "n_jobs": 1},
+        lambda **kw: compression.RECCompressor(**kw).fit_transform(GRAPHS),
+    ),
+    (
+        "HeavyEdgeCompressor",
+        {"ratio": 0.5, "max_levels": None, "n_jobs": 1},
+        lambda **kw: compression.HeavyEdgeCompressor(**kw).fit_transform(GRAPHS),
+    ),
+    (
+        "WLSubtreeFeatures",
+        {"n_iter": 2, "n_jobs": 1},
+        lambda **kw: compression.WLSubtreeFeatures(**kw).fit_transform(GRAPHS),
+    ),
+    (
+        "otc_select",
+        {"k": 2, "lam": 1.0, "alpha": 0.1, "beta": 0.1, "gamma": 0.1, "n_iter": 5},
+        lambda **kw: compression.otc_select(EDGES_REC, [0.01, 0.02, 0.01], **kw),
+    ),
+    (
+        "kernel_svm_accuracy",
+        {"n_splits": 2, "cv": 2, "random_state": 0, "n_jobs": 1},
+        lambda **kw: compression.kernel_svm_accuracy(
+            np.eye(12) + 0.5, [0, 1] * 6, train_fractions=(0.5,), C=(1.0,), **kw
+        ),
+    ),
+    (
+        "make_graph_structured_recovery",
+        {"n_nodes": 30, "degree": 3, "n_measurements": 10, "snr_db": 40.0, "random_state": 0},
+        lambda **kw: datasets.make_graph_structured_recovery(support_size=5, **kw),
+    ),
+    (
+        "make_subgraph_classification",
+        {"n_samples": 10, "n_pool_a": 2, "n_vertex_labels": 3, "mean_growth": 2.0, "p1": 0.3},
+        lambda **kw: datasets.make_subgraph_classification(random_state=0, **kw),
+    ),
+    (
+        "make_graphda_benchmark",
+        {"mu": 0.3, "n_train": 5, "n_valid": 5, "n_test": 5, "random_state": 0},
+        lambda **kw: datasets.make_graphda_benchmark(n_train_pool=20, **kw),
+    ),
+    ("grid_edges", {"height": 3, "width": 3}, lambda **kw: datasets.grid_edges(**kw)),
+]
+
 # Values that are valid but mean "run for ever": bounded so the test stays fast.
 UNBOUNDED = {
     ("SubgraphAdaBoost", "n_estimators"),
     ("SubgraphLPBoost", "max_iter"),
     ("SubgraphLogisticRegression", "max_iter"),
     ("SubgraphLinearRegression", "max_iter"),
+    ("GraphIHT", "max_iter"),
+    ("GraphStructuredRecovery", "max_iter"),
+    ("GraphStructuredClassifier", "max_iter"),
+    ("LatentGroupLasso", "max_iter"),
+    ("recovery_path", "max_iter"),
+    ("OTCompressor", "n_iter"),
+    ("otc_select", "n_iter"),
+    ("WLSubtreeFeatures", "n_iter"),
+    ("kernel_svm_accuracy", "n_splits"),
+    ("make_subgraph_classification", "n_pool_a"),
+}
+# Sizes that are valid up to the int64 range but ask for memory in proportion (as NumPy's
+# ``np.zeros(n)`` does): below 2**63 they are bounded, from 2**63 on they must be refused.
+SIZES = {
+    ("recovery_path", "n_lambdas"),
+    ("neighbourhood_groups", "n_features"),
+    ("make_graph_structured_recovery", "n_nodes"),
+    ("make_graph_structured_recovery", "n_measurements"),
+    ("make_subgraph_classification", "n_samples"),
+    ("make_graphda_benchmark", "n_train"),
+    ("make_graphda_benchmark", "n_valid"),
+    ("make_graphda_benchmark", "n_test"),
+    ("grid_edges", "height"),
+    ("grid_edges", "width"),
 }
 
 
@@ -175,6 +293,8 @@ def test_hostile_scalars_give_library_errors(
     key = data.draw(st.sampled_from(sorted(defaults)))
     value = data.draw(HOSTILE)
     if (name, key) in UNBOUNDED and isinstance(value, int) and value > 200:
+        value = 200
+    if (name, key) in SIZES and isinstance(value, int) and 200 < value < 2**63:
         value = 200
     kwargs = {**defaults, key: value}
     try:

@@ -104,6 +104,39 @@ def test_generator_is_reproducible_and_balanced():
     assert all(nx.is_connected(g) for g in a.graphs)
 
 
+@pytest.mark.parametrize("mean", [1e-300, 0.05, 0.5, 3.0])
+def test_seed_growth_is_poisson_conditioned_on_two_steps(mean):
+    # a small mean is sampled from the truncated law, not by redrawing (which never ends)
+    from scipy.stats import poisson
+
+    from graphsparse.datasets import _poisson_at_least_two
+
+    rng = np.random.default_rng(0)
+    draws = np.array([_poisson_at_least_two(rng, mean) for _ in range(4000)])
+    assert draws.min() >= 2
+    law = poisson(mean)
+    # P(2 | >= 2); at mean 1e-300 SciPy's ratio is 0/0, and the law sits at 2
+    expected = law.pmf(2) / law.sf(1) if mean > 1e-9 else 1.0
+    assert abs(np.mean(draws == 2) - expected) < 0.03
+    ds = gs.datasets.make_subgraph_classification(6, mean_growth=mean, random_state=1)
+    assert len(ds) == 6
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"mean_growth": 1e308},
+        {"n_vertex_labels": 2**64},
+        {"n_samples": 2**63},
+        {"random_state": -1},
+        {"random_state": float("nan")},
+    ],
+)
+def test_generator_rejects_bad_arguments_by_name(kwargs):
+    with pytest.raises(InvalidParameterError, match=next(iter(kwargs))):
+        gs.datasets.make_subgraph_classification(**kwargs)
+
+
 @pytest.mark.parametrize(
     ("text", "line", "needle"),
     [

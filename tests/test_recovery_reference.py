@@ -208,6 +208,10 @@ def test_generator_snr_matches_the_target_on_average() -> None:
         {"support_size": 501},
         {"n_subgraphs": 0},
         {"snr_db": float("nan")},
+        {"snr_db": -1e308},  # the noise variance overflows
+        {"degree": 1, "n_nodes": 10},  # a perfect matching is never connected
+        {"random_state": -1},
+        {"random_state": 0.5},
         {"growth": "bfs"},
         {"snr_mode": "db"},
         {"n_measurements": True},

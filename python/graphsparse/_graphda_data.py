@@ -6,13 +6,14 @@ Protocol of Zhou, Chen & Ying (KDD 2019), §5 and Appendix B; graph-da's
 
 from __future__ import annotations
 
-import numbers
+import math
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 from ._graphda_constants import GRID_SIZE, SUBGRAPHS
+from ._validation import as_count, as_real, as_rng
 from .exceptions import InvalidParameterError
 
 __all__ = ["GraphDABenchmark", "grid_edges", "make_graphda_benchmark"]
@@ -24,9 +25,7 @@ def grid_edges(height: int = GRID_SIZE, width: int = GRID_SIZE) -> npt.NDArray[n
     Scanning nodes in order, each adds its right neighbour, then its lower neighbour; the
     33×33 benchmark grid has 1089 nodes and 2112 edges.
     """
-    for name, v in (("height", height), ("width", width)):
-        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 1:
-            raise InvalidParameterError(f"{name} must be a positive integer, got {v!r}")
+    height, width = as_count(height, "height", 1), as_count(width, "width", 1)
     edges: list[tuple[int, int]] = []
     n = height * width
     for i in range(n):
@@ -114,20 +113,14 @@ def make_graphda_benchmark(
     """
     if graph not in SUBGRAPHS:
         raise InvalidParameterError(f"graph must be one of {sorted(SUBGRAPHS)}, got {graph!r}")
-    if isinstance(mu, bool) or not isinstance(mu, numbers.Real) or not np.isfinite(mu):
+    if not math.isfinite(as_real(mu, "mu")):
         raise InvalidParameterError(f"mu must be a finite real number, got {mu!r}")
-    for name, v, low in (("n_train", n_train, 1), ("n_valid", n_valid, 0), ("n_test", n_test, 0)):
-        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < low:
-            raise InvalidParameterError(f"{name} must be an integer >= {low}, got {v!r}")
-    if n_train_pool is not None and (
-        isinstance(n_train_pool, bool)
-        or not isinstance(n_train_pool, numbers.Integral)
-        or n_train_pool < 1
-    ):
-        raise InvalidParameterError(
-            f"n_train_pool must be a positive integer or None, got {n_train_pool!r}"
-        )
-    rng = np.random.default_rng(random_state)
+    n_train = as_count(n_train, "n_train", 1)
+    n_valid = as_count(n_valid, "n_valid")
+    n_test = as_count(n_test, "n_test")
+    if n_train_pool is not None:
+        n_train_pool = as_count(n_train_pool, "n_train_pool", 1)
+    rng = as_rng(random_state)
     p = GRID_SIZE * GRID_SIZE
     support = np.asarray(SUBGRAPHS[graph], dtype=np.int64)
     n_pool = max(int(n_train), int(n_train_pool or 0))

@@ -11,13 +11,14 @@ is ``‖x*‖²/10^{SNR/10}`` (``snr_mode="conditional"``: ``E_A‖A x*‖² = J
 
 from __future__ import annotations
 
-import numbers
+import math
 from typing import NamedTuple
 
 import networkx as nx
 import numpy as np
 import numpy.typing as npt
 
+from ._validation import as_count, as_real, as_rng
 from .exceptions import InvalidParameterError
 
 __all__ = ["GraphRecoveryProblem", "make_graph_structured_recovery"]
@@ -49,12 +50,6 @@ class GraphRecoveryProblem(NamedTuple):
     x_true: npt.NDArray[np.float64]
     edges: npt.NDArray[np.int64]
     supports: list[npt.NDArray[np.int64]]
-
-
-def _positive_int(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or int(value) < 1:
-        raise InvalidParameterError(f"{name} must be a positive integer, got {value!r}")
-    return int(value)
 
 
 def _grow(
@@ -139,35 +134,45 @@ def make_graph_structured_recovery(
     >>> A.shape, int((x != 0).sum()), sum(len(s) for s in supports)
     ((30, 60), 12, 12)
     """
-    n = _positive_int("n_nodes", n_nodes)
-    k = _positive_int("degree", degree)
-    j = _positive_int("n_measurements", n_measurements)
-    s = _positive_int("support_size", support_size)
-    g = _positive_int("n_subgraphs", n_subgraphs)
+    n = as_count(n_nodes, "n_nodes", 1)
+    k = as_count(degree, "degree", 1)
+    j = as_count(n_measurements, "n_measurements", 1)
+    s = as_count(support_size, "support_size", 1)
+    g = as_count(n_subgraphs, "n_subgraphs", 1)
     if k >= n or (n * k) % 2:
         raise InvalidParameterError(
             f"degree must be < n_nodes with n_nodes * degree even, got degree={k}, n_nodes={n}"
         )
+    if k == 1 and n > 2:
+        # a 1-regular graph is a perfect matching: connected only on two vertices
+        raise InvalidParameterError(f"degree=1 has no connected graph on n_nodes={n} > 2")
     if s > n or g > s:
         raise InvalidParameterError(
             f"need n_subgraphs <= support_size <= n_nodes, got {g}, {s}, {n}"
         )
-    try:
-        snr = float(snr_db)
-    except (TypeError, ValueError):
-        raise InvalidParameterError(f"snr_db must be a real number, got {snr_db!r}") from None
+    snr = as_real(snr_db, "snr_db")
     if not np.isfinite(snr):
         raise InvalidParameterError(f"snr_db must be finite, got {snr_db!r}")
+    try:
+        ratio = 10.0 ** (snr / 10.0)
+    except OverflowError:  # so high a ratio that the noise is exactly zero
+        ratio = math.inf
+    if ratio == 0.0:  # so low that it underflows
+        raise InvalidParameterError(f"snr_db={snr_db!r} is too low: the noise variance overflows")
     if growth not in _GROWTH:
         raise InvalidParameterError(f"growth must be one of {_GROWTH}, got {growth!r}")
     if snr_mode not in _SNR_MODES:
         raise InvalidParameterError(f"snr_mode must be one of {_SNR_MODES}, got {snr_mode!r}")
-    rng = np.random.default_rng(random_state)
+    rng = as_rng(random_state)
 
-    while True:
+    for _ in range(_MAX_TRIES):
         graph = nx.random_regular_graph(k, n, seed=int(rng.integers(2**31)))
         if nx.is_connected(graph):
             break
+    else:
+        raise InvalidParameterError(
+            f"no connected {k}-regular graph on {n} nodes found in {_MAX_TRIES} draws; raise degree"
+        )
     adj = [sorted(graph.neighbors(v)) for v in range(n)]
     edges = np.asarray(sorted(tuple(sorted(e)) for e in graph.edges()), dtype=np.int64)
     edges = edges.reshape(-1, 2)
@@ -192,12 +197,13 @@ def make_graph_structured_recovery(
     x[support] = rng.standard_normal(s)
     a = rng.standard_normal((j, n))
     clean = a @ x
-    ratio = 10.0 ** (snr / 10.0)
     if snr_mode == "conditional":
         var = float(x @ x) / ratio
     elif snr_mode == "expected":
         var = s / ratio
     else:
         var = float(clean @ clean) / (j * ratio)
+    if not np.isfinite(var):
+        raise InvalidParameterError(f"snr_db={snr_db!r} is too low: the noise variance overflows")
     y = clean + np.sqrt(var) * rng.standard_normal(j)
     return GraphRecoveryProblem(a, y, x, edges, supports)

@@ -19,14 +19,17 @@ import numpy.typing as npt
 from .exceptions import InvalidGraphError, InvalidParameterError
 
 __all__ = [
+    "as_count",
     "as_edges",
     "as_flag",
     "as_float_array",
     "as_int",
     "as_real",
     "as_response",
+    "as_rng",
     "encode_binary",
     "min_support_count",
+    "set_init_params",
     "sklearn_data",
 ]
 
@@ -38,6 +41,28 @@ def as_int(value: Any, name: str) -> int:
     if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
         raise InvalidParameterError(f"{name} must be an integer, got {value!r}")
     return int(value)
+
+
+# Every size becomes a NumPy int64 (a shape, an index, a label): one beyond it cannot be honoured.
+_INT64_LIMIT = 2**63
+
+
+def as_count(value: Any, name: str, minimum: int = 0) -> int:
+    """``value`` as a count: an integer in ``[minimum, 2**63)``."""
+    n = as_int(value, name)
+    if not minimum <= n < _INT64_LIMIT:
+        raise InvalidParameterError(f"{name} must be an integer in [{minimum}, 2**63), got {n}")
+    return n
+
+
+def as_rng(random_state: Any, name: str = "random_state") -> np.random.Generator:
+    """``numpy.random.default_rng(random_state)`` for ``None``, an integer ``>= 0`` or a
+    ``Generator``; anything else is an :class:`InvalidParameterError` naming the argument."""
+    if random_state is None or isinstance(random_state, np.random.Generator):
+        return np.random.default_rng(random_state)
+    if as_int(random_state, name) < 0:
+        raise InvalidParameterError(f"{name} must be >= 0, got {random_state!r}")
+    return np.random.default_rng(int(random_state))
 
 
 def as_flag(value: Any, name: str) -> bool:
@@ -53,7 +78,10 @@ def as_real(value: Any, name: str) -> float:
         return value
     if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
         raise InvalidParameterError(f"{name} must be a float (a real number), got {value!r}")
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:  # an integer beyond the float range
+        raise InvalidParameterError(f"{name} = {value!r} is beyond the float range") from None
 
 
 def _asarray(x: Any, name: str) -> np.ndarray:
@@ -211,3 +239,13 @@ def min_support_count(min_support: Any, n_graphs: int) -> int:
         # rounding guards against 0.1 * 30 = 3.0000000000000004 becoming 4
         return max(1, math.ceil(round(frac * n_graphs, 9)))
     raise InvalidParameterError(f"min_support must be an int or a float, got {min_support!r}")
+
+
+def set_init_params(est: Any, args: dict[str, Any]) -> None:
+    """Store the constructor's arguments unchanged, as scikit-learn asks of ``__init__``.
+
+    ``args`` is the constructor's ``locals()``: each parameter is then named only in the explicit
+    signature that ``get_params`` reads, not again in an assignment per parameter.
+    """
+    for name in est._get_param_names():
+        setattr(est, name, args[name])

@@ -42,7 +42,7 @@ from sklearn.utils.validation import check_is_fitted
 from . import _graphsparse as _rs
 from ._progress import reporter
 from ._threads import python_threads, resolve_n_jobs
-from ._validation import as_edges, as_float_array, as_int, as_real
+from ._validation import as_count, as_edges, as_float_array, as_int, as_real, set_init_params
 from .datasets import GraphDataset, as_dataset
 from .exceptions import InvalidParameterError
 
@@ -232,6 +232,7 @@ def otc_select(
     kk = as_int(k, "k")
     if kk < 1:
         raise InvalidParameterError(f"k must be >= 1, got {k!r}")
+    kk = min(kk, _KEEP_ALL)  # k >= n keeps the graph whole
     prior = None if rho0 is None else as_float_array(rho0, "rho0")
     if n_vertices is not None:
         n = as_int(n_vertices, "n_vertices")
@@ -288,6 +289,10 @@ class CompressionResult:
         return out
 
 
+# a target size no graph reaches (k >= n keeps a graph whole), and the largest int64
+_KEEP_ALL = 2**63 - 1
+
+
 class _Compressor(TransformerMixin, BaseEstimator):
     """Shared machinery: target sizes, input/output conversion, the Rust call."""
 
@@ -306,7 +311,8 @@ class _Compressor(TransformerMixin, BaseEstimator):
         if isinstance(k, numbers.Integral) and not isinstance(k, bool):
             if int(k) < 1:
                 raise InvalidParameterError(f"k must be >= 1, got {k!r}")
-            return np.full(len(data), int(k), dtype=np.int64)
+            # k >= n keeps a graph whole, so any larger k means the same as 2**63 - 1
+            return np.full(len(data), min(int(k), _KEEP_ALL), dtype=np.int64)
         ks = np.asarray(k)
         if ks.shape != (len(data),) or not np.issubdtype(ks.dtype, np.integer):
             raise InvalidParameterError(
@@ -444,18 +450,7 @@ class OTCompressor(_Compressor):
         n_jobs: int | None = None,
         verbose: bool | int | str = False,
     ) -> None:
-        self.verbose = verbose
-        self.k = k
-        self.ratio = ratio
-        self.mode = mode
-        self.lam = lam
-        self.alpha = alpha
-        self.beta = beta
-        self.gamma = gamma
-        self.n_iter = n_iter
-        self.cost_same = cost_same
-        self.cost_different = cost_different
-        self.n_jobs = n_jobs
+        set_init_params(self, locals())
 
     def _method_params(self) -> dict[str, Any]:
         p = _otc_params(self.mode, self.lam, self.alpha, self.beta, self.gamma, self.n_iter)
@@ -464,7 +459,17 @@ class OTCompressor(_Compressor):
         return p
 
 
-class RECCompressor(_Compressor):
+class _LevelCompressor(_Compressor):
+    """Compressors that contract level by level (``max_levels``) from a seed."""
+
+    max_levels: int | None
+    random_state: int
+
+    def _method_params(self) -> dict[str, Any]:
+        return {"seed": self.random_state, "max_levels": self.max_levels}
+
+
+class RECCompressor(_LevelCompressor):
     """Randomised edge contraction (REC; Loukas & Vandergheynst, ICML 2018, Algorithm 1).
 
     While candidate edges remain and the graph is above its target, a candidate is drawn
@@ -496,18 +501,10 @@ class RECCompressor(_Compressor):
         n_jobs: int | None = None,
         verbose: bool | int | str = False,
     ) -> None:
-        self.verbose = verbose
-        self.k = k
-        self.ratio = ratio
-        self.max_levels = max_levels
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-
-    def _method_params(self) -> dict[str, Any]:
-        return {"seed": self.random_state, "max_levels": self.max_levels}
+        set_init_params(self, locals())
 
 
-class _MatchingCompressor(_Compressor):
+class _MatchingCompressor(_LevelCompressor):
     """Multilevel greedy matchings (heavy edge, algebraic distance, affinity)."""
 
     def __init__(
@@ -520,15 +517,7 @@ class _MatchingCompressor(_Compressor):
         n_jobs: int | None = None,
         verbose: bool | int | str = False,
     ) -> None:
-        self.verbose = verbose
-        self.k = k
-        self.ratio = ratio
-        self.max_levels = max_levels
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-
-    def _method_params(self) -> dict[str, Any]:
-        return {"seed": self.random_state, "max_levels": self.max_levels}
+        set_init_params(self, locals())
 
 
 class HeavyEdgeCompressor(_MatchingCompressor):
@@ -600,9 +589,7 @@ class WLSubtreeFeatures(TransformerMixin, BaseEstimator):
     def __init__(
         self, n_iter: int = 5, *, n_jobs: int | None = None, verbose: bool | int | str = False
     ) -> None:
-        self.n_iter = n_iter
-        self.n_jobs = n_jobs
-        self.verbose = verbose
+        set_init_params(self, locals())
 
     def fit(self, X: Any, y: Any = None) -> WLSubtreeFeatures:
         """Learn the label dictionaries of ``X``.
@@ -621,9 +608,7 @@ class WLSubtreeFeatures(TransformerMixin, BaseEstimator):
 
     def _fit(self, X: Any) -> sp.csr_matrix:
         data = as_dataset(X, "X")
-        h = as_int(self.n_iter, "n_iter")
-        if h < 0:
-            raise InvalidParameterError(f"n_iter must be >= 0, got {self.n_iter!r}")
+        h = as_count(self.n_iter, "n_iter")
         threads = resolve_n_jobs(self.n_jobs)
         report = reporter(self.verbose, type(self).__name__, "levels")
         try:
@@ -693,8 +678,10 @@ def _inner_cv(y: np.ndarray, folds: int, seed: int) -> KFold | StratifiedKFold:
     plain K-fold when some class has a single member (stratification is then impossible)."""
     smallest = int(np.unique(y, return_counts=True)[1].min())
     if smallest >= 2:
-        return StratifiedKFold(n_splits=min(folds, smallest), shuffle=True, random_state=seed)
-    return KFold(n_splits=min(folds, len(y)), shuffle=True, random_state=seed)
+        return StratifiedKFold(
+            n_splits=min(folds, smallest), shuffle=True, random_state=seed % 2**32
+        )
+    return KFold(n_splits=min(folds, len(y)), shuffle=True, random_state=seed % 2**32)
 
 
 def _outer_splits(
@@ -708,10 +695,10 @@ def _outer_splits(
     classes = len(counts)
     if counts.min() >= 2 and classes <= n_train <= n - classes:
         splitter: StratifiedShuffleSplit | ShuffleSplit = StratifiedShuffleSplit(
-            n_splits=n_splits, train_size=n_train, random_state=seed
+            n_splits=n_splits, train_size=n_train, random_state=seed % 2**32
         )
     else:
-        splitter = ShuffleSplit(n_splits=n_splits, train_size=n_train, random_state=seed)
+        splitter = ShuffleSplit(n_splits=n_splits, train_size=n_train, random_state=seed % 2**32)
     return list(splitter.split(np.zeros(n), y))
 
 
@@ -918,14 +905,10 @@ def kernel_svm_accuracy(
     grid = [float(c) for c in C]
     if not grid or not all(np.isfinite(c) and c > 0 for c in grid):
         raise InvalidParameterError(f"C must be a non-empty grid of finite values > 0, got {C!r}")
-    for name, v in (("n_splits", n_splits), ("cv", cv)):
-        if (
-            isinstance(v, bool)
-            or not isinstance(v, numbers.Integral)
-            or v < (2 if name == "cv" else 1)
-        ):
-            raise InvalidParameterError(f"{name} must be an integer >= {2 if name == 'cv' else 1}")
-    seed = 0 if random_state is None else int(random_state)
+    n_splits = as_count(n_splits, "n_splits", 1)
+    cv = as_count(cv, "cv", 2)
+    # scikit-learn takes seeds below 2**32: larger ones wrap, so every integer >= 0 is a seed
+    seed = 0 if random_state is None else as_count(random_state, "random_state") % 2**32
     threads = python_threads(n_jobs)
     tasks = [
         (i, j, train, test)

@@ -19,6 +19,7 @@ import numpy.typing as npt
 from . import _graphsparse as _rs
 from ._graphda_data import GraphDABenchmark, grid_edges, make_graphda_benchmark
 from ._recovery_data import GraphRecoveryProblem, make_graph_structured_recovery
+from ._validation import as_count, as_real, as_rng
 from .chem import from_smiles, read_sdf  # RDKit is imported only when one is called
 from .exceptions import GraphFormatError, InvalidGraphError, InvalidParameterError
 
@@ -569,22 +570,21 @@ def make_subgraph_classification(
     GraphDataset
         ``y`` in ``{0, 1}``; reproducible for a given ``random_state``.
     """
-    for name, value in (("n_samples", n_samples), ("n_pool_a", n_pool_a), ("n_pool_b", n_pool_b)):
-        if not isinstance(value, numbers.Integral) or value < (2 if name == "n_samples" else 0):
-            raise InvalidParameterError(
-                f"{name} must be an integer >= 0 (n_samples >= 2), got {value!r}"
-            )
+    n_samples = as_count(n_samples, "n_samples", 2)
+    n_pool_a = as_count(n_pool_a, "n_pool_a")
+    n_pool_b = as_count(n_pool_b, "n_pool_b")
     if n_pool_a + n_pool_b < 1:
         raise InvalidParameterError("n_pool_a + n_pool_b must be at least 1")
     for name, value in (("p1", p1), ("q1", q1), ("p2", p2), ("q2", q2)):
         if not (isinstance(value, numbers.Real) and 0.0 <= value <= 1.0):
             raise InvalidParameterError(f"{name} must be a probability in [0, 1], got {value!r}")
-    for name, value in (("n_vertex_labels", n_vertex_labels), ("n_edge_labels", n_edge_labels)):
-        if not isinstance(value, numbers.Integral) or value < 1:
-            raise InvalidParameterError(f"{name} must be a positive integer, got {value!r}")
-    if not (isinstance(mean_growth, numbers.Real) and mean_growth > 0):
-        raise InvalidParameterError(f"mean_growth must be > 0, got {mean_growth!r}")
-    rng = np.random.default_rng(random_state)
+    n_vertex_labels = as_count(n_vertex_labels, "n_vertex_labels", 1)
+    n_edge_labels = as_count(n_edge_labels, "n_edge_labels", 1)
+    if not 0.0 < as_real(mean_growth, "mean_growth") <= _MAX_MEAN_GROWTH:
+        raise InvalidParameterError(
+            f"mean_growth must be in (0, {_MAX_MEAN_GROWTH:g}], got {mean_growth!r}"
+        )
+    rng = as_rng(random_state)
     seeds: list[nx.Graph] = []
     n_seeds = n_pool_a + n_pool_b
     attempts = 0
@@ -617,10 +617,7 @@ def _grow_seed(rng: np.random.Generator, nv: int, ne: int, mean: float) -> nx.Gr
     g.add_node(0, label=int(rng.integers(nv)))
     g.add_node(1, label=int(rng.integers(nv)))
     g.add_edge(0, 1, label=int(rng.integers(ne)))
-    steps = int(rng.poisson(mean))
-    while steps < 2:
-        steps = int(rng.poisson(mean))
-    for _ in range(steps):
+    for _ in range(_poisson_at_least_two(rng, mean)):
         u = int(rng.integers(g.number_of_nodes()))
         candidates = [w for w in g.nodes if w != u and not g.has_edge(u, w)]
         if candidates and rng.random() < 0.5:
@@ -630,6 +627,31 @@ def _grow_seed(rng: np.random.Generator, nv: int, ne: int, mean: float) -> nx.Gr
             g.add_node(w, label=int(rng.integers(nv)))
         g.add_edge(u, w, label=int(rng.integers(ne)))
     return g
+
+
+# a seed grown by 10^4 steps is already far larger than any motif this generator is for
+_MAX_MEAN_GROWTH = 1e4
+
+
+def _poisson_at_least_two(rng: np.random.Generator, mean: float) -> int:
+    """A draw of ``Poisson(mean)`` conditioned on ``>= 2``."""
+    if mean >= 1.0:  # P(>= 2) >= 0.26: redraw until it holds
+        steps = int(rng.poisson(mean))
+        while steps < 2:
+            steps = int(rng.poisson(mean))
+        return steps
+    # a small mean would need ~2/mean² redraws: invert the truncated law's CDF instead, with
+    # its terms taken relative to P(2) (they fall factorially, so the sums end quickly)
+    terms = [1.0]
+    while terms[-1] > 1e-17 * sum(terms):
+        terms.append(terms[-1] * mean / (len(terms) + 2))
+    u = rng.random() * sum(terms)
+    acc = 0.0
+    for k, t in enumerate(terms):
+        acc += t
+        if u < acc:
+            return k + 2
+    return len(terms) + 1
 
 
 def _same_labeled_graph(a: nx.Graph, b: nx.Graph) -> bool:

@@ -52,7 +52,16 @@ from sklearn.utils.validation import check_is_fitted
 from . import _graphsparse as _rs
 from ._progress import reporter
 from ._threads import resolve_n_jobs
-from ._validation import as_edges, as_float_array, as_int, as_real, encode_binary, sklearn_data
+from ._validation import (
+    as_count,
+    as_edges,
+    as_float_array,
+    as_int,
+    as_real,
+    encode_binary,
+    set_init_params,
+    sklearn_data,
+)
 from .exceptions import InvalidParameterError
 
 __all__ = [
@@ -396,20 +405,7 @@ class GraphStructuredRecovery(RegressorMixin, _GraphModel):
         n_jobs: int | None = None,
         verbose: Any = False,
     ) -> None:
-        self.edges = edges
-        self.alpha = alpha
-        self.lambda_ = lambda_
-        self.loss = loss
-        self.weights = weights
-        self.fit_intercept = fit_intercept
-        self.penalty_form = penalty_form
-        self.solver = solver
-        self.tol = tol
-        self.max_iter = max_iter
-        self.warm_start = warm_start
-        self.time_limit = time_limit
-        self.n_jobs = n_jobs
-        self.verbose = verbose
+        set_init_params(self, locals())
 
     def fit(self, X: Any, y: npt.ArrayLike) -> GraphStructuredRecovery:
         """Solve model (6) for ``X`` (dense or SciPy sparse) and ``y``.
@@ -532,21 +528,7 @@ class GraphStructuredClassifier(ClassifierMixin, _GraphModel):
         n_jobs: int | None = None,
         verbose: Any = False,
     ) -> None:
-        self.edges = edges
-        self.alpha = alpha
-        self.lambda_ = lambda_
-        self.loss = loss
-        self.weights = weights
-        self.fit_intercept = fit_intercept
-        self.intercept_scaling = intercept_scaling
-        self.penalty_form = penalty_form
-        self.solver = solver
-        self.tol = tol
-        self.max_iter = max_iter
-        self.warm_start = warm_start
-        self.time_limit = time_limit
-        self.n_jobs = n_jobs
-        self.verbose = verbose
+        set_init_params(self, locals())
 
     def fit(self, X: Any, y: npt.ArrayLike) -> GraphStructuredClassifier:
         """Solve the classification model for ``X`` (dense or SciPy sparse) and labels ``y``.
@@ -665,9 +647,7 @@ def edge_groups(edges: Any) -> list[list[int]]:
 
 def neighbourhood_groups(edges: Any, n_features: int) -> list[list[int]]:
     """The closed neighbourhood ``{v} + N(v)`` of every vertex, each sorted."""
-    n = as_int(n_features, "n_features")
-    if n < 0:
-        raise InvalidParameterError(f"n_features must be >= 0, got {n}")
+    n = as_count(n_features, "n_features")
     groups: list[set[int]] = [{v} for v in range(n)]
     for u, v in as_edges(edges).tolist():
         if not (0 <= u < n and 0 <= v < n):
@@ -716,17 +696,7 @@ class LatentGroupLasso(RegressorMixin, _Convex):
         n_jobs: int | None = None,
         verbose: Any = False,
     ) -> None:
-        self.groups = groups
-        self.edges = edges
-        self.lambda_ = lambda_
-        self.loss = loss
-        self.group_weights = group_weights
-        self.tol = tol
-        self.max_iter = max_iter
-        self.warm_start = warm_start
-        self.time_limit = time_limit
-        self.n_jobs = n_jobs
-        self.verbose = verbose
+        set_init_params(self, locals())
 
     def fit(self, X: Any, y: npt.ArrayLike) -> LatentGroupLasso:
         """Solve for ``X`` (dense or SciPy sparse) and ``y``; returns ``self``."""
@@ -806,14 +776,7 @@ class GraphIHT(RegressorMixin, _Base):
         time_limit: float | None = None,
         n_jobs: int | None = None,
     ) -> None:
-        self.edges = edges
-        self.sparsity = sparsity
-        self.n_components = n_components
-        self.method = method
-        self.max_iter = max_iter
-        self.tol = tol
-        self.time_limit = time_limit
-        self.n_jobs = n_jobs
+        set_init_params(self, locals())
 
     def fit(self, X: Any, y: npt.ArrayLike) -> GraphIHT:
         """Run on ``X`` (dense or SciPy sparse) and ``y``; returns ``self``."""
@@ -955,7 +918,7 @@ def recovery_path(
     w = _weights(weights, len(e))
     if lambdas is None:
         top = float(_rs.recovery_lambda_max(design, yy, loss, as_real(alpha, "alpha"), e, w))
-        k = as_int(n_lambdas, "n_lambdas")
+        k = as_count(n_lambdas, "n_lambdas")
         ratio = as_real(eps, "eps")
         if k < 1 or not (0.0 < ratio <= 1.0):
             raise InvalidParameterError(

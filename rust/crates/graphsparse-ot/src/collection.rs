@@ -244,7 +244,10 @@ pub fn compress_collection(
                     Err(e) => return Some(Err(e)),
                 };
                 let rho0 = degree_prior(&og);
-                let sol = solve_unchecked(&og, &rho0, k, params, &meter, ws);
+                let sol = match solve_unchecked(&og, &rho0, k, params, &meter, ws) {
+                    Ok(sol) => sol,
+                    Err(e) => return Some(Err(e)),
+                };
                 if sol.truncation.is_some() {
                     return None;
                 }

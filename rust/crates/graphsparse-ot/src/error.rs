@@ -65,6 +65,24 @@ pub enum OtError {
     /// A projection primitive rejected its input.
     #[error(transparent)]
     Proj(#[from] ProjError),
+    /// Mirror Prox left the range of finite numbers: its steps are too large for `λ`.
+    #[error(
+        "the Mirror Prox iterates overflowed at iteration {iteration} (lambda = {lambda}, \
+         alpha = {alpha}, beta = {beta}, gamma = {gamma}): use smaller steps, a larger lambda \
+         or the stable step mode"
+    )]
+    Diverged {
+        /// The iteration `ℓ` at which a non-finite value appeared.
+        iteration: usize,
+        /// `λ`.
+        lambda: f64,
+        /// The `ε` step.
+        alpha: f64,
+        /// The `t` step.
+        beta: f64,
+        /// The `ζ` step.
+        gamma: f64,
+    },
     /// A graph database could not be built.
     #[error(transparent)]
     Graph(#[from] GraphError),

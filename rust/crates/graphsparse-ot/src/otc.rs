@@ -482,10 +482,14 @@ pub fn solve_otc(
     check_inputs(g, rho0, k)?;
     let meter = params.0.budget.start(ctl);
     let mut ws = OtcWorkspace::default();
-    Ok(solve_unchecked(g, rho0, k, params, &meter, &mut ws))
+    solve_unchecked(g, rho0, k, params, &meter, &mut ws)
 }
 
 /// [`solve_otc`] on validated inputs with a caller's meter and workspace.
+///
+/// # Errors
+/// [`crate::OtError::Diverged`] when an iterate stops being finite (steps far too large for
+/// `λ`, or `λ` so small that `1/λ` overflows): valid parameters, but no usable result.
 pub(crate) fn solve_unchecked(
     g: &OtGraph,
     rho0: &[f64],
@@ -493,12 +497,12 @@ pub(crate) fn solve_unchecked(
     params: &OtcValidParams,
     meter: &Meter<'_>,
     ws: &mut OtcWorkspace,
-) -> OtcSolution {
+) -> Result<OtcSolution> {
     let p = &params.0;
     let (n, m) = (g.n_vertices(), g.n_edges());
     let lambda = p.lambda;
     if k >= n {
-        return OtcSolution {
+        return Ok(OtcSolution {
             vertices: (0..n as u32).collect(),
             eps_hat: vec![1.0; n],
             t_bar: vec![0.0; n],
@@ -509,7 +513,7 @@ pub(crate) fn solve_unchecked(
             max_projection_iterations: 0,
             trace: OtcTrace::default(),
             truncation: None,
-        };
+        });
     }
     let (alpha, beta, gamma) = params.steps(k);
     let kf = k as f64;
@@ -522,9 +526,23 @@ pub(crate) fn solve_unchecked(
     let mut max_pi = 0usize;
     let mut n_done = 0usize;
     let mut truncation = None;
-    let capped = |y: &[f64], out: &mut [f64]| {
-        graphsparse_proj::project_capped_simplex_into(y, kf, out)
-            .expect("invariant: finite input and k >= 1")
+    let diverged = |iteration: usize| crate::OtError::Diverged {
+        iteration,
+        lambda,
+        alpha,
+        beta,
+        gamma,
+    };
+    // the capped projection rejects only non-finite input (k >= 1 is checked): an overflow
+    let capped = |y: &[f64], out: &mut [f64], l: usize| {
+        graphsparse_proj::project_capped_simplex_into(y, kf, out).map_err(|_| diverged(l))
+    };
+    let finite = |y: &[f64], z: f64, l: usize| {
+        if z.is_finite() && y.iter().all(|v| v.is_finite()) {
+            Ok(())
+        } else {
+            Err(diverged(l))
+        }
     };
     for l in 0..=p.n_iter {
         if !meter.claim_node() {
@@ -536,10 +554,11 @@ pub(crate) fn solve_unchecked(
         for v in 0..n {
             ws.y[v] = ws.eps[v] - alpha * ws.ge[v];
         }
-        capped(&ws.y, &mut ws.eps_h);
+        capped(&ws.y, &mut ws.eps_h, l)?;
         for v in 0..n {
             ws.y[v] = ws.t[v] + beta * ws.gt[v];
         }
+        finite(&ws.y, gz, l)?;
         let info = project_unchecked(
             g,
             &ws.y,
@@ -558,10 +577,11 @@ pub(crate) fn solve_unchecked(
         for v in 0..n {
             ws.y[v] = ws.eps[v] - alpha * ws.ge[v];
         }
-        capped(&ws.y, &mut ws.eps);
+        capped(&ws.y, &mut ws.eps, l)?;
         for v in 0..n {
             ws.y[v] = ws.t[v] + beta * ws.gt[v];
         }
+        finite(&ws.y, gz2, l)?;
         let info = project_unchecked(g, &ws.y, &mut ws.mu, &mut ws.t, &p.lipschitz, &mut ws.lip);
         conv &= info.converged;
         max_pi = max_pi.max(info.iterations);
@@ -594,8 +614,12 @@ pub(crate) fn solve_unchecked(
         .iter()
         .zip(&t_bar)
         .map(|(&e, &t)| e * (-(t + zeta_bar)).max(0.0) / lambda)
-        .collect();
-    OtcSolution {
+        .collect::<Vec<f64>>();
+    let all_finite = |v: &[f64]| v.iter().all(|x| x.is_finite());
+    if !(zeta_bar.is_finite() && all_finite(&t_bar) && all_finite(&rho1_hat)) {
+        return Err(diverged(n_done));
+    }
+    Ok(OtcSolution {
         vertices: round_unchecked(&eps_hat, rho0, k),
         eps_hat,
         t_bar,
@@ -606,7 +630,7 @@ pub(crate) fn solve_unchecked(
         max_projection_iterations: max_pi,
         trace,
         truncation,
-    }
+    })
 }
 
 impl From<OtcValidParams> for OtcParams {

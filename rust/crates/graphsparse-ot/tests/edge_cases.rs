@@ -154,3 +154,24 @@ fn bad_priors_are_named_errors() {
         assert!(err.to_string().contains(arg), "{err}");
     }
 }
+
+#[test]
+fn steps_that_overflow_are_a_named_error_not_a_panic() {
+    // valid parameters whose iterates leave the finite range: 1/λ overflows, or a step of
+    // 1e308 does; the paper's defaults on the same graph stay finite
+    let g = OtGraph::undirected(4, &[[0, 1], [1, 2], [2, 3]], &[0.01, 0.02, 0.01]).unwrap();
+    let rho0 = degree_prior(&g);
+    let ctl = RunControl::new();
+    for params in [
+        OtcParams::new().lambda(5e-324),
+        OtcParams::new().beta(1e308),
+        OtcParams::new().gamma(1e308),
+    ] {
+        let err = solve_otc(&g, &rho0, 2, &params.check().unwrap(), &ctl).unwrap_err();
+        assert!(matches!(err, OtError::Diverged { .. }), "{err}");
+        assert!(err.to_string().contains("lambda"), "{err}");
+    }
+    let sol = otc(&g, &rho0, 2);
+    assert_eq!(sol.vertices.len(), 2);
+    assert!(sol.rho1_hat.iter().all(|v| v.is_finite()));
+}
