@@ -75,6 +75,15 @@ fn check_props(x: &PropositionMatrix, props: &[u32]) -> Result<()> {
     Ok(())
 }
 
+/// `m²`, the length of a flat `m × m` kernel, or [`crate::LatticeError::TooLarge`].
+fn gram_len(m: usize) -> Result<usize> {
+    m.checked_mul(m).ok_or(crate::LatticeError::TooLarge {
+        name: "m * m",
+        value: m as u128 * m as u128,
+        reason: "overflows usize",
+    })
+}
+
 /// `K_u` as a dense row-major `m × m` matrix, by the entry-wise closed form.
 ///
 /// # Arguments
@@ -106,11 +115,7 @@ pub fn kernel_ku(x: &PropositionMatrix, props: &[u32], a: f64) -> Result<Vec<f64
     check_n_props(x.n_props(), a)?;
     check_props(x, props)?;
     let m = x.n_examples();
-    let n = m.checked_mul(m).ok_or(crate::LatticeError::TooLarge {
-        name: "m * m",
-        value: m as u128 * m as u128,
-        reason: "overflows usize",
-    })?;
+    let n = gram_len(m)?;
     let mut out = Vec::new();
     out.try_reserve_exact(n)
         .map_err(|_| crate::LatticeError::TooLarge {
@@ -156,11 +161,7 @@ pub fn kernel_ku(x: &PropositionMatrix, props: &[u32], a: f64) -> Result<Vec<f64
 pub fn kernel_ku_child(x: &PropositionMatrix, parent: &[f64], e: u32, a: f64) -> Result<Vec<f64>> {
     check_a(a)?;
     let m = x.n_examples();
-    let mm = m.checked_mul(m).ok_or(crate::LatticeError::TooLarge {
-        name: "m * m",
-        value: m as u128 * m as u128,
-        reason: "overflows usize",
-    })?;
+    let mm = gram_len(m)?;
     crate::error::check_len("parent", parent.len(), mm)?;
     check_props(x, &[e])?;
     let f = child_factor(a);
@@ -441,20 +442,7 @@ impl KernelCache {
                 quad_entrywise(g, m, &c.cover, buf, n, &w) * tab.scale(c.props.len())
                     / tab.q_pow[c.props.len()]
             };
-            return if parallel {
-                cands
-                    .par_iter()
-                    .enumerate()
-                    .map_init(Vec::new, score_one)
-                    .collect()
-            } else {
-                let mut buf = Vec::new();
-                cands
-                    .iter()
-                    .enumerate()
-                    .map(|kc| score_one(&mut buf, kc))
-                    .collect()
-            };
+            return map_candidates(cands, parallel, score_one);
         }
         // phase 0 (serial, in candidate order): LRU bookkeeping and room for new blocks
         let mut pending = Vec::new();
@@ -517,22 +505,24 @@ impl KernelCache {
                 },
             }
         };
-        let res: Vec<(f64, u8)> = if parallel {
-            cands
-                .par_iter()
-                .enumerate()
-                .map_init(Vec::new, score_one)
-                .collect()
-        } else {
-            let mut buf = Vec::new();
-            cands
-                .iter()
-                .enumerate()
-                .map(|kc| score_one(&mut buf, kc))
-                .collect()
-        };
+        let res: Vec<(f64, u8)> = map_candidates(cands, parallel, score_one);
         self.stats.incremental += res.iter().filter(|r| r.1 == 2).count() as u64;
         res.into_iter().map(|(s, _)| s).collect()
+    }
+}
+
+/// `f(buf, (k, c))` for every candidate `c` at index `k`, in order, on the caller's rayon pool
+/// when `parallel`; each worker (or the serial loop) reuses one scratch buffer `buf`.
+fn map_candidates<T, F>(cands: &[Candidate], parallel: bool, f: F) -> Vec<T>
+where
+    T: Send,
+    F: Fn(&mut Vec<f64>, (usize, &Candidate)) -> T + Sync + Send,
+{
+    if parallel {
+        cands.par_iter().enumerate().map_init(Vec::new, f).collect()
+    } else {
+        let mut buf = Vec::new();
+        cands.iter().enumerate().map(|kc| f(&mut buf, kc)).collect()
     }
 }
 

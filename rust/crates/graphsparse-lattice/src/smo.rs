@@ -264,24 +264,8 @@ fn smo(
             let sum = ai + aj;
             ai -= delta;
             aj += delta;
-            if sum > cost {
-                if ai > cost {
-                    ai = cost;
-                    aj = sum - cost;
-                }
-            } else if aj < 0.0 {
-                aj = 0.0;
-                ai = sum;
-            }
-            if sum > cost {
-                if aj > cost {
-                    aj = cost;
-                    ai = sum - cost;
-                }
-            } else if ai < 0.0 {
-                ai = 0.0;
-                aj = sum;
-            }
+            clip_same_label(sum, cost, &mut ai, &mut aj);
+            clip_same_label(sum, cost, &mut aj, &mut ai);
         }
         alpha[i] = ai;
         alpha[j] = aj;
@@ -307,6 +291,22 @@ fn smo(
         );
     }
     stats
+}
+
+/// LIBSVM's clip of a same-label pair back into the box `[0, C]²` along `a + b = sum`, one
+/// side at a time: with `sum > C`, `a` is capped at `C`; otherwise `b` is raised to 0. Called
+/// for `(α_i, α_j)`, then for `(α_j, α_i)`.
+#[inline(always)]
+fn clip_same_label(sum: f64, cost: f64, a: &mut f64, b: &mut f64) {
+    if sum > cost {
+        if *a > cost {
+            *a = cost;
+            *b = sum - cost;
+        }
+    } else if *b < 0.0 {
+        *b = 0.0;
+        *a = sum;
+    }
 }
 
 /// LIBSVM's bias: the mean of `y_k G_k` over free variables, else the midpoint of the

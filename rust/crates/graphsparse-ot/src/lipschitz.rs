@@ -116,14 +116,16 @@ fn soft(z: f64, a: f64) -> f64 {
     }
 }
 
-/// Recomputes `t = y − Fᵀμ` and returns `(violation, gap, converged)`.
+/// Recomputes `t = y − Fᵀμ` and returns the statistics of `(t, μ)` after `iterations`
+/// sweeps or iterations: violation, gap and whether both tolerances hold.
 fn evaluate(
     g: &OtGraph,
     y: &[f64],
     mu: &[f64],
     t: &mut [f64],
     opts: &LipschitzOptions,
-) -> (f64, f64, bool) {
+    iterations: usize,
+) -> ProjectionInfo {
     g.apply_ft_unchecked(mu, t);
     for (ti, &yi) in t.iter_mut().zip(y) {
         *ti = yi - *ti;
@@ -144,7 +146,12 @@ fn evaluate(
         gap_noise += m.abs() * (c + d.abs() + t[a].abs() + t[b].abs());
     }
     let ok_gap = gap.abs() <= opts.tol_gap + 4.0 * f64::EPSILON * gap_noise;
-    (viol.max(0.0), gap, ok_feas && ok_gap)
+    ProjectionInfo {
+        iterations,
+        converged: ok_feas && ok_gap,
+        violation: viol.max(0.0),
+        gap,
+    }
 }
 
 /// One Hildreth sweep over the edges in order; returns the largest `|Δμ_e|`.
@@ -253,14 +260,9 @@ pub(crate) fn project_unchecked(
             gap: 0.0,
         };
     }
-    let (viol, gap, ok) = evaluate(g, y, mu, t, opts);
-    if ok {
-        return ProjectionInfo {
-            iterations: 0,
-            converged: true,
-            violation: viol,
-            gap,
-        };
+    let info = evaluate(g, y, mu, t, opts, 0);
+    if info.converged {
+        return info;
     }
     match opts.solver {
         LipschitzSolver::Hildreth => hildreth(g, y, mu, t, opts),
@@ -284,14 +286,8 @@ fn hildreth(
         if moved > check_below && it < opts.max_iter {
             continue;
         }
-        let (viol, gap, ok) = evaluate(g, y, mu, t, opts);
-        info = ProjectionInfo {
-            iterations: it,
-            converged: ok,
-            violation: viol,
-            gap,
-        };
-        if ok {
+        info = evaluate(g, y, mu, t, opts, it);
+        if info.converged {
             break;
         }
     }
@@ -337,14 +333,8 @@ fn fdpg(
             *mu_e = new;
         }
         s = s_new;
-        let (viol, gap, ok) = evaluate(g, y, mu, t, opts);
-        info = ProjectionInfo {
-            iterations: it,
-            converged: ok,
-            violation: viol,
-            gap,
-        };
-        if ok {
+        info = evaluate(g, y, mu, t, opts, it);
+        if info.converged {
             break;
         }
     }

@@ -9,8 +9,8 @@
 use graphsparse::budget::Budget;
 use graphsparse::recovery::{
     CsrMatrix, DenseMatrix, IhtMethod, IhtParams, LatentGroups, LinearOperator, Loss, Model,
-    PenaltyForm, Recovery, RecoveryParams, Solver, WarmStart, WeightedGraph, lambda_max, penalty,
-    prox_perspective_into,
+    PenaltyForm, Recovery, RecoveryError, RecoveryParams, Solver, WarmStart, WeightedGraph,
+    lambda_max, penalty, prox_perspective_into,
 };
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -248,6 +248,23 @@ fn result<'py>(py: Python<'py>, r: Recovery) -> PyResult<Bound<'py, PyDict>> {
     Ok(d)
 }
 
+/// Extracts the design `x`, the targets and the thread count, then runs `solve(op, y,
+/// n_threads)`; a core error it returns becomes its Python exception.
+fn solve_on_design<'py, T>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    y: &PyReadonlyArray1<'py, f64>,
+    n_threads: usize,
+    solve: impl FnOnce(&dyn LinearOperator, &[f64], usize) -> PyResult<Result<T, RecoveryError>>,
+) -> PyResult<T> {
+    let design = Design::extract(x)?;
+    let y = y.as_slice()?;
+    let n_threads = threads(py, n_threads)?;
+    Ok(design
+        .with(|op| solve(op, y, n_threads))?
+        .map_err(PyGsErr::from)?)
+}
+
 /// Solves `model` ("graph", "lasso" or "latent") for the design `x` and targets `y`.
 ///
 /// `edges`/`weights` describe the graph ("graph"); `groups` is `(ptr, members, weights)`
@@ -283,53 +300,47 @@ fn recovery_solve<'py>(
         .params()?
         .check()
         .map_err(PyGsErr::from)?;
-    let design = Design::extract(x)?;
-    let y = y.as_slice()?;
-    let n_threads = threads(py, n_threads)?;
-    let r = design
-        .with(|op| {
-            let n = op.n_cols();
-            match model {
-                "graph" => {
-                    let edges = edges.ok_or_else(|| bad_param("edges are required"))?;
-                    let g = graph(n, &edges, weights.as_ref())?;
-                    run(py, Exec::Pool(n_threads), progress, |ctl| {
-                        params.solve(op, y, &g, warm, ctl)
-                    })
-                }
-                "lasso" => run(py, Exec::Pool(n_threads), progress, |ctl| {
-                    params.solve_lasso(op, y, warm, ctl)
-                }),
-                "latent" => {
-                    let (ptr, members, w) =
-                        groups.ok_or_else(|| bad_param("groups are required"))?;
-                    let (ptr, members) = (ptr.as_slice()?, members.as_slice()?);
-                    let mut lists = Vec::with_capacity(ptr.len().saturating_sub(1));
-                    for k in 0..ptr.len().saturating_sub(1) {
-                        let (a, b) = (ptr[k], ptr[k + 1]);
-                        if a < 0 || b < a || b as usize > members.len() {
-                            return Err(bad_param(format!("groups: bad offsets at group {k}")));
-                        }
-                        let mut g = Vec::with_capacity((b - a) as usize);
-                        for &v in &members[a as usize..b as usize] {
-                            g.push(usize::try_from(v).map_err(|_| {
-                                bad_param(format!("groups: negative vertex {v} in group {k}"))
-                            })?);
-                        }
-                        lists.push(g);
-                    }
-                    let groups =
-                        LatentGroups::new(n, &lists, Some(w.as_slice()?)).map_err(PyGsErr::from)?;
-                    run(py, Exec::Pool(n_threads), progress, |ctl| {
-                        params.solve_latent_group(op, y, &groups, warm, ctl)
-                    })
-                }
-                other => Err(bad_param(format!(
-                    "model must be 'graph', 'lasso' or 'latent', got {other:?}"
-                ))),
+    let r = solve_on_design(py, x, &y, n_threads, |op, y, n_threads| {
+        let n = op.n_cols();
+        match model {
+            "graph" => {
+                let edges = edges.ok_or_else(|| bad_param("edges are required"))?;
+                let g = graph(n, &edges, weights.as_ref())?;
+                run(py, Exec::Pool(n_threads), progress, |ctl| {
+                    params.solve(op, y, &g, warm, ctl)
+                })
             }
-        })?
-        .map_err(PyGsErr::from)?;
+            "lasso" => run(py, Exec::Pool(n_threads), progress, |ctl| {
+                params.solve_lasso(op, y, warm, ctl)
+            }),
+            "latent" => {
+                let (ptr, members, w) = groups.ok_or_else(|| bad_param("groups are required"))?;
+                let (ptr, members) = (ptr.as_slice()?, members.as_slice()?);
+                let mut lists = Vec::with_capacity(ptr.len().saturating_sub(1));
+                for k in 0..ptr.len().saturating_sub(1) {
+                    let (a, b) = (ptr[k], ptr[k + 1]);
+                    if a < 0 || b < a || b as usize > members.len() {
+                        return Err(bad_param(format!("groups: bad offsets at group {k}")));
+                    }
+                    let mut g = Vec::with_capacity((b - a) as usize);
+                    for &v in &members[a as usize..b as usize] {
+                        g.push(usize::try_from(v).map_err(|_| {
+                            bad_param(format!("groups: negative vertex {v} in group {k}"))
+                        })?);
+                    }
+                    lists.push(g);
+                }
+                let groups =
+                    LatentGroups::new(n, &lists, Some(w.as_slice()?)).map_err(PyGsErr::from)?;
+                run(py, Exec::Pool(n_threads), progress, |ctl| {
+                    params.solve_latent_group(op, y, &groups, warm, ctl)
+                })
+            }
+            other => Err(bad_param(format!(
+                "model must be 'graph', 'lasso' or 'latent', got {other:?}"
+            ))),
+        }
+    })?;
     result(py, r)
 }
 
@@ -442,17 +453,12 @@ fn recovery_graph_iht<'py>(
         .budget(Budget::new().time_limit(a.time_limit.0))
         .check()
         .map_err(PyGsErr::from)?;
-    let design = Design::extract(x)?;
-    let y = y.as_slice()?;
-    let n_threads = threads(py, n_threads)?;
-    let r = design
-        .with(|op| {
-            let g = graph(op.n_cols(), &edges, None)?;
-            run(py, Exec::Pool(n_threads), progress, |ctl| {
-                params.solve(op, y, &g, None, ctl)
-            })
-        })?
-        .map_err(PyGsErr::from)?;
+    let r = solve_on_design(py, x, &y, n_threads, |op, y, n_threads| {
+        let g = graph(op.n_cols(), &edges, None)?;
+        run(py, Exec::Pool(n_threads), progress, |ctl| {
+            params.solve(op, y, &g, None, ctl)
+        })
+    })?;
     let d = PyDict::new(py);
     let support: Vec<i64> = r.support.iter().map(|&v| v as i64).collect();
     d.set_item("coef", r.x.into_pyarray(py))?;

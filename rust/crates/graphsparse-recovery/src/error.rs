@@ -172,6 +172,15 @@ pub(crate) fn check_len(name: &'static str, got: usize, expected: usize) -> Resu
     }
 }
 
+/// Checks that a count (iterations, runs, sizes) is at least 1.
+pub(crate) fn check_at_least_one(name: &'static str, value: usize) -> Result<()> {
+    if value >= 1 {
+        Ok(())
+    } else {
+        Err(invalid(name, ">= 1", value))
+    }
+}
+
 /// Checks that `value` is finite and strictly positive.
 pub(crate) fn check_positive(name: &'static str, value: f64) -> Result<()> {
     if value.is_finite() && value > 0.0 {

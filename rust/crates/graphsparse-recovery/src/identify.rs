@@ -1,7 +1,7 @@
 //! The subgraphs a solution identifies (spec §3.9): the edges along which `σ` does not jump,
 //! and the connected pieces of the support they form (the paper's `G*`).
 
-use crate::error::{Result, check_finite, check_len, invalid};
+use crate::error::{Result, check_finite, check_len, check_nonnegative};
 use crate::graph::{WeightedGraph, label_components};
 
 /// The structure read off a solution `(x̂, σ)` of model (6).
@@ -54,9 +54,7 @@ pub fn identified_subgraphs(
     check_len("sigma", sigma.len(), n)?;
     check_finite("x", x)?;
     check_finite("sigma", sigma)?;
-    if !(tol.is_finite() && tol >= 0.0) {
-        return Err(invalid("tol", "finite and >= 0", tol));
-    }
+    check_nonnegative("tol", tol)?;
     let top = sigma.iter().fold(0.0f64, |m, v| m.max(v.abs()));
     let limit = tol * top;
     let kept_edges: Vec<usize> = graph

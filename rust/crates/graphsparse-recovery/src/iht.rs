@@ -20,7 +20,10 @@ use graphsparse_online::{
 };
 use graphsparse_proj::Parallel;
 
-use crate::error::{RecoveryError, Result, check_len, check_positive, invalid};
+use crate::error::{
+    RecoveryError, Result, check_at_least_one, check_len, check_nonnegative, check_positive,
+    invalid,
+};
 use crate::graph::WeightedGraph;
 use crate::operator::LinearOperator;
 use crate::params::OpCounts;
@@ -105,65 +108,31 @@ impl IhtParams {
             parallel: Parallel::Auto,
         }
     }
-    /// Target sparsity `s`.
-    pub fn sparsity(mut self, s: usize) -> Self {
-        self.sparsity = s;
-        self
-    }
-    /// Head sparsity (`None`: `min(2s, N)`).
-    pub fn head_sparsity(mut self, s: Option<usize>) -> Self {
-        self.head_sparsity = s;
-        self
-    }
-    /// Width of the accepted sparsity ranges (`≥ 0`).
-    pub fn ratio(mut self, ratio: f64) -> Self {
-        self.ratio = ratio;
-        self
-    }
-    /// Number of trees `g` of the forests (`≥ 1`).
-    pub fn num_clusters(mut self, g: usize) -> Self {
-        self.num_clusters = g;
-        self
-    }
-    /// PCST runs per projection (`≥ 1`).
-    pub fn pcst_runs(mut self, runs: usize) -> Self {
-        self.pcst_runs = runs;
-        self
-    }
-    /// Graph-IHT or Graph-CoSaMP.
-    pub fn method(mut self, method: IhtMethod) -> Self {
-        self.method = method;
-        self
-    }
-    /// Most iterations (`≥ 1`).
-    pub fn max_iter(mut self, n: usize) -> Self {
-        self.max_iter = n;
-        self
-    }
-    /// Relative change of `x` below which the run stops (`> 0`).
-    pub fn tol(mut self, tol: f64) -> Self {
-        self.tol = tol;
-        self
-    }
-    /// Fixed IHT step `η` (`None`: exact line search along the head-restricted gradient).
-    pub fn step(mut self, step: Option<f64>) -> Self {
-        self.step = step;
-        self
-    }
-    /// CGLS steps of each CoSaMP least-squares solve (`≥ 1`).
-    pub fn ls_iter(mut self, n: usize) -> Self {
-        self.ls_iter = n;
-        self
-    }
-    /// Time budget and cancellation (the node budget counts iterations).
-    pub fn budget(mut self, budget: Budget) -> Self {
-        self.budget = budget;
-        self
-    }
-    /// Parallelism of the operator products.
-    pub fn parallel(mut self, parallel: Parallel) -> Self {
-        self.parallel = parallel;
-        self
+    graphsparse_budget::setters! {
+        /// Target sparsity `s`.
+        sparsity: usize => sparsity,
+        /// Head sparsity (`None`: `min(2s, N)`).
+        head_sparsity: Option<usize> => head_sparsity,
+        /// Width of the accepted sparsity ranges (`≥ 0`).
+        ratio: f64 => ratio,
+        /// Number of trees `g` of the forests (`≥ 1`).
+        num_clusters: usize => num_clusters,
+        /// PCST runs per projection (`≥ 1`).
+        pcst_runs: usize => pcst_runs,
+        /// Graph-IHT or Graph-CoSaMP.
+        method: IhtMethod => method,
+        /// Most iterations (`≥ 1`).
+        max_iter: usize => max_iter,
+        /// Relative change of `x` below which the run stops (`> 0`).
+        tol: f64 => tol,
+        /// Fixed IHT step `η` (`None`: exact line search along the head-restricted gradient).
+        step: Option<f64> => step,
+        /// CGLS steps of each CoSaMP least-squares solve (`≥ 1`).
+        ls_iter: usize => ls_iter,
+        /// Time budget and cancellation (the node budget counts iterations).
+        budget: Budget => budget,
+        /// Parallelism of the operator products.
+        parallel: Parallel => parallel,
     }
 
     /// Validates the settings (the sparsity against `N` is checked at solve time).
@@ -173,24 +142,18 @@ impl IhtParams {
     /// non-finite ratio, zero trees, runs, iterations or CGLS steps, `tol ≤ 0`, or a
     /// non-positive step.
     pub fn check(self) -> Result<IhtValidParams> {
-        if self.sparsity == 0 {
-            return Err(invalid("sparsity", ">= 1", self.sparsity));
+        check_at_least_one("sparsity", self.sparsity)?;
+        if let Some(s_h) = self.head_sparsity {
+            check_at_least_one("head_sparsity", s_h)?;
         }
-        if self.head_sparsity == Some(0) {
-            return Err(invalid("head_sparsity", ">= 1", 0));
-        }
-        if !(self.ratio.is_finite() && self.ratio >= 0.0) {
-            return Err(invalid("ratio", "finite and >= 0", self.ratio));
-        }
+        check_nonnegative("ratio", self.ratio)?;
         for (name, v) in [
             ("num_clusters", self.num_clusters),
             ("pcst_runs", self.pcst_runs),
             ("max_iter", self.max_iter),
             ("ls_iter", self.ls_iter),
         ] {
-            if v == 0 {
-                return Err(invalid(name, ">= 1", v));
-            }
+            check_at_least_one(name, v)?;
         }
         check_positive("tol", self.tol)?;
         if let Some(s) = self.step {

@@ -11,7 +11,7 @@
 
 use graphsparse_proj::Parallel;
 
-use crate::error::{Result, invalid};
+use crate::error::{Result, check_at_least_one, check_nonnegative};
 use crate::operator::LinearOperator;
 use crate::par::{Reducer, dot};
 
@@ -44,14 +44,26 @@ fn norm(r: &mut Reducer, par: Parallel, v: &[f64]) -> f64 {
     r.sum(par, v.len(), |rg| dot(&v[rg.clone()], &v[rg])).sqrt()
 }
 
-fn check_iter(max_iter: usize, tol: f64) -> Result<()> {
-    if max_iter == 0 {
-        return Err(invalid("max_iter", ">= 1", max_iter));
+/// Checks the shared settings of the estimators and returns `(N, J)`, or `None` when a
+/// dimension is empty (the norm is then 0).
+fn checked_dims<Op: LinearOperator + ?Sized>(
+    op: &Op,
+    max_iter: usize,
+    tol: f64,
+) -> Result<Option<(usize, usize)>> {
+    check_at_least_one("max_iter", max_iter)?;
+    check_nonnegative("tol", tol)?;
+    let (n, m) = (op.n_cols(), op.n_rows());
+    Ok((n > 0 && m > 0).then_some((n, m)))
+}
+
+/// The estimate of a zero operator, found after `n_iter` products.
+fn zero_norm(n_iter: usize) -> NormEstimate {
+    NormEstimate {
+        value: 0.0,
+        n_iter,
+        converged: true,
     }
-    if !(tol.is_finite() && tol >= 0.0) {
-        return Err(invalid("tol", "finite and >= 0", tol));
-    }
-    Ok(())
 }
 
 /// Largest eigenvalue of the symmetric tridiagonal matrix with diagonal `a` and
@@ -129,15 +141,9 @@ pub fn estimate_op_norm<Op: LinearOperator + ?Sized>(
     tol: f64,
     par: Parallel,
 ) -> Result<NormEstimate> {
-    check_iter(max_iter, tol)?;
-    let (n, m) = (op.n_cols(), op.n_rows());
-    if n == 0 || m == 0 {
-        return Ok(NormEstimate {
-            value: 0.0,
-            n_iter: 0,
-            converged: true,
-        });
-    }
+    let Some((n, m)) = checked_dims(op, max_iter, tol)? else {
+        return Ok(zero_norm(0));
+    };
     let mut red = Reducer::default();
     let mut q = vec![0.0; n];
     let mut q_prev = vec![0.0; n];
@@ -211,15 +217,9 @@ pub fn power_iteration_norm<Op: LinearOperator + ?Sized>(
     tol: f64,
     par: Parallel,
 ) -> Result<NormEstimate> {
-    check_iter(max_iter, tol)?;
-    let (n, m) = (op.n_cols(), op.n_rows());
-    if n == 0 || m == 0 {
-        return Ok(NormEstimate {
-            value: 0.0,
-            n_iter: 0,
-            converged: true,
-        });
-    }
+    let Some((n, m)) = checked_dims(op, max_iter, tol)? else {
+        return Ok(zero_norm(0));
+    };
     let mut red = Reducer::default();
     let mut q = vec![0.0; n];
     let mut tmp = vec![0.0; m];
@@ -228,11 +228,7 @@ pub fn power_iteration_norm<Op: LinearOperator + ?Sized>(
     for it in 1..=max_iter {
         let nq = norm(&mut red, par, &q);
         if nq == 0.0 {
-            return Ok(NormEstimate {
-                value: 0.0,
-                n_iter: it,
-                converged: true,
-            });
+            return Ok(zero_norm(it));
         }
         q.iter_mut().for_each(|v| *v /= nq);
         op.apply_into(&q, &mut tmp, par)?;

@@ -3,7 +3,7 @@
 use graphsparse_budget::{Budget, Truncation};
 use graphsparse_proj::Parallel;
 
-use crate::error::{Result, check_nonnegative, check_positive, invalid};
+use crate::error::{Result, check_at_least_one, check_nonnegative, check_positive};
 use crate::loss::Loss;
 
 /// The primal–dual method.
@@ -122,87 +122,41 @@ impl RecoveryParams {
         }
     }
 
-    /// The regularisation weight `λ > 0`.
-    pub fn lam(mut self, lam: f64) -> Self {
-        self.lam = lam;
-        self
-    }
-    /// The budget `α ≥ 0` on `‖W D σ‖₁` (graph model), or the weight `β ≥ 0` of
-    /// [`PenaltyForm::Lagrangian`].
-    pub fn alpha(mut self, alpha: f64) -> Self {
-        self.alpha = alpha;
-        self
-    }
-    /// Whether `alpha` is the budget `α` of eq. (5) (default) or the Lagrangian weight `β`.
-    pub fn penalty_form(mut self, form: PenaltyForm) -> Self {
-        self.form = form;
-        self
-    }
-    /// The data-fit term.
-    pub fn loss(mut self, loss: Loss) -> Self {
-        self.loss = loss;
-        self
-    }
-    /// The method.
-    pub fn solver(mut self, solver: Solver) -> Self {
-        self.solver = solver;
-        self
-    }
-    /// The stopping rule.
-    pub fn stop(mut self, stop: StopRule) -> Self {
-        self.stop = stop;
-        self
-    }
-    /// Relative tolerance of the stopping rule (`> 0`).
-    pub fn tol(mut self, tol: f64) -> Self {
-        self.tol = tol;
-        self
-    }
-    /// Most iterations (`≥ 1`).
-    pub fn max_iter(mut self, max_iter: usize) -> Self {
-        self.max_iter = max_iter;
-        self
-    }
-    /// Iterations between two convergence checks (`≥ 1`); each check costs O(N + J + m).
-    pub fn check_every(mut self, check_every: usize) -> Self {
-        self.check_every = check_every;
-        self
-    }
-    /// `‖L‖` if known (skips the estimate); must not be below the true norm.
-    pub fn op_norm(mut self, op_norm: Option<f64>) -> Self {
-        self.op_norm = op_norm;
-        self
-    }
-    /// `‖W D‖` if known (skips the estimate); must not be below the true norm.
-    pub fn diff_norm(mut self, diff_norm: Option<f64>) -> Self {
-        self.diff_norm = diff_norm;
-        self
-    }
-    /// Initial primal step in units of `1/‖L‖` (PDHG: `τ₀ = ratio/‖L‖`; Algorithm 1 with
-    /// `gamma = None`: `γ = ratio/‖L‖`). Default 1.
-    pub fn step_ratio(mut self, ratio: f64) -> Self {
-        self.step_ratio = ratio;
-        self
-    }
-    /// Most Lanczos steps of the norm estimates (`≥ 1`, default 300).
-    pub fn norm_iter(mut self, norm_iter: usize) -> Self {
-        self.norm_iter = norm_iter;
-        self
-    }
-    /// Time budget and cancellation (the node budget counts iterations).
-    pub fn budget(mut self, budget: Budget) -> Self {
-        self.budget = budget;
-        self
-    }
-    /// When to use the caller's rayon pool (the result never depends on it).
-    pub fn parallel(mut self, parallel: Parallel) -> Self {
-        self.parallel = parallel;
-        self
-    }
-    /// Whether to record one [`HistoryEntry`] per check.
-    pub fn history(mut self, history: bool) -> Self {
-        self.history = history;
-        self
+    graphsparse_budget::setters! {
+        /// The regularisation weight `λ > 0`.
+        lam: f64 => lam,
+        /// The budget `α ≥ 0` on `‖W D σ‖₁` (graph model), or the weight `β ≥ 0` of
+        /// [`PenaltyForm::Lagrangian`].
+        alpha: f64 => alpha,
+        /// Whether `alpha` is the budget `α` of eq. (5) (default) or the Lagrangian weight `β`.
+        penalty_form: PenaltyForm => form,
+        /// The data-fit term.
+        loss: Loss => loss,
+        /// The method.
+        solver: Solver => solver,
+        /// The stopping rule.
+        stop: StopRule => stop,
+        /// Relative tolerance of the stopping rule (`> 0`).
+        tol: f64 => tol,
+        /// Most iterations (`≥ 1`).
+        max_iter: usize => max_iter,
+        /// Iterations between two convergence checks (`≥ 1`); each check costs O(N + J + m).
+        check_every: usize => check_every,
+        /// `‖L‖` if known (skips the estimate); must not be below the true norm.
+        op_norm: Option<f64> => op_norm,
+        /// `‖W D‖` if known (skips the estimate); must not be below the true norm.
+        diff_norm: Option<f64> => diff_norm,
+        /// Initial primal step in units of `1/‖L‖` (PDHG: `τ₀ = ratio/‖L‖`; Algorithm 1 with
+        /// `gamma = None`: `γ = ratio/‖L‖`). Default 1.
+        step_ratio: f64 => step_ratio,
+        /// Most Lanczos steps of the norm estimates (`≥ 1`, default 300).
+        norm_iter: usize => norm_iter,
+        /// Time budget and cancellation (the node budget counts iterations).
+        budget: Budget => budget,
+        /// When to use the caller's rayon pool (the result never depends on it).
+        parallel: Parallel => parallel,
+        /// Whether to record one [`HistoryEntry`] per check.
+        history: bool => history,
     }
 
     /// Validates every setting.
@@ -216,15 +170,9 @@ impl RecoveryParams {
         check_positive("lambda", self.lam)?;
         check_nonnegative("alpha", self.alpha)?;
         check_positive("tol", self.tol)?;
-        if self.max_iter == 0 {
-            return Err(invalid("max_iter", ">= 1", self.max_iter));
-        }
-        if self.check_every == 0 {
-            return Err(invalid("check_every", ">= 1", self.check_every));
-        }
-        if self.norm_iter == 0 {
-            return Err(invalid("norm_iter", ">= 1", self.norm_iter));
-        }
+        check_at_least_one("max_iter", self.max_iter)?;
+        check_at_least_one("check_every", self.check_every)?;
+        check_at_least_one("norm_iter", self.norm_iter)?;
         if let Some(n) = self.op_norm {
             check_positive("op_norm", n)?;
         }

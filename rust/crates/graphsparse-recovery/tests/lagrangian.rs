@@ -4,16 +4,12 @@
 
 mod common;
 
-use common::instance;
+use common::{instance, rel};
 use graphsparse_budget::RunControl;
 use graphsparse_recovery::{
     DenseMatrix, Loss, Model, PenaltyForm, Recovery, RecoveryParams, Solver, WeightedGraph,
     lambda_max,
 };
-
-fn rel(a: f64, b: f64) -> f64 {
-    (a - b).abs() / a.abs().max(b.abs()).max(1e-300)
-}
 
 fn fit(p: RecoveryParams, l: &DenseMatrix<'_>, y: &[f64], g: &WeightedGraph) -> Recovery {
     let r = p
@@ -81,11 +77,7 @@ fn pdhg_and_algorithm_1_agree() {
         .map(|e| 0.5 + (e % 3) as f64 * 0.5)
         .collect();
     let g = WeightedGraph::new(inst.n, &inst.edges, Some(&w)).unwrap();
-    let labels: Vec<f64> = inst
-        .y
-        .iter()
-        .map(|&v| if v >= 0.0 { 1.0 } else { -1.0 })
-        .collect();
+    let labels = inst.labels();
     for (loss, y) in [
         (Loss::Squared, &inst.y),
         (Loss::Logistic, &labels),

@@ -4,20 +4,35 @@
 
 mod common;
 
-use common::{Rng, instance};
+use common::{Instance, Rng, instance, rel};
 use graphsparse_budget::{Budget, RunControl, Truncation};
 use graphsparse_recovery::{
-    CsrMatrix, DenseMatrix, DuplicateEdges, Identity, IhtMethod, IhtParams, LatentGroups, Loss,
-    Model, Parallel, Recovery, RecoveryParams, Solver, WarmStart, WeightedGraph, lambda_max,
-    penalty,
+    CsrMatrix, DenseMatrix, DuplicateEdges, Identity, IhtMethod, IhtParams, LatentGroups,
+    LinearOperator, Loss, Model, Parallel, Recovery, RecoveryParams, Solver, WarmStart,
+    WeightedGraph, lambda_max, penalty,
 };
 
 fn ctl() -> RunControl {
     RunControl::new()
 }
 
-fn rel(a: f64, b: f64) -> f64 {
-    (a - b).abs() / a.abs().max(b.abs()).max(1e-300)
+/// `L` (dense) and the graph (unit weights) of an instance.
+fn operands(inst: &Instance) -> (DenseMatrix<'_>, WeightedGraph) {
+    (
+        DenseMatrix::new(&inst.a, inst.j, inst.n).unwrap(),
+        WeightedGraph::new(inst.n, &inst.edges, None).unwrap(),
+    )
+}
+
+/// `λ_max` of the graph model with budget `alpha`.
+fn graph_lambda_max<Op: LinearOperator + ?Sized>(
+    op: &Op,
+    y: &[f64],
+    loss: Loss,
+    g: &WeightedGraph,
+    alpha: f64,
+) -> f64 {
+    lambda_max(op, y, loss, Model::Graph { graph: g, alpha }).unwrap()
 }
 
 fn solve(p: RecoveryParams, l: &DenseMatrix<'_>, y: &[f64], g: &WeightedGraph) -> Recovery {
@@ -78,29 +93,15 @@ fn lasso_cd(a: &[f64], y: &[f64], j: usize, n: usize, lam: f64) -> Vec<f64> {
 #[test]
 fn pdhg_fixed_adaptive_and_algorithm_1_agree_for_every_loss() {
     let inst = instance(24, 16, 6, 0.05, 1);
-    let l = DenseMatrix::new(&inst.a, inst.j, inst.n).unwrap();
-    let g = WeightedGraph::new(inst.n, &inst.edges, None).unwrap();
-    let labels: Vec<f64> = inst
-        .y
-        .iter()
-        .map(|&v| if v >= 0.0 { 1.0 } else { -1.0 })
-        .collect();
+    let (l, g) = operands(&inst);
+    let labels = inst.labels();
     for loss in [Loss::Squared, Loss::Absolute, Loss::Logistic, Loss::Hinge] {
         let y = if loss.is_classification() {
             &labels
         } else {
             &inst.y
         };
-        let top = lambda_max(
-            &l,
-            y,
-            loss,
-            Model::Graph {
-                graph: &g,
-                alpha: 1.0,
-            },
-        )
-        .unwrap();
+        let top = graph_lambda_max(&l, y, loss, &g, 1.0);
         let lam = 0.1 * top;
         let mut objs = Vec::new();
         for solver in [
@@ -203,32 +204,16 @@ fn alpha_zero_on_a_connected_graph_is_group_soft_thresholding() {
         .unwrap();
     assert!(again.converged && again.n_iter <= 10 && rel(again.objective, r.objective) < 1e-13);
     // λ_max for α = 0 is ‖y‖/√N here; α > 0 gives ‖y‖_∞
-    let top0 = lambda_max(
-        &Identity(n),
-        &y,
-        Loss::Squared,
-        Model::Graph {
-            graph: &g,
-            alpha: 0.0,
-        },
-    )
-    .unwrap();
+    let top0 = graph_lambda_max(&Identity(n), &y, Loss::Squared, &g, 0.0);
     assert!(rel(top0, ny / (n as f64).sqrt()) < 1e-14);
 }
 
 #[test]
 fn lambda_max_separates_zero_and_nonzero_solutions() {
     let inst = instance(30, 20, 6, 0.05, 3);
-    let l = DenseMatrix::new(&inst.a, inst.j, inst.n).unwrap();
-    let g = WeightedGraph::new(inst.n, &inst.edges, None).unwrap();
+    let (l, g) = operands(&inst);
     for alpha in [0.0, 2.0] {
-        let top = lambda_max(
-            &l,
-            &inst.y,
-            Loss::Squared,
-            Model::Graph { graph: &g, alpha },
-        )
-        .unwrap();
+        let top = graph_lambda_max(&l, &inst.y, Loss::Squared, &g, alpha);
         let above = solve(
             RecoveryParams::new(1.01 * top, alpha).tol(1e-9),
             &l,
@@ -254,8 +239,7 @@ fn lambda_max_separates_zero_and_nonzero_solutions() {
 fn metamorphic_permutation_orientation_and_scaling() {
     let inst = instance(20, 14, 5, 0.05, 5);
     let (n, j) = (inst.n, inst.j);
-    let l = DenseMatrix::new(&inst.a, j, n).unwrap();
-    let g = WeightedGraph::new(n, &inst.edges, None).unwrap();
+    let (l, g) = operands(&inst);
     let (lam, alpha) = (0.5, 1.0);
     let p = RecoveryParams::new(lam, alpha).tol(1e-12).max_iter(400_000);
     let base = solve(p.clone(), &l, &inst.y, &g);
@@ -306,16 +290,9 @@ fn metamorphic_permutation_orientation_and_scaling() {
 #[test]
 fn warm_starts_and_paths_reach_the_cold_solution() {
     let inst = instance(30, 20, 6, 0.05, 8);
-    let l = DenseMatrix::new(&inst.a, inst.j, inst.n).unwrap();
-    let g = WeightedGraph::new(inst.n, &inst.edges, None).unwrap();
+    let (l, g) = operands(&inst);
     let alpha = 2.0;
-    let top = lambda_max(
-        &l,
-        &inst.y,
-        Loss::Squared,
-        Model::Graph { graph: &g, alpha },
-    )
-    .unwrap();
+    let top = graph_lambda_max(&l, &inst.y, Loss::Squared, &g, alpha);
     let p = RecoveryParams::new(0.05 * top, alpha)
         .tol(1e-9)
         .max_iter(200_000);
@@ -354,16 +331,9 @@ fn warm_starts_and_paths_reach_the_cold_solution() {
 #[test]
 fn path_warm_starts_converge_like_cold_starts() {
     let inst = instance(200, 140, 60, 0.01, 3);
-    let l = DenseMatrix::new(&inst.a, inst.j, inst.n).unwrap();
-    let g = WeightedGraph::new(inst.n, &inst.edges, None).unwrap();
+    let (l, g) = operands(&inst);
     let alpha = 20.0;
-    let top = lambda_max(
-        &l,
-        &inst.y,
-        Loss::Squared,
-        Model::Graph { graph: &g, alpha },
-    )
-    .unwrap();
+    let top = graph_lambda_max(&l, &inst.y, Loss::Squared, &g, alpha);
     let lams: Vec<f64> = (0..10)
         .map(|k| top * 1e-4f64.powf(f64::from(k) / 9.0))
         .collect();
@@ -388,8 +358,7 @@ fn path_warm_starts_converge_like_cold_starts() {
 #[test]
 fn every_iteration_applies_each_operator_once() {
     let inst = instance(40, 25, 8, 0.05, 9);
-    let l = DenseMatrix::new(&inst.a, inst.j, inst.n).unwrap();
-    let g = WeightedGraph::new(inst.n, &inst.edges, None).unwrap();
+    let (l, g) = operands(&inst);
     for solver in [
         Solver::Pdhg { adaptive: true },
         Solver::KurodaKitahara { gamma: None },
@@ -428,8 +397,7 @@ fn every_iteration_applies_each_operator_once() {
 #[test]
 fn budgets_and_cancellation_truncate_without_error() {
     let inst = instance(30, 20, 6, 0.05, 10);
-    let l = DenseMatrix::new(&inst.a, inst.j, inst.n).unwrap();
-    let g = WeightedGraph::new(inst.n, &inst.edges, None).unwrap();
+    let (l, g) = operands(&inst);
     let r = RecoveryParams::new(0.01, 1.0)
         .tol(1e-300)
         .budget(Budget::new().max_nodes(Some(7)))
@@ -517,8 +485,7 @@ fn serial_and_parallel_runs_are_bitwise_identical() {
 #[test]
 fn latent_group_lasso_references() {
     let inst = instance(16, 24, 5, 0.05, 13);
-    let l = DenseMatrix::new(&inst.a, inst.j, inst.n).unwrap();
-    let g = WeightedGraph::new(inst.n, &inst.edges, None).unwrap();
+    let (l, g) = operands(&inst);
     let lam = 0.2 * lambda_max(&l, &inst.y, Loss::Squared, Model::Lasso).unwrap();
     let p = RecoveryParams::new(lam, 0.0)
         .tol(1e-11)
@@ -577,8 +544,7 @@ fn latent_group_lasso_references() {
 #[test]
 fn graph_iht_and_cosamp_recover_a_connected_support_without_noise() {
     let inst = instance(60, 40, 6, 0.0, 14);
-    let l = DenseMatrix::new(&inst.a, inst.j, inst.n).unwrap();
-    let g = WeightedGraph::new(inst.n, &inst.edges, None).unwrap();
+    let (l, g) = operands(&inst);
     let truth: Vec<usize> = (0..inst.n).filter(|&i| inst.x[i] != 0.0).collect();
     for method in [IhtMethod::Iht, IhtMethod::Cosamp] {
         let r = IhtParams::new(6)

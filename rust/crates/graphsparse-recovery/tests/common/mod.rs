@@ -1,5 +1,12 @@
-//! Shared generators of the integration tests (fixed seeds; no dependencies).
+//! Shared generators of the integration tests (fixed seeds; no dependencies). The example
+//! `scaling` and the criterion bench `recovery` include this file too (`#[path]`), for the
+//! same generator: keep it free of crate imports.
 #![allow(dead_code)]
+
+/// Relative difference `|a − b| / max(|a|, |b|)` (safe at 0).
+pub fn rel(a: f64, b: f64) -> f64 {
+    (a - b).abs() / a.abs().max(b.abs()).max(1e-300)
+}
 
 /// SplitMix64: a tiny deterministic generator.
 pub struct Rng(pub u64);
@@ -69,6 +76,16 @@ pub struct Instance {
     pub edges: Vec<[usize; 2]>,
     pub n: usize,
     pub j: usize,
+}
+
+impl Instance {
+    /// `sign(y)` as ±1 labels (0 counts as +1), for the classification losses.
+    pub fn labels(&self) -> Vec<f64> {
+        self.y
+            .iter()
+            .map(|&v| if v >= 0.0 { 1.0 } else { -1.0 })
+            .collect()
+    }
 }
 
 pub fn instance(n: usize, j: usize, k: usize, noise: f64, seed: u64) -> Instance {
