@@ -25,7 +25,7 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -109,6 +109,14 @@ def load(name: str) -> gs.GraphDataset | None:
     return gs.load_tu(path, name) if path.is_dir() else None
 
 
+def present(names: list[str]) -> Iterator[tuple[str, gs.GraphDataset]]:
+    """``(name, dataset)`` for each of ``names`` in the data directory (the others are skipped)."""
+    for name in names:
+        ds = load(name)
+        if ds is not None:
+            yield name, ds
+
+
 def grakel_graphs(ds: gs.GraphDataset) -> list:
     import grakel
 
@@ -135,10 +143,7 @@ def bench_wl(names: list[str]) -> None:
     print("| dataset | graphs | ours (s) | GraKeL (s) | ratio | kernels equal |")
     print("|---|---|---|---|---|---|")
     notes: list[str] = []
-    for name in names:
-        ds = load(name)
-        if ds is None:
-            continue
+    for name, ds in present(names):
         g = grakel_graphs(ds)
         x = gc.WLSubtreeFeatures(n_iter=5).fit_transform(ds)
         k_ours = (x @ x.T).toarray()
@@ -197,10 +202,7 @@ def bench_compress(names: list[str], quick: bool) -> None:
     )
     print("|---|---|---|---|---|---|---|---|")
     notes: list[str] = []
-    for name in names:
-        ds = load(name)
-        if ds is None:
-            continue
+    for name, ds in present(names):
         ks = np.maximum(1, np.round(0.5 * np.diff(ds.node_ptr))).astype(np.int64)
         methods = {
             "otc": gc.OTCompressor(k=ks),
@@ -267,10 +269,7 @@ def bench_accuracy(
     header = " | ".join(f"@{p}" for p in fractions)
     print(f"| dataset | method | {header} |")
     print("|---|---|" + "---|" * len(fractions))
-    for name in names:
-        ds = load(name)
-        if ds is None:
-            continue
+    for name, ds in present(names):
         res = gc.evaluate_compression(
             ds,
             methods=("rec", "heavy", "otc"),

@@ -15,7 +15,15 @@ import graphsparse as gs
 from graphsparse import compression as gc
 from graphsparse.exceptions import InvalidGraphError, InvalidParameterError
 from tests.reference import compression as ref
-from tests.test_compression_reference import G2, PATH, RHO0, RHO1, connected_graphs, figure2_tree
+from tests.test_compression_reference import (
+    G2,
+    PATH,
+    RHO0,
+    RHO1,
+    costed_graphs,
+    figure2_tree,
+    mixed_graphs,
+)
 
 # ------------------------------------------------------------------------- transport distance
 
@@ -34,9 +42,7 @@ def test_worked_example() -> None:
 
 @given(st.data())
 def test_distance_equals_lp_and_emd(data: st.DataObject) -> None:
-    n, edges = data.draw(connected_graphs(10))
-    m = len(edges)
-    costs = data.draw(st.lists(st.floats(0.01, 2.0), min_size=m, max_size=m))
+    n, edges, costs = data.draw(costed_graphs(10))
     w = [np.array(data.draw(st.lists(st.floats(0.0, 1.0), min_size=n, max_size=n))) for _ in "ab"]
     a, b = (x / x.sum() if x.sum() > 0 else np.full(n, 1.0 / n) for x in w)
     got = gc.graph_ot_distance(edges, costs, a, b)
@@ -48,10 +54,7 @@ def test_distance_equals_lp_and_emd(data: st.DataObject) -> None:
 
 @given(st.data())
 def test_mixed_distance_equals_lp(data: st.DataObject) -> None:
-    n, edges = data.draw(connected_graphs(7))
-    m = len(edges)
-    costs = data.draw(st.lists(st.floats(0.01, 2.0), min_size=m, max_size=m))
-    mask = data.draw(st.lists(st.booleans(), min_size=m, max_size=m))
+    n, edges, costs, mask = data.draw(mixed_graphs(7))
     a = np.full(n, 1.0 / n)
     b = np.zeros(n)
     b[data.draw(st.integers(0, n - 1))] = 1.0
@@ -186,31 +189,32 @@ def test_baselines_reach_their_targets(data_dir, cls: type) -> None:
     assert np.all(one.n_vertices >= np.ceil(data.n_vertices / 2))
 
 
-def test_rec_single_level_target_in_expectation() -> None:
-    # on a complete graph one REC level is a random perfect matching: the target is met
-    g = nx.complete_graph(20)
+def _unlabelled(g: nx.Graph) -> nx.Graph:
+    """``g`` with label 0 on every vertex and edge."""
     nx.set_node_attributes(g, 0, "label")
     nx.set_edge_attributes(g, 0, "label")
-    sizes = [
-        gc.RECCompressor(k=10, random_state=s).fit_transform([g])[0].number_of_nodes()
-        for s in range(10)
+    return g
+
+
+def _rec_sizes(g: nx.Graph, k: int, n_seeds: int) -> list[int]:
+    """The size of ``g`` after one REC level towards ``k``, for the seeds ``0..n_seeds-1``."""
+    return [
+        gc.RECCompressor(k=k, random_state=s).fit_transform([g])[0].number_of_nodes()
+        for s in range(n_seeds)
     ]
+
+
+def test_rec_single_level_target_in_expectation() -> None:
+    # on a complete graph one REC level is a random perfect matching: the target is met
+    sizes = _rec_sizes(_unlabelled(nx.complete_graph(20)), 10, 10)
     assert sizes == [10] * 10
     # on a path a random maximal matching is smaller: the size varies around n/2 + n/6
-    path = nx.path_graph(60)
-    nx.set_node_attributes(path, 0, "label")
-    nx.set_edge_attributes(path, 0, "label")
-    sizes = [
-        gc.RECCompressor(k=30, random_state=s).fit_transform([path])[0].number_of_nodes()
-        for s in range(30)
-    ]
+    sizes = _rec_sizes(_unlabelled(nx.path_graph(60)), 30, 30)
     assert min(sizes) >= 30 and len(set(sizes)) > 1 and 30 < np.mean(sizes) < 45
 
 
 def test_rec_seeds() -> None:
-    g = nx.cycle_graph(30)
-    nx.set_node_attributes(g, 0, "label")
-    nx.set_edge_attributes(g, 0, "label")
+    g = _unlabelled(nx.cycle_graph(30))
     a = gc.RECCompressor(k=10, random_state=1).compress([g])
     b = gc.RECCompressor(k=10, random_state=1).compress([g])
     c = gc.RECCompressor(k=10, random_state=2).compress([g])

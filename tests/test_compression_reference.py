@@ -78,6 +78,26 @@ def connected_graphs(draw: st.DrawFn, max_n: int = 8) -> tuple[int, list[tuple[i
     return n, sorted(edges)
 
 
+@st.composite
+def costed_graphs(
+    draw: st.DrawFn, max_n: int = 8
+) -> tuple[int, list[tuple[int, int]], list[float]]:
+    """A connected graph and a cost in ``[0.01, 2]`` per edge."""
+    n, edges = draw(connected_graphs(max_n))
+    costs = draw(st.lists(st.floats(0.01, 2.0), min_size=len(edges), max_size=len(edges)))
+    return n, edges, costs
+
+
+@st.composite
+def mixed_graphs(
+    draw: st.DrawFn, max_n: int = 8
+) -> tuple[int, list[tuple[int, int]], list[float], list[bool]]:
+    """A costed graph and which of its edges are directed."""
+    n, edges, costs = draw(costed_graphs(max_n))
+    mask = draw(st.lists(st.booleans(), min_size=len(edges), max_size=len(edges)))
+    return n, edges, costs, mask
+
+
 # HiGHS stops at a primal/dual feasibility of 1e-7; random inputs can put the
 # optimum near zero, where a relative tolerance says nothing.
 LP_TOL = 1e-7
@@ -90,8 +110,7 @@ def _dist(draw: st.DrawFn, n: int) -> np.ndarray:
 
 @given(st.data())
 def test_primal_dual_and_emd_agree(data: st.DataObject) -> None:
-    n, edges = data.draw(connected_graphs())
-    costs = data.draw(st.lists(st.floats(0.01, 2.0), min_size=len(edges), max_size=len(edges)))
+    n, edges, costs = data.draw(costed_graphs())
     a, b = _dist(data.draw, n), _dist(data.draw, n)
     primal = ref.transport_primal(n, edges, costs, a, b)
     dual = ref.transport_dual(n, edges, costs, a, b)
@@ -110,10 +129,7 @@ def test_primal_dual_and_emd_agree(data: st.DataObject) -> None:
 
 @given(st.data())
 def test_mixed_primal_dual_and_orientation(data: st.DataObject) -> None:
-    n, edges = data.draw(connected_graphs(6))
-    m = len(edges)
-    costs = data.draw(st.lists(st.floats(0.01, 2.0), min_size=m, max_size=m))
-    mask = data.draw(st.lists(st.booleans(), min_size=m, max_size=m))
+    n, edges, costs, mask = data.draw(mixed_graphs(6))
     a, b = _dist(data.draw, n), _dist(data.draw, n)
     primal = ref.transport_primal(n, edges, costs, a, b, directed=mask)
     dual = ref.transport_dual(n, edges, costs, a, b, directed=mask)

@@ -3,11 +3,13 @@ agreement with a networkx brute force on tiny databases, budgets, errors and Ctr
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import signal
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +51,20 @@ def params(min_support: int, **kw: Any) -> dict[str, Any]:
 
 def mine(graphs: list[Graph], min_support: int, n_threads: int = 1, **kw: Any) -> dict[str, Any]:
     return rs.mine_subgraphs(rs.Database(*flat(graphs)), params(min_support, **kw), n_threads)
+
+
+@contextlib.contextmanager
+def ctrl_c_after(delay: float) -> Iterator[threading.Timer]:
+    """Sends this process SIGINT ``delay`` seconds after entry, under Python's own Ctrl-C
+    handler (whatever an earlier test, a Dask cluster, left installed); yields the timer."""
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    timer = threading.Timer(delay, lambda: os.kill(os.getpid(), signal.SIGINT))
+    try:
+        timer.start()
+        yield timer
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, old)
 
 
 def to_nx(vl: list[int], es: list[tuple[int, int, int]]) -> nx.Graph:
@@ -260,18 +276,11 @@ def test_budgets_stop_and_report(threads: int) -> None:
 @pytest.mark.timeout(30)
 def test_ctrl_c_interrupts_quickly() -> None:
     g = explosive()
-    # Python's own Ctrl-C handler, whatever an earlier test (a Dask cluster) left installed
-    old = signal.signal(signal.SIGINT, signal.default_int_handler)
-    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
-    try:
-        timer.start()
+    with ctrl_c_after(0.3):
         t0 = time.perf_counter()
         with pytest.raises(KeyboardInterrupt):
             mine(g, 2, n_threads=2)
         assert time.perf_counter() - t0 < 2.0
-    finally:
-        timer.cancel()
-        signal.signal(signal.SIGINT, old)
 
 
 def test_real_data_counts(data_dir: Path) -> None:

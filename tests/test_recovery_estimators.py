@@ -3,10 +3,7 @@ warm starts, the λ path and model selection."""
 
 from __future__ import annotations
 
-import os
 import pickle
-import signal
-import threading
 import time
 import warnings
 
@@ -32,6 +29,7 @@ from graphsparse.recovery import (
 )
 
 from .reference import recovery as ref
+from .test_gspan_binding import ctrl_c_after
 
 # No check is skipped: every estimator passes all of scikit-learn's checks.
 
@@ -298,16 +296,9 @@ def test_time_limit_stops_the_solve_with_a_warning() -> None:
 def test_ctrl_c_interrupts_a_long_solve() -> None:
     p = make_graph_structured_recovery(random_state=5)
     m = GraphStructuredRecovery(p.edges, alpha=150.0, lambda_=1e-4, tol=1e-15, max_iter=10**8)
-    # Python's own Ctrl-C handler, whatever an earlier test (a Dask cluster) left installed
-    old = signal.signal(signal.SIGINT, signal.default_int_handler)
-    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
-    try:
-        timer.start()
+    with ctrl_c_after(0.3) as timer:
         t0 = time.perf_counter()
         with pytest.raises(KeyboardInterrupt):
             m.fit(p.A, p.y)
         timer.join()
         assert time.perf_counter() - t0 < 5.0
-    finally:
-        timer.cancel()
-        signal.signal(signal.SIGINT, old)

@@ -35,6 +35,20 @@ from .reference import lpboost as lp_ref
 from .strategies import graph_databases
 
 
+def given_fits(graphs, lam1=None, lam2=(0.0, 0.1), **more):
+    """``@given`` a graph database, 14 bits for its 0/1 response, ``lam1`` (when given) and
+    ``lam2`` from the listed values, both losses and the strategies ``more``."""
+    penalties = {} if lam1 is None else {"lam1": st.sampled_from(lam1)}
+    return given(
+        graphs=graphs,
+        bits=st.lists(st.booleans(), min_size=14, max_size=14),
+        **penalties,
+        lam2=st.sampled_from(lam2),
+        loss=st.sampled_from(["logistic", "squared"]),
+        **more,
+    )
+
+
 def _explicit(ds, max_size):
     """Distinct pattern columns (DFS order, first kept) and a lookup from graph-id sets."""
     pats = gs.mine_subgraphs(ds, min_support=1, max_size=max_size)
@@ -123,13 +137,7 @@ def _toy(n=40, seed=0, max_vertices=7):
 
 # -- BCGD == explicit-matrix BCGD, iteration by iteration ----------------------------------------
 @settings(max_examples=30)
-@given(
-    graphs=graph_databases(min_graphs=6, max_graphs=14, max_vertices=6),
-    bits=st.lists(st.booleans(), min_size=14, max_size=14),
-    lam1=st.sampled_from([0.003, 0.01, 0.03]),
-    lam2=st.sampled_from([0.0, 0.1]),
-    loss=st.sampled_from(["logistic", "squared"]),
-)
+@given_fits(graph_databases(min_graphs=6, max_graphs=14, max_vertices=6), [0.003, 0.01, 0.03])
 def test_bcgd_equals_explicit_reference_every_iteration(graphs, bits, lam1, lam2, loss):
     ds = from_networkx(graphs)
     y = np.array(bits[: len(ds)], dtype=float)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, settings
 from hypothesis import strategies as st
 
 import graphsparse as gs
@@ -21,7 +21,7 @@ from graphsparse.datasets import from_networkx
 
 from .reference import bcgd as ref
 from .strategies import graph_databases
-from .test_subgraph_models import _bcgd_params, _explicit, _toy
+from .test_subgraph_models import _bcgd_params, _explicit, _toy, given_fits
 
 
 def _params(lam2=0.0, tol=1e-7, max_iter=50_000, prune=True, screening=True, max_size=3):
@@ -62,12 +62,9 @@ def _optimum(x, y, lam1, lam2, loss):
 
 
 @settings(max_examples=20, deadline=None)
-@given(
-    graphs=graph_databases(min_graphs=6, max_graphs=12, max_vertices=5),
-    bits=st.lists(st.booleans(), min_size=14, max_size=14),
-    lam1=st.sampled_from([0.005, 0.02, 0.05]),
-    lam2=st.sampled_from([0.0, 0.1]),
-    loss=st.sampled_from(["logistic", "squared"]),
+@given_fits(
+    graph_databases(min_graphs=6, max_graphs=12, max_vertices=5),
+    [0.005, 0.02, 0.05],
     shrink=st.floats(0.0, 1.0),
 )
 def test_sphere_holds_the_optimal_dual_point(graphs, bits, lam1, lam2, loss, shrink):
@@ -95,12 +92,9 @@ def test_sphere_holds_the_optimal_dual_point(graphs, bits, lam1, lam2, loss, shr
 
 
 @settings(max_examples=25, deadline=None)
-@given(
-    graphs=graph_databases(min_graphs=6, max_graphs=14, max_vertices=6),
-    bits=st.lists(st.booleans(), min_size=14, max_size=14),
-    lam1=st.sampled_from([0.005, 0.02, 0.05]),
-    lam2=st.sampled_from([0.0, 0.1]),
-    loss=st.sampled_from(["logistic", "squared"]),
+@given_fits(
+    graph_databases(min_graphs=6, max_graphs=14, max_vertices=6),
+    [0.005, 0.02, 0.05],
     max_iter=st.sampled_from([1, 3, 50_000]),
 )
 def test_reported_gap_equals_explicit_gap(graphs, bits, lam1, lam2, loss, max_iter):
@@ -125,12 +119,7 @@ def test_reported_gap_equals_explicit_gap(graphs, bits, lam1, lam2, loss, max_it
 
 
 @settings(max_examples=10, deadline=None)
-@given(
-    graphs=graph_databases(min_graphs=8, max_graphs=14, max_vertices=6),
-    bits=st.lists(st.booleans(), min_size=14, max_size=14),
-    lam2=st.sampled_from([0.0, 0.05]),
-    loss=st.sampled_from(["logistic", "squared"]),
-)
+@given_fits(graph_databases(min_graphs=8, max_graphs=14, max_vertices=6), lam2=[0.0, 0.05])
 def test_screened_path_equals_theorem11_path_and_reference(graphs, bits, lam2, loss):
     ds = from_networkx(graphs)
     y = _response(bits, len(ds), loss)

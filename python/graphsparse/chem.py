@@ -20,7 +20,7 @@ import os
 import re
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -586,6 +586,36 @@ def _drawer(fmt: str, width: int, height: int, panel_w: int = -1, panel_h: int =
     return drawer
 
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+# the parameters and the result the drawing functions share, filled into their docstrings
+_DRAW_DOC = {
+    "path": (
+        "path : str or path-like, optional\n"
+        "        Where to write the image; its suffix (``.png``, ``.svg``) picks the format."
+    ),
+    "format_labels_returns": (
+        'format : {"png", "svg"}, optional\n'
+        "        The image format when ``path`` does not say (default PNG).\n"
+        "    atoms, bonds : mapping, optional\n"
+        "        Label names, as in :meth:`graphsparse.Pattern.to_smarts`.\n"
+        "\n"
+        "    Returns\n"
+        "    -------\n"
+        "    bytes or str\n"
+        "        The PNG bytes or the SVG text (also written to ``path`` when given)."
+    ),
+}
+
+
+def _draw_doc(func: _F) -> _F:
+    """Fills ``%(path)s`` and ``%(format_labels_returns)s`` in a drawing function's docstring."""
+    if func.__doc__ is not None:  # None under ``python -OO``
+        func.__doc__ %= _DRAW_DOC
+    return func
+
+
+@_draw_doc
 def draw_patterns(
     patterns: Sequence[Pattern],
     coefs: npt.ArrayLike | None = None,
@@ -606,21 +636,12 @@ def draw_patterns(
     coefs : array-like, optional
         One coefficient per pattern (e.g. ``coef_``), shown under each fragment with the
         pattern's support.
-    path : str or path-like, optional
-        Where to write the image; its suffix (``.png``, ``.svg``) picks the format.
+    %(path)s
     n_cols : int, default=4
         Fragments per row.
     size : (int, int), default=(240, 200)
         Pixels per fragment.
-    format : {"png", "svg"}, optional
-        The image format when ``path`` does not say (default PNG).
-    atoms, bonds : mapping, optional
-        Label names, as in :meth:`graphsparse.Pattern.to_smarts`.
-
-    Returns
-    -------
-    bytes or str
-        The PNG bytes or the SVG text (also written to ``path`` when given).
+    %(format_labels_returns)s
 
     Examples
     --------
@@ -658,6 +679,7 @@ def draw_patterns(
     return _finish(drawer, path)
 
 
+@_draw_doc
 def draw_occurrences(
     pattern: Pattern,
     molecule: Any,
@@ -677,21 +699,12 @@ def draw_occurrences(
         The substructure.
     molecule : str or rdkit.Chem.Mol
         A SMILES, or an RDKit molecule.
-    path : str or path-like, optional
-        Where to write the image; its suffix (``.png``, ``.svg``) picks the format.
+    %(path)s
     kekulize : bool, default=False
         Read the molecule as the pattern's dataset was read (its ``kekulize`` option).
     size : (int, int), default=(400, 300)
         Pixels.
-    format : {"png", "svg"}, optional
-        The image format when ``path`` does not say (default PNG).
-    atoms, bonds : mapping, optional
-        Label names, as in :meth:`graphsparse.Pattern.to_smarts`.
-
-    Returns
-    -------
-    bytes or str
-        The PNG bytes or the SVG text (also written to ``path`` when given).
+    %(format_labels_returns)s
 
     Raises
     ------

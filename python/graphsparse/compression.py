@@ -26,10 +26,10 @@ with the GIL released; results do not depend on ``n_jobs``.
 from __future__ import annotations
 
 import numbers
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -66,6 +66,7 @@ __all__ = [
 #: The paper's training fractions (§4.1): 0.2, 0.3, ..., 0.8.
 TRAIN_FRACTIONS: tuple[float, ...] = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 _MODES = ("paper", "stable")
+_T = TypeVar("_T")
 
 
 # -- transport ------------------------------------------------------------------------------------
@@ -293,6 +294,17 @@ class CompressionResult:
 _KEEP_ALL = 2**63 - 1
 
 
+def _reported(est: Any, unit: str, work: Callable[[Any], _T]) -> _T:
+    """``work(report)`` with a progress reporter for ``est.verbose`` (counting ``unit``), closed
+    afterwards, also when the work is interrupted."""
+    report = reporter(est.verbose, type(est).__name__, unit)
+    try:
+        return work(report)
+    finally:
+        if report is not None:
+            report.close()
+
+
 class _Compressor(TransformerMixin, BaseEstimator):
     """Shared machinery: target sizes, input/output conversion, the Rust call."""
 
@@ -359,12 +371,11 @@ class _Compressor(TransformerMixin, BaseEstimator):
         ks = self._targets(data)
         params = self._method_params()
         threads = resolve_n_jobs(self.n_jobs)  # type: ignore[attr-defined]
-        report = reporter(self.verbose, type(self).__name__, "graphs")  # type: ignore[attr-defined]
-        try:
-            d = _rs.ot_compress(data._db, self._method, params, ks, threads, report)
-        finally:
-            if report is not None:
-                report.close()
+        d = _reported(
+            self,
+            "graphs",
+            lambda report: _rs.ot_compress(data._db, self._method, params, ks, threads, report),
+        )
         out = GraphDataset._from_db(
             d["db"], data.vertex_label_values, data.edge_label_values, y=data.y, names=data.names
         )
@@ -548,6 +559,12 @@ class AffinityCompressor(_MatchingCompressor):
     _method = "affinity"
 
 
+def _csr(n_rows: int, features: tuple[Any, Any, Any, int]) -> sp.csr_matrix:
+    """The binding's ``(indptr, indices, values, n_cols)`` as a SciPy matrix of ``n_rows`` rows."""
+    indptr, indices, values, n_cols = features
+    return sp.csr_matrix((values, indices, indptr), shape=(n_rows, n_cols))
+
+
 # -- WL features ----------------------------------------------------------------------------------
 class WLSubtreeFeatures(TransformerMixin, BaseEstimator):
     """Weisfeiler–Lehman subtree features (Shervashidze et al. 2011), compiled.
@@ -610,17 +627,12 @@ class WLSubtreeFeatures(TransformerMixin, BaseEstimator):
         data = as_dataset(X, "X")
         h = as_count(self.n_iter, "n_iter")
         threads = resolve_n_jobs(self.n_jobs)
-        report = reporter(self.verbose, type(self).__name__, "levels")
-        try:
-            levels, (indptr, indices, values, n_cols) = _rs.wl_fit_transform(
-                data._db, h, threads, report
-            )
-        finally:
-            if report is not None:
-                report.close()
+        levels, features = _reported(
+            self, "levels", lambda report: _rs.wl_fit_transform(data._db, h, threads, report)
+        )
         self.vocabulary_ = [(np.asarray(p), np.asarray(s)) for p, s in levels]
-        self.n_features_out_ = int(n_cols)
-        return sp.csr_matrix((values, indices, indptr), shape=(len(data), n_cols))
+        self.n_features_out_ = int(features[3])
+        return _csr(len(data), features)
 
     def fit_transform(self, X: Any, y: Any = None, **fit_params: Any) -> sp.csr_matrix:
         """Fit and return the features of ``X`` in one pass.
@@ -650,15 +662,12 @@ class WLSubtreeFeatures(TransformerMixin, BaseEstimator):
         check_is_fitted(self, "vocabulary_")
         data = as_dataset(X, "X")
         threads = resolve_n_jobs(self.n_jobs)
-        report = reporter(self.verbose, type(self).__name__, "levels")
-        try:
-            indptr, indices, values, n_cols = _rs.wl_transform(
-                data._db, self.vocabulary_, threads, report
-            )
-        finally:
-            if report is not None:
-                report.close()
-        return sp.csr_matrix((values, indices, indptr), shape=(len(data), n_cols))
+        features = _reported(
+            self,
+            "levels",
+            lambda report: _rs.wl_transform(data._db, self.vocabulary_, threads, report),
+        )
+        return _csr(len(data), features)
 
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()

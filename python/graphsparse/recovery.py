@@ -266,6 +266,30 @@ class _Convex(_Base):
         state = getattr(self, "_warm_state", None)
         return _restart(state[1]) if state is not None and state[0] == key else None
 
+    def _solve(
+        self, kind: str, design: Any, y: FloatArray, loss: str, key: tuple[Any, ...], **model: Any
+    ) -> dict[str, Any]:
+        """One ``recovery_solve`` of model ``kind`` (``model``: its graph or groups), warm-started
+        from the previous fit when ``warm_start`` and the problem ``key`` agree, with progress
+        for ``verbose``; the outcome is kept by :meth:`_store`."""
+        warm = self._warm(key)
+        out = _call(
+            self.verbose,
+            type(self).__name__,
+            lambda progress: _rs.recovery_solve(
+                kind,
+                design,
+                y,
+                self._solver_params(loss),
+                **model,
+                n_threads=resolve_n_jobs(self.n_jobs),
+                progress=progress,
+                warm=warm,
+            ),
+        )
+        self._store(out, key)
+        return out
+
     def _store(self, out: dict[str, Any], key: tuple[Any, ...]) -> None:
         self._warm_state = (key, out["state"])
         self.n_iter_ = int(out["n_iter"])
@@ -285,7 +309,9 @@ class _Convex(_Base):
                 f"{type(self).__name__} stopped at a relative duality gap of {self.dual_gap_:.2e} "
                 f"> tol={self.tol} ({why}); raise max_iter or tol",
                 ConvergenceWarning,
-                stacklevel=3,
+                # counted from here through _solve: LatentGroupLasso's caller, the graph
+                # models' fit (their _fit_graph is one frame more), as before _solve
+                stacklevel=4,
             )
 
 
@@ -306,23 +332,10 @@ class _GraphModel(_Convex):
             else:
                 design = np.hstack([design, col])
         key = ("graph", n, p, intercept_col is not None)
-        warm = self._warm(key)
-        out = _call(
-            self.verbose,
-            type(self).__name__,
-            lambda progress: _rs.recovery_solve(
-                "graph",
-                design,
-                y,
-                self._solver_params(loss),
-                edges=edges,
-                weights=weights,
-                n_threads=resolve_n_jobs(self.n_jobs),
-                progress=progress,
-                warm=warm,
-            ),
-        )
-        self._store(out, key)
+        out = self._solve("graph", design, y, loss, key, edges=edges, weights=weights)
+        # the features' coefficients and scales (an intercept column's come last)
+        self.coef_ = np.asarray(out["coef"])[:p]
+        self.sigma_ = np.asarray(out["sigma"])[:p]
         return out
 
 
@@ -427,9 +440,7 @@ class GraphStructuredRecovery(RegressorMixin, _GraphModel):
         design, ya, n, p = _fit_data(self, X, y)
         yy = _real_y(ya)
         design, yy, x_mean, y_mean = _centre(design, yy, self.fit_intercept, self.loss)
-        out = self._fit_graph(design, yy, self.loss, n, p, None)
-        self.coef_ = np.asarray(out["coef"])
-        self.sigma_ = np.asarray(out["sigma"])
+        self._fit_graph(design, yy, self.loss, n, p, None)
         self.intercept_ = float(y_mean - x_mean @ self.coef_) if x_mean is not None else 0.0
         return self
 
@@ -561,10 +572,7 @@ class GraphStructuredClassifier(ClassifierMixin, _GraphModel):
                     f"intercept_scaling must be finite and > 0, got {self.intercept_scaling!r}"
                 )
         out = self._fit_graph(design, t, self.loss, n, p, scale)
-        coef = np.asarray(out["coef"])
-        self.coef_ = coef[:p]
-        self.sigma_ = np.asarray(out["sigma"])[:p]
-        self.intercept_ = float(coef[p] * scale) if scale is not None else 0.0
+        self.intercept_ = float(out["coef"][p] * scale) if scale is not None else 0.0
         return self
 
     def decision_function(self, X: Any) -> FloatArray:
@@ -715,23 +723,14 @@ class LatentGroupLasso(RegressorMixin, _Convex):
             if self.group_weights is None
             else as_float_array(self.group_weights, "group_weights", length=len(groups))
         )
-        key = ("latent", n, p, len(members))
-        warm = self._warm(key)
-        out = _call(
-            self.verbose,
-            type(self).__name__,
-            lambda progress: _rs.recovery_solve(
-                "latent",
-                design,
-                yy,
-                self._solver_params(self.loss),
-                groups=(ptr, members, np.ascontiguousarray(w, dtype=np.float64)),
-                n_threads=resolve_n_jobs(self.n_jobs),
-                progress=progress,
-                warm=warm,
-            ),
+        out = self._solve(
+            "latent",
+            design,
+            yy,
+            self.loss,
+            ("latent", n, p, len(members)),
+            groups=(ptr, members, np.ascontiguousarray(w, dtype=np.float64)),
         )
-        self._store(out, key)
         self.coef_ = np.asarray(out["coef"])
         self.intercept_ = 0.0
         return self

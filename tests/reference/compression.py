@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -49,23 +49,36 @@ def _status(res: object) -> str:
     return {0: "optimal", 2: "infeasible", 3: "unbounded"}.get(res.status, f"status {res.status}")  # type: ignore[attr-defined]
 
 
-def transport_primal(
-    n: int,
-    edges: Edges,
-    costs: Sequence[float],
-    rho0: Sequence[float],
-    rho1: Sequence[float],
-    directed: Sequence[bool] | None = None,
-    signed: bool = True,
-) -> LpResult:
+def _transport_lp(solve: Callable[..., LpResult]) -> Callable[..., LpResult]:
+    """The arguments both transport LPs take, read once: ``solve(f, c, d, b)`` gets the incidence
+    matrix, the costs, the directed-edge mask and ``ρ1 − ρ0``; the LP keeps ``solve``'s name and
+    docstring (not ``functools.wraps``: its ``__wrapped__`` would show ``solve``'s signature)."""
+
+    def lp(
+        n: int,
+        edges: Edges,
+        costs: Sequence[float],
+        rho0: Sequence[float],
+        rho1: Sequence[float],
+        directed: Sequence[bool] | None = None,
+        signed: bool = True,
+    ) -> LpResult:
+        m = len(edges)
+        d = np.zeros(m, dtype=bool) if directed is None else np.asarray(directed, dtype=bool)
+        b = np.asarray(rho1, float) - np.asarray(rho0, float)
+        return solve(incidence(n, edges, signed), np.asarray(costs, dtype=float), d, b)
+
+    lp.__name__ = lp.__qualname__ = solve.__name__
+    lp.__doc__ = solve.__doc__
+    return lp
+
+
+@_transport_lp
+def transport_primal(f: FloatArray, c: FloatArray, d: np.ndarray, b_eq: FloatArray) -> LpResult:
     """Problem (1') / §2.3: ``min c·(J⁺ + J⁻)`` s.t. ``Fᵀ(J⁺ − J⁻) = ρ1 − ρ0``, ``J± ≥ 0``,
     ``J⁻ = 0`` on directed edges. ``x`` is ``[J⁺, J⁻]``."""
-    m = len(edges)
-    f = incidence(n, edges, signed)
-    c = np.asarray(costs, dtype=float)
-    d = np.zeros(m, dtype=bool) if directed is None else np.asarray(directed, dtype=bool)
+    m = len(f)
     a_eq = np.hstack([f.T, -f.T])
-    b_eq = np.asarray(rho1, float) - np.asarray(rho0, float)
     bounds = [(0, None)] * m + [(0, 0) if d[e] else (0, None) for e in range(m)]
     if m == 0:
         ok = np.allclose(b_eq, 0.0)
@@ -77,21 +90,10 @@ def transport_primal(
     return LpResult(st, float(res.fun) if st == "optimal" else np.inf, res.x)
 
 
-def transport_dual(
-    n: int,
-    edges: Edges,
-    costs: Sequence[float],
-    rho0: Sequence[float],
-    rho1: Sequence[float],
-    directed: Sequence[bool] | None = None,
-    signed: bool = True,
-) -> LpResult:
+@_transport_lp
+def transport_dual(f: FloatArray, c: FloatArray, d: np.ndarray, b: FloatArray) -> LpResult:
     """Problem (2'): ``max tᵀ(ρ1 − ρ0)`` s.t. ``|F t| ≤ c`` (``F t ≤ c`` on directed edges)."""
-    m = len(edges)
-    f = incidence(n, edges, signed)
-    c = np.asarray(costs, dtype=float)
-    d = np.zeros(m, dtype=bool) if directed is None else np.asarray(directed, dtype=bool)
-    b = np.asarray(rho1, float) - np.asarray(rho0, float)
+    m, n = f.shape
     rows = [f, -f[~d]]
     a_ub = np.vstack(rows) if m else np.zeros((0, n))
     b_ub = np.concatenate([c, c[~d]]) if m else np.zeros(0)
