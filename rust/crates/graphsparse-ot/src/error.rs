@@ -67,9 +67,9 @@ pub enum OtError {
     Proj(#[from] ProjError),
     /// Mirror Prox left the range of finite numbers: its steps are too large for `λ`.
     #[error(
-        "the Mirror Prox iterates overflowed at iteration {iteration} (lambda = {lambda}, \
-         alpha = {alpha}, beta = {beta}, gamma = {gamma}): use smaller steps, a larger lambda \
-         or the stable step mode"
+        "the Mirror Prox iterates overflowed at iteration {iteration} (lambda = {lambda:?}, \
+         alpha = {alpha:?}, beta = {beta:?}, gamma = {gamma:?}): use smaller steps, a larger \
+         lambda or the stable step mode"
     )]
     Diverged {
         /// The iteration `ℓ` at which a non-finite value appeared.

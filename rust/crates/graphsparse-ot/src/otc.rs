@@ -533,16 +533,11 @@ pub(crate) fn solve_unchecked(
         beta,
         gamma,
     };
-    // the capped projection rejects only non-finite input (k >= 1 is checked): an overflow
+    // the capped projection rejects only non-finite input (k >= 1 is checked): an overflow.
+    // An overflow on the t side shows in the averages, checked once after the loop, so that
+    // the iterations pay for no scan of their own
     let capped = |y: &[f64], out: &mut [f64], l: usize| {
         graphsparse_proj::project_capped_simplex_into(y, kf, out).map_err(|_| diverged(l))
-    };
-    let finite = |y: &[f64], z: f64, l: usize| {
-        if z.is_finite() && y.iter().all(|v| v.is_finite()) {
-            Ok(())
-        } else {
-            Err(diverged(l))
-        }
     };
     for l in 0..=p.n_iter {
         if !meter.claim_node() {
@@ -558,7 +553,6 @@ pub(crate) fn solve_unchecked(
         for v in 0..n {
             ws.y[v] = ws.t[v] + beta * ws.gt[v];
         }
-        finite(&ws.y, gz, l)?;
         let info = project_unchecked(
             g,
             &ws.y,
@@ -581,7 +575,6 @@ pub(crate) fn solve_unchecked(
         for v in 0..n {
             ws.y[v] = ws.t[v] + beta * ws.gt[v];
         }
-        finite(&ws.y, gz2, l)?;
         let info = project_unchecked(g, &ws.y, &mut ws.mu, &mut ws.t, &p.lipschitz, &mut ws.lip);
         conv &= info.converged;
         max_pi = max_pi.max(info.iterations);
