@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import graphsparse as gs
+from graphsparse import _progress
 from graphsparse import compression as gc
 from graphsparse.exceptions import InvalidGraphError, InvalidParameterError
 
@@ -213,7 +214,8 @@ class _Interrupt:
 
 def _interrupt(monkeypatch: pytest.MonkeyPatch) -> _Interrupt:
     cb = _Interrupt()
-    monkeypatch.setattr(gc, "reporter", lambda verbose, *args: cb if verbose else None)
+    # every long call takes its reporter through _progress.run_reported
+    monkeypatch.setattr(_progress, "reporter", lambda verbose, *args: cb if verbose else None)
     return cb
 
 

@@ -12,13 +12,14 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 from .exceptions import InvalidParameterError
 
-__all__ = ["Reporter", "reporter"]
+__all__ = ["Reporter", "reporter", "run_reported"]
 
 Callback = Callable[[int, int, int, int, float, float], None]
+_T = TypeVar("_T")
 
 
 class Reporter:
@@ -82,3 +83,16 @@ def reporter(verbose: Any, what: str, value_name: str = "objective") -> Reporter
     if isinstance(verbose, bool) or (isinstance(verbose, int) and verbose > 0):
         return Reporter(what, value_name, every=1.0 if verbose == 1 or verbose is True else 0.1)
     raise InvalidParameterError(f"verbose must be a bool, an int >= 0 or 'bar', got {verbose!r}")
+
+
+def run_reported(
+    work: Callable[[Reporter | None], _T], verbose: Any, what: str, value_name: str = "objective"
+) -> _T:
+    """``work(report)`` with the :func:`reporter` for ``verbose``, closed afterwards (also when
+    the work is interrupted): the one way every long Rust call reports its progress."""
+    report = reporter(verbose, what, value_name)
+    try:
+        return work(report)
+    finally:
+        if report is not None:
+            report.close()

@@ -26,10 +26,10 @@ with the GIL released; results do not depend on ``n_jobs``.
 from __future__ import annotations
 
 import numbers
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -40,7 +40,7 @@ from sklearn.svm import SVC
 from sklearn.utils.validation import check_is_fitted
 
 from . import _graphsparse as _rs
-from ._progress import reporter
+from ._progress import run_reported
 from ._threads import python_threads, resolve_n_jobs
 from ._validation import as_count, as_edges, as_float_array, as_int, as_real, set_init_params
 from .datasets import GraphDataset, as_dataset
@@ -66,7 +66,6 @@ __all__ = [
 #: The paper's training fractions (§4.1): 0.2, 0.3, ..., 0.8.
 TRAIN_FRACTIONS: tuple[float, ...] = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 _MODES = ("paper", "stable")
-_T = TypeVar("_T")
 
 
 # -- transport ------------------------------------------------------------------------------------
@@ -294,17 +293,6 @@ class CompressionResult:
 _KEEP_ALL = 2**63 - 1
 
 
-def _reported(est: Any, unit: str, work: Callable[[Any], _T]) -> _T:
-    """``work(report)`` with a progress reporter for ``est.verbose`` (counting ``unit``), closed
-    afterwards, also when the work is interrupted."""
-    report = reporter(est.verbose, type(est).__name__, unit)
-    try:
-        return work(report)
-    finally:
-        if report is not None:
-            report.close()
-
-
 class _Compressor(TransformerMixin, BaseEstimator):
     """Shared machinery: target sizes, input/output conversion, the Rust call."""
 
@@ -371,10 +359,11 @@ class _Compressor(TransformerMixin, BaseEstimator):
         ks = self._targets(data)
         params = self._method_params()
         threads = resolve_n_jobs(self.n_jobs)  # type: ignore[attr-defined]
-        d = _reported(
-            self,
-            "graphs",
+        d = run_reported(
             lambda report: _rs.ot_compress(data._db, self._method, params, ks, threads, report),
+            self.verbose,  # type: ignore[attr-defined]
+            type(self).__name__,
+            "graphs",
         )
         out = GraphDataset._from_db(
             d["db"], data.vertex_label_values, data.edge_label_values, y=data.y, names=data.names
@@ -627,8 +616,11 @@ class WLSubtreeFeatures(TransformerMixin, BaseEstimator):
         data = as_dataset(X, "X")
         h = as_count(self.n_iter, "n_iter")
         threads = resolve_n_jobs(self.n_jobs)
-        levels, features = _reported(
-            self, "levels", lambda report: _rs.wl_fit_transform(data._db, h, threads, report)
+        levels, features = run_reported(
+            lambda report: _rs.wl_fit_transform(data._db, h, threads, report),
+            self.verbose,
+            type(self).__name__,
+            "levels",
         )
         self.vocabulary_ = [(np.asarray(p), np.asarray(s)) for p, s in levels]
         self.n_features_out_ = int(features[3])
@@ -662,10 +654,11 @@ class WLSubtreeFeatures(TransformerMixin, BaseEstimator):
         check_is_fitted(self, "vocabulary_")
         data = as_dataset(X, "X")
         threads = resolve_n_jobs(self.n_jobs)
-        features = _reported(
-            self,
-            "levels",
+        features = run_reported(
             lambda report: _rs.wl_transform(data._db, self.vocabulary_, threads, report),
+            self.verbose,
+            type(self).__name__,
+            "levels",
         )
         return _csr(len(data), features)
 

@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _graphsparse as _rs
-from ._progress import reporter
+from ._progress import run_reported
 from ._threads import resolve_n_jobs
 from ._validation import min_support_count
 from .datasets import GraphDataset, as_dataset
@@ -334,12 +334,11 @@ def mine_subgraphs(
         "max_nodes": max_nodes,
         "time_limit": time_limit,
     }
-    report = reporter(verbose, "mine_subgraphs")
-    try:
-        d = _rs.mine_subgraphs(ds._db, params, resolve_n_jobs(n_jobs), report)
-    finally:
-        if report is not None:
-            report.close()
+    d = run_reported(
+        lambda report: _rs.mine_subgraphs(ds._db, params, resolve_n_jobs(n_jobs), report),
+        verbose,
+        "mine_subgraphs",
+    )
     result = MiningResult(
         _patterns_from_arrays(d, ds),
         truncated=d["truncated"],

@@ -37,7 +37,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _graphsparse as _rs
 from ._lpboost import LPBoostMaster
-from ._progress import reporter
+from ._progress import run_reported
 from ._threads import resolve_n_jobs
 from ._validation import (
     as_int,
@@ -78,12 +78,7 @@ def _binary_response(est: Any, y: Any, n: int) -> np.ndarray:
 
 def _run_rust(call: Any, verbose: Any, what: str, *args: Any) -> Any:
     """``call(*args, progress)`` with a progress reporter for ``verbose``."""
-    report = reporter(verbose, what)
-    try:
-        return call(*args, report)
-    finally:
-        if report is not None:
-            report.close()
+    return run_reported(lambda report: call(*args, report), verbose, what)
 
 
 def _codes_for(patterns: Sequence[Pattern], ds: GraphDataset) -> list[np.ndarray | None]:

@@ -50,7 +50,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from . import _graphsparse as _rs
-from ._progress import reporter
+from ._progress import run_reported
 from ._threads import resolve_n_jobs
 from ._validation import (
     as_count,
@@ -210,16 +210,6 @@ def _restart(state: dict[str, Any]) -> dict[str, Any]:
     return {**state, "adapt": 0.0}
 
 
-def _call(verbose: Any, what: str, solve: Any) -> Any:
-    """``solve(progress)`` with a progress reporter for ``verbose``, closed afterwards."""
-    report = reporter(verbose, what, "gap")
-    try:
-        return solve(report)
-    finally:
-        if report is not None:
-            report.close()
-
-
 class _Base(BaseEstimator):
     """What every estimator here shares: sparse input, fitted means ``coef_`` exists (the
     parameter ``lambda_`` ends in ``_`` too, which would fool scikit-learn's default test)."""
@@ -273,9 +263,7 @@ class _Convex(_Base):
         from the previous fit when ``warm_start`` and the problem ``key`` agree, with progress
         for ``verbose``; the outcome is kept by :meth:`_store`."""
         warm = self._warm(key)
-        out = _call(
-            self.verbose,
-            type(self).__name__,
+        out = run_reported(
             lambda progress: _rs.recovery_solve(
                 kind,
                 design,
@@ -286,6 +274,9 @@ class _Convex(_Base):
                 progress=progress,
                 warm=warm,
             ),
+            self.verbose,
+            type(self).__name__,
+            "gap",
         )
         self._store(out, key)
         return out

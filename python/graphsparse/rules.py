@@ -39,7 +39,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _graphsparse as _rs
-from ._progress import reporter
+from ._progress import run_reported
 from ._threads import resolve_n_jobs
 from ._validation import as_real, as_response, set_init_params
 from .exceptions import InvalidParameterError, TruncatedSearchWarning
@@ -511,9 +511,8 @@ class _RuleEnsemble(TransformerMixin, BaseEstimator):
         target, tasks = self._targets(y, table.n_rows)
         grid = np.array([as_real(c, "C") for c in Cs], dtype=np.float64)
         prop, params = self._params(table)
-        report = reporter(self.verbose, type(self).__name__)
-        try:
-            props, fits = _rs.fit_rule_ensemble(
+        props, fits = run_reported(
+            lambda report: _rs.fit_rule_ensemble(
                 cols,
                 np.ascontiguousarray(target, dtype=np.float64),
                 tasks,
@@ -522,10 +521,10 @@ class _RuleEnsemble(TransformerMixin, BaseEstimator):
                 params,
                 resolve_n_jobs(self.n_jobs),
                 report,
-            )
-        finally:
-            if report is not None:
-                report.close()
+            ),
+            self.verbose,
+            type(self).__name__,
+        )
         self._feature_names = table.names
         self.propositions_ = [self._condition(p) for p in props]
         self._props = [(int(f), op, float(v)) for f, op, v in props]
