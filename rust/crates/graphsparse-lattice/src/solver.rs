@@ -455,6 +455,7 @@ pub(crate) fn solve_inner(
                     cost: set.cost,
                     tol: set.svm_tol,
                     max_iter: (200 * nt * m).max(100_000),
+                    newton: true,
                 };
                 let s = solve_svm(
                     &spec,
