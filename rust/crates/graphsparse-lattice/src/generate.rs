@@ -35,15 +35,8 @@ const LINES: [[usize; 3]; 8] = [
 /// # Ok::<(), graphsparse_lattice::LatticeError>(())
 /// ```
 pub fn tic_tac_toe_boards(n: usize, seed: u64) -> (Vec<Vec<u32>>, Vec<f64>) {
-    // SplitMix64: any seed (0 included) gives a full-period stream
     let mut state = seed;
-    let mut cell = move || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % 3) as u32
-    };
+    let mut cell = move || (splitmix64(&mut state) % 3) as u32;
     let boards: Vec<[u32; 9]> = (0..n).map(|_| std::array::from_fn(|_| cell())).collect();
     let y = boards
         .iter()
@@ -56,6 +49,16 @@ pub fn tic_tac_toe_boards(n: usize, seed: u64) -> (Vec<Vec<u32>>, Vec<f64>) {
         .map(|j| boards.iter().map(|b| b[j]).collect())
         .collect();
     (cols, y)
+}
+
+/// The next SplitMix64 output of `state` (any seed, 0 included, gives a full-period stream):
+/// the crate's generators and tests draw from it.
+pub(crate) fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 #[cfg(test)]

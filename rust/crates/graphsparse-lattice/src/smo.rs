@@ -626,13 +626,7 @@ mod tests {
     /// indicators (rank ≤ rules + 1, far below `m`), with labels from two of them and noise.
     fn rule_problem(m: usize, rules: usize, seed: u64) -> (DenseGram, Vec<f64>) {
         let mut state = seed;
-        let mut next = move || {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        };
+        let mut next = move || crate::generate::splitmix64(&mut state);
         let phi: Vec<Vec<f64>> = (0..m)
             .map(|_| (0..rules).map(|_| (next() % 3 == 0) as u8 as f64).collect())
             .collect();
