@@ -820,6 +820,9 @@ impl<'a> Fitter<'a> {
         let scores: Option<Vec<f64>>;
         // the certificate of a converged W, when the refinement test already computed it
         let mut final_cert: Option<Certificate> = None;
+        // the best certified point of the current W: a refinement re-solves W more tightly,
+        // but its best mirror-descent iterate (by the dual value) can certify a larger gap
+        let mut best_of_w: Option<(usize, Certificate, State)> = None;
         loop {
             rounds += 1;
             meters
@@ -855,6 +858,15 @@ impl<'a> Fitter<'a> {
                 let cert = (refinements < REFINEMENTS)
                     .then(|| certificate(&self.problem(), &set, &last, &self.state, Some(&s)));
                 let gap = cert.as_ref().map_or(0.0, |c| c.gap);
+                if let Some(c) = &cert {
+                    let n = self.lat.len();
+                    if best_of_w
+                        .as_ref()
+                        .is_none_or(|(bn, b, _)| *bn != n || c.gap < b.gap)
+                    {
+                        best_of_w = Some((n, c.clone(), self.state.clone()));
+                    }
+                }
                 if gap > eps_tol && gap < 0.5 * refined_gap {
                     refined_gap = gap;
                     refinements += 1;
@@ -867,6 +879,13 @@ impl<'a> Fitter<'a> {
                 converged = true;
                 scores = Some(s);
                 final_cert = cert;
+                if let Some((n, best, state)) = best_of_w.take()
+                    && n == self.lat.len()
+                    && final_cert.as_ref().is_some_and(|c| best.gap < c.gap)
+                {
+                    final_cert = Some(best);
+                    self.state = state;
+                }
                 break;
             }
             viol.sort_by(|&i, &j| s[j].total_cmp(&s[i]).then(i.cmp(&j)));
