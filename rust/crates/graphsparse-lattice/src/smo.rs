@@ -323,8 +323,8 @@ fn smo(
 }
 
 /// Newton steps for a one-task SMO (an active-set method on the free variables): with the
-/// bound variables held, the free ones (`0 < α < C`) and the bias solve the KKT equations
-/// `Q_FF α_F + b y_F = 1 − Q_FB α_B`, `y_Fᵀ α_F = −y_Bᵀ α_B`, which are linear. A step that
+/// bound variables held, a step `Δ` of the free ones (`0 < α < C`) and the bias solve the
+/// KKT equations `Q_FF Δ_F + b y_F = −G_F`, `y_Fᵀ Δ_F = 0`, which are linear. A step that
 /// leaves the box goes as far as it can, fixes the variable that blocks it and solves
 /// again. `Q_FF` is often singular here (the kernels are low-rank), so it is factorised
 /// with a ridge of `RIDGE · max diag`. The result is kept only when it lowers the dual
@@ -411,17 +411,18 @@ impl Newton {
         if f == 0 {
             return Step::Failed;
         }
-        // right-hand side 1 − Q_FB α_B (bound variables at C; those at 0 drop out)
-        let (mut y_alpha_b, mut max_diag) = (0.0, 0.0f64);
+        // the step Δ_F solves Q_FF Δ_F + b y_F = −G_F, y_Fᵀ Δ_F = 0 (G = Qα − 1 at the current
+        // α): solving for the step, not for α_F itself, leaves the part of α in the kernel's
+        // null space where SMO put it (the ridge picks the shortest step), and that part
+        // still matters to the scores of the nodes outside W
+        self.beta.clear();
+        self.beta.extend(alpha.iter().zip(y).map(|(a, yk)| a * yk));
+        self.g.resize(m, 0.0);
+        gram.matvec_into(&self.beta, &mut self.g);
+        let mut max_diag = 0.0f64;
         self.u.clear();
-        self.u.resize(f, 1.0);
-        for k in (0..m).filter(|&k| alpha[k] >= cost) {
-            y_alpha_b += y[k] * alpha[k];
-            let row = gram.row(k);
-            for (a, &i) in self.free.iter().enumerate() {
-                self.u[a] -= y[i] * y[k] * row[i] * alpha[k];
-            }
-        }
+        self.u
+            .extend(self.free.iter().map(|&i| 1.0 - y[i] * self.g[i]));
         self.chol.clear();
         self.chol.resize(f * f, 0.0);
         for (a, &i) in self.free.iter().enumerate() {
@@ -444,11 +445,11 @@ impl Newton {
         if yv.is_nan() || yv <= 0.0 {
             return Step::Failed;
         }
-        let b = (yu + y_alpha_b) / yv;
-        // the target α_F = u − b v, reached as far as the box allows
+        let b = yu / yv;
+        // the target α_F + u − b v, reached as far as the box allows
         let (mut t, mut block) = (1.0f64, None);
         for (a, &i) in self.free.iter().enumerate() {
-            let target = self.u[a] - b * self.v[a];
+            let target = alpha[i] + self.u[a] - b * self.v[a];
             self.u[a] = target;
             let (room, bound) = if target < 0.0 {
                 (alpha[i] / (alpha[i] - target), 0.0)
@@ -701,6 +702,34 @@ mod tests {
                 plain.iterations
             );
         }
+    }
+
+    /// Two identical rows with one label make a direction the SVM cannot see; the Newton
+    /// step keeps SMO's split of α along it (the scores of nodes outside W do see it).
+    #[test]
+    fn newton_steps_leave_the_null_space_alone() {
+        let x: Vec<Vec<f64>> = vec![
+            vec![1.0, 0.0, 1.0],
+            vec![1.0, 0.0, 1.0],
+            vec![0.0, 1.0, 1.0],
+            vec![0.0, 1.0, 0.0],
+            vec![1.0, 1.0, 0.0],
+            vec![0.0, 0.0, 1.0],
+        ];
+        let gram = gram_from_features(&x);
+        let y = [1.0, 1.0, -1.0, -1.0, 1.0, -1.0];
+        let cost = 100.0;
+        let mut alpha = vec![1.2, 0.8, 1.0, 0.5, 1.0, 1.5];
+        let beta: Vec<f64> = alpha.iter().zip(&y).map(|(a, y)| a * y).collect();
+        let mut g = vec![0.0; 6];
+        gram.matvec_into(&beta, &mut g);
+        for k in 0..6 {
+            g[k] = y[k] * g[k] - 1.0;
+        }
+        let mut newton = Newton::default();
+        newton.solve(&gram, &y, cost, 1e-9, &mut alpha, &mut g);
+        assert!(alpha[0] > 0.0 && alpha[1] > 0.0, "{alpha:?}");
+        assert!((alpha[0] - alpha[1] - 0.4).abs() < 1e-4, "{alpha:?}");
     }
 
     proptest::proptest! {
