@@ -367,15 +367,10 @@ impl Newton {
             }
         }
         // the gradient from scratch, the dual objective ½ Σ α (G − 1) and SMO's KKT test
-        self.beta.clear();
-        self.beta
-            .extend(self.alpha.iter().zip(y).map(|(a, yk)| a * yk));
-        self.g.resize(m, 0.0);
-        gram.matvec_into(&self.beta, &mut self.g);
+        one_task_gradient(gram, y, &self.alpha, &mut self.beta, &mut self.g);
         let (mut gmax, mut gmin) = (f64::NEG_INFINITY, f64::INFINITY);
         let (mut obj_new, mut obj_old) = (0.0, 0.0);
         for k in 0..m {
-            self.g[k] = y[k] * self.g[k] - 1.0;
             obj_new += 0.5 * self.alpha[k] * (self.g[k] - 1.0);
             obj_old += 0.5 * alpha[k] * (g[k] - 1.0);
             let v = -y[k] * self.g[k];
@@ -415,14 +410,10 @@ impl Newton {
         // α): solving for the step, not for α_F itself, leaves the part of α in the kernel's
         // null space where SMO put it (the ridge picks the shortest step), and that part
         // still matters to the scores of the nodes outside W
-        self.beta.clear();
-        self.beta.extend(alpha.iter().zip(y).map(|(a, yk)| a * yk));
-        self.g.resize(m, 0.0);
-        gram.matvec_into(&self.beta, &mut self.g);
+        one_task_gradient(gram, y, alpha, &mut self.beta, &mut self.g);
         let mut max_diag = 0.0f64;
         self.u.clear();
-        self.u
-            .extend(self.free.iter().map(|&i| 1.0 - y[i] * self.g[i]));
+        self.u.extend(self.free.iter().map(|&i| -self.g[i]));
         self.chol.clear();
         self.chol.resize(f * f, 0.0);
         for (a, &i) in self.free.iter().enumerate() {
@@ -475,6 +466,23 @@ impl Newton {
                 Step::Blocked
             }
         }
+    }
+}
+
+/// `G = y ⊙ K (y ⊙ α) − 1`, the gradient of a one-task dual, from scratch (`beta` is scratch).
+fn one_task_gradient(
+    gram: &DenseGram,
+    y: &[f64],
+    alpha: &[f64],
+    beta: &mut Vec<f64>,
+    g: &mut Vec<f64>,
+) {
+    beta.clear();
+    beta.extend(alpha.iter().zip(y).map(|(a, yk)| a * yk));
+    g.resize(gram.m(), 0.0);
+    gram.matvec_into(beta, g);
+    for (gk, yk) in g.iter_mut().zip(y) {
+        *gk = yk * *gk - 1.0;
     }
 }
 
