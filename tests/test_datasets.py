@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import sys
 
 import networkx as nx
 import numpy as np
@@ -102,6 +103,13 @@ def test_generator_is_reproducible_and_balanced():
     assert a == b and a != c
     assert int(a.y.sum()) == 20
     assert all(nx.is_connected(g) for g in a.graphs)
+
+
+def test_large_seeds_leave_the_recursion_limit_alone():
+    # networkx's VF2 raises the limit for graphs over ~660 nodes and never lowers it
+    before = sys.getrecursionlimit()
+    gs.datasets.make_subgraph_classification(4, n_pool_a=2, mean_growth=1500.0, random_state=0)
+    assert sys.getrecursionlimit() == before
 
 
 @pytest.mark.parametrize("mean", [1e-300, 0.05, 0.5, 3.0])

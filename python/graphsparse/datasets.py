@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numbers
 import os
+import sys
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from typing import Any
 
@@ -657,7 +658,13 @@ def _poisson_at_least_two(rng: np.random.Generator, mean: float) -> int:
 def _same_labeled_graph(a: nx.Graph, b: nx.Graph) -> bool:
     match = nx.algorithms.isomorphism.categorical_node_match("label", None)
     ematch = nx.algorithms.isomorphism.categorical_edge_match("label", None)
-    return nx.is_isomorphic(a, b, node_match=match, edge_match=ematch)
+    # networkx's VF2 raises the interpreter's recursion limit for large graphs and leaves it
+    # raised: put it back, a data generator must not change the caller's process
+    limit = sys.getrecursionlimit()
+    try:
+        return nx.is_isomorphic(a, b, node_match=match, edge_match=ematch)
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def _combine(parts: list[nx.Graph], rng: np.random.Generator, ne: int) -> nx.Graph:
