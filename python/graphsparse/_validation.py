@@ -191,6 +191,23 @@ def as_response(y: Any, n: int, name: str = "y") -> np.ndarray:
     return arr
 
 
+def as_real_target(y: np.ndarray, name: str = "y") -> FloatArray:
+    """A regressor's target as float64: numbers of any dtype (an object array of numbers
+    too), finite; anything else is an :class:`InvalidParameterError` naming ``name``."""
+    if y.dtype.kind not in "fiub":
+        try:
+            y = y.astype(np.float64)
+        except (TypeError, ValueError):
+            raise InvalidParameterError(
+                f"Unknown label type: {name} must hold real numbers for a regressor, "
+                f"got dtype {y.dtype}"
+            ) from None
+    arr = np.require(y, np.float64, ["C", "A"])
+    if not np.all(np.isfinite(arr)):
+        raise InvalidParameterError(f"{name} contains NaN or infinite values")
+    return arr
+
+
 def encode_binary(y: Any, n: int) -> tuple[np.ndarray, FloatArray]:
     """``(classes, target)`` for a two-class ``y``: the sorted labels and ``y == classes[1]``.
 

@@ -58,6 +58,7 @@ from ._validation import (
     as_float_array,
     as_int,
     as_real,
+    as_real_target,
     encode_binary,
     set_init_params,
     sklearn_data,
@@ -133,18 +134,6 @@ def _fit_data(
     Xa, ya = sklearn_data(est, X, y, reset=True, classifier=classifier, accept_sparse="csr")
     design, n, p = _design(Xa)
     return design, np.asarray(ya), n, p
-
-
-def _real_y(y: np.ndarray) -> FloatArray:
-    """A regressor's validated ``y`` as float64 (an object array of numbers is fine)."""
-    if y.dtype.kind not in "fiub":
-        try:
-            y = y.astype(np.float64)
-        except (TypeError, ValueError):
-            raise InvalidParameterError(
-                f"Unknown label type: y must hold real numbers, got dtype {y.dtype}"
-            ) from None
-    return as_float_array(y, "y")
 
 
 def _dense(design: Any) -> Any:
@@ -429,7 +418,7 @@ class GraphStructuredRecovery(RegressorMixin, _GraphModel):
                 "(use GraphStructuredClassifier for 'logistic' and 'hinge')"
             )
         design, ya, n, p = _fit_data(self, X, y)
-        yy = _real_y(ya)
+        yy = as_real_target(ya)
         design, yy, x_mean, y_mean = _centre(design, yy, self.fit_intercept, self.loss)
         self._fit_graph(design, yy, self.loss, n, p, None)
         self.intercept_ = float(y_mean - x_mean @ self.coef_) if x_mean is not None else 0.0
@@ -702,7 +691,7 @@ class LatentGroupLasso(RegressorMixin, _Convex):
         if self.loss not in _REGRESSION_LOSSES:
             raise InvalidParameterError(f"loss must be 'squared' or 'absolute', got {self.loss!r}")
         design, ya, n, p = _fit_data(self, X, y)
-        yy = _real_y(ya)
+        yy = as_real_target(ya)
         groups = (
             neighbourhood_groups(self.edges, p)
             if self.groups is None
@@ -771,7 +760,7 @@ class GraphIHT(RegressorMixin, _Base):
     def fit(self, X: Any, y: npt.ArrayLike) -> GraphIHT:
         """Run on ``X`` (dense or SciPy sparse) and ``y``; returns ``self``."""
         design, ya, _, p = _fit_data(self, X, y)
-        yy = _real_y(ya)
+        yy = as_real_target(ya)
         sparsity = as_int(self.sparsity, "sparsity")
         params = {
             "sparsity": min(sparsity, p) if sparsity >= 1 else sparsity,

@@ -41,7 +41,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from . import _graphsparse as _rs
 from ._progress import run_reported
 from ._threads import resolve_n_jobs
-from ._validation import as_real, as_response, set_init_params
+from ._validation import as_real, as_real_target, as_response, set_init_params
 from .exceptions import InvalidParameterError, TruncatedSearchWarning
 
 __all__ = ["Condition", "Rule", "RuleEnsembleClassifier", "RuleEnsembleRegressor", "cut_points"]
@@ -841,17 +841,7 @@ class RuleEnsembleRegressor(RegressorMixin, _RuleEnsemble):
     _loss = "squared"
 
     def _targets(self, y: Any, n: int) -> tuple[npt.NDArray[np.float64], int]:
-        arr = _response(self, y, n)
-        if arr.dtype.kind not in "fiub":
-            try:
-                arr = arr.astype(np.float64)
-            except (TypeError, ValueError):
-                raise InvalidParameterError(
-                    f"y must hold real numbers for a regressor, got dtype {arr.dtype}"
-                ) from None
-        arr = arr.astype(np.float64)
-        if not np.all(np.isfinite(arr)):
-            raise InvalidParameterError("y contains NaN or infinite values")
+        arr = as_real_target(_response(self, y, n))
         return arr, 1
 
     def predict(self, X: Any) -> npt.NDArray[np.float64]:
