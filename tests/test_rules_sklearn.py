@@ -13,6 +13,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import FunctionTransformer
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+from graphsparse.exceptions import InvalidParameterError
 from graphsparse.rules import RuleEnsembleClassifier, RuleEnsembleRegressor
 
 # Checks that do not apply, and why (the README's rules section lists them too).
@@ -144,3 +145,17 @@ def test_regressor_fits_a_step():
     model = RuleEnsembleRegressor(C=10.0, n_cuts=9).fit(X, y)
     assert model.score(X, y) > 0.9
     assert model.rules_[0].conditions[0].feature == "x0"
+
+
+@pytest.mark.parametrize(
+    "y, message",
+    [
+        (np.full(20, 1.0 + 1.0j), "Complex data not supported"),
+        (np.array(["a"] * 20, dtype=object), "must hold real numbers"),
+        (np.r_[np.ones(19), np.nan], "NaN or infinite"),
+    ],
+)
+def test_regressor_rejects_targets_that_are_not_real_numbers(y, message):
+    X = np.random.default_rng(0).uniform(size=(20, 2))
+    with pytest.raises(InvalidParameterError, match=message):
+        RuleEnsembleRegressor().fit(X, y)

@@ -194,6 +194,10 @@ def as_response(y: Any, n: int, name: str = "y") -> np.ndarray:
 def as_real_target(y: np.ndarray, name: str = "y") -> FloatArray:
     """A regressor's target as float64: numbers of any dtype (an object array of numbers
     too), finite; anything else is an :class:`InvalidParameterError` naming ``name``."""
+    if y.dtype.kind == "c":  # a cast would drop the imaginary part with only a warning
+        raise InvalidParameterError(
+            f"Complex data not supported: {name} must hold real numbers, got dtype {y.dtype}"
+        )
     if y.dtype.kind not in "fiub":
         try:
             y = y.astype(np.float64)
