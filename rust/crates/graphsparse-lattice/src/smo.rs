@@ -728,12 +728,8 @@ mod tests {
         let y = [1.0, 1.0, -1.0, -1.0, 1.0, -1.0];
         let cost = 100.0;
         let mut alpha = vec![1.2, 0.8, 1.0, 0.5, 1.0, 1.5];
-        let beta: Vec<f64> = alpha.iter().zip(&y).map(|(a, y)| a * y).collect();
-        let mut g = vec![0.0; 6];
-        gram.matvec_into(&beta, &mut g);
-        for k in 0..6 {
-            g[k] = y[k] * g[k] - 1.0;
-        }
+        let (mut beta, mut g) = (Vec::new(), Vec::new());
+        one_task_gradient(&gram, &y, &alpha, &mut beta, &mut g);
         let mut newton = Newton::default();
         newton.solve(&gram, &y, cost, 1e-9, &mut alpha, &mut g);
         assert!(alpha[0] > 0.0 && alpha[1] > 0.0, "{alpha:?}");
