@@ -124,7 +124,8 @@ def top_up(train: Any, test: Any, labels: Any, k: int) -> tuple[Any, Any]:
         if short > 0:
             moved = [i for i in test if labels[i] == cls][:short]
             train += moved
-            test = [i for i in test if i not in set(moved)]
+            gone = set(moved)
+            test = [i for i in test if i not in gone]
     return np.asarray(train, dtype=np.intp), np.asarray(test, dtype=np.intp)
 
 
