@@ -194,11 +194,7 @@ def as_response(y: Any, n: int, name: str = "y") -> np.ndarray:
 def as_real_target(y: np.ndarray, name: str = "y") -> FloatArray:
     """A regressor's target as float64: numbers of any dtype (an object array of numbers
     too), finite; anything else is an :class:`InvalidParameterError` naming ``name``."""
-    if y.dtype.kind == "c":  # a cast would drop the imaginary part with only a warning
-        raise InvalidParameterError(
-            f"Complex data not supported: {name} must hold real numbers, got dtype {y.dtype}"
-        )
-    if y.dtype.kind not in "fiub":
+    if y.dtype.kind not in "fiubc":  # complex is refused by as_float_array, never cast
         try:
             y = y.astype(np.float64)
         except (TypeError, ValueError):
@@ -206,7 +202,7 @@ def as_real_target(y: np.ndarray, name: str = "y") -> FloatArray:
                 f"Unknown label type: {name} must hold real numbers for a regressor, "
                 f"got dtype {y.dtype}"
             ) from None
-    arr = np.require(y, np.float64, ["C", "A"])
+    arr = as_float_array(y, name)
     if not np.all(np.isfinite(arr)):
         raise InvalidParameterError(f"{name} contains NaN or infinite values")
     return arr
