@@ -40,6 +40,15 @@ def test_mine_tu_folder(data_dir, capsys):
     assert "638 frequent connected patterns" in capsys.readouterr().out
 
 
+def test_mine_says_whether_a_budget_stopped_it(data_dir, capsys):
+    mutag = str(data_dir / "tu" / "MUTAG")
+    assert main(["mine", mutag, "--min-support", "56"]) == 0
+    assert "; complete" in capsys.readouterr().out
+    with pytest.warns(gs.exceptions.TruncatedSearchWarning):
+        assert main(["mine", mutag, "--min-support", "56", "--max-nodes", "5"]) == 0
+    assert "STOPPED by max_nodes budget" in capsys.readouterr().out
+
+
 def test_mine_reports_bad_input_without_traceback(tmp_path, capsys):
     bad = tmp_path / "bad.gsp"
     bad.write_text("t # 0\nv 1 C\ne 1 2 1\n")

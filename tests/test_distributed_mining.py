@@ -39,7 +39,7 @@ def _summary(patterns):
 def _assert_identical(sharded, single):
     assert type(sharded) is gs.MiningResult
     assert all(type(p) is gs.Pattern for p in sharded)
-    assert sharded.truncated is None
+    assert sharded.truncated is False and sharded.truncation is None
     assert _summary(sharded) == _summary(single)
     assert list(sharded) == list(single)
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import graphsparse as gs
 from graphsparse.exceptions import BudgetExceededError, InvalidParameterError
-from graphsparse.mining import TruncatedSearchWarning, min_dfs_code
+from graphsparse.mining import MiningResult, TruncatedSearchWarning, min_dfs_code
 from tests.reference.subgraphs import frequent_subgraphs
 from tests.strategies import graph_databases, labelled_graph
 
@@ -170,13 +170,39 @@ def test_budgets_stop_cleanly_and_say_so():
     full = gs.mine_subgraphs(graphs, 2)
     with pytest.warns(TruncatedSearchWarning, match="max_nodes"):
         cut = gs.mine_subgraphs(graphs, 2, max_nodes=10)
-    assert cut.truncated == "max_nodes"
+    assert cut.truncated is True and cut.truncation == "max_nodes"
     assert 0 < len(cut) < len(full)
-    assert full.truncated is None
+    assert full.truncated is False and full.truncation is None
     full_codes = {p.dfs_code for p in full}
     assert all(p.dfs_code in full_codes for p in cut)
     with pytest.raises(BudgetExceededError):
         gs.mine_subgraphs(graphs, 2, max_nodes=10, strict=True)
+
+
+def test_a_time_limit_cut_reads_true_with_its_reason():
+    graphs = gs.datasets.make_subgraph_classification(60, random_state=2)
+    with pytest.warns(TruncatedSearchWarning, match="time_limit"):
+        cut = gs.mine_subgraphs(graphs, 1, time_limit=1e-9)
+    assert (cut.truncated, cut.truncation) == (True, "time_limit")
+
+
+def test_mining_result_keeps_flag_and_reason_consistent():
+    # None (what the distributed miner passes) and no reason: a finished search
+    assert MiningResult([], truncated=None).truncated is False
+    assert MiningResult([]).truncation is None
+    made = MiningResult([], truncation="max_nodes", nodes_visited=3, seconds=0.5)
+    assert (made.truncated, made.truncation, made.nodes_visited) == (True, "max_nodes", 3)
+    assert MiningResult([], truncated=True, truncation="time_limit").truncated is True
+    with pytest.raises(InvalidParameterError, match="truncation='max_nodes'"):
+        MiningResult([], truncated="max_nodes")
+    with pytest.raises(InvalidParameterError, match="contradicts"):
+        MiningResult([], truncated=True)
+    with pytest.raises(InvalidParameterError, match="contradicts"):
+        MiningResult([], truncated=False, truncation="max_nodes")
+    with pytest.raises(InvalidParameterError, match="truncation must be None or one of"):
+        MiningResult([], truncation="node budget")
+    with pytest.raises(InvalidParameterError, match="truncated must be a bool"):
+        MiningResult([], truncated=1)
 
 
 @pytest.mark.parametrize(

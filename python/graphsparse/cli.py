@@ -73,7 +73,7 @@ def _cmd_mine(args: argparse.Namespace) -> int:
         time_limit=args.time_limit,
     )
     print(f"{args.path}: {ds!r} (read in {t_read:.2f} s)")
-    status = "complete" if result.truncated is None else f"STOPPED by {result.truncated} budget"
+    status = f"STOPPED by {result.truncation} budget" if result.truncated else "complete"
     print(
         f"{len(result)} frequent connected patterns (min_support={args.min_support}, "
         f"max_size={args.max_size}); {result.nodes_visited} tree nodes; "

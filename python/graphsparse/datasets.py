@@ -138,7 +138,8 @@ class GraphDataset:
 
     Indexing follows NumPy: ``ds[i]``, ``ds[a:b]``, ``ds[[0, 3]]`` and ``ds[mask]`` all return a
     new ``GraphDataset`` (``ds[i]`` holds one graph). ``ds.graphs`` (or iterating) gives
-    ``networkx.Graph`` objects whose vertices and edges carry a ``"label"`` attribute.
+    ``networkx.Graph`` objects whose vertices and edges carry a ``"label"`` attribute (graphs
+    read without labels carry the label 0).
 
     Attributes
     ----------
@@ -455,7 +456,27 @@ def _label(attrs: dict[str, Any], key: str | None, gi: int, kind: str, item: Any
         return attrs[key]
     except KeyError:
         where = f"edge ({item[0]!r}, {item[1]!r})" if kind == "edge" else f"node {item!r}"
-        raise InvalidGraphError(f"graph {gi}: {where} has no {key!r} attribute") from None
+        raise InvalidGraphError(
+            f"graph {gi}: {where} has no {key!r} attribute; give every {kind} one, or pass "
+            f"{kind}_label=None to read every {kind} with the label 0"
+        ) from None
+
+
+def _label_key(graphs: Sequence[Any], key: str | None, kind: str) -> str | None:
+    """``key``, or ``None`` (every label 0) when it is the default ``"label"`` and no node
+    (edge) of any graph has it: plain networkx graphs then read as unlabelled graphs.
+
+    A name the caller chose is never dropped, so a misspelt one still raises; and one labelled
+    node anywhere keeps the labels on, so a partly labelled collection still raises.
+    """
+    if key != "label":
+        return key
+    nets = [g for g in graphs if isinstance(g, nx.Graph)]  # the others are refused later
+    if kind == "node":
+        attrs: Iterator[dict[str, Any]] = (a for g in nets for a in g.nodes.values())
+    else:
+        attrs = (a for g in nets for *_, a in g.edges(data=True))
+    return key if any(key in a for a in attrs) else None
 
 
 def from_networkx(
@@ -470,8 +491,12 @@ def from_networkx(
     ----------
     graphs : iterable of networkx.Graph
         Undirected simple graphs (``DiGraph`` and multigraphs are rejected).
-    node_label, edge_label : str or None
+    node_label, edge_label : str or None, default="label"
         Attribute names holding the labels; ``None`` gives every vertex (edge) the label 0.
+        Unlabelled graphs need neither: when no vertex (edge) of any graph has a ``"label"``
+        attribute, the default reads as ``None``, so ``[nx.cycle_graph(6), nx.path_graph(4)]``
+        is one vertex label 0 and one edge label 0. A name passed explicitly, or a ``"label"``
+        that only some vertices (edges) have, must be on every vertex (edge).
     y : array-like, optional
         One response per graph.
 
@@ -480,10 +505,19 @@ def from_networkx(
     InvalidGraphError
         For a missing label attribute, unhashable or mixed-type labels, self-loops, directed
         graphs or multigraphs; the message names the graph and the vertex or edge.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> ds = from_networkx([nx.cycle_graph(6), nx.path_graph(4)])
+    >>> ds.vertex_label_values, ds.edge_label_values
+    ((0,), (0,))
     """
     if isinstance(graphs, nx.Graph):
         raise InvalidParameterError("graphs must be a sequence of networkx graphs, not one graph")
     graphs = list(graphs)
+    node_label = _label_key(graphs, node_label, "node")
+    edge_label = _label_key(graphs, edge_label, "edge")
     vlabels: list[Any] = []
     elabels: list[Any] = []
     node_ptr = [0]

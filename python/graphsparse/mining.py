@@ -13,7 +13,7 @@ import numpy.typing as npt
 from . import _graphsparse as _rs
 from ._progress import run_reported
 from ._threads import resolve_n_jobs
-from ._validation import min_support_count
+from ._validation import as_optional_count, min_support_count
 from .datasets import GraphDataset, as_dataset
 from .exceptions import BudgetExceededError, InvalidParameterError, TruncatedSearchWarning
 
@@ -231,32 +231,66 @@ class Pattern:
         return (Pattern, (self.dfs_code, self.support, self.graph_ids, self.vertex_labels))
 
 
+#: Why a search was cut short, as the Rust budget names it (``Truncation::as_str``).
+_TRUNCATIONS = ("max_nodes", "time_limit", "cancelled")
+
+
 class MiningResult(list[Pattern]):
     """The list of patterns found, plus how the search went.
 
     Attributes
     ----------
-    truncated : str or None
-        ``None`` if the search finished; otherwise ``"max_nodes"`` or ``"time_limit"``.
+    truncated : bool
+        ``True`` when a budget stopped the search before it finished (the list then holds the
+        patterns found so far).
+    truncation : str or None
+        Why it stopped: ``None`` when the search finished, else the budget that cut it,
+        ``"max_nodes"`` or ``"time_limit"`` (``"cancelled"``: interrupted).
     nodes_visited : int
         Enumeration-tree nodes visited.
     seconds : float
         Wall-clock time of the search.
+
+    ``MiningResult(patterns, truncated=None, nodes_visited=0, seconds=0.0, *, truncation=None)``
+    builds one: ``truncated=None`` follows ``truncation`` (``False`` when both are ``None``).
     """
 
-    truncated: str | None
+    truncated: bool
+    truncation: str | None
     nodes_visited: int
     seconds: float
 
     def __init__(
         self,
         patterns: Iterable[Pattern] = (),
-        truncated: str | None = None,
+        truncated: bool | None = None,
         nodes_visited: int = 0,
         seconds: float = 0.0,
+        *,
+        truncation: str | None = None,
     ) -> None:
+        if truncation is not None and truncation not in _TRUNCATIONS:
+            raise InvalidParameterError(
+                f"truncation must be None or one of {', '.join(map(repr, _TRUNCATIONS))}, "
+                f"got {truncation!r}"
+            )
+        if truncated is None:  # unset: the reason decides
+            truncated = truncation is not None
+        if isinstance(truncated, str):  # the reason, where results once kept it
+            raise InvalidParameterError(
+                f"truncated must be a bool, got {truncated!r}; pass the reason as "
+                f"truncation={truncated!r}"
+            )
+        if not isinstance(truncated, bool | np.bool_):
+            raise InvalidParameterError(f"truncated must be a bool, got {truncated!r}")
+        if bool(truncated) != (truncation is not None):
+            raise InvalidParameterError(
+                f"truncated={truncated!r} contradicts truncation={truncation!r}: a cut search "
+                "needs its reason and a finished one has none"
+            )
         super().__init__(patterns)
-        self.truncated = truncated
+        self.truncated = bool(truncated)
+        self.truncation = truncation
         self.nodes_visited = nodes_visited
         self.seconds = seconds
 
@@ -288,7 +322,8 @@ def mine_subgraphs(
     Parameters
     ----------
     data : GraphDataset or sequence of networkx.Graph
-        The graphs (networkx graphs need ``"label"`` attributes on vertices and edges).
+        The graphs. networkx graphs are read by :func:`~graphsparse.datasets.from_networkx`:
+        ``"label"`` attributes on vertices and edges, or none at all (every label 0).
     min_support : int or float
         An ``int`` is an absolute number of graphs in ``[1, n_graphs]``; a ``float`` in
         ``(0, 1]`` is a fraction of the graphs, rounded up.
@@ -313,7 +348,8 @@ def mine_subgraphs(
     -------
     MiningResult
         A list of :class:`Pattern` sorted by minimum DFS code (the pre-order of the gSpan tree),
-        with ``truncated``, ``nodes_visited`` and ``seconds`` attributes.
+        with ``truncated`` (bool), ``truncation`` (why it stopped: ``None``, ``"max_nodes"`` or
+        ``"time_limit"``), ``nodes_visited`` and ``seconds`` attributes.
 
     Examples
     --------
@@ -329,9 +365,9 @@ def mine_subgraphs(
         raise InvalidParameterError("data contains no graphs")
     params = {
         "min_support": min_support_count(min_support, len(ds)),
-        "max_size": max_size,
+        "max_size": as_optional_count(max_size, "max_size"),
         "single_vertices": single_vertices,
-        "max_nodes": max_nodes,
+        "max_nodes": as_optional_count(max_nodes, "max_nodes"),
         "time_limit": time_limit,
     }
     d = run_reported(
@@ -341,13 +377,13 @@ def mine_subgraphs(
     )
     result = MiningResult(
         _patterns_from_arrays(d, ds),
-        truncated=d["truncated"],
+        truncation=d["truncated"],  # the binding's reason, or None
         nodes_visited=int(d["nodes_visited"]),
         seconds=float(d["seconds"]),
     )
-    if result.truncated is not None:
+    if result.truncated:
         msg = (
-            f"subgraph search stopped by its {result.truncated} budget after "
+            f"subgraph search stopped by its {result.truncation} budget after "
             f"{result.nodes_visited} nodes; {len(result)} patterns were found"
         )
         if strict:
