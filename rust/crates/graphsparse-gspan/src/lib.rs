@@ -18,6 +18,9 @@
 //!   in canonical order (increasing DFS code).
 //! * [`Node::embeddings`], [`MiningIndex`], [`mine_below`] / [`mine_below_parallel`]: keep
 //!   a pruned node's embeddings and expand it later without re-embedding its ancestors.
+//! * [`LevelIndex`], [`Frontier`], [`count_extensions`], [`extend_frontier`]: level-wise
+//!   rounds over one part of a partitioned database, for exact mining with supports summed
+//!   across the parts.
 //!
 //! Embeddings are stored gBolt-style, 8 bytes each (`(parent embedding, directed data edge)`)
 //! in per-depth arenas reused across siblings, so memory is one frontier per depth. The
@@ -48,6 +51,7 @@
 mod code;
 mod error;
 mod frequent;
+mod levels;
 mod mincode;
 mod miner;
 mod params;
@@ -61,6 +65,7 @@ pub use frequent::{
     CollectVisitor, FoundPattern, MiningResult, mine_frequent, mine_frequent_parallel,
 };
 pub use graphsparse_budget::{Budget, RunControl, Truncation};
+pub use levels::{Frontier, LevelCount, LevelIndex, count_extensions, extend_frontier};
 pub use mincode::min_dfs_code;
 pub use miner::{mine, mine_parallel, mine_parallel_with_meter, mine_with_meter};
 pub use params::{MinerParams, MinerValidParams};

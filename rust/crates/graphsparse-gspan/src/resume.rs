@@ -83,6 +83,80 @@ impl Embeddings {
     fn level(&self, t: usize) -> &[Emb] {
         &self.embs[self.starts[t] as usize..self.starts[t + 1] as usize]
     }
+
+    /// Where each level starts in [`Embeddings::pairs`]: `code().len() + 1` offsets, the
+    /// first 0 and the last the number of stored embeddings.
+    ///
+    /// # Complexity
+    /// O(1).
+    pub fn level_starts(&self) -> &[u32] {
+        &self.starts
+    }
+
+    /// Every stored embedding, level after level, as `[prev, v]`: at level 0 the data
+    /// vertices of DFS indices 0 and 1; deeper, the index of the parent level's embedding it
+    /// extends and the data vertex its last edge reaches.
+    ///
+    /// # Complexity
+    /// O(stored embeddings) as the iterator runs.
+    pub fn pairs(&self) -> impl ExactSizeIterator<Item = [u32; 2]> + '_ {
+        self.embs.iter().map(|e| [e.prev, e.v])
+    }
+
+    /// Rebuilds embeddings from the parts [`Embeddings::code`], [`Embeddings::pairs`] (flat:
+    /// `prev, v, prev, v, ...`), [`Embeddings::level_starts`] and [`Embeddings::graph_ids`]
+    /// gave (a copy kept outside the process, say), checked against the database of `index`.
+    ///
+    /// # Errors
+    /// [`GspanError::Mismatch`] when the parts are not the embeddings of `code` in that
+    /// database: wrong level count, an index out of range, graph ids that are not those of
+    /// the embeddings.
+    ///
+    /// # Complexity
+    /// O(`d · e`) for `e` embeddings of a code of length `d`.
+    pub fn from_parts(
+        index: &MiningIndex,
+        code: DfsCode,
+        pairs: &[u32],
+        starts: Vec<u32>,
+        gids: Vec<u32>,
+    ) -> Result<Self> {
+        let mismatch = |what: &str| GspanError::Mismatch(what.to_string());
+        let d = code.len();
+        if d == 0 || starts.len() != d + 1 {
+            return Err(mismatch(
+                "a non-empty code needs one start per level and an end",
+            ));
+        }
+        if pairs.len() % 2 != 0
+            || starts[0] != 0
+            || starts.windows(2).any(|w| w[0] >= w[1])
+            || starts[d] as usize != pairs.len() / 2
+        {
+            return Err(mismatch(
+                "level starts must rise from 0 to the number of pairs",
+            ));
+        }
+        if gids.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(mismatch("graph ids must be increasing"));
+        }
+        let p = &index.prepared;
+        let emb = Self {
+            code,
+            embs: pairs
+                .chunks_exact(2)
+                .map(|p| Emb {
+                    prev: p[0],
+                    v: p[1],
+                })
+                .collect(),
+            starts,
+            gids,
+            shape: (p.n_graphs, p.n_vertices()),
+        };
+        check_structure(index, &emb)?;
+        Ok(emb)
+    }
 }
 
 impl Node<'_> {
@@ -197,11 +271,18 @@ impl MiningIndex {
 
 /// Checks that `emb` indexes only into `index` (so no traversal from it can read out of range).
 fn check(index: &MiningIndex, params: &MinerValidParams, emb: &Embeddings) -> Result<()> {
+    if params.min_support() != index.min_support {
+        return Err(GspanError::Mismatch(
+            "the index was prepared for another min_support".to_string(),
+        ));
+    }
+    check_structure(index, emb)
+}
+
+/// The part of [`check`] that does not depend on the parameters.
+fn check_structure(index: &MiningIndex, emb: &Embeddings) -> Result<()> {
     let p = &index.prepared;
     let mismatch = |what: &str| GspanError::Mismatch(what.to_string());
-    if params.min_support() != index.min_support {
-        return Err(mismatch("the index was prepared for another min_support"));
-    }
     if emb.shape != (p.n_graphs, p.n_vertices()) {
         return Err(mismatch(
             "the embeddings come from another database than the index",
@@ -219,9 +300,12 @@ fn check(index: &MiningIndex, params: &MinerValidParams, emb: &Embeddings) -> Re
             return Err(mismatch("the embeddings do not index into the database"));
         }
     }
-    // the graph of each embedding (its first vertex) must be listed, in order
+    // the graph of each embedding (its first vertex) must be listed, in order, and every
+    // listed graph must hold an embedding (the support is the number listed)
     let top = emb.level(d - 1);
     let mut pos = 0;
+    let mut hit = usize::MAX;
+    let mut n_hit = 0;
     for e in top {
         let mut i = e.prev;
         for t in (0..d - 1).rev() {
@@ -234,6 +318,12 @@ fn check(index: &MiningIndex, params: &MinerValidParams, emb: &Embeddings) -> Re
         if emb.gids.get(pos) != Some(&g) {
             return Err(mismatch("the embeddings do not match their graph ids"));
         }
+        if pos != hit {
+            (hit, n_hit) = (pos, n_hit + 1);
+        }
+    }
+    if n_hit != emb.gids.len() {
+        return Err(mismatch("a listed graph holds no embedding"));
     }
     Ok(())
 }
@@ -246,6 +336,17 @@ fn below<V: Visitor, M: Mode<V>>(
     meter: &Meter<'_>,
 ) -> Result<MiningStats> {
     check(index, params, emb)?;
+    Ok(below_checked::<V, M>(index, params, emb, visitor, meter))
+}
+
+/// [`below`] for embeddings already checked against `index` and `params`.
+pub(crate) fn below_checked<V: Visitor, M: Mode<V>>(
+    index: &MiningIndex,
+    params: &MinerValidParams,
+    emb: &Embeddings,
+    visitor: &mut V,
+    meter: &Meter<'_>,
+) -> MiningStats {
     let (nodes_before, seconds_before) = (meter.nodes(), meter.elapsed());
     let sh = Shared::new(&index.prepared, params, meter, &index.spare);
     let d = emb.code.len();
@@ -262,7 +363,7 @@ fn below<V: Visitor, M: Mode<V>>(
         w.expand::<V, M>(&sh, d, visitor, base);
         sh.give_back(w);
     }
-    Ok(sh.stats(nodes_before, seconds_before))
+    sh.stats(nodes_before, seconds_before)
 }
 
 /// Traverses the subtree below the node whose embeddings are `emb` (not the node itself),

@@ -2,15 +2,16 @@
 
 use graphsparse::graph::GraphRef;
 use graphsparse::gspan::{
-    DfsCode, GspanError, MinerParams, MinerValidParams, Node, ParallelVisitor, Visit, Visitor,
-    mine, mine_parallel,
+    DfsCode, DfsEdge, Embeddings, Frontier, GspanError, LevelIndex, MinerParams, MinerValidParams,
+    Node, ParallelVisitor, Visit, Visitor, count_extensions, extend_frontier, mine, mine_parallel,
 };
-use numpy::{IntoPyArray, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::convert::{
-    Count, Flag, NodeBudget, PyGsErr, Seconds, bad_graph, code_array, edge_list, extract_params,
+    Count, Flag, NodeBudget, PyGsErr, Seconds, bad_graph, bad_param, code_array, edge_list,
+    extract_params,
 };
 use crate::graph::Database;
 use crate::threads::{Exec, run, threads};
@@ -178,7 +179,193 @@ fn min_dfs_code<'py>(
     code_array(py, &code)
 }
 
+/// One shard's frontier as flat arrays: the attributes of the Python object passed.
+///
+/// `size` edges per pattern; `codes` `(patterns · size, 5)`; `pairs` `(embeddings, 2)`, each
+/// pattern's block from `emb_ptr`; `starts` `(patterns · (size + 1),)`, each pattern's level
+/// starts within its block; `gids` with `gid_ptr`. Size 0 is the root (no arrays read).
+#[derive(FromPyObject)]
+struct FrontierParts<'py> {
+    size: usize,
+    codes: PyReadonlyArray2<'py, i64>,
+    pairs: PyReadonlyArray2<'py, u32>,
+    emb_ptr: PyReadonlyArray1<'py, i64>,
+    starts: PyReadonlyArray1<'py, u32>,
+    gids: PyReadonlyArray1<'py, u32>,
+    gid_ptr: PyReadonlyArray1<'py, i64>,
+}
+
+/// `rows` of `(i, j, l_i, l_ij, l_j)`, `size` at a time, as DFS codes.
+fn codes_of(rows: &[i64], size: usize, what: &str) -> PyResult<Vec<DfsCode>> {
+    if size == 0 || rows.len() % (5 * size) != 0 {
+        return Err(bad_param(format!(
+            "{what} must hold whole codes of {size} edges"
+        )));
+    }
+    rows.chunks_exact(5 * size)
+        .map(|c| {
+            let edges = c
+                .chunks_exact(5)
+                .map(|e| {
+                    let v: Vec<u32> = e
+                        .iter()
+                        .map(|&x| u32::try_from(x))
+                        .collect::<Result<_, _>>()
+                        .map_err(|_| bad_param(format!("{what} holds {e:?}, out of range")))?;
+                    Ok(DfsEdge::new(v[0], v[1], v[2], v[3], v[4]))
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            DfsCode::from_edges(edges).map_err(|e| PyGsErr::from(e).into())
+        })
+        .collect()
+}
+
+fn span(ptr: &[i64], k: usize, what: &str) -> PyResult<std::ops::Range<usize>> {
+    let (a, b) = (ptr[k], ptr[k + 1]);
+    match (usize::try_from(a), usize::try_from(b)) {
+        (Ok(a), Ok(b)) if a <= b => Ok(a..b),
+        _ => Err(bad_param(format!("{what} must not decrease"))),
+    }
+}
+
+impl FrontierParts<'_> {
+    fn frontier(&self, index: &LevelIndex) -> PyResult<Frontier> {
+        if self.size == 0 {
+            return Ok(Frontier::root());
+        }
+        let codes = codes_of(self.codes.as_slice()?, self.size, "frontier codes")?;
+        let (pairs, emb_ptr) = (self.pairs.as_slice()?, self.emb_ptr.as_slice()?);
+        let (starts, gids, gid_ptr) = (
+            self.starts.as_slice()?,
+            self.gids.as_slice()?,
+            self.gid_ptr.as_slice()?,
+        );
+        let p = codes.len();
+        if emb_ptr.len() != p + 1 || gid_ptr.len() != p + 1 || starts.len() != p * (self.size + 1) {
+            return Err(bad_param(
+                "frontier arrays disagree on the number of patterns",
+            ));
+        }
+        let patterns = codes
+            .into_iter()
+            .enumerate()
+            .map(|(k, code)| {
+                let r = span(emb_ptr, k, "emb_ptr")?;
+                let block = pairs
+                    .get(2 * r.start..2 * r.end)
+                    .ok_or_else(|| bad_param("emb_ptr runs past pairs"))?;
+                let ids = gids
+                    .get(span(gid_ptr, k, "gid_ptr")?)
+                    .ok_or_else(|| bad_param("gid_ptr runs past gids"))?;
+                let lv = starts[k * (self.size + 1)..(k + 1) * (self.size + 1)].to_vec();
+                Embeddings::from_parts(index.mining_index(), code, block, lv, ids.to_vec())
+                    .map_err(|e| PyGsErr::from(e).into())
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        Frontier::new(self.size, patterns).map_err(|e| PyGsErr::from(e).into())
+    }
+}
+
+fn code_rows(codes: impl Iterator<Item = DfsCode>) -> Vec<i64> {
+    codes
+        .flat_map(|c| {
+            c.edges()
+                .iter()
+                .flat_map(|e| [e.from, e.to, e.from_label, e.edge_label, e.to_label].map(i64::from))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+type CodeCounts<'py> = (Bound<'py, PyArray2<i64>>, Bound<'py, PyArray1<i64>>);
+
+/// Round of level-wise mining on one shard: the minimal one-edge extensions of `frontier`'s
+/// patterns that occur in `db`, as `(codes (n · (size + 1), 5), supports (n,))`.
+#[pyfunction]
+#[pyo3(signature = (db, frontier, n_threads = 1))]
+fn level_extensions<'py>(
+    py: Python<'py>,
+    db: &Database,
+    frontier: &Bound<'py, PyAny>,
+    n_threads: usize,
+) -> PyResult<CodeCounts<'py>> {
+    let parts: FrontierParts<'_> = frontier.extract()?;
+    let n_threads = threads(py, n_threads)?;
+    let db = &db.0;
+    let index = py.detach(|| LevelIndex::new(db)).map_err(PyGsErr::from)?;
+    let frontier = parts.frontier(&index)?;
+    let level = run(py, Exec::Pool(n_threads), None, |ctl| {
+        count_extensions(db, &index, &frontier, ctl)
+    })?
+    .map_err(PyGsErr::from)?;
+    let n = level.extensions.len();
+    let supports: Vec<i64> = level.extensions.iter().map(|(_, s)| *s as i64).collect();
+    let rows = code_rows(level.extensions.into_iter().map(|(c, _)| c));
+    let codes = rows
+        .into_pyarray(py)
+        .reshape([n * (frontier.size() + 1), 5])?;
+    Ok((codes, supports.into_pyarray(py)))
+}
+
+type FrontierArrays<'py> = (
+    Bound<'py, PyArray2<i64>>,
+    Bound<'py, PyArray2<u32>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<u32>>,
+    Bound<'py, PyArray1<u32>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+);
+
+/// The next frontier of one shard: the extensions of `frontier`'s patterns listed in `keep`
+/// (rows of `(i, j, l_i, l_ij, l_j)`, `size + 1` per code) that occur in `db`, as the arrays
+/// `(codes, pairs, emb_ptr, starts, gids, gid_ptr, positions in keep)`.
+#[pyfunction]
+#[pyo3(signature = (db, frontier, keep, n_threads = 1))]
+fn level_frontier<'py>(
+    py: Python<'py>,
+    db: &Database,
+    frontier: &Bound<'py, PyAny>,
+    keep: PyReadonlyArray2<'py, i64>,
+    n_threads: usize,
+) -> PyResult<FrontierArrays<'py>> {
+    let parts: FrontierParts<'_> = frontier.extract()?;
+    let n_threads = threads(py, n_threads)?;
+    let keep = codes_of(keep.as_slice()?, parts.size + 1, "keep")?;
+    let db = &db.0;
+    let index = py.detach(|| LevelIndex::new(db)).map_err(PyGsErr::from)?;
+    let frontier = parts.frontier(&index)?;
+    let (next, positions) = run(py, Exec::Pool(n_threads), None, |ctl| {
+        extend_frontier(db, &index, &frontier, &keep, ctl)
+    })?
+    .map_err(PyGsErr::from)?;
+    let n = next.patterns().len();
+    let (mut pairs, mut emb_ptr, mut starts) = (Vec::new(), vec![0i64], Vec::new());
+    let (mut gids, mut gid_ptr) = (Vec::new(), vec![0i64]);
+    for e in next.patterns() {
+        pairs.extend(e.pairs().flatten());
+        emb_ptr.push((pairs.len() / 2) as i64);
+        starts.extend_from_slice(e.level_starts());
+        gids.extend_from_slice(e.graph_ids());
+        gid_ptr.push(gids.len() as i64);
+    }
+    let n_pairs = pairs.len() / 2;
+    let rows = code_rows(next.patterns().iter().map(|e| e.code().clone()));
+    let positions: Vec<i64> = positions.into_iter().map(|p| p as i64).collect();
+    Ok((
+        rows.into_pyarray(py).reshape([n * next.size(), 5])?,
+        pairs.into_pyarray(py).reshape([n_pairs, 2])?,
+        emb_ptr.into_pyarray(py),
+        starts.into_pyarray(py),
+        gids.into_pyarray(py),
+        gid_ptr.into_pyarray(py),
+        positions.into_pyarray(py),
+    ))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(level_extensions, m)?)?;
+    m.add_function(wrap_pyfunction!(level_frontier, m)?)?;
     m.add_function(wrap_pyfunction!(mine_subgraphs, m)?)?;
     m.add_function(wrap_pyfunction!(min_dfs_code, m)?)?;
     Ok(())
