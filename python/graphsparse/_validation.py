@@ -24,9 +24,11 @@ __all__ = [
     "as_flag",
     "as_float_array",
     "as_int",
+    "as_optional_count",
     "as_real",
     "as_response",
     "as_rng",
+    "check_endpoints",
     "encode_binary",
     "min_support_count",
     "set_init_params",
@@ -43,26 +45,42 @@ def as_int(value: Any, name: str) -> int:
     return int(value)
 
 
-# Every size becomes a NumPy int64 (a shape, an index, a label): one beyond it cannot be honoured.
+# Every count becomes an int64 or a u64 below 2**63 (a shape, an index, a loop bound in Rust,
+# whose conversion would otherwise saturate a larger one into "no limit"): one beyond it cannot
+# be honoured.
 _INT64_LIMIT = 2**63
 
 
+def _bound(v: int) -> str:
+    return "-2**63" if v == -_INT64_LIMIT else str(v)
+
+
 def as_count(value: Any, name: str, minimum: int = 0) -> int:
-    """``value`` as a count: an integer in ``[minimum, 2**63)``."""
+    """``value`` as a count: an integer in ``[minimum, 2**63)``.
+
+    The one conversion of every integer argument of the public API (counts, budgets, sizes,
+    seeds, ``n_jobs`` with ``minimum=-2**63``), so that none is clamped or wrapped on its way
+    to Rust. Narrower ranges (``max_iter >= 1``, ``k <= n``) stay the core's to check.
+    """
     n = as_int(value, name)
     if not minimum <= n < _INT64_LIMIT:
-        raise InvalidParameterError(f"{name} must be an integer in [{minimum}, 2**63), got {n}")
+        raise InvalidParameterError(
+            f"{name} must be an integer in [{_bound(minimum)}, 2**63), got {n}"
+        )
     return n
 
 
+def as_optional_count(value: Any, name: str, minimum: int = 0) -> int | None:
+    """``None`` (no limit) or :func:`as_count`."""
+    return None if value is None else as_count(value, name, minimum)
+
+
 def as_rng(random_state: Any, name: str = "random_state") -> np.random.Generator:
-    """``numpy.random.default_rng(random_state)`` for ``None``, an integer ``>= 0`` or a
-    ``Generator``; anything else is an :class:`InvalidParameterError` naming the argument."""
+    """``numpy.random.default_rng(random_state)`` for ``None``, an integer in ``[0, 2**63)`` or
+    a ``Generator``; anything else is an :class:`InvalidParameterError` naming the argument."""
     if random_state is None or isinstance(random_state, np.random.Generator):
         return np.random.default_rng(random_state)
-    if as_int(random_state, name) < 0:
-        raise InvalidParameterError(f"{name} must be >= 0, got {random_state!r}")
-    return np.random.default_rng(int(random_state))
+    return np.random.default_rng(as_count(random_state, name))
 
 
 def as_flag(value: Any, name: str) -> bool:
@@ -144,6 +162,26 @@ def as_edges(edges: Any, name: str = "edges") -> npt.NDArray[np.int64]:
     if arr.dtype.kind == "u" and arr.size and int(arr.max()) > np.iinfo(np.int64).max:
         raise InvalidGraphError(f"{name} holds a node id beyond the int64 range")
     return np.require(arr, np.int64, ["C", "A"])
+
+
+def check_endpoints(edges: npt.NDArray[np.int64], n: int, sized: str, hint: str) -> None:
+    """Refuse an edge with an endpoint ``>= n`` when another argument fixes the ``n`` nodes.
+
+    Either argument may be the wrong one, so the message names both: ``sized`` says where ``n``
+    comes from (``"prizes has 3 entries"``, ``"X has 3 columns"``) and ``hint`` how the two
+    must agree. ``edges`` is :func:`as_edges`'s array; negative endpoints are the binding's to
+    refuse.
+    """
+    if edges.size == 0:
+        return
+    bad = np.flatnonzero((edges >= n).any(axis=1))
+    if bad.size:
+        k = int(bad[0])
+        u, v = edges[k].tolist()
+        raise InvalidGraphError(
+            f"{sized} but edges[{k}] = [{u}, {v}] references node {max(u, v)}, which is out of "
+            f"range; {hint}"
+        )
 
 
 def sklearn_data(
