@@ -6,12 +6,39 @@ label its RDKit bond type name (``"SINGLE"``, ``"DOUBLE"``, ``"TRIPLE"``, ``"ARO
 ``kekulize=True`` aromaticity is not perceived and aromatic rings get alternating single and double
 bonds (an SD file keeps the bonds it lists). Charges, isotopes and stereochemistry are not labels.
 
-Reading and drawing need RDKit (``pip install graphsparse[chem]``); :func:`pattern_smarts` (and
-:meth:`graphsparse.Pattern.to_smarts`) does not.
+Reading and drawing need RDKit (``pip install "graphsparse[chem]"``, from a checkout
+``pip install ".[chem]"``); :func:`pattern_smarts` (and :meth:`graphsparse.Pattern.to_smarts`)
+does not.
 
-Molecules go through RDKit's sanitisation (ring perception, kekulisation, aromaticity) without its
-valence check unless ``strict_valence=True``: files such as CPDB's write nitro groups as
-uncharged pentavalent nitrogen, which RDKit's strict check rejects although the graph is clear.
+Molecules are read as RDKit reads them: its sanitisation (valence check, ring perception,
+kekulisation, aromaticity) decides what is a molecule. One exception, because real files need it:
+where the valence check fails only because the file left out formal charges, the charges are
+restored by the rules below and the molecule is kept, with one :class:`MoleculeRepairedWarning`
+per call that counts them (``repaired`` lists each molecule and the charges set, numbering atoms
+as the input does, explicit hydrogens included). The rules come into play only where RDKit's
+valence check fails, and only on an uncharged atom with more bonds than RDKit allows it, so a
+molecule RDKit accepts is read unchanged.
+
+=============================  ===================================================================
+the file has                   is read as
+=============================  ===================================================================
+N with four bonds and a        N+ and O- (``nitro``: ``CN(=O)O`` -> ``C[N+](=O)[O-]``;
+terminal single-bonded O       ``nitrate``: ``CON(=O)O``; ``N-oxide``: azoxy ``CN=N(C)O``,
+                               amine oxides)
+N with four bonds and a        N+ and N- (``azide``: ``CN=N=N`` -> ``CN=[N+]=[N-]``;
+terminal double-bonded N       ``diazo``: ``C=N=N``); where the file kept the N- only N+ is set
+N with four bonds (hydrogens   N+ alone, a cation (``quaternary ammonium`` ``CN(C)(C)C``,
+included), neither partner     ``ammonium`` ``C[NH](C)C``, ``iminium`` ``C=N(C)C``, ``ring
+                               iminium`` as in pyridinium written in Kekulé form)
+O with three bonds             O+ (``oxonium``, ``ring oxonium`` as in pyrylium)
+=============================  ===================================================================
+
+A group is neutral overall where the chemistry says so (one N+ and one O- in a nitro group); a
+terminal neighbour that already carries the negative charge keeps it. Whatever else fails, a
+hydrogen with two bonds or a carbon with five, is refused with RDKit's reason
+(:class:`~graphsparse.exceptions.GraphFormatError`, or left out with ``on_error="skip"``).
+``strict_valence=True`` refuses every molecule RDKit refuses, charges left out or not;
+``sanitize=False`` skips the valence check altogether (the graph of whatever bonds are written).
 """
 
 from __future__ import annotations
@@ -31,6 +58,7 @@ from .exceptions import (
     GraphFormatError,
     InvalidGraphError,
     InvalidParameterError,
+    MoleculeRepairedWarning,
     MoleculeSkippedWarning,
 )
 
@@ -40,6 +68,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BOND_SMARTS",
+    "MoleculeRepairedWarning",
     "MoleculeSkippedWarning",
     "draw_occurrences",
     "draw_patterns",
@@ -111,40 +140,167 @@ class _Captured:
         return "; ".join(dict.fromkeys(lines)) or default
 
 
-def _prepare(mol: Any, kekulize: bool, strict_valence: bool, remove_hs: bool) -> Any:
-    """Sanitise a molecule read with ``sanitize=False`` (raises RDKit's exception on failure)."""
+def _bond_sum(atom: Any) -> int | None:
+    """An unsanitised atom's bond orders plus its explicit hydrogens; ``None`` when one of its
+    bonds is not single, double or triple (an aromatic bond has no integer order yet)."""
+    total = atom.GetNumExplicitHs()
+    for bond in atom.GetBonds():
+        order = bond.GetBondTypeAsDouble()
+        if order not in (1.0, 2.0, 3.0):
+            return None
+        total += int(order)
+    return total
+
+
+def _bond_order(mol: Any, a: Any, b: Any) -> float:
+    return float(mol.GetBondBetweenAtoms(a.GetIdx(), b.GetIdx()).GetBondTypeAsDouble())
+
+
+def _terminal(mol: Any, atom: Any, z: int, order: float, via: Any) -> bool:
+    """Is ``atom`` an uncharged element ``z`` whose one bond, of ``order``, goes to ``via``?"""
+    return (
+        atom.GetAtomicNum() == z
+        and atom.GetFormalCharge() == 0
+        and atom.GetDegree() == 1
+        and atom.GetNumExplicitHs() == 0
+        and atom.GetNumRadicalElectrons() == 0
+        and _bond_order(mol, atom, via) == order
+    )
+
+
+def _charge_nitrogen(mol: Any, n: Any) -> tuple[str, list[int]]:
+    """N+ for a four-bonded uncharged N, with the terminal partner that balances it, if any.
+
+    Returns the group's kind ("" for a cation, named once rings are known) and the atoms whose
+    charge was set.
+    """
+    n.SetFormalCharge(1)
+    charged = [n.GetIdx()]
+    nbrs = list(n.GetNeighbors())
+    # a partner whose charge the file kept (CPDB writes its diazo compounds [N-]=N=C)
+    partner = next((a for a in nbrs if a.GetDegree() == 1 and a.GetFormalCharge() == -1), None)
+    if partner is None:
+        partner = next((a for a in nbrs if _terminal(mol, a, 8, 1.0, n)), None) or next(
+            (a for a in nbrs if _terminal(mol, a, 7, 2.0, n)), None
+        )
+        if partner is None:
+            return "", charged
+        partner.SetFormalCharge(-1)
+        charged.append(partner.GetIdx())
+    rest = [a for a in nbrs if a.GetIdx() != partner.GetIdx()]
+    double = {a.GetAtomicNum() for a in rest if _bond_order(mol, n, a) == 2.0}
+    single = {a.GetAtomicNum() for a in rest if _bond_order(mol, n, a) == 1.0}
+    if partner.GetAtomicNum() == 7:
+        kind = "azide" if 7 in double else "diazo"
+    elif 8 not in double:
+        kind = "N-oxide"  # azoxy CN=N(C)O, amine oxide CN(C)(C)O
+    else:
+        kind = "nitrate" if 8 in single else "nitro"
+    return kind, charged
+
+
+def _restore_charges(mol: Any) -> list[tuple[str, list[int]]]:
+    """Set the formal charges a file left out, by the rules of the module docstring.
+
+    Works on an unsanitised molecule; returns each group charged (its kind, "" for a cation
+    named later, and its atoms' indices).
+    """
+    groups: list[tuple[str, list[int]]] = []
+    for atom in mol.GetAtoms():
+        if atom.GetFormalCharge() != 0 or atom.GetNumRadicalElectrons() != 0:
+            continue
+        z, valence = atom.GetAtomicNum(), _bond_sum(atom)
+        if z == 7 and valence == 4:
+            groups.append(_charge_nitrogen(mol, atom))
+        elif z == 8 and valence == 3:
+            atom.SetFormalCharge(1)
+            groups.append(("", [atom.GetIdx()]))
+    return groups
+
+
+def _describe(mol: Any, groups: list[tuple[str, list[int]]]) -> list[str]:
+    """Each group as ``"nitro (N1+, O0-)"`` (the charges set), on the sanitised molecule."""
+    out = []
+    for kind, idx in groups:
+        atoms = [mol.GetAtomWithIdx(k) for k in idx]
+        if not kind:  # a cation: N+ or O+ alone
+            (a,) = atoms
+            ring = "ring " if a.IsInRing() else ""
+            if a.GetAtomicNum() == 8:
+                kind = f"{ring}oxonium"
+            elif any(b.GetBondTypeAsDouble() != 1.0 for b in a.GetBonds()):
+                kind = f"{ring}iminium"  # aromatic bonds: pyridinium written in Kekulé form
+            elif a.GetTotalNumHs(includeNeighbors=True):
+                kind = "ammonium"  # a protonated amine, C[NH](C)C
+            else:
+                kind = "quaternary ammonium"
+        charges = ", ".join(
+            f"{a.GetSymbol()}{a.GetIdx()}{'+' if a.GetFormalCharge() > 0 else '-'}" for a in atoms
+        )
+        out.append(f"{kind} ({charges})")
+    return out
+
+
+def _prepare(
+    mol: Any, kekulize: bool, sanitize: bool, strict: bool, remove_hs: bool
+) -> tuple[Any, list[str]]:
+    """Sanitise a molecule read with ``sanitize=False``, restoring left-out charges unless
+    ``strict``; the molecule and what was restored (raises RDKit's exception on failure)."""
     Chem = _rdkit()
     ops = Chem.SanitizeFlags.SANITIZE_ALL
-    if not strict_valence:
-        mol.UpdatePropertyCache(strict=False)
-        ops ^= Chem.SanitizeFlags.SANITIZE_PROPERTIES
     if kekulize:
         ops ^= Chem.SanitizeFlags.SANITIZE_SETAROMATICITY
-    Chem.SanitizeMol(mol, sanitizeOps=ops)
+    repaired: list[str] = []
+    if not sanitize:
+        mol.UpdatePropertyCache(strict=False)
+        Chem.SanitizeMol(mol, sanitizeOps=ops ^ Chem.SanitizeFlags.SANITIZE_PROPERTIES)
+    else:
+        trial = Chem.Mol(mol)  # a failed SanitizeMol leaves its molecule half done
+        try:
+            Chem.SanitizeMol(trial, sanitizeOps=ops)
+            mol = trial
+        except Chem.AtomValenceException:
+            if strict:
+                raise
+            groups = _restore_charges(mol)
+            if not groups:
+                raise
+            # what still fails is what no rule explains: RDKit's reason names that atom
+            Chem.SanitizeMol(mol, sanitizeOps=ops)
+            repaired = _describe(mol, groups)
     if remove_hs:
         mol = Chem.RemoveHs(mol, sanitize=False)
-    return mol
+    return mol, repaired
 
 
 def _read_one(
-    parse: Callable[[], Any], unreadable: str, kekulize: bool, strict: bool, remove_hs: bool
-) -> tuple[Any, str]:
-    """``parse()``'s molecule prepared for the graph, or ``None`` and RDKit's reason."""
+    parse: Callable[[], Any],
+    unreadable: str,
+    kekulize: bool,
+    sanitize: bool,
+    strict: bool,
+    remove_hs: bool,
+) -> tuple[Any, str, list[str]]:
+    """``parse()``'s molecule prepared for the graph, or ``None`` and RDKit's reason; and the
+    charges restored."""
     with _Captured() as log:
         mol = parse()
         if mol is None:
-            return None, log.reason(unreadable)
+            return None, log.reason(unreadable), []
         try:
-            return _prepare(mol, kekulize, strict, remove_hs), ""
+            mol, repaired = _prepare(mol, kekulize, sanitize, strict, remove_hs)
         except (ValueError, RuntimeError) as exc:  # RDKit's MolSanitizeException and kin
-            return None, str(exc).strip() or type(exc).__name__
+            return None, str(exc).strip() or type(exc).__name__, []
+        return mol, "", repaired
 
 
-def _parse_smiles(smiles: str, kekulize: bool, strict_valence: bool) -> tuple[Any, str]:
-    """The prepared molecule, or ``None`` and RDKit's reason."""
+def _parse_smiles(
+    smiles: str, kekulize: bool, sanitize: bool, strict: bool
+) -> tuple[Any, str, list[str]]:
+    """The prepared molecule, or ``None`` and RDKit's reason; and the charges restored."""
     Chem = _rdkit()
     if not smiles.strip():
-        return None, "empty SMILES"
+        return None, "empty SMILES", []
     params = Chem.SmilesParserParams()
     params.sanitize = False
     params.removeHs = False
@@ -152,7 +308,8 @@ def _parse_smiles(smiles: str, kekulize: bool, strict_valence: bool) -> tuple[An
         lambda: Chem.MolFromSmiles(smiles, params),
         "RDKit cannot parse it",
         kekulize,
-        strict_valence,
+        sanitize,
+        strict,
         True,
     )
 
@@ -180,8 +337,11 @@ class _Builder:
         self.kept: list[int] = []
         self.names: list[str] = []
         self.skipped: list[tuple[int, str]] = []
+        self.repaired: list[tuple[int, str]] = []
 
-    def add(self, index: int, mol: Any, name: str) -> None:
+    def add(self, index: int, mol: Any, name: str, repaired: list[str]) -> None:
+        if repaired:
+            self.repaired.append((index, "; ".join(repaired)))
         # by index: RDKit's GetAtoms()/GetBonds() sequences cost more than the work here
         atom, bond = mol.GetAtomWithIdx, mol.GetBondWithIdx
         self.atoms.extend([atom(k).GetSymbol() for k in range(mol.GetNumAtoms())])
@@ -214,6 +374,9 @@ class _Builder:
                 ),
                 stacklevel=3,
             )
+        if self.repaired:
+            total = len(self.skipped) + len(self.kept)
+            warnings.warn(_repaired_warning(source, self.repaired, total), stacklevel=3)
         vvals, vids = np.unique(np.asarray(self.atoms, dtype=str), return_inverse=True)
         evals, eids = np.unique(np.asarray(self.bonds, dtype=str), return_inverse=True)
         kept = np.asarray(self.kept, dtype=np.int64)
@@ -233,11 +396,37 @@ class _Builder:
         return ds
 
 
-def _check_options(on_error: Any, kekulize: Any, strict_valence: Any) -> None:
+def _repaired_warning(
+    source: str, repaired: list[tuple[int, str]], total: int
+) -> MoleculeRepairedWarning:
+    """One warning for every molecule of a call whose left-out charges were restored."""
+    kinds: dict[str, int] = {}
+    for _, what in repaired:
+        # molecules per kind of group: "nitro (N1+, O0-); nitro (...)" counts once
+        for kind in dict.fromkeys(g.split(" (")[0] for g in what.split("; ")):
+            kinds[kind] = kinds.get(kind, 0) + 1
+    by_kind = ", ".join(f"{k} {c}" for k, c in sorted(kinds.items(), key=lambda kc: -kc[1]))
+    shown = ", ".join(f"{i} ({w})" for i, w in repaired[:5])
+    more = f" and {len(repaired) - 5} more" if len(repaired) > 5 else ""
+    return MoleculeRepairedWarning(
+        f"{source}{len(repaired)} of {total} molecules were read with formal charges restored "
+        f"that the input left out (molecules per group: {by_kind}): {shown}{more}; the "
+        "warning's .repaired lists them all; strict_valence=True refuses such molecules, "
+        "sanitize=False reads every molecule without RDKit's valence check",
+        repaired,
+    )
+
+
+def _check_options(on_error: Any, kekulize: Any, sanitize: Any, strict_valence: Any) -> None:
     if on_error not in ("raise", "skip"):
         raise InvalidParameterError(f"on_error must be 'raise' or 'skip', got {on_error!r}")
     as_flag(kekulize, "kekulize")
     as_flag(strict_valence, "strict_valence")
+    if not as_flag(sanitize, "sanitize") and strict_valence:
+        raise InvalidParameterError(
+            "strict_valence=True asks for RDKit's valence check, which sanitize=False turns "
+            "off; pass one of them"
+        )
 
 
 def from_smiles(
@@ -246,6 +435,7 @@ def from_smiles(
     on_error: OnError = "raise",
     *,
     kekulize: bool = False,
+    sanitize: bool = True,
     strict_valence: bool = False,
     names: Sequence[str] | None = None,
 ) -> GraphDataset:
@@ -262,8 +452,15 @@ def from_smiles(
         :class:`MoleculeSkippedWarning` naming it.
     kekulize : bool, default=False
         Label aromatic bonds ``"SINGLE"``/``"DOUBLE"`` (a Kekulé form) instead of ``"AROMATIC"``.
+    sanitize : bool, default=True
+        Read each molecule as RDKit does, its valence check included, restoring formal charges
+        that the input left out by the rules of :mod:`graphsparse.chem` (nitro and nitrate
+        groups, azides, quaternary and iminium N, oxonium O). ``False`` skips the valence check,
+        as earlier versions did: the graph of whatever bonds are written, a hydrogen with two
+        bonds included.
     strict_valence : bool, default=False
-        Also reject molecules that fail RDKit's valence check.
+        Restore no charges: refuse every molecule RDKit's valence check refuses, as
+        ``rdkit.Chem.MolFromSmiles`` does (needs ``sanitize=True``).
     names : sequence of str, optional
         A name per SMILES (default: its index).
 
@@ -276,10 +473,17 @@ def from_smiles(
     Raises
     ------
     GraphFormatError
-        For a SMILES RDKit cannot read (``on_error="raise"``): the message gives its index and
-        RDKit's reason.
+        For a SMILES RDKit cannot read, or whose valences no charge rule explains
+        (``on_error="raise"``): the message gives its index and RDKit's reason.
     ImportError
         When RDKit is not installed.
+
+    Warns
+    -----
+    MoleculeRepairedWarning
+        Once per call, when charges the input left out were restored (``sanitize=True``).
+    MoleculeSkippedWarning
+        Once per call, for the SMILES left out (``on_error="skip"``).
 
     Examples
     --------
@@ -291,7 +495,7 @@ def from_smiles(
     EdgeDataView([(0, 1, 'SINGLE'), (1, 2, 'DOUBLE'), (1, 3, 'SINGLE')])
     """
     _rdkit()
-    _check_options(on_error, kekulize, strict_valence)
+    _check_options(on_error, kekulize, sanitize, strict_valence)
     if isinstance(smiles, str | bytes):
         raise InvalidParameterError("smiles must be a sequence of SMILES strings, not one string")
     try:
@@ -307,11 +511,11 @@ def from_smiles(
         if not isinstance(s, str):  # e.g. a missing value (None, NaN) from a table
             out.fail(i, f"{s!r} is a {type(s).__name__}, not a string", on_error, "SMILES")
             continue
-        mol, reason = _parse_smiles(s, kekulize, strict_valence)
+        mol, reason, repaired = _parse_smiles(s, kekulize, sanitize, strict_valence)
         if mol is None:
             out.fail(i, f"{s!r}: {reason}", on_error, "SMILES")
             continue
-        out.add(i, mol, str(i) if name_arr is None else str(name_arr[i]))
+        out.add(i, mol, str(i) if name_arr is None else str(name_arr[i]), repaired)
     return out.build(y_arr, "")
 
 
@@ -321,6 +525,7 @@ def read_sdf(
     on_error: OnError = "raise",
     *,
     kekulize: bool = False,
+    sanitize: bool = True,
     strict_valence: bool = False,
     remove_hs: bool = True,
 ) -> GraphDataset:
@@ -338,8 +543,15 @@ def read_sdf(
         :class:`MoleculeSkippedWarning` naming it.
     kekulize : bool, default=False
         Keep the file's single and double bonds instead of perceiving aromatic ones.
+    sanitize : bool, default=True
+        Read each molecule as RDKit does, its valence check included, restoring formal charges
+        that the input left out by the rules of :mod:`graphsparse.chem` (nitro and nitrate
+        groups, azides, quaternary and iminium N, oxonium O). ``False`` skips the valence check,
+        as earlier versions did: the graph of whatever bonds are written, a hydrogen with two
+        bonds included.
     strict_valence : bool, default=False
-        Also reject molecules that fail RDKit's valence check.
+        Restore no charges: refuse every molecule RDKit's valence check refuses, as
+        ``rdkit.Chem.MolFromSmiles`` does (needs ``sanitize=True``).
     remove_hs : bool, default=True
         Drop explicit hydrogen atoms as RDKit's ``RemoveHs`` does (``False`` keeps every atom
         of the file).
@@ -353,15 +565,23 @@ def read_sdf(
     Raises
     ------
     GraphFormatError
-        For a record RDKit cannot read, or one without ``y_field``: the message gives its index
-        and RDKit's reason.
+        For a record RDKit cannot read or whose valences no charge rule explains, or one
+        without ``y_field``: the message gives its index and RDKit's reason.
     FileNotFoundError
         If the file does not exist.
     ImportError
         When RDKit is not installed.
+
+    Warns
+    -----
+    MoleculeRepairedWarning
+        Once per call, when charges the file left out were restored (``sanitize=True``);
+        CPDB's ``mutagen.sdf`` has 83 such molecules, mostly nitro groups written ``N(=O)O``.
+    MoleculeSkippedWarning
+        Once per call, for the records left out (``on_error="skip"``).
     """
     Chem = _rdkit()
-    _check_options(on_error, kekulize, strict_valence)
+    _check_options(on_error, kekulize, sanitize, strict_valence)
     as_flag(remove_hs, "remove_hs")
     if y_field is not None and not isinstance(y_field, str):
         raise InvalidParameterError(f"y_field must be a field name, got {y_field!r}")
@@ -375,10 +595,11 @@ def read_sdf(
     ys: list[str] = []
     what = f"{path}: molecule"
     for i in range(len(supplier)):
-        mol, reason = _read_one(
+        mol, reason, repaired = _read_one(
             lambda: supplier[i],  # noqa: B023 (called at once)
             "RDKit cannot parse the record",
             kekulize,
+            sanitize,
             strict_valence,
             remove_hs,
         )
@@ -390,7 +611,7 @@ def read_sdf(
                 raise GraphFormatError(f"{what} {i} has no {y_field!r} field")
             ys.append(mol.GetProp(y_field).strip())
         title = mol.GetProp("_Name").strip() if mol.HasProp("_Name") else ""
-        out.add(i, mol, title or str(i))
+        out.add(i, mol, title or str(i), repaired)
     ds = out.build(None, f"{path}: ")
     if y_field is not None:
         from .datasets import _label_file_values
@@ -686,6 +907,7 @@ def draw_occurrences(
     path: PathLike | None = None,
     *,
     kekulize: bool = False,
+    sanitize: bool = True,
     size: tuple[int, int] = (400, 300),
     format: Literal["png", "svg"] | None = None,
     atoms: Mapping[Any, Any] | None = None,
@@ -701,7 +923,9 @@ def draw_occurrences(
         A SMILES, or an RDKit molecule.
     %(path)s
     kekulize : bool, default=False
-        Read the molecule as the pattern's dataset was read (its ``kekulize`` option).
+        Read a SMILES as the pattern's dataset was read (its ``kekulize`` option).
+    sanitize : bool, default=True
+        Likewise its ``sanitize`` option (see :func:`from_smiles`).
     size : (int, int), default=(400, 300)
         Pixels.
     %(format_labels_returns)s
@@ -721,7 +945,7 @@ def draw_occurrences(
     """
     Chem = _rdkit()
     if isinstance(molecule, str):
-        mol = mol_from_smiles(molecule, kekulize=kekulize)
+        mol = mol_from_smiles(molecule, kekulize=kekulize, sanitize=sanitize)
     elif isinstance(molecule, Chem.Mol):
         mol = Chem.Mol(molecule)
         if kekulize:
@@ -753,16 +977,22 @@ def draw_occurrences(
     return _finish(drawer, path)
 
 
-def mol_from_smiles(smiles: str, *, kekulize: bool = False, strict_valence: bool = False) -> Any:
+def mol_from_smiles(
+    smiles: str, *, kekulize: bool = False, sanitize: bool = True, strict_valence: bool = False
+) -> Any:
     """One SMILES as the RDKit molecule :func:`from_smiles` builds its graph from.
 
-    Raises :class:`~graphsparse.exceptions.GraphFormatError` with RDKit's reason when the SMILES
-    cannot be read.
+    The options are those of :func:`from_smiles`; charges the SMILES left out are restored (with
+    a :class:`MoleculeRepairedWarning`) and set on the molecule returned. Raises
+    :class:`~graphsparse.exceptions.GraphFormatError` with RDKit's reason when the SMILES cannot
+    be read.
     """
-    _check_options("raise", kekulize, strict_valence)
+    _check_options("raise", kekulize, sanitize, strict_valence)
     if not isinstance(smiles, str):
         raise InvalidParameterError(f"smiles must be a string, got {type(smiles).__name__}")
-    mol, reason = _parse_smiles(smiles, kekulize, strict_valence)
+    mol, reason, repaired = _parse_smiles(smiles, kekulize, sanitize, strict_valence)
     if mol is None:
         raise GraphFormatError(f"SMILES {smiles!r} cannot be read: {reason}")
+    if repaired:
+        warnings.warn(_repaired_warning("", [(0, "; ".join(repaired))], 1), stacklevel=2)
     return mol

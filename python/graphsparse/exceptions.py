@@ -19,6 +19,10 @@ error                       raised for
 
 :class:`InvalidGraphError` is itself an :class:`InvalidParameterError` (a graph is an argument),
 so ``except InvalidParameterError`` catches both.
+
+Two warnings report on molecules: :class:`MoleculeSkippedWarning` for those left out
+(``on_error="skip"``), :class:`MoleculeRepairedWarning` for those kept after formal charges that
+the input left out were restored (see :mod:`graphsparse.chem`). Each comes once per call.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ __all__ = [
     "GraphSparseError",
     "InvalidGraphError",
     "InvalidParameterError",
+    "MoleculeRepairedWarning",
     "MoleculeSkippedWarning",
     "ThreadCountWarning",
     "TruncatedSearchWarning",
@@ -75,3 +80,19 @@ class MoleculeSkippedWarning(UserWarning):
     def __init__(self, message: str, skipped: list[tuple[int, str]]) -> None:
         super().__init__(message)
         self.skipped = skipped
+
+
+class MoleculeRepairedWarning(UserWarning):
+    """Molecules were read after restoring formal charges the input left out (nitro groups
+    written ``N(=O)O`` and the like; the rules are in :mod:`graphsparse.chem`).
+
+    Attributes
+    ----------
+    repaired : list of (int, str)
+        The index of each molecule repaired, with the groups charged and their atoms, e.g.
+        ``(0, "nitro (N1+, O0-)")``.
+    """
+
+    def __init__(self, message: str, repaired: list[tuple[int, str]]) -> None:
+        super().__init__(message)
+        self.repaired = repaired
