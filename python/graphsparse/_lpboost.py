@@ -25,6 +25,7 @@ from collections.abc import Iterator
 import numpy as np
 from scipy.optimize import linprog
 
+from ._optional import install_hint
 from .exceptions import InvalidParameterError
 
 try:  # optional: warm-started incremental solves
@@ -97,7 +98,7 @@ class LPBoostMaster:
         self.n = len(self.labels)
         self.warm_start = HAVE_HIGHSPY if warm_start is None else bool(warm_start)
         if self.warm_start and not HAVE_HIGHSPY:
-            raise InvalidParameterError("warm_start=True needs highspy (pip install highspy)")
+            raise InvalidParameterError(f"warm_start=True needs highspy: {install_hint('highs')}")
         self._rows: list[np.ndarray] = []
         if self.warm_start:
             self._init_highs()

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 from numpy.typing import NDArray
 
+from ._optional import require
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -270,7 +272,7 @@ def load_uci(name: str, data_dir: str | Path) -> UciData:
     FileNotFoundError
         When the file is not under ``data_dir``.
     """
-    import pandas as pd
+    pandas = require("pandas", "bench", "load_uci")
 
     spec = UCI_SETS[name.upper()]
     rows = _rows(Path(data_dir) / "uci" / spec.folder / spec.file, spec)
@@ -287,9 +289,11 @@ def load_uci(name: str, data_dir: str | Path) -> UciData:
     for k in features:
         values = [r[k] for r in rows]
         if k in spec.categorical:
-            data[f"x{k}"] = pd.Series([None if v == "?" else v for v in values], dtype="category")
+            data[f"x{k}"] = pandas.Series(
+                [None if v == "?" else v for v in values], dtype="category"
+            )
         else:
-            data[f"x{k}"] = pd.Series(
+            data[f"x{k}"] = pandas.Series(
                 [np.nan if v == "?" else float(v) for v in values], dtype="float64"
             )
     y: NDArray[np.generic]
@@ -297,4 +301,4 @@ def load_uci(name: str, data_dir: str | Path) -> UciData:
         y = np.array([1.0 if c in spec.positive else -1.0 for c in labels])
     else:
         y = np.array(labels, dtype=object)
-    return UciData(spec, pd.DataFrame(data), y)
+    return UciData(spec, pandas.DataFrame(data), y)

@@ -7,11 +7,13 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from . import __version__
+from ._optional import require
 from .datasets import (
     GraphDataset,
     _as_response,
@@ -237,7 +239,10 @@ def _demo_rules() -> None:
     from .rules import RuleEnsembleClassifier
 
     print("\n== 6. Rule ensembles by generalized hierarchical kernel learning (gHKL-MT)")
-    X, y = load_iris(return_X_y=True, as_frame=True)
+    # NumPy, not as_frame=True: that needs pandas, which `pip install .` does not bring
+    iris = load_iris()
+    X, y = iris.data, iris.target
+    names = {f"x{j}": name for j, name in enumerate(iris.feature_names)}
     model, t = _timed(lambda: RuleEnsembleClassifier(C=10.0).fit(X, y))
     acc = cross_val_score(RuleEnsembleClassifier(C=10.0), X, y, cv=3).mean()
     print(
@@ -245,18 +250,19 @@ def _demo_rules() -> None:
         f"3-fold accuracy {acc:.3f}, duality gap {model.duality_gap_:.3g}; strongest rules:"
     )
     for rule in sorted(model.rules_, key=lambda r: -r.strength)[:4]:
-        print(f"    {rule}")
+        named = [replace(c, feature=names[c.feature]) for c in rule.conditions]
+        print("    " + " AND ".join(map(str, named)))
 
 
 def _demo_figure(path: str, model: Any, graphda: Any, recovery: Any) -> None:
     try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("\n(matplotlib is not installed: no figure)")
+        matplotlib = require("matplotlib", "plot", "the demo's figure")
+    except ImportError as exc:
+        print(f"\n(no figure: {exc})")
         return
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     fig, axes = plt.subplots(1, 3, figsize=(13, 4))
     obj = [h["objective"] for h in model.history_]
     axes[0].plot(range(1, len(obj) + 1), obj, marker="o")

@@ -1,8 +1,9 @@
 """Looking at subgraph models: selected patterns, learning curves, regularisation paths.
 
-:func:`pattern_to_text` needs nothing extra. The plotting functions need matplotlib (``pip install
-graphsparse[plot]``); it is imported only when one of them is called, and a clear
-:class:`ImportError` says so when it is missing.
+:func:`pattern_to_text` needs nothing extra. The plotting functions need matplotlib, the extra
+``plot`` (``pip install "graphsparse[plot]"``, from a checkout ``pip install ".[plot]"``); it is
+imported only when one of them is called, and a clear :class:`ImportError` says so when it is
+missing.
 """
 
 from __future__ import annotations

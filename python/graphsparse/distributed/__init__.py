@@ -1,9 +1,9 @@
 """graphsparse on Dask: exact sharded subgraph mining, partition-wise apply, batched solves.
 
-Everything here needs the optional extra ``dask`` (``pip install graphsparse[dask]``, which
-installs ``dask[distributed]``); ``import graphsparse`` works without it. Every function takes a
-``distributed.Client`` as ``client=`` and otherwise uses the current one
-(``distributed.get_client()``).
+Everything here needs the optional extra ``dask`` (``pip install "graphsparse[dask]"``, from a
+checkout ``pip install ".[dask]"``, which installs ``dask[distributed]``); ``import graphsparse``
+works without it. Every function takes a ``distributed.Client`` as ``client=`` and otherwise
+uses the current one (``distributed.get_client()``).
 
 * :func:`mine_subgraphs` — exact two-phase partition mining over a sharded collection (a
   ``dask.bag`` of networkx graphs, a list of files read on the workers, or a ``GraphDataset``
