@@ -224,22 +224,3 @@ def test_grid_search_on_the_joblib_dask_backend(dask_client):
         remote = GridSearchCV(GraphStructuredRecovery(edges), grid, cv=3, n_jobs=-1).fit(A, y)
     assert remote.best_params_ == local.best_params_
     np.testing.assert_array_equal(remote.cv_results_["mean_test_score"], local_scores)
-
-
-def test_readme_scaling_out_quickstart_runs(dask_client, data_dir, tmp_path, monkeypatch):
-    import re
-    from pathlib import Path
-
-    text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"## Scaling out \(Dask\)\s.*?```python\n(.*?)```", text, re.S)
-    assert block, "README lost its Dask quickstart"
-    code = block.group(1)
-    # the test cluster stands in for the one the quickstart starts (and closes)
-    start = "Client(LocalCluster(n_workers=2, threads_per_worker=1))"
-    assert start in code and "client.close()" in code
-    code = code.replace(start, "_test_client").replace("client.close()", "pass")
-    code = code.replace("../shared/data", str(data_dir))
-    monkeypatch.chdir(tmp_path)  # the gSpan parts it writes land here
-    namespace = {"__name__": "readme", "_test_client": dask_client}
-    exec(compile(code, "README.md", "exec"), namespace)
-    assert len(namespace["forests"]) == 2
