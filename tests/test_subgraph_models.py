@@ -304,6 +304,30 @@ def test_lpboost_prints_nothing_unless_verbose(verbose):
         assert out.stdout == "" and out.stderr == ""
 
 
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda v: gs.SubgraphLogisticRegression(lambda1=0.05, max_size=3, verbose=v),
+        lambda v: gs.SubgraphLinearRegression(lambda1=0.05, max_size=3, verbose=v),
+        lambda v: gs.SubgraphAdaBoost(n_estimators=5, max_size=3, verbose=v),
+        lambda v: gs.SubgraphLPBoost(max_size=3, max_iter=3, verbose=v),
+    ],
+    ids=["logistic", "linear", "adaboost", "lpboost"],
+)
+def test_verbose_reports_progress_and_quiet_prints_nothing(make, capsys, monkeypatch):
+    # linprog for LPBoost: HiGHS writes its log from C, past capsys
+    monkeypatch.setattr(lpb, "HAVE_HIGHSPY", False)
+    ds = make_subgraph_classification(n_samples=30, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # short fits may stop short of convergence
+        quiet = make(0).fit(ds, ds.y)
+        assert capsys.readouterr() == ("", "")
+        make(1).fit(ds, ds.y)
+    out, err = capsys.readouterr()
+    name = type(quiet).__name__
+    assert out == "" and f"[graphsparse] {name}: " in err and " nodes" in err
+
+
 @pytest.mark.parametrize("warm", [True, False], ids=["highspy", "linprog"])
 def test_lpboost_optimum_equals_explicit_lp(warm, monkeypatch):
     if warm and not lpb.HAVE_HIGHSPY:

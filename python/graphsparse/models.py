@@ -271,7 +271,7 @@ class _SubgraphBCGD(BaseEstimator):
         Parameters
         ----------
         X : GraphDataset or sequence of networkx.Graph
-            Training graphs (networkx graphs need ``"label"`` attributes).
+            Training graphs (networkx graphs: ``"label"`` attributes, or none at all).
         y : array-like of shape (n_graphs,)
             Responses (two classes for the classifier, real values for the regressor).
 
@@ -303,7 +303,13 @@ _PARAMS_DOC = """
     lambda2 : float, default=0.0
         Ridge weight (>= 0): ``lambda2/2 ||b||^2``.
     max_size : int, optional
-        Largest pattern size in edges (``None``: all subgraphs).
+        Largest pattern size in edges (``None``: all subgraphs). What the default costs: with no
+        size bound (and ``min_support=1``) only the pruning bounds end the search, which can go
+        as deep as the largest training graph. On MUTAG (188 molecules, 2 shared cores) a fit
+        with every default visits 6.3 million tree nodes in 6-12 s for the logistic loss and
+        127 million in 40-55 s for the squared loss, against 66 thousand (0.02-0.05 s) and 192
+        thousand (0.06-0.1 s) with ``max_size=5``. Bound the size (or set ``time_limit``) for
+        quick fits, and ``verbose=1`` to watch a long one.
     min_support : int or float, default=1
         Least number (int) or fraction (float) of training graphs a pattern must occur in.
     tol : float, default=1e-3
@@ -330,8 +336,9 @@ _PARAMS_DOC = """
         ``lambda1`` (its searches are counted in ``search_stats_``). The optimum is the same
         either way; ``False`` gives the paper's plain BCGD iterates.
     verbose : bool, int or "bar", default=0
-        Report nodes visited, iterations and the objective while fitting (a line on standard
-        error every second; ``"bar"``: a tqdm bar when tqdm is installed).
+        Report nodes visited, iterations and the objective while fitting: ``0`` prints nothing,
+        ``1`` a line on standard error every second (and one at the end), ``2`` every 0.1 s,
+        ``"bar"`` a tqdm bar when tqdm is installed.
     cache_bytes : int, default=268435456 (256 MiB)
         Memory budget in bytes for embeddings of the cached tree (``0``: none kept): the
         ancestors of the frontier nodes a search expands are kept, least recently used dropped
@@ -531,6 +538,11 @@ class SubgraphAdaBoost(_StumpEnsemble):
         Boosting rounds.
     max_size, min_support, n_jobs, max_nodes, time_limit, verbose, cache_bytes
         As for :class:`SubgraphLogisticRegression` (budgets apply to each round's search).
+        ``verbose=1`` prints the nodes visited and rounds done on standard error every second.
+        What the defaults cost: with ``max_size=None`` the rounds on MUTAG (188 molecules,
+        2 shared cores) visit 1.1-1.3 million tree nodes in 0.7-7 s (the more the busier the
+        cores), against 31 thousand (0.015-0.05 s) with ``max_size=5``; the search deepens
+        with the size of the graphs.
 
     Attributes
     ----------
@@ -608,10 +620,13 @@ class SubgraphLPBoost(_StumpEnsemble):
     max_iter : int, default=500
         Most columns added.
     max_size, min_support, n_jobs, max_nodes, time_limit, cache_bytes
-        As for :class:`SubgraphLogisticRegression`.
+        As for :class:`SubgraphLogisticRegression`. What the defaults cost: with
+        ``max_size=None`` the pricing steps on MUTAG (188 molecules, 2 shared cores) visit
+        750 thousand tree nodes in 0.7-0.8 s, against 20 thousand (0.03-0.1 s) with
+        ``max_size=5``; the search deepens with the size of the graphs.
     verbose : bool or int, default=0
-        Print one line per column (the LP objective, the pricing gain, nodes visited) and let
-        HiGHS print its own log; by default nothing is printed.
+        Print one line per column on standard error (the LP objective, the pricing gain, nodes
+        visited) and let HiGHS print its own log; by default nothing is printed.
 
     Attributes
     ----------
