@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import warnings
 from typing import Any
 
 import numpy as np
 import pytest
-from sklearn.base import BaseEstimator, clone
+from sklearn.base import BaseEstimator, clone, is_classifier
 from sklearn.exceptions import NotFittedError
 
 import graphsparse as gs
+from graphsparse.exceptions import InvalidParameterError
 
 MODULES = ["models", "online", "recovery", "compression", "rules"]
 
@@ -103,3 +105,48 @@ def test_unaligned_arrays_are_accepted() -> None:
     prizes = np.array([1.0, 0.0, 0.0, 1.0])
     costs = np.full(3, 0.5)
     assert str(gs.pcst(edges, prizes, costs)) == str(gs.pcst(np.array(edges), prizes, costs))
+
+
+def _training_data(est: Any) -> tuple[Any, Any]:
+    if _reads_graphs(est):
+        ds = gs.datasets.make_subgraph_classification(20, random_state=0)
+        return ds, ds.y
+    X = np.random.default_rng(0).normal(size=(40, 2))
+    return X, (X[:, 0] > 0).astype(int) if is_classifier(est) else X[:, 0]
+
+
+def _reads_graphs(est: Any) -> bool:
+    return type(est).__module__.startswith(("graphsparse.models", "graphsparse.compression"))
+
+
+# what needs a fitted model and reads X
+_METHODS = (
+    "predict",
+    "predict_proba",
+    "predict_log_proba",
+    "decision_function",
+    "predict_avg",
+    "transform",
+    "score",
+)
+
+
+@pytest.mark.parametrize(("name", "module", "cls"), ESTIMATORS, ids=[n for n, _, _ in ESTIMATORS])
+def test_an_x_of_the_wrong_shape_raises_the_librarys_error(
+    name: str, module: Any, cls: type
+) -> None:
+    """Every estimator, given an ``X`` unlike the one it was fitted on (a column too many; a
+    feature matrix where it reads graphs), raises ``InvalidParameterError`` naming ``X``: never
+    scikit-learn's plain ``ValueError`` (it still is one, so scikit-learn's checks pass)."""
+    est = _build(name, module, cls)
+    X, y = _training_data(est)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # convergence on this small problem is beside the point
+        est.fit(X, y)
+    wrong = np.ones((5, 3))
+    methods = [m for m in _METHODS if hasattr(est, m)]
+    assert methods
+    for method in methods:
+        args = (wrong, np.zeros(5)) if method == "score" else (wrong,)
+        with pytest.raises(InvalidParameterError, match=r"\bX\b"):
+            getattr(est, method)(*args)

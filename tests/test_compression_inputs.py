@@ -114,7 +114,7 @@ def test_disconnected_graphs() -> None:
 # -------------------------------------------------------------------------------- k vs n
 
 
-@pytest.mark.parametrize("k", [3, 4, 100])
+@pytest.mark.parametrize("k", [3, 4, 100, 2**63 - 1])
 def test_k_at_least_n_keeps_the_graph(k: int) -> None:
     g = labelled(3, [(0, 1), (1, 2)], "abc")
     assert gc.otc_select([(0, 1), (1, 2)], [0.01, 0.02], k).kept.tolist() == [0, 1, 2]
@@ -124,15 +124,20 @@ def test_k_at_least_n_keeps_the_graph(k: int) -> None:
         assert h.number_of_edges() == 2
 
 
-@pytest.mark.parametrize("k", [0, -1, -(2**40)])
-def test_k_below_one_is_an_error(k: int) -> None:
-    with pytest.raises(InvalidParameterError, match="k must be >= 1"):
+@pytest.mark.parametrize("k", [0, -1, -(2**40), 2**63, 2**64 + 1])
+def test_k_outside_the_counts_is_an_error(k: int) -> None:
+    match = r"k must be an integer in \[1, 2\*\*63\)"
+    with pytest.raises(InvalidParameterError, match=match):
         gc.otc_select([(0, 1)], [1.0], k)
+    # an array of k as uint64 too, whose 2**63 would wrap to a negative int64
+    dtype = np.uint64 if 0 <= k < 2**64 else object
     for cls in COMPRESSORS:
-        with pytest.raises(InvalidParameterError, match="k must be >= 1"):
+        with pytest.raises(InvalidParameterError, match=match):
             cls(k=k).fit_transform([labelled(2, [(0, 1)])])
-        with pytest.raises(InvalidParameterError, match="k must be >= 1"):
-            cls(k=np.array([k])).fit_transform([labelled(2, [(0, 1)])])
+        with pytest.raises(InvalidParameterError, match="k must be"):
+            cls(k=np.array([k], dtype=dtype if k >= 0 else np.int64)).fit_transform(
+                [labelled(2, [(0, 1)])]
+            )
 
 
 # ---------------------------------------------------------------------- costs and priors

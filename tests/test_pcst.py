@@ -368,7 +368,11 @@ def test_pcst_accepts_lists_views_and_empty_edges() -> None:
         ({"costs": [[1.0, 1.0]]}, "costs must be 1-dimensional"),
         ({"prizes": [[1.0, 1.0, 1.0]]}, "prizes must be 1-dimensional"),
         ({"prizes": ["a", "b", "c"]}, "prizes must be a real numeric array"),
-        ({"edges": [(0, 3), (1, 2)]}, r"edges\[0\] = \[0, 3\] is out of range"),
+        (
+            {"edges": [(0, 3), (1, 2)]},
+            r"prizes has 3 entries but edges\[0\] = \[0, 3\] references node 3, which is out "
+            "of range; give one prize per node",
+        ),
         ({"edges": [(0, 1), (-1, 2)]}, r"edges\[1\] = \[-1, 2\] is negative"),
         ({"edges": [(0, 1, 2)]}, r"edges must have shape \(m, 2\)"),
         ({"edges": [0, 1]}, r"edges must have shape \(m, 2\)"),
@@ -378,7 +382,8 @@ def test_pcst_accepts_lists_views_and_empty_edges() -> None:
         ({"root": -2}, "root must be -1"),
         ({"root": 1.5}, "root must be an integer"),
         ({"root": 0, "num_clusters": 2}, "num_clusters must be 1 when a root is given"),
-        ({"num_clusters": -1}, "num_clusters must be >= 0"),
+        ({"num_clusters": -1}, r"num_clusters must be an integer in \[0, 2\*\*63\), got -1"),
+        ({"num_clusters": 2**64 + 1}, r"num_clusters must be an integer in \[0, 2\*\*63\)"),
         ({"num_clusters": True}, "num_clusters must be an integer"),
         ({"eps": -1e-6}, "eps must be finite and >= 0"),
         ({"eps": np.nan}, "eps must be finite and >= 0"),

@@ -10,13 +10,17 @@ is printed and no callback is installed.
 from __future__ import annotations
 
 import math
+import numbers
 import sys
 from collections.abc import Callable
 from typing import Any, TextIO, TypeVar
 
+import numpy as np
+
+from ._validation import as_count
 from .exceptions import InvalidParameterError
 
-__all__ = ["Reporter", "reporter", "run_reported"]
+__all__ = ["Reporter", "reporter", "reports", "run_reported"]
 
 Callback = Callable[[int, int, int, int, float, float], None]
 _T = TypeVar("_T")
@@ -73,16 +77,34 @@ class Reporter:
             self._done = True
 
 
+def _level(verbose: Any) -> int | str:
+    """``verbose`` as ``"bar"`` or a level ``>= 0`` (``True`` is 1); an integer goes through
+    :func:`as_count` like every other integer argument."""
+    if verbose is None:
+        return 0
+    if isinstance(verbose, bool | np.bool_):
+        return int(verbose)
+    if isinstance(verbose, str) and verbose == "bar":
+        return verbose
+    if isinstance(verbose, numbers.Integral):
+        return as_count(verbose, "verbose")
+    raise InvalidParameterError(f"verbose must be a bool, an int >= 0 or 'bar', got {verbose!r}")
+
+
+def reports(verbose: Any) -> bool:
+    """Whether ``verbose`` asks for any output (a bad value raises, naming ``verbose``)."""
+    return _level(verbose) != 0
+
+
 def reporter(verbose: Any, what: str, value_name: str = "objective") -> Reporter | None:
     """A :class:`Reporter` for ``verbose`` (``False``/``0``: none; ``True``/``1``/``2``: lines;
     ``"bar"``: a tqdm bar when tqdm is installed, else lines)."""
-    if verbose is None or verbose is False or (isinstance(verbose, int) and verbose == 0):
+    level = _level(verbose)
+    if level == 0:
         return None
-    if verbose == "bar":
+    if level == "bar":
         return Reporter(what, value_name, bar=True)
-    if isinstance(verbose, bool) or (isinstance(verbose, int) and verbose > 0):
-        return Reporter(what, value_name, every=1.0 if verbose == 1 or verbose is True else 0.1)
-    raise InvalidParameterError(f"verbose must be a bool, an int >= 0 or 'bar', got {verbose!r}")
+    return Reporter(what, value_name, every=1.0 if level == 1 else 0.1)
 
 
 def run_reported(

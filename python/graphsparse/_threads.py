@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 
+from ._validation import as_count
 from .exceptions import InvalidParameterError, ThreadCountWarning
 
 __all__ = ["python_threads", "resolve_n_jobs"]
@@ -44,13 +45,12 @@ def resolve_n_jobs(n_jobs: int | None) -> int:
         return cores
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, int | np.integer):
         raise InvalidParameterError(f"n_jobs must be an integer or None, got {n_jobs!r}")
-    n_jobs = int(n_jobs)
+    # a count like any other: refused beyond the int64 range, never clamped
+    n_jobs = as_count(n_jobs, "n_jobs", -(2**63))
     if n_jobs == 0:
         raise InvalidParameterError("n_jobs must not be 0 (use None, -1 or a positive integer)")
     if n_jobs > 0:
-        # the binding caps at the available cores (with a ThreadCountWarning); clamp first so
-        # that any Python int converts
-        return min(n_jobs, 1 << 32)
+        return n_jobs  # the binding caps at the available cores, with a ThreadCountWarning
     return max(1, cores + 1 + n_jobs)
 
 

@@ -53,7 +53,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._optional import require
-from ._validation import as_flag, as_float_array, as_int, as_response
+from ._validation import as_count, as_flag, as_float_array, as_response
 from .exceptions import (
     GraphFormatError,
     InvalidGraphError,
@@ -880,8 +880,7 @@ def draw_patterns(
     if not pats:
         raise InvalidParameterError("patterns is empty; there is nothing to draw")
     coef = None if coefs is None else as_float_array(coefs, "coefs", length=len(pats))
-    if as_int(n_cols, "n_cols") < 1:
-        raise InvalidParameterError(f"n_cols must be a positive integer, got {n_cols!r}")
+    n_cols = as_count(n_cols, "n_cols", 1)
     fmt = _image_format(path, format)
     w, h = _size(size)
     cols = min(n_cols, len(pats))

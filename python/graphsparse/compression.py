@@ -42,7 +42,15 @@ from sklearn.utils.validation import check_is_fitted
 from . import _graphsparse as _rs
 from ._progress import run_reported
 from ._threads import python_threads, resolve_n_jobs
-from ._validation import as_count, as_edges, as_float_array, as_int, as_real, set_init_params
+from ._validation import (
+    as_count,
+    as_edges,
+    as_float_array,
+    as_optional_count,
+    as_real,
+    check_endpoints,
+    set_init_params,
+)
 from .datasets import GraphDataset, as_dataset
 from .exceptions import InvalidParameterError
 
@@ -118,6 +126,7 @@ def graph_ot_distance(
     c = as_float_array(costs, "costs", length=len(e))
     a = as_float_array(rho0, "rho0")
     b = as_float_array(rho1, "rho1", length=a.size)
+    check_endpoints(e, a.size, f"rho0 has {a.size} entries", "give one mass per vertex")
     if isinstance(directed, bool | np.bool_):
         mask = np.full(len(e), bool(directed))
     else:
@@ -172,7 +181,7 @@ def _otc_params(
         "alpha": alpha,
         "beta": beta,
         "gamma": gamma,
-        "n_iter": n_iter,
+        "n_iter": as_count(n_iter, "n_iter"),
     }
 
 
@@ -229,17 +238,14 @@ def otc_select(
     """
     e = as_edges(edges)
     c = as_float_array(costs, "costs", length=len(e))
-    kk = as_int(k, "k")
-    if kk < 1:
-        raise InvalidParameterError(f"k must be >= 1, got {k!r}")
-    kk = min(kk, _KEEP_ALL)  # k >= n keeps the graph whole
+    kk = as_count(k, "k", 1)  # k >= n keeps the graph whole
     prior = None if rho0 is None else as_float_array(rho0, "rho0")
     if n_vertices is not None:
-        n = as_int(n_vertices, "n_vertices")
-        if n < 0:
-            raise InvalidParameterError(f"n_vertices must be >= 0, got {n_vertices!r}")
+        n = as_count(n_vertices, "n_vertices")
+        check_endpoints(e, n, f"n_vertices is {n}", "edges hold vertex ids in [0, n_vertices)")
     elif prior is not None:
         n = prior.size
+        check_endpoints(e, n, f"rho0 has {n} entries", "give one prior value per vertex")
     else:
         n = int(e.max()) + 1 if e.size else 0
     if prior is not None and prior.size != n:
@@ -289,10 +295,6 @@ class CompressionResult:
         return out
 
 
-# a target size no graph reaches (k >= n keeps a graph whole), and the largest int64
-_KEEP_ALL = 2**63 - 1
-
-
 class _Compressor(TransformerMixin, BaseEstimator):
     """Shared machinery: target sizes, input/output conversion, the Rust call."""
 
@@ -309,17 +311,17 @@ class _Compressor(TransformerMixin, BaseEstimator):
                 raise InvalidParameterError(f"ratio must be in (0, 1], got {ratio!r}")
             return np.maximum(1, np.round(r * n)).astype(np.int64)
         if isinstance(k, numbers.Integral) and not isinstance(k, bool):
-            if int(k) < 1:
-                raise InvalidParameterError(f"k must be >= 1, got {k!r}")
-            # k >= n keeps a graph whole, so any larger k means the same as 2**63 - 1
-            return np.full(len(data), min(int(k), _KEEP_ALL), dtype=np.int64)
+            # k >= n keeps a graph whole
+            return np.full(len(data), as_count(k, "k", 1), dtype=np.int64)
         ks = np.asarray(k)
         if ks.shape != (len(data),) or not np.issubdtype(ks.dtype, np.integer):
             raise InvalidParameterError(
                 f"k must be an integer or one integer per graph ({len(data)}), got {k!r}"
             )
-        if ks.size and int(ks.min()) < 1:
-            raise InvalidParameterError(f"k must be >= 1, got {int(ks.min())}")
+        if ks.size:
+            # a uint64 entry from 2**63 on would wrap to a negative int64
+            as_count(int(ks.min()), "k", 1)
+            as_count(int(ks.max()), "k", 1)
         return np.ascontiguousarray(ks, dtype=np.int64)
 
     def _method_params(self) -> dict[str, Any]:
@@ -466,7 +468,10 @@ class _LevelCompressor(_Compressor):
     random_state: int
 
     def _method_params(self) -> dict[str, Any]:
-        return {"seed": self.random_state, "max_levels": self.max_levels}
+        return {
+            "seed": as_count(self.random_state, "random_state"),
+            "max_levels": as_optional_count(self.max_levels, "max_levels"),
+        }
 
 
 class RECCompressor(_LevelCompressor):
@@ -797,15 +802,19 @@ def evaluate_compression(
     for m in methods:
         if m not in known:
             raise InvalidParameterError(f"methods: unknown method {m!r}; choose from {known}")
-    runs = as_int(n_runs, "n_runs")
-    seed = as_int(random_state, "random_state")
-    if runs < 1 or seed < 0:
-        raise InvalidParameterError("n_runs must be >= 1 and random_state >= 0")
+    runs = as_count(n_runs, "n_runs", 1)
+    seed = as_count(random_state, "random_state")
+    # checked here, not only by the calls below: the accuracy table is allocated first
+    n_splits = as_count(n_splits, "n_splits", 1)
+    as_count(cv, "cv", 2)
+    as_count(wl_iter, "wl_iter")
     fractions = tuple(_check_fraction(p) for p in train_fractions)
     acc = {m: np.zeros((runs, len(fractions), n_splits)) for m in methods}
     sizes = np.zeros((runs, len(data)), dtype=np.int64)
     for r in range(runs):
-        rec = RECCompressor(ratio=ratio, random_state=seed + r, n_jobs=n_jobs).compress(data)
+        # the seeds derived from random_state wrap, as kernel_svm_accuracy's own seeds do
+        run_seed = (seed + r) % 2**63
+        rec = RECCompressor(ratio=ratio, random_state=run_seed, n_jobs=n_jobs).compress(data)
         sizes[r] = np.maximum(1, rec.dataset.n_vertices)
         for m in methods:
             if m == "rec":
@@ -815,7 +824,7 @@ def evaluate_compression(
                 est = (
                     OTCompressor(k=sizes[r], mode=mode, n_jobs=n_jobs)
                     if cls is OTCompressor
-                    else cls(k=sizes[r], random_state=seed + r, n_jobs=n_jobs)
+                    else cls(k=sizes[r], random_state=run_seed, n_jobs=n_jobs)
                 )
                 out = est.compress(data).dataset
             x = WLSubtreeFeatures(n_iter=wl_iter, n_jobs=n_jobs).fit_transform(out)
@@ -827,7 +836,7 @@ def evaluate_compression(
                 n_splits=n_splits,
                 C=C,
                 cv=cv,
-                random_state=seed * 1000 + r,
+                random_state=(seed * 1000 + r) % 2**32,
                 n_jobs=n_jobs,
             )
     return EvaluationResult(fractions, acc, sizes)

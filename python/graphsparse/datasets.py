@@ -567,6 +567,11 @@ def as_dataset(data: Any, what: str = "data") -> GraphDataset:
         raise InvalidParameterError(
             f"{what} is a path; read it first with read_gspan(...) or load_tu(...)"
         )
+    if isinstance(data, np.ndarray):  # a feature matrix given to a model of graphs
+        raise InvalidGraphError(
+            f"{what} is an array of shape {data.shape}; it must be a GraphDataset or a sequence "
+            "of networkx graphs"
+        )
     try:
         graphs = list(data)
     except TypeError:
@@ -574,6 +579,9 @@ def as_dataset(data: Any, what: str = "data") -> GraphDataset:
             f"{what} must be a GraphDataset or a sequence of networkx graphs, "
             f"got {type(data).__name__}"
         ) from None
+    for k, g in enumerate(graphs):
+        if not isinstance(g, nx.Graph):
+            raise InvalidGraphError(f"{what}[{k}] is a {type(g).__name__}, not a networkx.Graph")
     return from_networkx(graphs)
 
 

@@ -37,10 +37,11 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _graphsparse as _rs
 from ._lpboost import LPBoostMaster
-from ._progress import run_reported
+from ._progress import reports, run_reported
 from ._threads import resolve_n_jobs
 from ._validation import (
-    as_int,
+    as_count,
+    as_optional_count,
     as_real,
     as_response,
     encode_binary,
@@ -187,14 +188,14 @@ class _SubgraphBCGD(BaseEstimator):
         params = {
             "lambda2": self.lambda2,
             "tol": self.tol,
-            "max_iter": self.max_iter,
+            "max_iter": as_count(self.max_iter, "max_iter"),
             "min_support": min_support_count(self.min_support, len(ds)),
-            "max_size": self.max_size,
-            "max_nodes": self.max_nodes,
+            "max_size": as_optional_count(self.max_size, "max_size"),
+            "max_nodes": as_optional_count(self.max_nodes, "max_nodes"),
             "time_limit": self.time_limit,
             "prune": True,
             "cache": True,
-            "cache_bytes": self.cache_bytes,
+            "cache_bytes": as_count(self.cache_bytes, "cache_bytes"),
             "screening": bool(self.screening),
             "record_trace": record_trace,
         }
@@ -480,11 +481,11 @@ class _StumpEnsemble(_SignClassifier, BaseEstimator):
     def _stump_params(self, n_graphs: int) -> dict[str, Any]:
         return {
             "min_support": min_support_count(self.min_support, n_graphs),
-            "max_size": self.max_size,
-            "max_nodes": self.max_nodes,
+            "max_size": as_optional_count(self.max_size, "max_size"),
+            "max_nodes": as_optional_count(self.max_nodes, "max_nodes"),
             "time_limit": self.time_limit,
             "prune": True,
-            "cache_bytes": self.cache_bytes,
+            "cache_bytes": as_count(self.cache_bytes, "cache_bytes"),
         }
 
     def _finish(self, ds: GraphDataset, stumps: list[tuple[dict[str, Any], float]]) -> None:
@@ -569,7 +570,8 @@ class SubgraphAdaBoost(_StumpEnsemble):
     def fit(self, X: Any, y: npt.ArrayLike) -> SubgraphAdaBoost:
         """Run ``n_estimators`` boosting rounds on graphs ``X`` with two-class labels ``y``."""
         ds, labels = self._graphs_and_signs(X, y)
-        params = {**self._stump_params(len(ds)), "n_estimators": self.n_estimators}
+        rounds = as_count(self.n_estimators, "n_estimators")
+        params = {**self._stump_params(len(ds)), "n_estimators": rounds}
         d = _run_rust(
             _rs.fit_subgraph_adaboost,
             self.verbose,
@@ -662,9 +664,7 @@ class SubgraphLPBoost(_StumpEnsemble):
         tol = as_real(self.tol, "tol")
         if not (np.isfinite(tol) and tol > 0.0):
             raise InvalidParameterError(f"tol must be finite and > 0, got {self.tol!r}")
-        max_iter = as_int(self.max_iter, "max_iter")
-        if max_iter < 1:
-            raise InvalidParameterError(f"max_iter must be >= 1, got {max_iter}")
+        max_iter = as_count(self.max_iter, "max_iter", 1)
         n = len(ds)
         cap = 1.0 / (nu * n)
         u = np.full(n, 1.0 / n)
@@ -673,7 +673,8 @@ class SubgraphLPBoost(_StumpEnsemble):
         # one searcher for the whole fit: its cache of the visited tree serves every pricing
         # step, so only the frontier a new weighting wants to enter is embedded again
         searcher = _rs.StumpSearcher(ds._db, self._stump_params(n), resolve_n_jobs(self.n_jobs))
-        master = LPBoostMaster(labels, cap, verbose=bool(self.verbose))
+        verbose = reports(self.verbose)
+        master = LPBoostMaster(labels, cap, verbose=verbose)
         self.n_visited_ = []
         alpha = np.zeros(0)
         self.converged_ = False
@@ -694,7 +695,7 @@ class SubgraphLPBoost(_StumpEnsemble):
             cols.append(s)
             alpha, u, objective = master.add(s["sign"] * np.where(inside, 1.0, -1.0))
             beta = objective
-            if self.verbose:
+            if verbose:
                 print(
                     f"[graphsparse] SubgraphLPBoost: column {len(cols)}, LP objective "
                     f"{objective:.6g}, pricing gain {s['gain']:.6g}, {s['visited']} nodes",

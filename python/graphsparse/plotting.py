@@ -15,6 +15,7 @@ import networkx as nx
 import numpy as np
 
 from ._optional import require
+from ._validation import as_count
 from .exceptions import InvalidParameterError
 from .mining import Pattern
 
@@ -82,11 +83,15 @@ def plot_patterns(
         How many patterns to draw.
     ncols : int, default=4
         Panels per row.
+    node_size : int, default=300
+        Marker area of a vertex, in points².
 
     Returns
     -------
     matplotlib.figure.Figure
     """
+    top, ncols = as_count(top, "top"), as_count(ncols, "ncols", 1)
+    node_size = as_count(node_size, "node_size")
     plt = _pyplot()
     patterns, coef = _patterns_and_coefs(model)
     order = (

@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from . import _graphsparse as _rs
 from ._threads import resolve_n_jobs
-from ._validation import as_float_array, as_int, as_real
+from ._validation import as_count, as_float_array, as_real
 from .exceptions import InvalidParameterError
 
 __all__ = [
@@ -332,7 +332,5 @@ def project_top_k(
     array([ 0., -2.,  1.,  0.])
     """
     arr = as_float_array(y, "y", ndim=_DIMS)
-    kk = as_int(k, "k")
-    if kk < 0:  # not a count; the upper bound n is the core's
-        raise InvalidParameterError(f"k must be >= 0, got {kk}")
+    kk = as_count(k, "k")  # the upper bound n is the core's
     return _project(_rs.project_top_k, arr, kk, n_jobs, out)

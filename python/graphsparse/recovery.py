@@ -56,14 +56,14 @@ from ._validation import (
     as_count,
     as_edges,
     as_float_array,
-    as_int,
     as_real,
     as_real_target,
+    check_endpoints,
     encode_binary,
     set_init_params,
     sklearn_data,
 )
-from .exceptions import InvalidParameterError
+from .exceptions import InvalidGraphError, InvalidParameterError
 
 __all__ = [
     "GraphIHT",
@@ -192,6 +192,14 @@ def _groups_arg(groups: list[list[int]]) -> tuple[Any, Any]:
     return ptr, members
 
 
+def _check_graph_of_x(edges: Any, p: int) -> None:
+    """The graph's vertices are the columns of ``X``: an edge beyond them names both."""
+    check_endpoints(edges, p, f"X has {p} columns", _ONE_NODE_PER_COLUMN)
+
+
+_ONE_NODE_PER_COLUMN = "the graph has one vertex per column (feature) of X"
+
+
 def _restart(state: dict[str, Any]) -> dict[str, Any]:
     """A solve's final state as the warm start of a changed problem: iterates and steps kept,
     the step adaptation restarted (a decayed one freezes the steps; see the core's
@@ -229,7 +237,7 @@ class _Convex(_Base):
             "solver": getattr(self, "solver", "pdhg"),
             "gamma": None,
             "tol": as_real(self.tol, "tol"),
-            "max_iter": as_int(self.max_iter, "max_iter"),
+            "max_iter": as_count(self.max_iter, "max_iter"),
             "check_every": 10,
             "op_norm": None,
             "diff_norm": None,
@@ -302,6 +310,8 @@ class _GraphModel(_Convex):
         self, design: Any, y: FloatArray, loss: str, n: int, p: int, intercept_col: float | None
     ) -> dict[str, Any]:
         edges = as_edges(self.edges)
+        # before the intercept column becomes vertex p, which an edge must not reach
+        _check_graph_of_x(edges, p)
         weights = _weights(self.weights, len(edges))
         if intercept_col is not None:
             col = np.full((n, 1), intercept_col)
@@ -636,10 +646,12 @@ def edge_groups(edges: Any) -> list[list[int]]:
 def neighbourhood_groups(edges: Any, n_features: int) -> list[list[int]]:
     """The closed neighbourhood ``{v} + N(v)`` of every vertex, each sorted."""
     n = as_count(n_features, "n_features")
+    e = as_edges(edges)
+    check_endpoints(e, n, f"n_features is {n}", "edges hold feature ids in [0, n_features)")
     groups: list[set[int]] = [{v} for v in range(n)]
-    for u, v in as_edges(edges).tolist():
-        if not (0 <= u < n and 0 <= v < n):
-            raise InvalidParameterError(f"edge ({u}, {v}) is out of range for {n} features")
+    for u, v in e.tolist():
+        if u < 0 or v < 0:
+            raise InvalidGraphError(f"edge ({u}, {v}) has a negative endpoint (not a feature id)")
         groups[u].add(v)
         groups[v].add(u)
     return [sorted(g) for g in groups]
@@ -692,11 +704,17 @@ class LatentGroupLasso(RegressorMixin, _Convex):
             raise InvalidParameterError(f"loss must be 'squared' or 'absolute', got {self.loss!r}")
         design, ya, n, p = _fit_data(self, X, y)
         yy = as_real_target(ya)
-        groups = (
-            neighbourhood_groups(self.edges, p)
-            if self.groups is None
-            else [[as_int(v, "groups") for v in g] for g in self.groups]
-        )
+        if self.groups is None:
+            _check_graph_of_x(as_edges(self.edges), p)
+            groups = neighbourhood_groups(self.edges, p)
+        else:
+            groups = [[as_count(v, "groups") for v in g] for g in self.groups]
+            for k, g in enumerate(groups):
+                if any(v >= p for v in g):
+                    raise InvalidParameterError(
+                        f"groups[{k}] holds feature {max(g)}, but X has {p} columns; groups "
+                        "hold column indices of X"
+                    )
         ptr, members = _groups_arg(groups)
         w = (
             np.sqrt([float(len(g)) for g in groups])
@@ -761,18 +779,20 @@ class GraphIHT(RegressorMixin, _Base):
         """Run on ``X`` (dense or SciPy sparse) and ``y``; returns ``self``."""
         design, ya, _, p = _fit_data(self, X, y)
         yy = as_real_target(ya)
-        sparsity = as_int(self.sparsity, "sparsity")
+        edges = as_edges(self.edges)
+        _check_graph_of_x(edges, p)
+        sparsity = as_count(self.sparsity, "sparsity")
         params = {
             "sparsity": min(sparsity, p) if sparsity >= 1 else sparsity,
-            "n_components": as_int(self.n_components, "n_components"),
+            "n_components": as_count(self.n_components, "n_components"),
             "method": self.method,
-            "max_iter": as_int(self.max_iter, "max_iter"),
+            "max_iter": as_count(self.max_iter, "max_iter"),
             "tol": as_real(self.tol, "tol"),
             "ratio": 0.1,
             "time_limit": _time_limit(self.time_limit),
         }
         out = _rs.recovery_graph_iht(
-            design, yy, as_edges(self.edges), params, n_threads=resolve_n_jobs(self.n_jobs)
+            design, yy, edges, params, n_threads=resolve_n_jobs(self.n_jobs)
         )
         self.coef_ = np.asarray(out["coef"])
         self.intercept_ = 0.0
@@ -801,11 +821,12 @@ def lambda_max(
     ``alpha = 0`` ``max_c ‖(Xᵀg)_c‖₂/√|c|`` over the connected components. For the
     classification losses ``y`` holds ``±1`` labels (no intercept).
     """
-    design, n, _ = _design(X)
+    design, n, p = _design(X)
     yy = _real_target(y, n, "lambda_max")
     if edges is None:
         return float(_rs.recovery_lambda_max(design, yy, loss, 0.0))
     e = as_edges(edges)
+    _check_graph_of_x(e, p)
     return float(
         _rs.recovery_lambda_max(
             design, yy, loss, as_real(alpha, "alpha"), e, _weights(weights, len(e))
@@ -894,10 +915,11 @@ def recovery_path(
         raise InvalidParameterError(f"X must have at least one row and one column, got ({n}, {p})")
     yy = _real_target(y, n, "recovery_path")
     e = as_edges(edges)
+    _check_graph_of_x(e, p)
     w = _weights(weights, len(e))
+    k = as_count(n_lambdas, "n_lambdas")  # checked even when lambdas makes it unused
     if lambdas is None:
         top = float(_rs.recovery_lambda_max(design, yy, loss, as_real(alpha, "alpha"), e, w))
-        k = as_count(n_lambdas, "n_lambdas")
         ratio = as_real(eps, "eps")
         if k < 1 or not (0.0 < ratio <= 1.0):
             raise InvalidParameterError(
@@ -965,6 +987,7 @@ def penalty(
     inner solve to relative gap ``tol``)."""
     ww = as_float_array(w, "w")
     e = as_edges(edges)
+    check_endpoints(e, ww.size, f"w has {ww.size} entries", "give one entry of w per vertex")
     value, sigma, _, _, _ = _rs.recovery_penalty(
         ww, e, as_real(alpha, "alpha"), _weights(weights, len(e)), as_real(tol, "tol")
     )

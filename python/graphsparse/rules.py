@@ -41,7 +41,14 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from . import _graphsparse as _rs
 from ._progress import run_reported
 from ._threads import resolve_n_jobs
-from ._validation import as_real, as_real_target, as_response, set_init_params
+from ._validation import (
+    as_count,
+    as_optional_count,
+    as_real,
+    as_real_target,
+    as_response,
+    set_init_params,
+)
 from .exceptions import InvalidParameterError, TruncatedSearchWarning
 
 __all__ = ["Condition", "Rule", "RuleEnsembleClassifier", "RuleEnsembleRegressor", "cut_points"]
@@ -385,7 +392,8 @@ def cut_points(
             cols.append((codes, len(categories)))
         else:
             cols.append(table.numeric(j))
-    props = _rs.rule_propositions(cols, {"n_cuts": n_cuts, "cut_rule": cut_rule, "not_equal": True})
+    prop = {"n_cuts": as_count(n_cuts, "n_cuts"), "cut_rule": cut_rule, "not_equal": True}
+    props = _rs.rule_propositions(cols, prop)
     out: dict[str, list[float]] = {
         name: [] for name, cat in zip(table.names, table.categorical, strict=True) if not cat
     }
@@ -470,7 +478,11 @@ class _RuleEnsemble(TransformerMixin, BaseEstimator):
                 "Reshape your data with X.reshape(-1, 1) for a single feature or "
                 "X.reshape(1, -1) for a single sample."
             )
-        validate_data(self, X, skip_check_array=True, reset=fitting)
+        try:
+            validate_data(self, X, skip_check_array=True, reset=fitting)
+        except ValueError as err:
+            # the column count or names differ from fit's: the library's error, as everywhere
+            raise InvalidParameterError(str(err)) from None
         table = _Table(X, self.categorical_features if fitting else None)
         if not fitting:
             table.categorical = [c is not None for c in self.categories_]
@@ -487,7 +499,11 @@ class _RuleEnsemble(TransformerMixin, BaseEstimator):
             raise InvalidParameterError(
                 f"cut_rule must be one of {', '.join(map(repr, _CUT_RULES))}, got {self.cut_rule!r}"
             )
-        prop = {"n_cuts": self.n_cuts, "cut_rule": self.cut_rule, "not_equal": True}
+        prop = {
+            "n_cuts": as_count(self.n_cuts, "n_cuts"),
+            "cut_rule": self.cut_rule,
+            "not_equal": True,
+        }
         if self.cut_points is not None and table is not None:
             prop["cut_points"] = _explicit_cuts(self.cut_points, table)
         params = {
@@ -496,11 +512,11 @@ class _RuleEnsemble(TransformerMixin, BaseEstimator):
             "loss": self._loss,
             "mu": self._mu(),
             "tol": self.tol,
-            "max_iter": self.max_iter,
+            "max_iter": as_count(self.max_iter, "max_iter"),
             "rule_threshold": self.rule_threshold,
             "max_add": getattr(self, "_max_add", None),
-            "kernel_cache_bytes": self.kernel_cache_bytes,
-            "max_nodes": self.max_nodes,
+            "kernel_cache_bytes": as_count(self.kernel_cache_bytes, "kernel_cache_bytes"),
+            "max_nodes": as_optional_count(self.max_nodes, "max_nodes"),
             "time_limit": self.time_limit,
         }
         return prop, params

@@ -8,7 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _graphsparse as _rs
-from ._validation import as_edges, as_float_array, as_int, as_real
+from ._validation import as_count, as_edges, as_float_array, as_int, as_real, check_endpoints
 from .exceptions import InvalidParameterError
 
 __all__ = ["pcst"]
@@ -98,6 +98,10 @@ def pcst(
     prizes_a = as_float_array(prizes, "prizes")
     costs_a = as_float_array(costs, "costs")
     edges_a = as_edges(edges)
+    # the nodes are those of prizes: an edge beyond them means one of the two arrays is wrong
+    n = len(prizes_a)
+    check_endpoints(edges_a, n, f"prizes has {n} entries", "give one prize per node")
+    # a node id (not a count): the binding refuses any integer that is not -1 or a node
     root_i = -1 if root is None else as_int(root, "root")
-    g = as_int(num_clusters, "num_clusters")
+    g = as_count(num_clusters, "num_clusters")
     return _rs.pcst(edges_a, prizes_a, costs_a, root_i, g, pruning, as_real(eps, "eps"))

@@ -16,10 +16,11 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
+from .._validation import as_optional_count
 from ..datasets import GraphDataset, as_dataset, from_networkx, load_tu, read_gspan
 from ..exceptions import InvalidParameterError
 
-__all__ = ["FORMATS", "get_client", "read_shard", "shard_futures"]
+__all__ = ["FORMATS", "as_n_shards", "get_client", "read_shard", "shard_futures"]
 
 #: File formats :func:`read_shard` knows, and the suffixes that select them by default.
 FORMATS = {
@@ -30,6 +31,12 @@ FORMATS = {
 }
 
 Loader = Callable[[Any], GraphDataset]
+
+
+def as_n_shards(n_shards: Any) -> int | None:
+    """``n_shards`` checked as a count ``>= 1`` (``None``: the default); call it before
+    :func:`get_client`, so that a bad value is named even without a cluster."""
+    return as_optional_count(n_shards, "n_shards", 1)
 
 
 def get_client(client: Any) -> Any:
@@ -171,7 +178,8 @@ def split_in_memory(
         and all(isinstance(g, nx.Graph) for g in collection)
     ):
         ds = as_dataset(collection, "collection")
-        k = n_shards if n_shards is not None else default_n_shards(client)
+        k = as_n_shards(n_shards)
+        k = k if k is not None else default_n_shards(client)
         return [ds[a:b] for a, b in split_bounds(len(ds), k)]
     return None
 
@@ -192,10 +200,7 @@ def shard_futures(
     read on a worker by :func:`read_shard`) or GraphDatasets. Shard order is collection order,
     which is the global graph numbering.
     """
-    if n_shards is not None and (
-        not isinstance(n_shards, int | np.integer) or isinstance(n_shards, bool) or n_shards < 1
-    ):
-        raise InvalidParameterError(f"n_shards must be a positive integer, got {n_shards!r}")
+    n_shards = as_n_shards(n_shards)
     if _is_bag(collection):
         from dask import delayed
 

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from .._threads import resolve_n_jobs
 from ..compression import WLSubtreeFeatures, _Compressor
 from ..datasets import GraphDataset, as_dataset
 from ..exceptions import InvalidParameterError
@@ -27,6 +28,7 @@ from ..models import _occurrences
 from ._shards import (
     Packed,
     absolute,
+    as_n_shards,
     get_client,
     read_shard,
     split_in_memory,
@@ -175,6 +177,10 @@ def _apply(
     import dask.bag as db
     from dask import delayed
 
+    # the counts are checked here, on the driver, before any cluster is needed
+    n_shards = as_n_shards(n_shards)
+    if n_jobs is not None:
+        resolve_n_jobs(n_jobs)
     if isinstance(model, Sequence) and all(isinstance(p, Pattern) for p in model):
         if method != "transform":
             raise InvalidParameterError(f"a list of patterns has transform only, not {method}")

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import as_edges, as_float_array
+from .._validation import as_count, as_edges, as_float_array, as_optional_count
 from ..exceptions import InvalidParameterError
 from ..steiner import pcst
 from ._shards import Packed, default_n_shards, get_client, unpacked
@@ -30,13 +30,6 @@ def _run_chunk(func: Packed, items: Packed, shared: Packed, n_jobs: int) -> list
         return [func(item, **shared) for item in items]
     with ThreadPoolExecutor(max_workers=n_jobs) as pool:
         return list(pool.map(lambda item: func(item, **shared), items))
-
-
-def _check_count(value: Any, name: str, allow_none: bool = True) -> None:
-    if value is None and allow_none:
-        return
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-        raise InvalidParameterError(f"{name} must be a positive integer, got {value!r}")
 
 
 def map_solves(
@@ -76,8 +69,8 @@ def map_solves(
     list
         The results, in item order.
     """
-    _check_count(chunk_size, "chunk_size")
-    _check_count(n_jobs, "n_jobs", allow_none=False)
+    chunk_size = as_optional_count(chunk_size, "chunk_size", 1)
+    n_jobs = as_count(n_jobs, "n_jobs", 1)
     if not callable(func):
         raise InvalidParameterError(f"func must be callable, got {type(func).__name__}")
     items = list(items)
@@ -90,7 +83,7 @@ def map_solves(
     packed_func = Packed(func)
     chunks = [items[k : k + chunk_size] for k in range(0, len(items), chunk_size)]
     futures = [
-        client.submit(_run_chunk, packed_func, Packed(chunk), shipped, int(n_jobs), pure=False)
+        client.submit(_run_chunk, packed_func, Packed(chunk), shipped, n_jobs, pure=False)
         for chunk in chunks
     ]
     try:
@@ -107,6 +100,18 @@ def _pcst_one(prizes: np.ndarray, **kw: Any) -> tuple[np.ndarray, np.ndarray]:
 def _pcst_problem(problem: Sequence[Any], **kw: Any) -> tuple[np.ndarray, np.ndarray]:
     edges, prizes, costs = problem
     return pcst(edges, prizes, costs, **kw)
+
+
+def _pcst_settings(root: Any, num_clusters: Any, pruning: Any, eps: Any) -> dict[str, Any]:
+    """The settings every solve shares, their integers checked here on the driver: a bad one
+    is named before any cluster is needed, not raised once per task."""
+    return {
+        # -1 or a node id; pcst checks it against each graph's nodes
+        "root": None if root is None else as_count(root, "root", -1),
+        "num_clusters": as_count(num_clusters, "num_clusters"),
+        "pruning": pruning,
+        "eps": eps,
+    }
 
 
 def pcst_many(
@@ -148,14 +153,7 @@ def pcst_many(
     e = as_edges(edges, "edges")
     c = as_float_array(costs, "costs")
     rows = [np.asarray(p, dtype=np.float64) for p in prizes]
-    shared = {
-        "edges": e,
-        "costs": c,
-        "root": root,
-        "num_clusters": num_clusters,
-        "pruning": pruning,
-        "eps": eps,
-    }
+    shared = {"edges": e, "costs": c, **_pcst_settings(root, num_clusters, pruning, eps)}
     return map_solves(
         _pcst_one, rows, shared=shared, client=client, chunk_size=chunk_size, n_jobs=n_jobs
     )
@@ -177,7 +175,7 @@ def pcst_graphs(
 
     Parameters are as in :func:`pcst_many`; each problem travels with its chunk.
     """
-    shared = {"root": root, "num_clusters": num_clusters, "pruning": pruning, "eps": eps}
+    shared = _pcst_settings(root, num_clusters, pruning, eps)
     return map_solves(
         _pcst_problem,
         list(problems),

@@ -11,7 +11,14 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .. import _graphsparse as _rs
-from .._validation import as_edges, as_float_array, encode_binary, sklearn_data
+from .._validation import (
+    as_edges,
+    as_float_array,
+    as_optional_count,
+    check_endpoints,
+    encode_binary,
+    sklearn_data,
+)
 from ..exceptions import InvalidParameterError
 
 
@@ -64,7 +71,10 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
 
     def _rust_params(self, n_features: int) -> dict[str, Any]:
         names = ("loss", "l2", *self._params)
-        return {"method": self._method, **{k: getattr(self, k) for k in names}}
+        params = {k: getattr(self, k) for k in names}
+        for k in _COUNTS.intersection(params):
+            params[k] = as_optional_count(params[k], k)
+        return {"method": self._method, **params}
 
     def _graph_args(self, n_features: int) -> dict[str, Any]:
         return {}
@@ -210,6 +220,8 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
 
 # projection settings of the graph learners passed to Rust (the edges and costs go as arrays)
 GRAPH_PARAMS = ("sparsity", "head_sparsity", "ratio", "max_iter", "num_clusters", "fallback")
+# the learners' integer parameters (None: the core's default, or its "missing" error)
+_COUNTS = frozenset({"sparsity", "head_sparsity", "max_iter", "num_clusters"})
 
 
 class _GraphMixin:
@@ -219,4 +231,11 @@ class _GraphMixin:
     costs: Any
 
     def _graph_args(self, n_features: int) -> dict[str, Any]:
-        return graph_arrays(self.edges, self.costs)
+        graph = graph_arrays(self.edges, self.costs)
+        check_endpoints(
+            graph["edges"],
+            n_features,
+            f"X has {n_features} columns",
+            "the graph has one node per column (feature) of X",
+        )
+        return graph

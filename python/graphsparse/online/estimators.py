@@ -255,7 +255,8 @@ def _group_labels(groups: Any, p: int) -> npt.NDArray[np.int64]:
         for i in g:
             if isinstance(i, bool) or not isinstance(i, numbers.Integral) or not 0 <= int(i) < p:
                 raise InvalidParameterError(
-                    f"groups[{k}] has {i!r}, not a feature index in [0, {p - 1}]"
+                    f"groups[{k}] has {i!r}, not a feature index in [0, {p - 1}] (X has {p} "
+                    "columns)"
                 )
             if labels[int(i)] >= 0:
                 raise InvalidParameterError(

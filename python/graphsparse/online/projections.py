@@ -8,7 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _graphsparse as _rs
-from .._validation import as_float_array, as_int
+from .._validation import as_count, as_float_array, as_optional_count, check_endpoints
 from ..exceptions import InvalidParameterError
 from ._base import graph_arrays
 
@@ -22,10 +22,8 @@ def grid_groups(height: int, width: int, block: int = 3) -> list[list[int]]:
     block rows outermost. Edge blocks of a grid whose size is not a multiple of ``block`` are
     smaller.
     """
-    height, width, block = as_int(height, "height"), as_int(width, "width"), as_int(block, "block")
-    for name, value in (("height", height), ("width", width), ("block", block)):
-        if value < 1:
-            raise InvalidParameterError(f"{name} must be >= 1, got {value}")
+    height, width = as_count(height, "height", 1), as_count(width, "width", 1)
+    block = as_count(block, "block", 1)
     if height * width > 2**22:
         # the groups are Python lists: beyond a few million nodes use graphsparse-online's
         # Groups::grid_blocks from Rust
@@ -55,17 +53,17 @@ def _project(
     eps: float,
 ) -> tuple[npt.NDArray[np.int64], int]:
     search = {
-        "sparsity": sparsity,
+        "sparsity": as_optional_count(sparsity, "sparsity"),
         "ratio": ratio,
-        "num_clusters": num_clusters,
-        "max_iter": max_iter,
+        "num_clusters": as_count(num_clusters, "num_clusters"),
+        "max_iter": as_count(max_iter, "max_iter"),
         "fallback": fallback,
         "eps": eps,
     }
     graph = graph_arrays(edges, costs)
-    nodes, _edges, n_iter = _rs.graph_projection(
-        as_float_array(w, "w"), graph["edges"], graph["costs"], search
-    )
+    ww = as_float_array(w, "w")
+    check_endpoints(graph["edges"], ww.size, f"w has {ww.size} entries", "give one weight per node")
+    nodes, _edges, n_iter = _rs.graph_projection(ww, graph["edges"], graph["costs"], search)
     return nodes, int(n_iter)
 
 
