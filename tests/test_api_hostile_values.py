@@ -630,3 +630,18 @@ def test_an_edge_beyond_the_node_arrays_names_both_arguments(
 def test_a_group_beyond_the_columns_of_x_names_both(call: Callable[[], Any]) -> None:
     with pytest.raises(InvalidParameterError, match=r"groups\[0\].*X has 3 columns"):
         call()
+
+
+@pytest.mark.parametrize("i", [*BEYOND_INT64, 6, -7])
+def test_a_graph_index_beyond_the_dataset_is_an_index_error(i: int) -> None:
+    # an index, as in DATA[i]: the sequence protocol's IndexError, never an OverflowError
+    with pytest.raises(IndexError, match="out of range for 6 graphs"):
+        DATA.graph(i)
+    with pytest.raises(IndexError, match="out of range for 6 graphs"):
+        DATA[i]
+
+
+def test_a_negative_graph_index_counts_from_the_end() -> None:
+    assert list(DATA.graph(-1).nodes(data=True)) == list(DATA.graph(5).nodes(data=True))
+    assert DATA.graph(-1).number_of_nodes() == 4
+    assert sorted(DATA.graph(-1).edges) == sorted(DATA[-1].graphs[0].edges)

@@ -298,7 +298,13 @@ class GraphDataset:
         return self._graphs
 
     def graph(self, i: int) -> nx.Graph:
-        """Graph ``i`` as a new ``networkx.Graph``."""
+        """Graph ``i`` as a new ``networkx.Graph`` (``i`` indexes as in ``self[i]``)."""
+        n = len(self)
+        if isinstance(i, bool | np.bool_) or not isinstance(i, numbers.Integral):
+            raise IndexError(f"graph index must be an integer, got {i!r}")
+        if not -n <= int(i) < n:  # an IndexError, as for self[i], never an OverflowError
+            raise IndexError(f"graph index {int(i)} out of range for {n} graphs")
+        i = int(i) % n
         a, b = int(self.node_ptr[i]), int(self.node_ptr[i + 1])
         c, d = int(self.edge_ptr[i]), int(self.edge_ptr[i + 1])
         g = nx.Graph(name=self.names[i])
