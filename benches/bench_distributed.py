@@ -32,6 +32,7 @@ compare rows of one run only.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import resource
@@ -39,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -46,6 +48,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import graphsparse as gs
 from benches._progress import progress
+
+SCHEMES = ("auto", "level-wise")
 
 DATA = Path(
     os.environ.get("GRAPHSPARSE_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")
@@ -196,7 +200,7 @@ def _worker_fetched(dask_worker) -> int:
     return sum(int(d.get("total", 0)) for d in dask_worker.transfer_incoming_log)
 
 
-def run_dask(paths, k, min_support, max_size, n_features):
+def run_dask(paths, k, min_support, max_size, n_features, scheme="auto"):
     from distributed import Client, LocalCluster
 
     import graphsparse.distributed as gsd
@@ -211,11 +215,13 @@ def run_dask(paths, k, min_support, max_size, n_features):
         client.run(_start_sampler)
         cpu0 = sum(client.run(_cpu_seconds).values()) + _cpu_seconds()
         t = time.perf_counter()
-        res = gsd.mine_subgraphs(paths, min_support, max_size, client=client)
+        res = gsd.mine_subgraphs(paths, min_support, max_size, client=client, scheme=scheme)
         t_mine = time.perf_counter() - t
         moved_mining = sum(client.run(_worker_fetched).values())
         t = time.perf_counter()
-        X = gsd.transform(list(res)[:n_features], paths, client=client).compute()
+        X = None
+        if n_features:
+            X = gsd.transform(list(res)[:n_features], paths, client=client).compute()
         t_feat = time.perf_counter() - t
         cpu = sum(client.run(_cpu_seconds).values()) + _cpu_seconds() - cpu0
         rss = client.run(_stop_sampler)
@@ -230,6 +236,10 @@ def run_dask(paths, k, min_support, max_size, n_features):
         "w2w_bytes": (moved_mining, moved - moved_mining),
         "result": (list(res), X),
         "nodes": res.nodes_visited,
+        "scheme": res.scheme,
+        "rounds": res.rounds,
+        "candidates": res.candidates,
+        "gathered": res.bytes_gathered,
         "cpu_s": cpu,
     }
 
@@ -244,6 +254,12 @@ def main() -> None:
     ap.add_argument("--workers", default="1,2", help="worker counts to run (default 1,2)")
     ap.add_argument("--n-features", type=int, default=32, help="patterns to featurise")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--uneven-min-support",
+        type=int,
+        default=19,
+        help="support count for the uneven-shard case (MUTAG in 6 shards of 3 to 89 graphs)",
+    )
     args = ap.parse_args()
     n_graphs = args.n_graphs or (40_000 if args.quick else 200_000)
     base = gs.load_tu(DATA / "tu" / "Mutagenicity")
@@ -284,13 +300,14 @@ def main() -> None:
             reps = n_graphs // len(base)
             assert [p.support for p in ref_patterns] == [reps * p.support for p in one]
         dask_rows = {}
-        for k in progress(workers, "dask"):
-            rep = run_dask(paths, k, args.min_support, args.max_size, args.n_features)
+        for k, scheme in progress([(k, s) for k in workers for s in SCHEMES], "dask"):
+            rep = run_dask(paths, k, args.min_support, args.max_size, args.n_features, scheme)
             patterns, X = rep.pop("result")
             assert patterns == ref_patterns, f"{k} workers: patterns differ from single process"
             assert (X != ref_X).nnz == 0, f"{k} workers: features differ from single process"
-            dask_rows[k] = rep
-            rows.append((f"dask, {k} worker(s) x 1 thread", rep))
+            if scheme == "auto":
+                dask_rows[k] = rep
+            rows.append((f"dask, {k} worker(s) x 1 thread, {scheme} -> {rep['scheme']}", rep))
 
     print(
         f"\n{len(ref_patterns):,} patterns; every distributed result equals the single-process one"
@@ -324,10 +341,76 @@ def main() -> None:
             )
     ids_mib = sum(p.support for p in ref_patterns) * 8 / 2**20
     print(f"the result's graph ids (int64, held by the driver): {ids_mib:,.0f} MiB")
+    for name, r in rows:
+        if "scheme" in r:
+            print(
+                f"{name}: {r['rounds']} rounds, {r['candidates']:,} candidates, "
+                f"{r['nodes']:,} codes reported"
+            )
     print(
         f"per graph: single process {1e6 * t_single / n_graphs:.1f} us mining, "
         f"{1e6 * rows[0][1]['features'] / n_graphs:.1f} us featurising {args.n_features} patterns"
     )
+    uneven_case(args.uneven_min_support, workers)
+
+
+#: The uneven layout of the issue that retired the partition-only scheme: small shards whose
+#: proportional threshold is 1 beside large ones, no max_size.
+UNEVEN_SIZES = (3, 2, 55, 1, 89, 38)
+
+
+def uneven_case(min_support: int, workers: list[int]) -> None:
+    """MUTAG in six uneven shard files, no max_size: candidates, bytes, memory and time of
+    the scheme ``auto`` picks (level-wise here), against one process; and how far the
+    partition scheme's local search on the smallest shard gets within its node budget."""
+    from graphsparse.distributed.mining import PARTITION_NODE_BUDGET, local_thresholds
+
+    mutag = gs.load_tu(DATA / "tu" / "MUTAG")
+    assert sum(UNEVEN_SIZES) == len(mutag)
+    bounds = np.concatenate([[0], np.cumsum(UNEVEN_SIZES)])
+    print(
+        f"\nuneven shards: MUTAG ({len(mutag)} graphs) in {len(UNEVEN_SIZES)} shard files of "
+        f"{', '.join(map(str, UNEVEN_SIZES))} graphs, min_support={min_support}, no max_size; "
+        f"partition thresholds {local_thresholds(list(UNEVEN_SIZES), min_support)}"
+    )
+    with tempfile.TemporaryDirectory(prefix="gs-bench-uneven-") as tmp:
+        paths = []
+        for s, (a, b) in enumerate(itertools.pairwise(bounds)):
+            path = Path(tmp) / f"uneven{s}.gsp"
+            gs.write_gspan(mutag[np.arange(a, b)], path)
+            paths.append(path)
+        t = time.perf_counter()
+        ref = gs.mine_subgraphs(mutag, min_support)
+        t_single = time.perf_counter() - t
+        smallest = int(np.argmin(UNEVEN_SIZES))
+        a, b = bounds[smallest], bounds[smallest + 1]
+        t = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", gs.exceptions.TruncatedSearchWarning)
+            local = gs.mine_subgraphs(mutag[np.arange(a, b)], 1, max_nodes=PARTITION_NODE_BUDGET)
+        t_local = time.perf_counter() - t
+        print(
+            f"one process: {len(ref):,} patterns in {t_single:.2f} s; the partition scheme's "
+            f"local search on shard {smallest} ({b - a} graph(s), threshold 1): "
+            f"{local.nodes_visited:,} nodes in {t_local:.2f} s, "
+            f"{'cut at the budget' if local.truncated else 'finished'}"
+        )
+        print(
+            "\n| run | scheme | mine s | rounds | candidates | bytes gathered by the driver "
+            "| bytes sent by workers | peak RSS MiB per worker | rise over idle MiB |"
+        )
+        print("|---|---|---|---|---|---|---|---|---|")
+        for k in workers:
+            rep = run_dask(paths, k, min_support, None, 0)
+            patterns, _ = rep.pop("result")
+            assert patterns == list(ref), f"{k} workers: patterns differ from one process"
+            print(
+                f"| dask, {k} worker(s) | {rep['scheme']} | {rep['mine']:.2f} | {rep['rounds']} "
+                f"| {rep['candidates']:,} | {rep['gathered']:,} | {rep['sent_bytes']:,} "
+                f"| {', '.join(f'{x:.0f}' for x in rep['rss_mib'])} "
+                f"| {', '.join(f'{x:.0f}' for x in rep['rss_rise_mib'])} |"
+            )
+        print(f"one process (in this process, 1 thread): {t_single:.2f} s")
 
 
 if __name__ == "__main__":

@@ -499,10 +499,7 @@ WRAP: dict[str, Callable[[int], Any]] = {
 }
 # checked only once a cluster is found (graphsparse.distributed.mining, being rewritten): drop
 # an entry when its check moves before get_client (_shards.as_n_shards does it for n_shards)
-PENDING = {
-    ("distributed.mine_subgraphs", "min_support"),
-    ("distributed.mine_subgraphs", "n_shards"),
-}
+PENDING: set[tuple[str, str]] = set()
 
 INTEGER_PARAMETERS = _integer_parameters()
 BEYOND_INT64 = [2**63, 2**64 + 1, -(2**63) - 1]

@@ -24,8 +24,7 @@ from tests.strategies import graph_databases
 pytest.importorskip("distributed")
 gsd = pytest.importorskip("graphsparse.distributed")
 db = pytest.importorskip("dask.bag")
-
-from graphsparse.distributed.mining import local_thresholds  # noqa: E402
+from dask import delayed  # noqa: E402
 
 # Hypothesis examples each cost a few scheduler round trips on a shared 2-core machine: a fifth
 # of the profile's count (20 by default, 200 with HYPOTHESIS_PROFILE=thorough).
@@ -37,7 +36,7 @@ def _summary(patterns):
 
 
 def _assert_identical(sharded, single):
-    assert type(sharded) is gs.MiningResult
+    assert type(sharded) is gsd.ShardedMiningResult
     assert all(type(p) is gs.Pattern for p in sharded)
     assert sharded.truncated is False and sharded.truncation is None
     assert _summary(sharded) == _summary(single)
@@ -98,13 +97,16 @@ def test_smiles_and_sd_files(dask_client, data_dir, tmp_path):
     sdf = data_dir / "molecules" / "CPDB" / "mutagen.sdf"
     paths = [tmp_path / "a.smi", tmp_path / "b.smi", sdf]
     from graphsparse.datasets import from_smiles, read_sdf
+    from graphsparse.exceptions import MoleculeRepairedWarning
 
-    cpdb = read_sdf(sdf)
+    with pytest.warns(MoleculeRepairedWarning):  # charges the file left out are restored
+        cpdb = read_sdf(sdf)
     whole = from_smiles(smiles).graphs + cpdb.graphs
     _assert_identical(gsd.mine_subgraphs(paths, 0.1, 4), gs.mine_subgraphs(whole, 0.1, 4))
 
 
-# shards as separate GraphDatasets, each with its own label ids: labels are matched by value
+# shards as separate GraphDatasets, each with its own label ids: labels are matched by value;
+# any layout (empty shards, one graph each, uneven), with and without max_size
 @settings(max_examples=_EXAMPLES, deadline=None)
 @given(
     graph_databases(min_graphs=1, max_graphs=9, max_vertices=6, n_vertex_labels=3),
@@ -112,16 +114,29 @@ def test_smiles_and_sd_files(dask_client, data_dir, tmp_path):
 )
 def test_random_databases_split_at_random_boundaries(dask_client, graphs, data):
     n = len(graphs)
-    cuts = sorted(data.draw(st.lists(st.integers(0, n), max_size=4), label="cuts"))
-    bounds = [0, *cuts, n]  # repeated cuts give empty shards
+    if data.draw(st.booleans(), label="one graph per shard"):
+        cuts = list(range(1, n))
+    else:
+        cuts = data.draw(st.lists(st.integers(0, n), max_size=4), label="cuts")
+    bounds = [0, *sorted(cuts), n]  # repeated cuts give empty shards
     min_support = data.draw(st.integers(1, n), label="min_support")
-    max_size = data.draw(st.sampled_from([1, 2, 3]), label="max_size")
+    max_size = data.draw(st.sampled_from([None, None, 1, 2, 3]), label="max_size")
     single = data.draw(st.booleans(), label="single_vertices")
+    scheme = data.draw(st.sampled_from(["level-wise", "level-wise", "partition"]), label="scheme")
     pieces = itertools.pairwise(bounds)
     shards = [gs.from_networkx(graphs[a:b]) if b > a else _empty() for a, b in pieces]
-    sharded = gsd.mine_subgraphs(shards, min_support, max_size, single_vertices=single)
+    sharded = gsd.mine_subgraphs(
+        shards, min_support, max_size, single_vertices=single, scheme=scheme
+    )
     single_machine = gs.mine_subgraphs(graphs, min_support, max_size, single_vertices=single)
     _assert_identical(sharded, single_machine)
+    assert sharded.scheme == scheme
+    if scheme == "level-wise":
+        # a round per pattern size found, and one more that finds nothing (or materialises the
+        # last size's graph ids at max_size)
+        largest = max((p.n_edges for p in single_machine if p.dfs_code), default=0)
+        stops = max_size is not None and largest == max_size
+        assert sharded.rounds == (largest + 1 if largest or not stops else 0)
 
 
 def _empty():
@@ -130,37 +145,65 @@ def _empty():
     return _empty_dataset()
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.integers(0, 30), min_size=1, max_size=8), st.data())
-def test_proportional_thresholds_miss_nothing(sizes, data):
-    # the lemma itself: any per-shard support vector (0 <= c_i <= n_i) whose total reaches s
-    # reaches t_i in some shard
-    n = sum(sizes)
-    if n == 0:
-        return
-    s = data.draw(st.integers(1, n))
-    counts = [data.draw(st.integers(0, n_i)) for n_i in sizes]
-    t = local_thresholds(sizes, s)
-    assert all(1 <= t_i <= n_i for t_i, n_i in zip(t, sizes, strict=True) if n_i)
-    if sum(counts) >= s:
-        assert any(c >= t_i for c, t_i, n_i in zip(counts, t, sizes, strict=True) if n_i)
-    # and the thresholds are the smallest that have this property: one less in every shard
-    # lets a total of s slip through (when s is reachable with every shard just below)
-    below = [max(t_i - 1, 0) for t_i in t]
-    assert sum(below) < s
-
-
-def test_small_shards_without_max_size_warn(dask_client):
+def _grids(n, seed):
+    """3x3 grids with random C/N/O vertices: each has thousands of connected subgraphs."""
+    rng = np.random.default_rng(seed)
     graphs = []
-    for k in range(12):
-        g = nx.path_graph(4 + k % 3)
-        nx.set_node_attributes(g, {v: "CNO"[(v + k) % 3] for v in g}, "label")
+    for _ in range(n):
+        g = nx.convert_node_labels_to_integers(nx.grid_2d_graph(3, 3))
+        nx.set_node_attributes(g, {v: "CNO"[rng.integers(3)] for v in g}, "label")
         nx.set_edge_attributes(g, 1, "label")
         graphs.append(g)
-    # 6 shards of 2 graphs at support 6: every local threshold is ceil(6 * 2 / 12) = 1
-    with pytest.warns(gsd.SmallShardWarning, match="local threshold 1"):
-        sharded = gsd.mine_subgraphs(graphs, 6, n_shards=6)
-    _assert_identical(sharded, gs.mine_subgraphs(graphs, 6))
+    return graphs
+
+
+def test_tiny_shards_without_max_size_cost_the_frequent_patterns_only(dask_client):
+    # one graph per shard at support 6 of 12: a partition scheme with proportional local
+    # thresholds mines every shard at threshold 1, proposing every connected subgraph
+    graphs = _grids(12, seed=0)
+    single = gs.mine_subgraphs(graphs, 6)
+    proposed_by_partitions = set()
+    for g in graphs:
+        proposed_by_partitions |= {p.dfs_code for p in gs.mine_subgraphs([g], 1)}
+    assert len(proposed_by_partitions) >= 100 * len(single)
+    sharded = gsd.mine_subgraphs(graphs, 6, n_shards=12)
+    _assert_identical(sharded, single)
+    # the candidates are the frequent patterns' one-edge extensions: 3 vertex labels and one
+    # edge label give at most 9 label pairs per rightmost-path vertex and a backward edge per
+    # vertex, on patterns of at most 9 vertices
+    assert len(single) <= sharded.candidates <= (len(single) + 1) * (9 * 9 + 9)
+    assert sharded.candidates * 10 < len(proposed_by_partitions)
+
+
+def test_auto_picks_the_partition_scheme_for_large_thresholds_only(dask_client, mutag):
+    big = gsd.mine_subgraphs(mutag, 94, n_shards=2)  # thresholds 47 and 47
+    assert big.scheme == "partition" and big.rounds == 2
+    _assert_identical(big, gs.mine_subgraphs(mutag, 94))
+    small = gsd.mine_subgraphs(mutag, 94, n_shards=10)  # thresholds 10: level-wise
+    assert small.scheme == "level-wise"
+    _assert_identical(small, gs.mine_subgraphs(mutag, 94))
+
+
+def test_a_partition_search_past_its_budget_hands_over_to_the_rounds(
+    dask_client, mutag, monkeypatch
+):
+    from graphsparse.distributed import mining
+
+    monkeypatch.setattr(mining, "PARTITION_NODE_BUDGET", 50)
+    sharded = gsd.mine_subgraphs(mutag, 94, n_shards=2)
+    assert sharded.scheme == "level-wise"
+    _assert_identical(sharded, gs.mine_subgraphs(mutag, 94))
+
+
+def test_issue_example_uneven_shards_in_a_bag(dask_client, mutag):
+    # six uneven partitions, no max_size: the layout that killed the workers of the old scheme
+    bounds = [0, 3, 5, 60, 61, 150, 188]
+    graphs = list(mutag.graphs)
+    parts = [graphs[a:b] for a, b in itertools.pairwise(bounds)]
+    bag = db.from_delayed([delayed(list)(p) for p in parts])
+    assert bag.npartitions == 6
+    sharded = gsd.mine_subgraphs(bag, 40)
+    _assert_identical(sharded, gs.mine_subgraphs(mutag, 40))
 
 
 def test_bad_input_raises_named_errors(dask_client, mutag):
@@ -178,6 +221,29 @@ def test_bad_input_raises_named_errors(dask_client, mutag):
         gsd.mine_subgraphs(42, 1)
     with pytest.raises(InvalidParameterError, match="one graph"):
         gsd.mine_subgraphs(nx.path_graph(3), 1)
+    with pytest.raises(InvalidParameterError, match="scheme"):
+        gsd.mine_subgraphs(mutag, 2, 2, scheme="depth-first")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 30), min_size=1, max_size=8), st.data())
+def test_proportional_thresholds_miss_nothing(sizes, data):
+    # the partition scheme's lemma: any per-shard support vector (0 <= c_i <= n_i) whose total
+    # reaches s reaches t_i in some shard
+    from graphsparse.distributed.mining import local_thresholds
+
+    n = sum(sizes)
+    if n == 0:
+        return
+    s = data.draw(st.integers(1, n))
+    counts = [data.draw(st.integers(0, n_i)) for n_i in sizes]
+    t = local_thresholds(sizes, s)
+    assert all(1 <= t_i <= n_i for t_i, n_i in zip(t, sizes, strict=True) if n_i)
+    if sum(counts) >= s:
+        assert any(c >= t_i for c, t_i, n_i in zip(counts, t, sizes, strict=True) if n_i)
+    # and they are the largest with this property: one less in every shard lets s slip by
+    below = [max(t_i - 1, 0) for t_i in t]
+    assert sum(below) < s
 
 
 def test_dataset_pickles_through_unaligned_buffers(mutag):

@@ -85,10 +85,18 @@ def test_everything_shipped_round_trips_through_pickle(data_dir):
 
     from graphsparse import compression as gc
     from graphsparse.distributed._shards import Packed, unpacked
-    from graphsparse.distributed.mining import _Counted, _LocalMined, _phase1
+    from graphsparse.distributed.mining import (
+        _Counted,
+        _frequent,
+        _LocalMined,
+        _phase1,
+        _proposed,
+        _Round,
+        _round,
+    )
 
     mutag = gs.load_tu(data_dir / "tu" / "MUTAG")[:40]
-    local = _phase1(mutag, 10, 3, 1)
+    local = _phase1(mutag, 10, 3, 1, None)
     objects = [
         mutag,
         local,
@@ -108,6 +116,17 @@ def test_everything_shipped_round_trips_through_pickle(data_dir):
     np.testing.assert_array_equal(
         model.decision_function(mutag), objects[4].decision_function(mutag)
     )
+    # a level-wise round's state (moved between workers when unpinned) carries on unchanged
+    labels = (sorted(mutag.vertex_label_values), sorted(mutag.edge_label_values))
+    first = _round(mutag, None, None, labels, True, 1)
+    keep = _frequent([_proposed(first)], 10)[:2]
+    second = _round(mutag, first, keep, labels, True, 1)
+    back = pickle.loads(pickle.dumps(second))
+    assert isinstance(back, _Round) and len(back.frontier) == len(second.frontier) > 0
+    keep = _frequent([_proposed(second)], 10)[:2]
+    again, direct = (_round(mutag, r, keep, labels, True, 1) for r in (back, second))
+    for a, b in zip(_proposed(again), _proposed(direct), strict=True):
+        np.testing.assert_array_equal(a, b)
 
 
 def test_pins_to_a_missing_worker_fall_back_to_unpinned(dask_client, data_dir, monkeypatch):

@@ -5,10 +5,11 @@ checkout ``pip install ".[dask]"``, which installs ``dask[distributed]``); ``imp
 works without it. Every function takes a ``distributed.Client`` as ``client=`` and otherwise
 uses the current one (``distributed.get_client()``).
 
-* :func:`mine_subgraphs` — exact two-phase partition mining over a sharded collection (a
-  ``dask.bag`` of networkx graphs, a list of files read on the workers, or a ``GraphDataset``
-  split into shards); identical to :func:`graphsparse.mine_subgraphs` on the concatenated data
-  (:class:`SmallShardWarning` when tiny shards would enumerate every subgraph).
+* :func:`mine_subgraphs` — exact level-wise mining over a sharded collection (a ``dask.bag``
+  of networkx graphs, a list of files read on the workers, or a ``GraphDataset`` split into
+  shards) with supports summed across the shards; identical to
+  :func:`graphsparse.mine_subgraphs` on the concatenated data for any shard layout, its work
+  bounded by the frequent patterns' extensions (:class:`ShardedMiningResult` says how many).
 * :func:`predict`, :func:`decision_function`, :func:`predict_proba`, :func:`transform` — a
   fitted model (subgraph models, rule ensembles, compressors, WL features) applied
   partition-wise to a Dask collection; the model is sent once to each worker.
@@ -26,10 +27,10 @@ require("distributed", "dask", "graphsparse.distributed")
 
 from .apply import decision_function, predict, predict_proba, transform  # noqa: E402
 from .batch import map_solves, pcst_graphs, pcst_many  # noqa: E402
-from .mining import SmallShardWarning, mine_subgraphs  # noqa: E402
+from .mining import ShardedMiningResult, mine_subgraphs  # noqa: E402
 
 __all__ = [
-    "SmallShardWarning",
+    "ShardedMiningResult",
     "decision_function",
     "map_solves",
     "mine_subgraphs",

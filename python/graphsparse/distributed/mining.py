@@ -1,49 +1,56 @@
-"""Exact frequent-subgraph mining over a sharded collection (two-phase partition mining).
+"""Exact frequent-subgraph mining over a sharded collection, level by level.
 
-The scheme (Savasere, Omiecinski & Navathe's partition algorithm, applied to gSpan):
+The scheme is FSM-H's (Bhuiyan & Al Hasan, IEEE TKDE 2015) on the gSpan tree, with global
+support counts:
 
-**Phase 1 (local candidates).** Shard ``i`` holds ``n_i`` of the ``n`` graphs. Each non-empty
-shard is mined on its worker by :func:`graphsparse.mine_subgraphs` at the *proportional*
-threshold ``t_i = ceil(s · n_i / n)``, where ``s`` is the global support count. The local
-patterns' graph ids stay on the worker; only their DFS codes go to the driver.
+**Round 0.** Every non-empty shard lists the one-edge patterns that occur in it with their
+local supports (the number of its graphs holding each), as minimum DFS codes in the label ids
+of the whole collection. The driver adds the supports over the shards and keeps the codes
+whose total reaches the support count ``s``: the frequent patterns of one edge.
 
-**Why no globally frequent pattern is missed.** Let ``P`` have global support
-``sup(P) = Σ_i sup_i(P) ≥ s``. If ``P`` were frequent in no shard, then for every ``i``
-``sup_i(P) ≤ t_i − 1 < s · n_i / n`` (because ``ceil(x) − 1 < x``), and summing over the shards
-``sup(P) < s · Σ_i n_i / n = s``: a contradiction. So some shard mines ``P`` at its threshold,
-and gSpan at that threshold is exact (support is anti-monotone along the DFS-code tree, and
-``max_size`` bounds both runs alike). Empty shards add nothing to either side and are skipped;
-every non-empty shard has ``1 ≤ t_i ≤ n_i``.
+**Round k.** The driver sends the frequent codes of ``k`` edges to every shard. Each shard
+keeps the embeddings of those that occur in it (extending its stored frontier of ``k - 1``
+edges once more) and lists their minimal one-edge extensions with local supports; the driver
+adds them up and keeps the frequent ones. Rounds end when no code is frequent or at
+``max_size`` edges.
 
-**Phase 2 (exact counts).** The driver takes the union of the candidates (keyed by minimum DFS
-code in label *values*, so shards with different label sets agree) and sends it once to every
-worker. Each shard counts the exact local support of every candidate it did not already mine:
-the subgraph-isomorphism matcher of the subgraph models (``_rs.match_subgraph_patterns``),
-parallel over graphs. The driver adds the counts, keeps the candidates with total support
-``≥ s``, and only then fetches their graph ids, offset to the global numbering. Patterns are
-sorted by gSpan's DFS lexicographic order on the global label ids, i.e. the order
-:func:`graphsparse.mine_subgraphs` returns.
+**Why this is gSpan on the whole collection.** Support adds up over disjoint shards; it can
+only shrink from a code to its extensions; and the prefix of a minimum DFS code is itself a
+minimum DFS code. So every frequent pattern's minimum code extends a frequent minimum code one
+edge shorter, and round ``k`` sees it. Minimality depends on the code alone, and a shard's
+label ids rank its labels as the whole collection's do, so every shard agrees on it.
+
+**Work and memory.** A shard generates the one-edge extensions of the globally frequent
+patterns that occur in it, which is the work gSpan does for them on one machine, done twice
+(once to count, once to keep the frequent ones' embeddings); the shard's sizes do not enter.
+The candidates counted by the driver are the distinct minimal extensions of frequent
+patterns, at most the frequent patterns times their extensions. A worker holds its shard and
+the embeddings of one frontier (the frequent patterns of one size that occur in the shard);
+the driver holds codes and counts, then the graph ids of the result.
+
+**The partition scheme, where it is safe.** With large shards the older two-phase partition
+scheme (Savasere, Omiecinski & Navathe's partition algorithm applied to gSpan) is faster: each
+shard mines itself at the proportional threshold ``t_i = ceil(s · n_i / n)`` (if a pattern
+were below ``t_i`` in every shard its total would be below ``s``, so no frequent pattern is
+missed), the driver takes the union of the local patterns, every shard counts the candidates it
+did not mine with the subgraph matcher, and the totals decide. Its candidates are every shard's
+locally frequent patterns, so a shard with a small threshold proposes nearly all its connected
+subgraphs (at ``t_i = 1``, all of them: exponential in the graph size without ``max_size``).
+``scheme="auto"`` therefore runs it only when every non-empty shard has ``t_i >= 20`` and every
+local search stays within 1,000,000 tree nodes; a shard that passes that budget stops the
+partition run, and the level-wise rounds run instead. The result says which scheme ran.
 
 **Placement and failures.** Every shard is read by one task on a worker and stays there: its
-phases are pinned to that worker (strict restrictions, so work stealing cannot move a shard,
-whose real size is registered with ``dask.sizeof``). A lost worker's shards are read again
-elsewhere from their reading tasks; pinned phases that wait for it for 5 seconds are cancelled
-and redone without pins. The result is the same either way.
-
-**Worst case.** The candidate set is the union of the locally frequent sets, and a small
-shard has a small threshold: a shard of ``n_i ≤ n / s`` graphs has ``t_i = 1`` and proposes
-*every* connected subgraph of its graphs up to ``max_size`` edges. Without ``max_size`` that is
-exponential in the graph size (all connected subgraphs of a molecule with many rings). Shards of
-equal size keep ``t_i ≈ s / n_shards``; the candidate set then grows as the number of
-shards grows and the local threshold falls, and phase 2 pays one matcher pass per candidate
-and shard. With skewed shards (one shard holding all graphs with some rare motif), the local
-threshold makes that motif a candidate everywhere. Neither costs exactness, only work; keep
-shards large (``n_i · s / n`` well above 1) and pass ``max_size`` when shards are small.
+rounds are pinned to that worker (strict restrictions, so work stealing cannot move a shard,
+whose real size is registered with ``dask.sizeof``). Each round's state is a task result that
+depends on the shard and the previous round, so a lost worker's shards and rounds are
+recomputed elsewhere from their lineage; pinned rounds that wait for a lost worker for 5
+seconds are cancelled and the rounds redone without pins. The result is the same either way.
 """
 
 from __future__ import annotations
 
-import functools
+import numbers
 import time
 import warnings
 from collections.abc import Sequence
@@ -51,70 +58,258 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import min_support_count
-from ..exceptions import InvalidParameterError
+from .. import _graphsparse as _rs  # type: ignore[attr-defined]
+from .._validation import as_count, as_flag, min_support_count
+from ..exceptions import InvalidParameterError, TruncatedSearchWarning
 from ..mining import MiningResult, Pattern
 from ..mining import mine_subgraphs as _mine_local
 from ..models import _occurrences
-from ._shards import Loader, get_client, shard_futures, shard_info
+from ._shards import Loader, as_n_shards, get_client, shard_futures, shard_info
 
-__all__ = ["SmallShardWarning", "dfs_code_order", "local_thresholds", "mine_subgraphs"]
-
-
-class SmallShardWarning(UserWarning):
-    """A shard so small that its local threshold is 1 while no ``max_size`` bounds phase 1."""
+__all__ = [
+    "PARTITION_MIN_THRESHOLD",
+    "PARTITION_NODE_BUDGET",
+    "ShardedMiningResult",
+    "dfs_code_order",
+    "local_thresholds",
+    "mine_subgraphs",
+]
 
 
 Code = tuple[tuple[Any, Any, Any, Any, Any], ...]
 
 
-# -- the tasks that run on the workers ------------------------------------------------------------
-class _LocalMined:
-    """A shard's phase-1 patterns: DFS code (label values) -> local graph ids (on its worker)."""
+class ShardedMiningResult(MiningResult):
+    """The patterns of :func:`mine_subgraphs`, plus what the rounds cost.
 
-    __slots__ = ("ids", "nodes_visited")
+    Attributes
+    ----------
+    rounds : int
+        Rounds run (one per pattern size reached, plus the last that found nothing new).
+    candidates : int
+        Distinct codes whose supports the driver added up: the minimal one-edge extensions of
+        the frequent patterns (and the one-edge patterns) that occur in some shard.
+    nodes_visited : int
+        Codes reported by the shards, summed over shards and rounds (a code found in three
+        shards counts three times).
+    bytes_gathered : int
+        Bytes of the arrays the driver gathered (codes, counts, graph ids).
+    scheme : {"level-wise", "partition"}
+        The scheme that produced the result (see the module docstring). For ``"partition"``,
+        ``rounds`` is 2 (local mining, then counting), ``candidates`` is the union of the local
+        patterns and ``nodes_visited`` the local searches' tree nodes.
+    """
 
-    def __init__(self, ids: dict[Code, np.ndarray], nodes_visited: int) -> None:
-        self.ids = ids
-        self.nodes_visited = nodes_visited
+    rounds: int
+    candidates: int
+    bytes_gathered: int
+    scheme: str
+
+    def __init__(
+        self,
+        patterns: Sequence[Pattern],
+        *,
+        nodes_visited: int,
+        seconds: float,
+        rounds: int,
+        candidates: int,
+        bytes_gathered: int,
+        scheme: str,
+    ) -> None:
+        super().__init__(patterns, False, nodes_visited, seconds)
+        self.rounds = rounds
+        self.candidates = candidates
+        self.bytes_gathered = bytes_gathered
+        self.scheme = scheme
 
 
-def _ids_size(ids: Any) -> int:
-    return sum(a.nbytes + 100 for a in ids)
+# -- the state a shard keeps between rounds (on its worker) ---------------------------------------
+_NO_CODES = np.zeros((0, 5), dtype=np.int64)
+_NO_IDS = np.zeros(0, dtype=np.int64)
+
+
+class _Frontier:
+    """A shard's patterns of ``size`` edges with their embeddings, as flat arrays.
+
+    The layout :func:`graphsparse._graphsparse.level_frontier` returns and takes back (see
+    ``FrontierParts`` in the binding); plain arrays, so the state pickles if Dask moves it.
+    ``size == 0`` is the empty pattern that round 0 extends.
+    """
+
+    __slots__ = ("codes", "emb_ptr", "gid_ptr", "gids", "pairs", "size", "starts")
+
+    def __init__(self, size: int, *arrays: np.ndarray) -> None:
+        self.size = size
+        if not arrays:
+            u32 = np.zeros(0, dtype=np.uint32)
+            arrays = (_NO_CODES, u32.reshape(0, 2), np.zeros(1, np.int64), u32, u32)
+            arrays += (np.zeros(1, np.int64),)
+        self.codes, self.pairs, self.emb_ptr, self.starts, self.gids, self.gid_ptr = arrays
+
+    def __len__(self) -> int:
+        return len(self.gid_ptr) - 1
+
+    def nbytes(self) -> int:
+        return sum(getattr(self, a).nbytes for a in self.__slots__ if a != "size")
+
+
+class _Round:
+    """A shard after one round: its frontier, where the frontier's patterns sit in the
+    driver's list of that round, and the extensions it proposes with their local supports:
+    ``parents`` (positions in the driver's list) and appended ``edges`` (collection-wide label
+    ids)."""
+
+    __slots__ = ("edges", "frontier", "parents", "positions", "supports")
+
+    def __init__(
+        self,
+        frontier: _Frontier,
+        positions: np.ndarray,
+        proposed: tuple[np.ndarray, np.ndarray, np.ndarray],
+    ) -> None:
+        self.frontier, self.positions = frontier, positions
+        self.parents, self.edges, self.supports = proposed
+
+    def nbytes(self) -> int:
+        arrays = (self.positions, self.parents, self.edges, self.supports)
+        return self.frontier.nbytes() + sum(a.nbytes for a in arrays)
 
 
 def _register_sizes() -> None:
     """Real sizes for the per-shard state kept on the workers (see ``_shards._register_sizes``)."""
     from dask.sizeof import sizeof
 
-    sizeof.register(_LocalMined)(lambda m: _ids_size(m.ids.values()))
-    sizeof.register(_Counted)(lambda c: _ids_size(c.ids))
+    sizeof.register(_Round)(_Round.nbytes)
 
 
-def _phase1(ds: Any, threshold: int, max_size: int | None, n_jobs: int) -> _LocalMined:
-    result = _mine_local(ds, threshold, max_size, n_jobs)
-    return _LocalMined({p.dfs_code: p.graph_ids for p in result}, result.nodes_visited)
+_register_sizes()
 
 
-def _phase1_summary(local: _LocalMined) -> tuple[list[Code], int]:
-    return list(local.ids), local.nodes_visited
+# -- the tasks that run on the workers ------------------------------------------------------------
+def _label_maps(ds: Any, labels: tuple[list[Any], list[Any]]) -> tuple[np.ndarray, np.ndarray]:
+    """The collection-wide id of each of the shard's vertex and edge label ids."""
+    vertex_values, edge_values = labels
+    vid = {v: k for k, v in enumerate(vertex_values)}
+    eid = {v: k for k, v in enumerate(edge_values)}
+    # a shard lists label values it may not use; those are not in the collection's lists
+    vmap = np.array([vid.get(v, -1) for v in ds.vertex_label_values], dtype=np.int64)
+    emap = np.array([eid.get(v, -1) for v in ds.edge_label_values], dtype=np.int64)
+    return vmap, emap
 
 
-def _vertex_label_ids(ds: Any) -> dict[Any, np.ndarray]:
-    """For each vertex label value, the local ids of the graphs that have such a vertex."""
-    graph_of = np.repeat(np.arange(len(ds), dtype=np.int64), np.diff(ds.node_ptr))
-    out: dict[Any, np.ndarray] = {}
-    if graph_of.size == 0:
-        return out
-    pairs = np.unique(np.stack([ds.node_labels, graph_of], axis=1), axis=0)
-    labels, starts = np.unique(pairs[:, 0], return_index=True)
-    for lab, ids in zip(labels.tolist(), np.split(pairs[:, 1], starts[1:]), strict=True):
-        out[ds.vertex_label_values[lab]] = ids
+def _relabel(codes: np.ndarray, vmap: np.ndarray, emap: np.ndarray) -> np.ndarray:
+    """``codes`` (rows of ``(i, j, l_i, l_ij, l_j)``) with their labels mapped."""
+    out = codes.copy()
+    out[:, 2], out[:, 3], out[:, 4] = vmap[codes[:, 2]], emap[codes[:, 3]], vmap[codes[:, 4]]
     return out
 
 
+def _inverse(fwd: np.ndarray, n: int) -> np.ndarray:
+    inv = np.full(n, -1, dtype=np.int64)
+    ok = fwd >= 0
+    inv[fwd[ok]] = np.flatnonzero(ok)
+    return inv
+
+
+def _round(
+    ds: Any,
+    prev: _Round | None,
+    keep: tuple[np.ndarray, np.ndarray] | None,
+    labels: tuple[list[Any], list[Any]],
+    grow: bool,
+    n_jobs: int,
+) -> _Round:
+    """One round on one shard: keep the embeddings of the extensions ``keep`` (the previous
+    round's frequent ones: positions of their parents in the round before, appended edges in
+    collection-wide label ids), then list their own extensions (when ``grow``)."""
+    vmap, emap = _label_maps(ds, labels)
+    if prev is None:
+        frontier, positions = _Frontier(0), np.zeros(1, dtype=np.int64)  # the empty pattern
+        proposed = _rs.level_extensions(ds._db, frontier, n_jobs) if grow else None
+    else:
+        assert keep is not None
+        parents, edges = keep
+        # the shard's index of each parent; -1 where the parent does not occur here
+        local_parent = np.full(int(prev.positions.max(initial=-1)) + 1, -1, dtype=np.int64)
+        local_parent[prev.positions] = np.arange(len(prev.positions))
+        inv_v, inv_e = _inverse(vmap, len(labels[0])), _inverse(emap, len(labels[1]))
+        local = _relabel(edges, inv_v, inv_e)
+        lp = np.full(len(parents), -1, dtype=np.int64)
+        known = parents < len(local_parent)
+        lp[known] = local_parent[parents[known]]
+        # an extension with a label or a parent this shard lacks cannot occur in it
+        here = np.flatnonzero((lp >= 0) & (local[:, 2:] >= 0).all(axis=1))
+        arrays, proposed = _rs.level_frontier(
+            ds._db, prev.frontier, lp[here], local[here], grow, n_jobs
+        )
+        frontier = _Frontier(prev.frontier.size + 1, *arrays[:6])
+        positions = here[arrays[6]]
+    if proposed is None or not len(positions):
+        return _Round(frontier, positions, (_NO_IDS, _NO_CODES, _NO_IDS))
+    parents, edges, supports = proposed
+    return _Round(frontier, positions, (positions[parents], _relabel(edges, vmap, emap), supports))
+
+
+def _value(value: Any) -> Any:
+    return value
+
+
+def _proposed(r: _Round) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return r.parents, r.edges, r.supports
+
+
+def _frontier_ids(r: _Round) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Positions of the shard's frontier patterns in the round's list, with their local graph
+    ids (``gid_ptr``, ``gids`` in the narrowest unsigned dtype: fewer bytes to move)."""
+    f = r.frontier
+    gids = f.gids.astype(np.min_scalar_type(int(f.gids.max(initial=0))))
+    return r.positions, f.gid_ptr, gids
+
+
+def _vertex_label_ids(ds: Any, values: list[Any]) -> list[np.ndarray]:
+    """For each vertex label value, the local ids of the graphs that have such a vertex."""
+    graph_of = np.repeat(np.arange(len(ds), dtype=np.int64), np.diff(ds.node_ptr))
+    out: dict[Any, np.ndarray] = {}
+    if graph_of.size:
+        pairs = np.unique(np.stack([ds.node_labels, graph_of], axis=1), axis=0)
+        labels, starts = np.unique(pairs[:, 0], return_index=True)
+        for lab, ids in zip(labels.tolist(), np.split(pairs[:, 1], starts[1:]), strict=True):
+            out[ds.vertex_label_values[lab]] = ids
+    return [out.get(v, _NO_IDS) for v in values]
+
+
+# -- the partition scheme's tasks -----------------------------------------------------------------
+#: ``scheme="auto"`` runs the partition scheme only when every non-empty shard's local
+#: threshold is at least this (small thresholds propose nearly every subgraph of a shard).
+PARTITION_MIN_THRESHOLD = 20
+#: ... and only while every local search stays within this many tree nodes.
+PARTITION_NODE_BUDGET = 1_000_000
+_SCHEMES = ("auto", "level-wise", "partition")
+
+
+def local_thresholds(sizes: Sequence[int], min_support: int) -> list[int]:
+    """Partition-scheme threshold ``ceil(min_support · n_i / n)`` of each shard (0 if empty).
+
+    Exact integer arithmetic, so no rounding can push a threshold above its true value.
+
+    >>> local_thresholds([10, 0, 5, 1], 6)
+    [4, 0, 2, 1]
+    """
+    n = sum(sizes)
+    return [(min_support * n_i + n - 1) // n if n_i else 0 for n_i in sizes]
+
+
+class _LocalMined:
+    """A shard's locally frequent patterns: DFS code (label values) -> local graph ids."""
+
+    __slots__ = ("cut", "ids", "nodes_visited")
+
+    def __init__(self, ids: dict[Code, np.ndarray], nodes_visited: int, cut: bool) -> None:
+        self.ids, self.nodes_visited, self.cut = ids, nodes_visited, cut
+
+
 class _Counted:
-    """A shard's phase-2 answer: local graph ids per candidate (kept on the worker)."""
+    """A shard's exact local graph ids of every candidate (kept on the worker)."""
 
     __slots__ = ("ids",)
 
@@ -122,28 +317,44 @@ class _Counted:
         self.ids = ids
 
 
-def _phase2(
-    ds: Any,
-    local: _LocalMined | None,
-    candidates: tuple[list[Code], list[Any]],
-    n_jobs: int,
-) -> _Counted:
-    codes, vertex_labels = candidates
-    empty = np.zeros(0, dtype=np.int64)
+def _ids_size(ids: Any) -> int:
+    return sum(a.nbytes + 100 for a in ids)
+
+
+def _register_partition_sizes() -> None:
+    from dask.sizeof import sizeof
+
+    sizeof.register(_LocalMined)(lambda m: _ids_size(m.ids.values()))
+    sizeof.register(_Counted)(lambda c: _ids_size(c.ids))
+
+
+_register_partition_sizes()
+
+
+def _phase1(
+    ds: Any, threshold: int, max_size: int | None, n_jobs: int, budget: int | None
+) -> _LocalMined:
+    with warnings.catch_warnings():  # a cut search is reported in the result, not warned
+        warnings.simplefilter("ignore", TruncatedSearchWarning)
+        result = _mine_local(ds, threshold, max_size, n_jobs, max_nodes=budget)
+    ids = {} if result.truncated else {p.dfs_code: p.graph_ids for p in result}
+    return _LocalMined(ids, result.nodes_visited, result.truncated)
+
+
+def _phase1_summary(local: _LocalMined) -> tuple[list[Code], int, bool]:
+    return list(local.ids), local.nodes_visited, local.cut
+
+
+def _phase2(ds: Any, local: _LocalMined | None, codes: list[Code], n_jobs: int) -> _Counted:
+    """Exact local support of every candidate: the shard's own patterns, the rest matched."""
     known = local.ids if local is not None else {}
     todo = [k for k, c in enumerate(codes) if c not in known]
-    out = [known.get(c, empty) for c in codes]
-    if todo and len(ds):
-        probes = [Pattern(codes[k], 0, empty) for k in todo]
+    out = [known.get(c, _NO_IDS) for c in codes]
+    if todo:
+        probes = [Pattern(codes[k], 0, _NO_IDS) for k in todo]
         for k, ids in zip(todo, _occurrences(probes, ds, n_jobs), strict=True):
             out[k] = np.asarray(ids, dtype=np.int64)
-    if vertex_labels:
-        by_label = _vertex_label_ids(ds)
-        out += [by_label.get(v, empty) for v in vertex_labels]
     return _Counted(out)
-
-
-_register_sizes()
 
 
 def _phase2_counts(counted: _Counted) -> np.ndarray:
@@ -158,7 +369,7 @@ def _phase3(counted: _Counted, keep: np.ndarray) -> list[np.ndarray]:
 
 
 # -- the driver -----------------------------------------------------------------------------------
-#: Seconds a worker holding pinned shards may be gone before the phases are redone unpinned.
+#: Seconds a worker holding pinned shards may be gone before the rounds are redone unpinned.
 _PIN_GRACE = 5.0
 _POLL = 1.0
 
@@ -203,18 +414,6 @@ def _gather_pinned(client: Any, pins: list[dict[str, Any]], futures: list[Any]) 
                 away_since = None
             continue
         return client.gather(futures)
-
-
-def local_thresholds(sizes: Sequence[int], min_support: int) -> list[int]:
-    """Phase-1 threshold ``ceil(min_support · n_i / n)`` of each shard (0 for an empty shard).
-
-    Exact integer arithmetic, so no rounding can push a threshold above its true value.
-
-    >>> local_thresholds([10, 0, 5, 1], 6)
-    [4, 0, 2, 1]
-    """
-    n = sum(sizes)
-    return [(min_support * n_i + n - 1) // n if n_i else 0 for n_i in sizes]
 
 
 def _edge_key(i: int, j: int, li: int, le: int, lj: int) -> tuple[int, ...]:
@@ -267,6 +466,31 @@ def _sorted_values(values: set[Any], what: str) -> list[Any]:
         ) from None
 
 
+def _nbytes(obj: Any) -> int:
+    """Bytes of the arrays in a gathered answer (nested tuples and lists of arrays)."""
+    if isinstance(obj, np.ndarray):
+        return obj.nbytes
+    if isinstance(obj, tuple | list):
+        return sum(_nbytes(x) for x in obj)
+    return 0
+
+
+def _frequent(
+    proposed: list[tuple[np.ndarray, np.ndarray, np.ndarray]], support: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The extensions whose supports, added over the shards, reach ``support``: parents,
+    edges, total supports, and the number of distinct extensions proposed."""
+    rows = np.concatenate([np.column_stack([p, e]) for p, e, _ in proposed])
+    supports = np.concatenate([s for _, _, s in proposed])
+    if not len(rows):
+        return _NO_IDS, _NO_CODES, _NO_IDS, 0
+    distinct, inverse = np.unique(rows, axis=0, return_inverse=True)
+    total = np.bincount(inverse.ravel(), weights=supports, minlength=len(distinct))
+    total = total.astype(np.int64)
+    keep = total >= support
+    return distinct[keep, 0], distinct[keep, 1:], total[keep], len(distinct)
+
+
 def mine_subgraphs(
     collection: Any,
     min_support: int | float,
@@ -280,15 +504,18 @@ def mine_subgraphs(
     n_jobs: int = 1,
     graph_ids: bool = True,
     pin: bool = True,
-) -> MiningResult:
+    scheme: str = "auto",
+) -> ShardedMiningResult:
     """Every connected subgraph in at least ``min_support`` graphs of a sharded collection.
 
-    Exact two-phase partition mining on a Dask cluster (see the module docstring for the
-    scheme, the proof that nothing is missed, and its worst case). The result is identical to
-    :func:`graphsparse.mine_subgraphs` on the concatenated collection: the same patterns (same
-    minimum DFS codes in the same order), supports and graph ids in the global numbering (shard
-    order, then order within the shard). No shard leaves its worker (see ``pin``); the driver
-    holds DFS codes, counts and the final graph ids only.
+    Exact level-wise mining on a Dask cluster with supports summed across the shards (see the
+    module docstring for the scheme, why nothing is missed, and what it costs). The result is
+    identical to :func:`graphsparse.mine_subgraphs` on the concatenated collection: the same
+    patterns (same minimum DFS codes in the same order), supports and graph ids in the global
+    numbering (shard order, then order within the shard), for every layout of the shards
+    (empty ones, one graph each, any mix of sizes) and with or without ``max_size``. No shard
+    leaves its worker (see ``pin``); the driver holds DFS codes, counts and the final graph
+    ids only.
 
     Parameters
     ----------
@@ -302,8 +529,7 @@ def mine_subgraphs(
     min_support : int or float
         A count in ``[1, n_graphs]`` or a fraction in ``(0, 1]`` of the whole collection.
     max_size : int, optional
-        Largest pattern size in edges. Bounds the candidate set of small shards (see the worst
-        case).
+        Largest pattern size in edges (default: no bound). Each size is one round.
     client : distributed.Client, optional
         The cluster (default: the current client).
     single_vertices : bool, default=False
@@ -318,21 +544,26 @@ def mine_subgraphs(
         Rayon threads inside each task (Dask already runs one task per worker thread).
     graph_ids : bool, default=True
         Fetch every pattern's graph ids to the driver. They are most of the result (8 bytes per
-        occurrence: the sum of the supports); ``False`` skips that last phase and returns each
-        pattern with its exact ``support`` and an empty ``graph_ids``, so the driver holds
-        O(number of patterns) for collections whose occurrence lists would not fit.
-
+        occurrence: the sum of the supports); ``False`` skips them and returns each pattern
+        with its exact ``support`` and an empty ``graph_ids``, so the driver holds O(number of
+        patterns) for collections whose occurrence lists would not fit.
     pin : bool, default=True
-        Run every phase of a shard on the worker that read it, so that Dask's work stealing
-        never moves a shard between workers. If a worker holding shards is lost, the phases
+        Run every round of a shard on the worker that read it, so that Dask's work stealing
+        never moves a shard between workers. If a worker holding shards is lost, the rounds
         are redone without pins after 5 seconds (same result; the lost shards are read again
         elsewhere). ``False`` lets Dask place and steal tasks freely.
+    scheme : {"auto", "level-wise", "partition"}, default="auto"
+        ``"auto"`` runs the partition scheme when every non-empty shard's local threshold is
+        at least 20 and its local search stays within 1,000,000 tree nodes, else the
+        level-wise rounds (module docstring); the others force one scheme (``"partition"``
+        without the node budget: its work grows with the shards' local frequent sets).
 
     Returns
     -------
-    MiningResult
-        ``truncated`` is ``None``; ``nodes_visited`` is the sum over the phase-1 searches (it
-        differs from a single-machine run); ``seconds`` is the wall time of the whole run.
+    ShardedMiningResult
+        The patterns (``truncated`` is ``False``) with ``scheme`` (which ran), ``rounds``,
+        ``candidates`` (distinct codes counted), ``nodes_visited`` (codes reported by the
+        shards) and ``bytes_gathered``; ``seconds`` is the wall time of the whole run.
 
     Examples
     --------
@@ -345,31 +576,34 @@ def mine_subgraphs(
     True
     """
     start = time.perf_counter()
-    if max_size is not None and (
-        isinstance(max_size, bool) or not isinstance(max_size, int | np.integer) or max_size < 0
-    ):
-        raise InvalidParameterError(f"max_size must be a non-negative integer, got {max_size!r}")
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int | np.integer) or n_jobs < 1:
-        raise InvalidParameterError(f"n_jobs must be a positive integer, got {n_jobs!r}")
+    if max_size is not None:
+        max_size = as_count(max_size, "max_size")
+    n_jobs = as_count(n_jobs, "n_jobs", 1)
+    single_vertices = as_flag(single_vertices, "single_vertices")
+    graph_ids = as_flag(graph_ids, "graph_ids")
+    pin = as_flag(pin, "pin")
+    if scheme not in _SCHEMES:
+        raise InvalidParameterError(f"scheme must be one of {_SCHEMES}, got {scheme!r}")
+    # what can be checked before the shards are counted is checked before a cluster is needed
+    if isinstance(min_support, numbers.Integral) and not isinstance(min_support, bool | np.bool_):
+        as_count(min_support, "min_support", 1)
+    else:
+        min_support_count(min_support, 1)  # the type, and a fraction's range
+    n_shards = as_n_shards(n_shards)
     client = get_client(client)
     shards = shard_futures(collection, client, n_shards=n_shards, fmt=format, loader=loader)
     try:
-        args = (client, shards, min_support, max_size, single_vertices, int(n_jobs), graph_ids)
+        args = (client, shards, min_support, max_size, single_vertices, n_jobs, graph_ids, scheme)
         try:
-            patterns, nodes_visited = _run_phases(*args, pin=pin)
-        except _WorkerGone:  # a pinned worker stayed away: redo the phases unpinned
-            patterns, nodes_visited = _run_phases(*args, pin=False)
+            patterns, stats = _mine(*args, pin=pin)
+        except _WorkerGone:  # a pinned worker stayed away: redo the run unpinned
+            patterns, stats = _mine(*args, pin=False)
     finally:
         client.cancel(shards)
-    return MiningResult(
-        patterns,
-        truncated=None,
-        nodes_visited=int(nodes_visited),
-        seconds=time.perf_counter() - start,
-    )
+    return ShardedMiningResult(patterns, seconds=time.perf_counter() - start, **stats)
 
 
-def _run_phases(
+def _mine(
     client: Any,
     shards: list[Any],
     min_support: int | float,
@@ -377,101 +611,224 @@ def _run_phases(
     single_vertices: bool,
     n_jobs: int,
     graph_ids: bool,
+    scheme: str,
     *,
     pin: bool,
-) -> tuple[list[Pattern], int]:
-    """Phases 1 to 3 over the shard futures; the patterns and the phase-1 node count."""
-    futures: list[Any] = []
+) -> tuple[list[Pattern], dict[str, Any]]:
+    """The patterns and the counts of what they cost, by the scheme chosen."""
+    run = _Run(client, shards, min_support, n_jobs, pin)
     try:
+        edge_patterns = None
+        if scheme == "partition" or (
+            scheme == "auto"
+            and min(local_thresholds(run.sizes, run.support)[k] for k in run.live)
+            >= PARTITION_MIN_THRESHOLD
+        ):
+            budget = None if scheme == "partition" else PARTITION_NODE_BUDGET
+            edge_patterns = run.partition(max_size, graph_ids, budget)
+        ran = "partition" if edge_patterns is not None else "level-wise"
+        if edge_patterns is None:
+            edge_patterns = run.level_wise(max_size, graph_ids)
+        singles = run.single_vertices(graph_ids) if single_vertices else []
+    finally:
+        run.close()
+    return singles + edge_patterns, {**run.stats, "scheme": ran}
+
+
+class _Run:
+    """One run over the shard futures: what the driver knows of the shards, and the helpers
+    that submit a shard's tasks beside it and gather their answers."""
+
+    def __init__(
+        self, client: Any, shards: list[Any], min_support: int | float, n_jobs: int, pin: bool
+    ) -> None:
+        self.client, self.shards, self.n_jobs = client, shards, n_jobs
+        self.futures: list[Any] = []
+        self.stats = {"rounds": 0, "candidates": 0, "nodes_visited": 0, "bytes_gathered": 0}
         infos = client.gather([client.submit(shard_info, f, pure=False) for f in shards])
-        sizes = [n for n, _, _ in infos]
-        n = sum(sizes)
+        self.sizes = [n for n, _, _ in infos]
+        n = sum(self.sizes)
         if n == 0:
             raise InvalidParameterError("collection contains no graphs")
-        support = min_support_count(min_support, n)
-        vertex_values = _sorted_values({v for _, vs, _ in infos for v in vs}, "vertex")
-        edge_values = _sorted_values({v for _, _, es in infos for v in es}, "edge")
+        self.support = min_support_count(min_support, n)
+        self.vertex_values = _sorted_values({v for _, vs, _ in infos for v in vs}, "vertex")
+        self.edge_values = _sorted_values({v for _, _, es in infos for v in es}, "edge")
+        self.offsets = np.concatenate([[0], np.cumsum(self.sizes)]).astype(np.int64)
+        self.live = [k for k in range(len(shards)) if self.sizes[k]]
+        # each shard's tasks stay on the worker holding it
+        self.near = _pins(client, shards) if pin else [{} for _ in shards]
 
-        # each shard's phases prefer the worker holding it (loose: any worker if it is lost)
-        near = _pins(client, shards) if pin else [{} for _ in shards]
-        gather = functools.partial(_gather_pinned, client, near)
+    def submit(self, k: int, fn: Any, *args: Any) -> Any:
+        """``fn(*args)`` as a task beside shard ``k``; its result lives on the worker while
+        the driver holds the future (so a round's state goes when the next replaces it)."""
+        return self.client.submit(fn, *args, pure=False, **self.near[k])
 
-        # phase 1: local mining at the proportional thresholds
-        thresholds = local_thresholds(sizes, support)
-        tiny = [k for k, t in enumerate(thresholds) if t == 1]
-        if tiny and support > 1 and max_size is None:
-            warnings.warn(
-                f"{len(tiny)} shard(s) (first: shard {tiny[0]}, {sizes[tiny[0]]} of {n} graphs) "
-                f"have local threshold 1 at min_support={support}, so phase 1 enumerates every "
-                "connected subgraph of their graphs; pass max_size, or use fewer, larger shards",
-                SmallShardWarning,
-                stacklevel=2,
-            )
-        local: list[Any] = [None] * len(shards)
-        for k, (f, t) in enumerate(zip(shards, thresholds, strict=True)):
-            if t and max_size != 0:
-                local[k] = client.submit(
-                    _phase1, f, t, max_size, int(n_jobs), pure=False, **near[k]
-                )
-        futures += [f for f in local if f is not None]
-        summaries = gather(
-            [
-                client.submit(_phase1_summary, f, pure=False, **near[k])
-                for k, f in enumerate(local)
-                if f is not None
-            ]
+    def fetch(self, futures: list[Any]) -> list[Any]:
+        got = _gather_pinned(self.client, self.near, futures)
+        self.stats["bytes_gathered"] += _nbytes(got)
+        return got
+
+    def broadcast(self, value: Any) -> Any:
+        """``value`` as a future every shard's tasks can take. A task that returns it, not a
+        scatter: scattered data lost with a worker cannot be recovered, a task result is
+        recomputed from its lineage (the value travels in the task, once)."""
+        future = self.client.submit(_value, value, pure=False)
+        self.futures.append(future)
+        return future
+
+    def close(self) -> None:
+        """Releases the broadcast values (task results go with their futures)."""
+        self.client.cancel(self.futures)
+
+    def single_vertices(self, graph_ids: bool) -> list[Pattern]:
+        values = list(self.vertex_values)
+        per_shard = self.fetch(
+            [self.submit(k, _vertex_label_ids, self.shards[k], values) for k in self.live]
         )
+        return _single_patterns(values, per_shard, self.live, self.offsets, self.support, graph_ids)
+
+    def level_wise(self, max_size: int | None, graph_ids: bool) -> list[Pattern]:
+        """The rounds: the frequent edge patterns (module docstring)."""
+        live, shards, stats = self.live, self.shards, self.stats
+        labels = self.broadcast((self.vertex_values, self.edge_values))
+        limit = max_size if max_size is not None else np.iinfo(np.int64).max
+        # levels[k]: the frequent patterns of k + 1 edges as extensions (positions of their
+        # parents in levels[k - 1], appended edges in collection-wide label ids), their
+        # supports, and their graph ids per shard
+        levels: list[tuple[np.ndarray, np.ndarray, np.ndarray, list[Any]]] = []
+        states: dict[int, Any] = dict.fromkeys(live)
+        keep: Any = None
+        size = 0
+        last_codes = np.zeros((1, 0, 5), dtype=np.int64)  # the empty pattern
+        while size < limit or (size and graph_ids):
+            grow = size < limit
+            step = {
+                k: self.submit(k, _round, shards[k], states[k], keep, labels, grow, self.n_jobs)
+                for k in live
+            }
+            stats["rounds"] += 1
+            if size and graph_ids:
+                ids = self.fetch([self.submit(k, _frontier_ids, step[k]) for k in live])
+                levels[-1][3].extend(ids)
+            # dropping the previous states frees them once the new ones exist (Dask keeps
+            # their lineage and recomputes a lost state from it)
+            states = step
+            if not grow:
+                break
+            proposed = self.fetch([self.submit(k, _proposed, step[k]) for k in live])
+            stats["nodes_visited"] += sum(len(s) for _, _, s in proposed)
+            parents, edges, totals, n_distinct = _frequent(proposed, self.support)
+            stats["candidates"] += n_distinct
+            # only minimum DFS codes are patterns (tested here once per frequent extension)
+            codes = np.concatenate([last_codes[parents], edges[:, None, :]], axis=1)
+            if size:
+                minimal = _rs.dfs_codes_are_min(codes.reshape(-1, 5), size + 1)
+                parents, edges, totals, codes = (
+                    a[minimal] for a in (parents, edges, totals, codes)
+                )
+            last_codes = codes
+            if not len(edges):
+                break
+            levels.append((parents, edges, totals, []))
+            keep = self.broadcast((parents, edges))
+            size += 1
+        return _edge_patterns(
+            levels, live, self.offsets, self.vertex_values, self.edge_values, graph_ids
+        )
+
+    def partition(self, max_size: int | None, graph_ids: bool, budget: int | None) -> Any:
+        """The partition scheme (module docstring): the frequent edge patterns, or ``None``
+        when a shard's local search passed ``budget`` tree nodes."""
+        live, shards, stats = self.live, self.shards, self.stats
+        thresholds = local_thresholds(self.sizes, self.support)
+        local = {}
+        if max_size != 0:
+            local = {
+                k: self.submit(k, _phase1, shards[k], thresholds[k], max_size, self.n_jobs, budget)
+                for k in live
+            }
+        summaries = self.fetch([self.submit(k, _phase1_summary, local[k]) for k in local])
+        if any(cut for _, _, cut in summaries):
+            return None
         union: dict[Code, None] = {}
-        for codes, _ in summaries:
+        for codes, _, _ in summaries:
             union.update(dict.fromkeys(codes))
-        nodes_visited = sum(v for _, v in summaries)
+        stats["rounds"] += 2
+        stats["nodes_visited"] += sum(v for _, v, _ in summaries)
         codes = list(union)
-        order = dfs_code_order(codes, vertex_values, edge_values)
-        codes = [codes[k] for k in order]
-        singles = list(vertex_values) if single_vertices else []
-
-        # phase 2: exact support of every candidate in every non-empty shard
-        [candidates] = client.scatter([(codes, singles)], broadcast=True, hash=False)
-        futures.append(candidates)
-        counted: list[Any] = [None] * len(shards)
-        for k, f in enumerate(shards):
-            if sizes[k]:
-                counted[k] = client.submit(
-                    _phase2, f, local[k], candidates, int(n_jobs), pure=False, **near[k]
-                )
-        futures += [f for f in counted if f is not None]
-        live = [k for k in range(len(shards)) if counted[k] is not None]
-        counts = gather(
-            [client.submit(_phase2_counts, counted[k], pure=False, **near[k]) for k in live]
-        )
+        codes = [codes[k] for k in dfs_code_order(codes, self.vertex_values, self.edge_values)]
+        stats["candidates"] += len(codes)
+        candidates = self.broadcast(codes)
+        counted = {
+            k: self.submit(k, _phase2, shards[k], local.get(k), candidates, self.n_jobs)
+            for k in live
+        }
+        counts = self.fetch([self.submit(k, _phase2_counts, counted[k]) for k in live])
         total = np.sum(counts, axis=0) if counts else np.zeros(0, dtype=np.int64)
-        keep = np.flatnonzero(total >= support)
-
-        # phase 3: graph ids of the frequent candidates, in global numbering
-        offsets = np.concatenate([[0], np.cumsum(sizes)]).tolist()
+        keep = np.flatnonzero(total >= self.support)
         per_shard = (
-            gather([client.submit(_phase3, counted[k], keep, pure=False, **near[k]) for k in live])
+            self.fetch([self.submit(k, _phase3, counted[k], keep) for k in live])
             if graph_ids
             else None
         )
-    finally:
-        client.cancel(futures)
-    n_codes = len(codes)
-    patterns: list[Pattern] = []
-    no_ids = np.zeros(0, dtype=np.int64)
-    for pos, j in enumerate(keep.tolist()):
-        if per_shard is None:
-            ids = no_ids
-        else:
-            ids = np.concatenate(
-                [s[pos].astype(np.int64) + offsets[k] for s, k in zip(per_shard, live, strict=True)]
-            )
-        support = int(total[j])
-        if j >= n_codes:  # a single vertex
-            patterns.append(Pattern((), support, ids, (singles[j - n_codes],)))
-        else:
-            patterns.append(Pattern(codes[j], support, ids, _vertex_labels_of(codes[j])))
-    if single_vertices:  # single vertices first, as the single-machine miner reports them
-        n_single = int(np.count_nonzero(keep >= n_codes))
-        patterns = patterns[len(patterns) - n_single :] + patterns[: len(patterns) - n_single]
-    return patterns, nodes_visited
+        patterns = []
+        for pos, j in enumerate(keep.tolist()):
+            ids = _NO_IDS
+            if per_shard is not None:
+                ids = np.concatenate(
+                    [
+                        s[pos].astype(np.int64) + self.offsets[k]
+                        for s, k in zip(per_shard, live, strict=True)
+                    ]
+                )
+            code = codes[j]
+            patterns.append(Pattern(code, int(total[j]), ids, _vertex_labels_of(code)))
+        return patterns
+
+
+def _single_patterns(
+    singles: list[Any],
+    per_shard: list[list[np.ndarray]],
+    live: list[int],
+    offsets: np.ndarray,
+    support: int,
+    graph_ids: bool,
+) -> list[Pattern]:
+    """The frequent single-vertex patterns, by label, as the single-machine miner lists them."""
+    out = []
+    for j, value in enumerate(singles):
+        ids = np.concatenate([s[j] + offsets[k] for s, k in zip(per_shard, live, strict=True)])
+        if len(ids) >= support:
+            out.append(Pattern((), len(ids), ids if graph_ids else _NO_IDS, (value,)))
+    return out
+
+
+def _edge_patterns(
+    levels: list[tuple[np.ndarray, np.ndarray, np.ndarray, list[Any]]],
+    live: list[int],
+    offsets: np.ndarray,
+    vertex_values: list[Any],
+    edge_values: list[Any],
+    graph_ids: bool,
+) -> list[Pattern]:
+    """The frequent edge patterns of every round, in gSpan's DFS lexicographic order."""
+    made: list[Pattern] = []
+    prev_codes: list[Code] = [()]  # the empty pattern, parent of the one-edge ones
+    for parents, edges, totals, per_shard in levels:
+        ids: list[list[np.ndarray]] = [[] for _ in range(len(edges))]
+        for (positions, gid_ptr, gids), k in zip(per_shard, live if graph_ids else [], strict=True):
+            parts = np.split(gids.astype(np.int64) + offsets[k], gid_ptr[1:-1])
+            for pos, part in zip(positions.tolist(), parts[: len(positions)], strict=True):
+                ids[pos].append(part)
+        codes: list[Code] = []
+        for parent, (i, j, li, le, lj), total, found in zip(
+            parents.tolist(), edges.tolist(), totals.tolist(), ids, strict=True
+        ):
+            edge = (i, j, vertex_values[li], edge_values[le], vertex_values[lj])
+            code = (*prev_codes[parent], edge)
+            codes.append(code)
+            gids = np.concatenate(found) if graph_ids else _NO_IDS
+            made.append(Pattern(code, total, gids, _vertex_labels_of(code)))
+        prev_codes = codes
+    order = dfs_code_order([p.dfs_code for p in made], vertex_values, edge_values)
+    return [made[k] for k in order]

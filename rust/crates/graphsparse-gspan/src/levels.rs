@@ -3,10 +3,12 @@
 //! A database split into disjoint parts is mined exactly in rounds, as FSM-H does (Bhuiyan &
 //! Al Hasan, IEEE TKDE 2015). In round `k` every part extends the patterns of `k` edges that are
 //! frequent in the *whole* database (its [`Frontier`]) by one edge, on its own embeddings, and
-//! reports each minimal extension that occurs in it with its support there
+//! reports each rightmost-path extension that occurs in it with its support there
 //! ([`count_extensions`]). The caller adds the supports over the parts and keeps the
-//! extensions whose total reaches the minimum support; each part then keeps the embeddings of
-//! exactly those ([`extend_frontier`]) for the next round.
+//! extensions whose total reaches the minimum support and whose code is minimal
+//! ([`DfsCode::is_min`], tested once per frequent extension rather than in every part for
+//! every extension); each part then keeps the embeddings of exactly those
+//! ([`extend_frontier`]) for the next round.
 //!
 //! Why this is gSpan: support (distinct graphs) adds up over disjoint parts, it can only
 //! shrink from a code to its extensions, and the prefix of a minimum DFS code is a minimum DFS
@@ -18,13 +20,13 @@
 //! Cost: a part generates the one-edge extensions of the frequent patterns that occur in it,
 //! which is what gSpan does for them on one machine, twice (once to count, once to keep the
 //! frequent ones' embeddings), and holds the embeddings of one frontier. Nothing depends on how
-//! the parts are sized.
+//! the parts are sized. Single-vertex patterns are not part of the rounds.
 
 use graphsparse_budget::{Meter, RunControl, Truncation};
 use graphsparse_graph::GraphDatabase;
 use rayon::prelude::*;
 
-use crate::code::DfsCode;
+use crate::code::{DfsCode, DfsEdge};
 use crate::error::{GspanError, Result};
 use crate::miner::{SerialMode, mine_with_meter};
 use crate::params::{MinerParams, MinerValidParams};
@@ -127,26 +129,53 @@ impl Frontier {
     }
 }
 
+/// One rightmost-path extension found in a part (its code need not be minimal).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Extension {
+    /// Index of the extended pattern in the frontier (0 for the root's extensions).
+    pub parent: usize,
+    /// The edge appended to the parent's code.
+    pub edge: DfsEdge,
+    /// Number of the part's graphs holding the extension.
+    pub support: usize,
+}
+
+impl Extension {
+    /// The extension's code: its parent's with `edge` appended.
+    ///
+    /// # Complexity
+    /// O(code length).
+    pub fn code(&self, frontier: &Frontier) -> DfsCode {
+        let mut code = frontier
+            .patterns
+            .get(self.parent)
+            .map_or_else(DfsCode::new, |p| p.code().clone());
+        code.push(self.edge);
+        code
+    }
+}
+
 /// What one round found in one part.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LevelCount {
-    /// Every minimal one-edge extension of the frontier's patterns that occurs in the part,
-    /// with the number of its graphs holding it, in increasing code order.
-    pub extensions: Vec<(DfsCode, usize)>,
+    /// Every rightmost-path extension of the frontier's patterns that occurs in the part,
+    /// minimal or not, in increasing code order (by parent, then edge).
+    pub extensions: Vec<Extension>,
     /// Why the round stopped early (a cancellation), or `None` when it finished.
     pub truncation: Option<Truncation>,
 }
 
-/// The minimal one-edge extensions of `frontier`'s patterns in the part `db` (prepared as
-/// `index`) and their supports there; the frontier's patterns are extended in parallel on the
-/// current rayon pool (the result does not depend on the pool).
+/// The rightmost-path extensions of `frontier`'s patterns in the part `db` (prepared as
+/// `index`) and their supports there, minimal codes or not (the one-edge patterns of the root
+/// are always minimal); the frontier's patterns are extended in parallel on the current
+/// rayon pool (the result does not depend on the pool).
 ///
 /// # Errors
 /// [`GspanError::TooLarge`] as [`crate::mine`], for the root.
 ///
 /// # Complexity
 /// The extension step of gSpan for each pattern of the frontier: O(embeddings × pattern
-/// size) plus a minimality test per distinct extension.
+/// size), with no minimality test.
 ///
 /// # Example
 /// ```
@@ -160,7 +189,7 @@ pub struct LevelCount {
 /// let ctl = RunControl::new();
 /// let level = count_extensions(&db, &index, &Frontier::root(), &ctl).unwrap();
 /// assert_eq!(level.extensions.len(), 2);
-/// assert!(level.extensions.iter().all(|(code, support)| code.len() == 1 && *support == 1));
+/// assert!(level.extensions.iter().all(|x| x.parent == 0 && x.support == 1));
 /// ```
 pub fn count_extensions(
     db: &GraphDatabase,
@@ -169,18 +198,28 @@ pub fn count_extensions(
     ctl: &RunControl,
 ) -> Result<LevelCount> {
     let meter = index.params.budget().start(ctl);
-    let parts = each_pattern(db, index, frontier, &meter, || Counted(Vec::new()))?;
-    let extensions = parts.into_iter().flat_map(|c| c.0).collect();
+    let parts = each_pattern(db, index, frontier, &meter, |_| Counted(Vec::new()))?;
+    let extensions = parts
+        .into_iter()
+        .enumerate()
+        .flat_map(|(parent, c)| {
+            c.0.into_iter().map(move |(edge, support)| Extension {
+                parent,
+                edge,
+                support,
+            })
+        })
+        .collect();
     Ok(LevelCount {
         extensions,
         truncation: meter.truncation(),
     })
 }
 
-/// The next frontier: those one-edge extensions of `frontier`'s patterns listed in `keep`
-/// that occur in the part `db` (prepared as `index`), with their embeddings, and for each the
-/// position of its code in `keep`. Codes of `keep` that do not occur in the part, or are not
-/// extensions of the frontier, are left out.
+/// The next frontier: those one-edge extensions `(parent, edge)` of `frontier`'s patterns
+/// listed in `keep` that occur in the part `db` (prepared as `index`), with their embeddings,
+/// and for each the position of its entry in `keep`. Entries that do not occur in the part,
+/// or name no pattern of the frontier, are left out.
 ///
 /// # Errors
 /// [`GspanError::TooLarge`] as [`crate::mine`], for the root; [`GspanError::Mismatch`] when
@@ -193,16 +232,25 @@ pub fn extend_frontier(
     db: &GraphDatabase,
     index: &LevelIndex,
     frontier: &Frontier,
-    keep: &[DfsCode],
+    keep: &[(usize, DfsEdge)],
     ctl: &RunControl,
 ) -> Result<(Frontier, Vec<usize>)> {
+    // entries grouped by parent, each group sorted by edge for a binary search
     let mut order: Vec<usize> = (0..keep.len()).collect();
-    order.sort_unstable_by(|&a, &b| keep[a].cmp(&keep[b]));
-    let sorted: Vec<&DfsCode> = order.iter().map(|&k| &keep[k]).collect();
+    order.sort_unstable_by_key(|&k| (keep[k].0, edge_key(&keep[k].1)));
+    let sorted: Vec<(usize, [u32; 5])> = order
+        .iter()
+        .map(|&k| (keep[k].0, edge_key(&keep[k].1)))
+        .collect();
     let meter = index.params.budget().start(ctl);
-    let parts = each_pattern(db, index, frontier, &meter, || Kept {
-        keep: &sorted,
-        found: Vec::new(),
+    let parts = each_pattern(db, index, frontier, &meter, |parent| {
+        let lo = sorted.partition_point(|e| e.0 < parent);
+        let hi = sorted.partition_point(|e| e.0 <= parent);
+        Kept {
+            keep: &sorted[lo..hi],
+            offset: lo,
+            found: Vec::new(),
+        }
     })?;
     if meter.truncation().is_some() {
         return Err(GspanError::Mismatch(
@@ -221,8 +269,13 @@ pub fn extend_frontier(
     Ok((frontier, positions))
 }
 
-/// Runs a fresh visitor from `make` below every pattern of `frontier` (below the root: over
-/// the one-edge patterns), in parallel over the patterns; the visitors in frontier order.
+fn edge_key(e: &DfsEdge) -> [u32; 5] {
+    [e.from, e.to, e.from_label, e.edge_label, e.to_label]
+}
+
+/// Runs a fresh visitor from `make(parent)` below every pattern of `frontier` (below the
+/// root: over the one-edge patterns, as parent 0), in parallel over the patterns; the
+/// visitors in frontier order.
 fn each_pattern<V, F>(
     db: &GraphDatabase,
     index: &LevelIndex,
@@ -232,47 +285,62 @@ fn each_pattern<V, F>(
 ) -> Result<Vec<V>>
 where
     V: Visitor + Send,
-    F: Fn() -> V + Sync,
+    F: Fn(usize) -> V + Sync,
 {
     if frontier.size == 0 {
-        let mut v = make();
+        let mut v = make(0);
         mine_with_meter(db, &index.params, &mut v, meter)?;
         return Ok(vec![v]);
     }
     Ok(frontier
         .patterns
         .par_iter()
-        .map(|emb| {
-            let mut v = make();
-            below_checked::<V, SerialMode>(&index.index, &index.params, emb, &mut v, meter);
+        .enumerate()
+        .map(|(parent, emb)| {
+            let mut v = make(parent);
+            // minimality is the caller's test, once per globally frequent extension
+            below_checked::<V, SerialMode>(&index.index, &index.params, emb, &mut v, meter, false);
             v
         })
         .collect())
 }
 
-/// Records each child (code, support) and goes no deeper.
-struct Counted(Vec<(DfsCode, usize)>);
+/// Records each child's last edge and support, and goes no deeper.
+struct Counted(Vec<(DfsEdge, usize)>);
 
 impl Visitor for Counted {
     fn pre(&mut self, node: &Node<'_>) -> Visit {
-        self.0.push((node.code().clone(), node.support()));
+        let edge = *node
+            .code()
+            .edges()
+            .last()
+            .expect("invariant: an edge pattern");
+        self.0.push((edge, node.support()));
         Visit::Prune
     }
 }
 
-/// Keeps the embeddings of the children listed in `keep` (sorted) and goes no deeper.
+/// Keeps the embeddings of the children whose last edge is listed in `keep` (one parent's
+/// sorted entries, starting at `offset` of the whole sorted list) and goes no deeper.
 struct Kept<'k> {
-    keep: &'k [&'k DfsCode],
+    keep: &'k [(usize, [u32; 5])],
+    offset: usize,
     found: Vec<(usize, Embeddings)>,
 }
 
 impl Visitor for Kept<'_> {
     fn pre(&mut self, node: &Node<'_>) -> Visit {
-        if let Ok(at) = self.keep.binary_search(&node.code()) {
+        let edge = edge_key(
+            node.code()
+                .edges()
+                .last()
+                .expect("invariant: an edge pattern"),
+        );
+        if let Ok(at) = self.keep.binary_search_by(|e| e.1.cmp(&edge)) {
             let emb = node
                 .embeddings()
                 .expect("invariant: an edge pattern has embeddings");
-            self.found.push((at, emb));
+            self.found.push((self.offset + at, emb));
         }
         Visit::Prune
     }

@@ -65,7 +65,7 @@ pub use frequent::{
     CollectVisitor, FoundPattern, MiningResult, mine_frequent, mine_frequent_parallel,
 };
 pub use graphsparse_budget::{Budget, RunControl, Truncation};
-pub use levels::{Frontier, LevelCount, LevelIndex, count_extensions, extend_frontier};
+pub use levels::{Extension, Frontier, LevelCount, LevelIndex, count_extensions, extend_frontier};
 pub use mincode::min_dfs_code;
 pub use miner::{mine, mine_parallel, mine_parallel_with_meter, mine_with_meter};
 pub use params::{MinerParams, MinerValidParams};

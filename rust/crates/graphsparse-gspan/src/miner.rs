@@ -188,6 +188,8 @@ pub(crate) struct Shared<'a> {
     non_min: AtomicU64,
     /// Idle workers (their buffers are reused by the next task).
     spare: &'a Mutex<Vec<Worker>>,
+    /// Visit only children with minimal codes (off: every child, the caller tests minimality).
+    check_min: bool,
 }
 
 impl<'a> Shared<'a> {
@@ -207,7 +209,15 @@ impl<'a> Shared<'a> {
             pruned: AtomicU64::new(0),
             non_min: AtomicU64::new(0),
             spare,
+            check_min: true,
         }
+    }
+
+    /// Visits every frequent child, minimal or not: the level-wise rounds count extensions
+    /// without the minimality test, which then runs once per globally frequent extension.
+    pub(crate) fn without_min_check(mut self) -> Self {
+        self.check_min = false;
+        self
     }
 
     /// The statistics of a traversal that started when the meter stood at the given values.
@@ -792,7 +802,7 @@ impl Worker {
                 .edge
                 .cmp_extension(&children[b as usize].edge)
         });
-        if d == 0 {
+        if d == 0 || !sh.check_min {
             return;
         }
         let mut order = std::mem::take(&mut level.order);

@@ -336,19 +336,26 @@ fn below<V: Visitor, M: Mode<V>>(
     meter: &Meter<'_>,
 ) -> Result<MiningStats> {
     check(index, params, emb)?;
-    Ok(below_checked::<V, M>(index, params, emb, visitor, meter))
+    Ok(below_checked::<V, M>(
+        index, params, emb, visitor, meter, true,
+    ))
 }
 
-/// [`below`] for embeddings already checked against `index` and `params`.
+/// [`below`] for embeddings already checked against `index` and `params`; `check_min: false`
+/// visits non-minimal children too (see `Shared::without_min_check`).
 pub(crate) fn below_checked<V: Visitor, M: Mode<V>>(
     index: &MiningIndex,
     params: &MinerValidParams,
     emb: &Embeddings,
     visitor: &mut V,
     meter: &Meter<'_>,
+    check_min: bool,
 ) -> MiningStats {
     let (nodes_before, seconds_before) = (meter.nodes(), meter.elapsed());
-    let sh = Shared::new(&index.prepared, params, meter, &index.spare);
+    let mut sh = Shared::new(&index.prepared, params, meter, &index.spare);
+    if !check_min {
+        sh = sh.without_min_check();
+    }
     let d = emb.code.len();
     if d < params.max_size().unwrap_or(usize::MAX) {
         let prefix: Vec<&[Emb]> = (0..d - 1).map(|t| emb.level(t)).collect();

@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use common::{G, arb_graph, to_db, tuples};
 use graphsparse_budget::RunControl;
 use graphsparse_gspan::{
-    DfsCode, Embeddings, Frontier, LevelIndex, MinerParams, count_extensions, extend_frontier,
-    mine_frequent,
+    DfsCode, DfsEdge, Embeddings, Frontier, LevelIndex, MinerParams, count_extensions,
+    extend_frontier, mine_frequent,
 };
 use proptest::prelude::*;
 
@@ -37,29 +37,48 @@ fn mine_in_rounds(
     let mut frontiers: Vec<Frontier> = dbs.iter().map(|_| Frontier::root()).collect();
     let mut found = Found::new();
     for _size in 1..=max_size {
+        // supports added over the parts, by code
         let mut total: BTreeMap<DfsCode, usize> = BTreeMap::new();
         for ((db, ix), f) in dbs.iter().zip(&index).zip(&frontiers) {
             let level = pool.install(|| count_extensions(db, ix, f, &ctl).unwrap());
             assert!(level.truncation.is_none());
-            assert!(level.extensions.windows(2).all(|w| w[0].0 < w[1].0));
-            for (code, s) in level.extensions {
-                assert!(s >= 1 && code.is_min());
-                *total.entry(code).or_default() += s;
+            let codes: Vec<DfsCode> = level.extensions.iter().map(|x| x.code(f)).collect();
+            assert!(codes.windows(2).all(|w| w[0] < w[1]));
+            for (code, x) in codes.into_iter().zip(&level.extensions) {
+                assert!(x.support >= 1);
+                *total.entry(code).or_default() += x.support;
             }
         }
-        let keep: Vec<DfsCode> = total
+        let frequent: Vec<DfsCode> = total
             .into_iter()
-            .filter(|&(_, s)| s >= min_support)
+            .filter(|(c, s)| *s >= min_support && c.is_min())
             .map(|(c, _)| c)
             .rev() // any order: positions map back
             .collect();
-        if keep.is_empty() {
+        if frequent.is_empty() {
             break;
         }
         for (k, ((db, ix), f)) in dbs.iter().zip(&index).zip(frontiers.iter_mut()).enumerate() {
+            // each part names the parent by its own frontier index
+            let keep: Vec<(usize, DfsEdge)> = frequent
+                .iter()
+                .map(|c| {
+                    let (prefix, last) = c.edges().split_at(c.len() - 1);
+                    // the root is parent 0
+                    let parent = if f.size() == 0 {
+                        0
+                    } else {
+                        f.patterns()
+                            .iter()
+                            .position(|p| p.code().edges() == prefix)
+                            .unwrap_or(usize::MAX)
+                    };
+                    (parent, last[0])
+                })
+                .collect();
             let (next, at) = pool.install(|| extend_frontier(db, ix, f, &keep, &ctl).unwrap());
             for (emb, &a) in next.patterns().iter().zip(&at) {
-                assert_eq!(emb.code(), &keep[a]);
+                assert_eq!(emb.code(), &frequent[a]);
                 let entry = found.entry(tuples(emb.code())).or_default();
                 entry.0 += emb.graph_ids().len();
                 entry
@@ -133,7 +152,11 @@ fn a_frontier_survives_its_parts() {
     let mut f = Frontier::root();
     for _ in 0..3 {
         let level = count_extensions(&db, &ix, &f, &ctl).unwrap();
-        let keep: Vec<DfsCode> = level.extensions.into_iter().map(|(c, _)| c).collect();
+        let keep: Vec<(usize, DfsEdge)> = level
+            .extensions
+            .iter()
+            .map(|x| (x.parent, x.edge))
+            .collect();
         f = extend_frontier(&db, &ix, &f, &keep, &ctl).unwrap().0;
     }
     assert!(!f.patterns().is_empty());
@@ -172,7 +195,11 @@ fn bad_parts_are_refused() {
     let ctl = RunControl::new();
     let root = Frontier::root();
     let level = count_extensions(&db, &ix, &root, &ctl).unwrap();
-    let keep: Vec<DfsCode> = level.extensions.iter().map(|(c, _)| c.clone()).collect();
+    let keep: Vec<(usize, DfsEdge)> = level
+        .extensions
+        .iter()
+        .map(|x| (x.parent, x.edge))
+        .collect();
     let (f, _) = extend_frontier(&db, &ix, &root, &keep, &ctl).unwrap();
     let e = &f.patterns()[0];
     let pairs: Vec<u32> = e.pairs().flatten().collect();

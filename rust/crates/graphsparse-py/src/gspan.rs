@@ -2,8 +2,9 @@
 
 use graphsparse::graph::GraphRef;
 use graphsparse::gspan::{
-    DfsCode, DfsEdge, Embeddings, Frontier, GspanError, LevelIndex, MinerParams, MinerValidParams,
-    Node, ParallelVisitor, Visit, Visitor, count_extensions, extend_frontier, mine, mine_parallel,
+    DfsCode, DfsEdge, Embeddings, Extension, Frontier, GspanError, LevelIndex, MinerParams,
+    MinerValidParams, Node, ParallelVisitor, Visit, Visitor, count_extensions, extend_frontier,
+    mine, mine_parallel,
 };
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
@@ -195,6 +196,23 @@ struct FrontierParts<'py> {
     gid_ptr: PyReadonlyArray1<'py, i64>,
 }
 
+/// `rows` of `(i, j, l_i, l_ij, l_j)` as DFS edges.
+fn edges_of(rows: &[i64], what: &str) -> PyResult<Vec<DfsEdge>> {
+    if rows.len() % 5 != 0 {
+        return Err(bad_param(format!("{what} must have 5 columns")));
+    }
+    rows.chunks_exact(5)
+        .map(|e| {
+            let v: Vec<u32> = e
+                .iter()
+                .map(|&x| u32::try_from(x))
+                .collect::<Result<_, _>>()
+                .map_err(|_| bad_param(format!("{what} holds {e:?}, out of range")))?;
+            Ok(DfsEdge::new(v[0], v[1], v[2], v[3], v[4]))
+        })
+        .collect()
+}
+
 /// `rows` of `(i, j, l_i, l_ij, l_j)`, `size` at a time, as DFS codes.
 fn codes_of(rows: &[i64], size: usize, what: &str) -> PyResult<Vec<DfsCode>> {
     if size == 0 || rows.len() % (5 * size) != 0 {
@@ -202,21 +220,10 @@ fn codes_of(rows: &[i64], size: usize, what: &str) -> PyResult<Vec<DfsCode>> {
             "{what} must hold whole codes of {size} edges"
         )));
     }
-    rows.chunks_exact(5 * size)
-        .map(|c| {
-            let edges = c
-                .chunks_exact(5)
-                .map(|e| {
-                    let v: Vec<u32> = e
-                        .iter()
-                        .map(|&x| u32::try_from(x))
-                        .collect::<Result<_, _>>()
-                        .map_err(|_| bad_param(format!("{what} holds {e:?}, out of range")))?;
-                    Ok(DfsEdge::new(v[0], v[1], v[2], v[3], v[4]))
-                })
-                .collect::<PyResult<Vec<_>>>()?;
-            DfsCode::from_edges(edges).map_err(|e| PyGsErr::from(e).into())
-        })
+    let edges = edges_of(rows, what)?;
+    edges
+        .chunks_exact(size)
+        .map(|c| DfsCode::from_edges(c.to_vec()).map_err(|e| PyGsErr::from(e).into()))
         .collect()
 }
 
@@ -266,21 +273,21 @@ impl FrontierParts<'_> {
     }
 }
 
-fn code_rows(codes: impl Iterator<Item = DfsCode>) -> Vec<i64> {
-    codes
-        .flat_map(|c| {
-            c.edges()
-                .iter()
-                .flat_map(|e| [e.from, e.to, e.from_label, e.edge_label, e.to_label].map(i64::from))
-                .collect::<Vec<_>>()
-        })
+type Proposed<'py> = (
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray2<i64>>,
+    Bound<'py, PyArray1<i64>>,
+);
+
+fn edge_rows(edges: impl Iterator<Item = DfsEdge>) -> Vec<i64> {
+    edges
+        .flat_map(|e| [e.from, e.to, e.from_label, e.edge_label, e.to_label].map(i64::from))
         .collect()
 }
 
-type CodeCounts<'py> = (Bound<'py, PyArray2<i64>>, Bound<'py, PyArray1<i64>>);
-
 /// Round of level-wise mining on one shard: the minimal one-edge extensions of `frontier`'s
-/// patterns that occur in `db`, as `(codes (n · (size + 1), 5), supports (n,))`.
+/// patterns that occur in `db`, as `(parents (n,), edges (n, 5), supports (n,))`: the index
+/// of the extended frontier pattern (0 for the root), the appended edge, the local support.
 #[pyfunction]
 #[pyo3(signature = (db, frontier, n_threads = 1))]
 fn level_extensions<'py>(
@@ -288,7 +295,7 @@ fn level_extensions<'py>(
     db: &Database,
     frontier: &Bound<'py, PyAny>,
     n_threads: usize,
-) -> PyResult<CodeCounts<'py>> {
+) -> PyResult<Proposed<'py>> {
     let parts: FrontierParts<'_> = frontier.extract()?;
     let n_threads = threads(py, n_threads)?;
     let db = &db.0;
@@ -298,13 +305,7 @@ fn level_extensions<'py>(
         count_extensions(db, &index, &frontier, ctl)
     })?
     .map_err(PyGsErr::from)?;
-    let n = level.extensions.len();
-    let supports: Vec<i64> = level.extensions.iter().map(|(_, s)| *s as i64).collect();
-    let rows = code_rows(level.extensions.into_iter().map(|(c, _)| c));
-    let codes = rows
-        .into_pyarray(py)
-        .reshape([n * (frontier.size() + 1), 5])?;
-    Ok((codes, supports.into_pyarray(py)))
+    proposed(py, &level.extensions)
 }
 
 type FrontierArrays<'py> = (
@@ -317,26 +318,57 @@ type FrontierArrays<'py> = (
     Bound<'py, PyArray1<i64>>,
 );
 
-/// The next frontier of one shard: the extensions of `frontier`'s patterns listed in `keep`
-/// (rows of `(i, j, l_i, l_ij, l_j)`, `size + 1` per code) that occur in `db`, as the arrays
-/// `(codes, pairs, emb_ptr, starts, gids, gid_ptr, positions in keep)`.
+fn proposed<'py>(py: Python<'py>, x: &[Extension]) -> PyResult<Proposed<'py>> {
+    let parents: Vec<i64> = x.iter().map(|e| e.parent as i64).collect();
+    let supports: Vec<i64> = x.iter().map(|e| e.support as i64).collect();
+    let edges = edge_rows(x.iter().map(|e| e.edge));
+    Ok((
+        parents.into_pyarray(py),
+        edges.into_pyarray(py).reshape([x.len(), 5])?,
+        supports.into_pyarray(py),
+    ))
+}
+
+/// The next frontier of one shard: the extensions `(parents[k], edges[k])` of `frontier`'s
+/// patterns that occur in `db`, as the arrays `(codes, pairs, emb_ptr, starts, gids, gid_ptr,
+/// positions in the list given)`, and, when `grow`, the new frontier's extensions as
+/// [`level_extensions`] lists them (else `None`): one round of level-wise mining.
 #[pyfunction]
-#[pyo3(signature = (db, frontier, keep, n_threads = 1))]
+#[pyo3(signature = (db, frontier, parents, edges, grow, n_threads = 1))]
 fn level_frontier<'py>(
     py: Python<'py>,
     db: &Database,
     frontier: &Bound<'py, PyAny>,
-    keep: PyReadonlyArray2<'py, i64>,
+    parents: PyReadonlyArray1<'py, i64>,
+    edges: PyReadonlyArray2<'py, i64>,
+    grow: bool,
     n_threads: usize,
-) -> PyResult<FrontierArrays<'py>> {
+) -> PyResult<(FrontierArrays<'py>, Option<Proposed<'py>>)> {
     let parts: FrontierParts<'_> = frontier.extract()?;
     let n_threads = threads(py, n_threads)?;
-    let keep = codes_of(keep.as_slice()?, parts.size + 1, "keep")?;
+    let edges = edges_of(edges.as_slice()?, "edges")?;
+    let parents = parents.as_slice()?;
+    if parents.len() != edges.len() {
+        return Err(bad_param(
+            "parents and edges must have one row per extension",
+        ));
+    }
+    let keep: Vec<(usize, DfsEdge)> = parents
+        .iter()
+        .zip(&edges)
+        .map(|(&p, &e)| (usize::try_from(p).unwrap_or(usize::MAX), e))
+        .collect();
     let db = &db.0;
     let index = py.detach(|| LevelIndex::new(db)).map_err(PyGsErr::from)?;
     let frontier = parts.frontier(&index)?;
-    let (next, positions) = run(py, Exec::Pool(n_threads), None, |ctl| {
-        extend_frontier(db, &index, &frontier, &keep, ctl)
+    let (next, positions, level) = run(py, Exec::Pool(n_threads), None, |ctl| {
+        let (next, positions) = extend_frontier(db, &index, &frontier, &keep, ctl)?;
+        let level = if grow {
+            Some(count_extensions(db, &index, &next, ctl)?)
+        } else {
+            None
+        };
+        Ok::<_, GspanError>((next, positions, level))
     })?
     .map_err(PyGsErr::from)?;
     let n = next.patterns().len();
@@ -350,9 +382,13 @@ fn level_frontier<'py>(
         gid_ptr.push(gids.len() as i64);
     }
     let n_pairs = pairs.len() / 2;
-    let rows = code_rows(next.patterns().iter().map(|e| e.code().clone()));
+    let rows = edge_rows(
+        next.patterns()
+            .iter()
+            .flat_map(|e| e.code().edges().to_vec()),
+    );
     let positions: Vec<i64> = positions.into_iter().map(|p| p as i64).collect();
-    Ok((
+    let arrays = (
         rows.into_pyarray(py).reshape([n * next.size(), 5])?,
         pairs.into_pyarray(py).reshape([n_pairs, 2])?,
         emb_ptr.into_pyarray(py),
@@ -360,10 +396,26 @@ fn level_frontier<'py>(
         gids.into_pyarray(py),
         gid_ptr.into_pyarray(py),
         positions.into_pyarray(py),
-    ))
+    );
+    let proposals = level.map(|l| proposed(py, &l.extensions)).transpose()?;
+    Ok((arrays, proposals))
+}
+
+/// For each code of `codes` (rows of `(i, j, l_i, l_ij, l_j)`, `size` per code), whether it
+/// is the minimum DFS code of its graph.
+#[pyfunction]
+fn dfs_codes_are_min<'py>(
+    py: Python<'py>,
+    codes: PyReadonlyArray2<'py, i64>,
+    size: usize,
+) -> PyResult<Bound<'py, PyArray1<bool>>> {
+    let codes = codes_of(codes.as_slice()?, size, "codes")?;
+    let mins: Vec<bool> = py.detach(|| codes.iter().map(DfsCode::is_min).collect());
+    Ok(mins.into_pyarray(py))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(dfs_codes_are_min, m)?)?;
     m.add_function(wrap_pyfunction!(level_extensions, m)?)?;
     m.add_function(wrap_pyfunction!(level_frontier, m)?)?;
     m.add_function(wrap_pyfunction!(mine_subgraphs, m)?)?;
