@@ -84,16 +84,10 @@ def test_everything_shipped_round_trips_through_pickle(data_dir):
     import cloudpickle
 
     from graphsparse import compression as gc
+    from graphsparse.distributed._partition import _Counted, _LocalMined, _phase1
+    from graphsparse.distributed._rounds import _proposed, _Round, _round
     from graphsparse.distributed._shards import Packed, unpacked
-    from graphsparse.distributed.mining import (
-        _Counted,
-        _frequent,
-        _LocalMined,
-        _phase1,
-        _proposed,
-        _Round,
-        _round,
-    )
+    from graphsparse.distributed.mining import _frequent
 
     mutag = gs.load_tu(data_dir / "tu" / "MUTAG")[:40]
     local = _phase1(mutag, 10, 3, 1, None)

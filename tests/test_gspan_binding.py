@@ -292,3 +292,14 @@ def test_real_data_counts(data_dir: Path) -> None:
     cpdb = read_gspan(data_dir / "molecules" / "CPDB" / "mutagen.gsp")
     assert len(rs.mine_subgraphs(cpdb._db, params(68), 1)["support"]) == 324
     assert len(rs.mine_subgraphs(cpdb._db, params(34, max_size=6), 2)["support"]) <= 1085
+
+
+@pytest.mark.parametrize("key", ["min_support", "max_size", "max_nodes"])
+@pytest.mark.parametrize("value", [2**63, 2**64 + 1])
+def test_the_binding_refuses_counts_past_int64(key, value):
+    # the Python API refuses these first; the binding is the backstop for direct callers and
+    # must not saturate a count into "no limit"
+    db = rs.Database(*flat([([0, 0, 0], [(0, 1, 0), (1, 2, 0)])]))
+    kw = {"min_support": 1, key: value}
+    with pytest.raises(InvalidParameterError, match=r"below 2\*\*63"):
+        rs.mine_subgraphs(db, params(**kw))

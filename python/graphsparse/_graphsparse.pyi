@@ -58,6 +58,30 @@ def min_dfs_code(
     edge_labels: npt.NDArray[np.int64],
 ) -> npt.NDArray[np.int64]: ...
 
+# level-wise rounds over one shard (graphsparse.distributed); `frontier` has the attributes
+# size, codes, pairs, emb_ptr, starts, gids, gid_ptr (see distributed/_rounds.py's _Frontier)
+_Proposed = tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]
+_FrontierArrays = tuple[
+    npt.NDArray[np.int64],
+    npt.NDArray[np.uint32],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.uint32],
+    npt.NDArray[np.uint32],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+]
+
+def level_extensions(db: Database, frontier: Any, n_threads: int = 1) -> _Proposed: ...
+def level_frontier(
+    db: Database,
+    frontier: Any,
+    parents: npt.NDArray[np.int64],
+    edges: npt.NDArray[np.int64],
+    grow: bool,
+    n_threads: int = 1,
+) -> tuple[_FrontierArrays, _Proposed | None]: ...
+def dfs_codes_are_min(codes: npt.NDArray[np.int64], size: int) -> npt.NDArray[np.bool_]: ...
+
 # prize-collecting Steiner forest: (vertices, edge_ids)
 def pcst(
     edges: npt.NDArray[np.int64],

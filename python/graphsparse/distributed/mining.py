@@ -52,7 +52,6 @@ from __future__ import annotations
 
 import numbers
 import time
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -60,10 +59,21 @@ import numpy as np
 
 from .. import _graphsparse as _rs  # type: ignore[attr-defined]
 from .._validation import as_count, as_flag, min_support_count
-from ..exceptions import InvalidParameterError, TruncatedSearchWarning
+from ..exceptions import InvalidParameterError
 from ..mining import MiningResult, Pattern
-from ..mining import mine_subgraphs as _mine_local
-from ..models import _occurrences
+from ._partition import (
+    _SCHEMES,
+    PARTITION_MIN_THRESHOLD,
+    PARTITION_NODE_BUDGET,
+    Code,
+    _phase1,
+    _phase1_summary,
+    _phase2,
+    _phase2_counts,
+    _phase3,
+    local_thresholds,
+)
+from ._rounds import _NO_CODES, _NO_IDS, _frontier_ids, _proposed, _round, _value
 from ._shards import Loader, as_n_shards, get_client, shard_futures, shard_info
 
 __all__ = [
@@ -74,9 +84,6 @@ __all__ = [
     "local_thresholds",
     "mine_subgraphs",
 ]
-
-
-Code = tuple[tuple[Any, Any, Any, Any, Any], ...]
 
 
 class ShardedMiningResult(MiningResult):
@@ -123,149 +130,6 @@ class ShardedMiningResult(MiningResult):
         self.scheme = scheme
 
 
-# -- the state a shard keeps between rounds (on its worker) ---------------------------------------
-_NO_CODES = np.zeros((0, 5), dtype=np.int64)
-_NO_IDS = np.zeros(0, dtype=np.int64)
-
-
-class _Frontier:
-    """A shard's patterns of ``size`` edges with their embeddings, as flat arrays.
-
-    The layout :func:`graphsparse._graphsparse.level_frontier` returns and takes back (see
-    ``FrontierParts`` in the binding); plain arrays, so the state pickles if Dask moves it.
-    ``size == 0`` is the empty pattern that round 0 extends.
-    """
-
-    __slots__ = ("codes", "emb_ptr", "gid_ptr", "gids", "pairs", "size", "starts")
-
-    def __init__(self, size: int, *arrays: np.ndarray) -> None:
-        self.size = size
-        if not arrays:
-            u32 = np.zeros(0, dtype=np.uint32)
-            arrays = (_NO_CODES, u32.reshape(0, 2), np.zeros(1, np.int64), u32, u32)
-            arrays += (np.zeros(1, np.int64),)
-        self.codes, self.pairs, self.emb_ptr, self.starts, self.gids, self.gid_ptr = arrays
-
-    def __len__(self) -> int:
-        return len(self.gid_ptr) - 1
-
-    def nbytes(self) -> int:
-        return sum(getattr(self, a).nbytes for a in self.__slots__ if a != "size")
-
-
-class _Round:
-    """A shard after one round: its frontier, where the frontier's patterns sit in the
-    driver's list of that round, and the extensions it proposes with their local supports:
-    ``parents`` (positions in the driver's list) and appended ``edges`` (collection-wide label
-    ids)."""
-
-    __slots__ = ("edges", "frontier", "parents", "positions", "supports")
-
-    def __init__(
-        self,
-        frontier: _Frontier,
-        positions: np.ndarray,
-        proposed: tuple[np.ndarray, np.ndarray, np.ndarray],
-    ) -> None:
-        self.frontier, self.positions = frontier, positions
-        self.parents, self.edges, self.supports = proposed
-
-    def nbytes(self) -> int:
-        arrays = (self.positions, self.parents, self.edges, self.supports)
-        return self.frontier.nbytes() + sum(a.nbytes for a in arrays)
-
-
-def _register_sizes() -> None:
-    """Real sizes for the per-shard state kept on the workers (see ``_shards._register_sizes``)."""
-    from dask.sizeof import sizeof
-
-    sizeof.register(_Round)(_Round.nbytes)
-
-
-_register_sizes()
-
-
-# -- the tasks that run on the workers ------------------------------------------------------------
-def _label_maps(ds: Any, labels: tuple[list[Any], list[Any]]) -> tuple[np.ndarray, np.ndarray]:
-    """The collection-wide id of each of the shard's vertex and edge label ids."""
-    vertex_values, edge_values = labels
-    vid = {v: k for k, v in enumerate(vertex_values)}
-    eid = {v: k for k, v in enumerate(edge_values)}
-    # a shard lists label values it may not use; those are not in the collection's lists
-    vmap = np.array([vid.get(v, -1) for v in ds.vertex_label_values], dtype=np.int64)
-    emap = np.array([eid.get(v, -1) for v in ds.edge_label_values], dtype=np.int64)
-    return vmap, emap
-
-
-def _relabel(codes: np.ndarray, vmap: np.ndarray, emap: np.ndarray) -> np.ndarray:
-    """``codes`` (rows of ``(i, j, l_i, l_ij, l_j)``) with their labels mapped."""
-    out = codes.copy()
-    out[:, 2], out[:, 3], out[:, 4] = vmap[codes[:, 2]], emap[codes[:, 3]], vmap[codes[:, 4]]
-    return out
-
-
-def _inverse(fwd: np.ndarray, n: int) -> np.ndarray:
-    inv = np.full(n, -1, dtype=np.int64)
-    ok = fwd >= 0
-    inv[fwd[ok]] = np.flatnonzero(ok)
-    return inv
-
-
-def _round(
-    ds: Any,
-    prev: _Round | None,
-    keep: tuple[np.ndarray, np.ndarray] | None,
-    labels: tuple[list[Any], list[Any]],
-    grow: bool,
-    n_jobs: int,
-) -> _Round:
-    """One round on one shard: keep the embeddings of the extensions ``keep`` (the previous
-    round's frequent ones: positions of their parents in the round before, appended edges in
-    collection-wide label ids), then list their own extensions (when ``grow``)."""
-    vmap, emap = _label_maps(ds, labels)
-    if prev is None:
-        frontier, positions = _Frontier(0), np.zeros(1, dtype=np.int64)  # the empty pattern
-        proposed = _rs.level_extensions(ds._db, frontier, n_jobs) if grow else None
-    else:
-        assert keep is not None
-        parents, edges = keep
-        # the shard's index of each parent; -1 where the parent does not occur here
-        local_parent = np.full(int(prev.positions.max(initial=-1)) + 1, -1, dtype=np.int64)
-        local_parent[prev.positions] = np.arange(len(prev.positions))
-        inv_v, inv_e = _inverse(vmap, len(labels[0])), _inverse(emap, len(labels[1]))
-        local = _relabel(edges, inv_v, inv_e)
-        lp = np.full(len(parents), -1, dtype=np.int64)
-        known = parents < len(local_parent)
-        lp[known] = local_parent[parents[known]]
-        # an extension with a label or a parent this shard lacks cannot occur in it
-        here = np.flatnonzero((lp >= 0) & (local[:, 2:] >= 0).all(axis=1))
-        arrays, proposed = _rs.level_frontier(
-            ds._db, prev.frontier, lp[here], local[here], grow, n_jobs
-        )
-        frontier = _Frontier(prev.frontier.size + 1, *arrays[:6])
-        positions = here[arrays[6]]
-    if proposed is None or not len(positions):
-        return _Round(frontier, positions, (_NO_IDS, _NO_CODES, _NO_IDS))
-    parents, edges, supports = proposed
-    return _Round(frontier, positions, (positions[parents], _relabel(edges, vmap, emap), supports))
-
-
-def _value(value: Any) -> Any:
-    return value
-
-
-def _proposed(r: _Round) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    return r.parents, r.edges, r.supports
-
-
-def _frontier_ids(r: _Round) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Positions of the shard's frontier patterns in the round's list, with their local graph
-    ids (``gid_ptr``, ``gids`` in the narrowest unsigned dtype: fewer bytes to move)."""
-    f = r.frontier
-    gids = f.gids.astype(np.min_scalar_type(int(f.gids.max(initial=0))))
-    return r.positions, f.gid_ptr, gids
-
-
 def _vertex_label_ids(ds: Any, values: list[Any]) -> list[np.ndarray]:
     """For each vertex label value, the local ids of the graphs that have such a vertex."""
     graph_of = np.repeat(np.arange(len(ds), dtype=np.int64), np.diff(ds.node_ptr))
@@ -276,96 +140,6 @@ def _vertex_label_ids(ds: Any, values: list[Any]) -> list[np.ndarray]:
         for lab, ids in zip(labels.tolist(), np.split(pairs[:, 1], starts[1:]), strict=True):
             out[ds.vertex_label_values[lab]] = ids
     return [out.get(v, _NO_IDS) for v in values]
-
-
-# -- the partition scheme's tasks -----------------------------------------------------------------
-#: ``scheme="auto"`` runs the partition scheme only when every non-empty shard's local
-#: threshold is at least this (small thresholds propose nearly every subgraph of a shard).
-PARTITION_MIN_THRESHOLD = 20
-#: ... and only while every local search stays within this many tree nodes.
-PARTITION_NODE_BUDGET = 1_000_000
-_SCHEMES = ("auto", "level-wise", "partition")
-
-
-def local_thresholds(sizes: Sequence[int], min_support: int) -> list[int]:
-    """Partition-scheme threshold ``ceil(min_support · n_i / n)`` of each shard (0 if empty).
-
-    Exact integer arithmetic, so no rounding can push a threshold above its true value.
-
-    >>> local_thresholds([10, 0, 5, 1], 6)
-    [4, 0, 2, 1]
-    """
-    n = sum(sizes)
-    return [(min_support * n_i + n - 1) // n if n_i else 0 for n_i in sizes]
-
-
-class _LocalMined:
-    """A shard's locally frequent patterns: DFS code (label values) -> local graph ids."""
-
-    __slots__ = ("cut", "ids", "nodes_visited")
-
-    def __init__(self, ids: dict[Code, np.ndarray], nodes_visited: int, cut: bool) -> None:
-        self.ids, self.nodes_visited, self.cut = ids, nodes_visited, cut
-
-
-class _Counted:
-    """A shard's exact local graph ids of every candidate (kept on the worker)."""
-
-    __slots__ = ("ids",)
-
-    def __init__(self, ids: list[np.ndarray]) -> None:
-        self.ids = ids
-
-
-def _ids_size(ids: Any) -> int:
-    return sum(a.nbytes + 100 for a in ids)
-
-
-def _register_partition_sizes() -> None:
-    from dask.sizeof import sizeof
-
-    sizeof.register(_LocalMined)(lambda m: _ids_size(m.ids.values()))
-    sizeof.register(_Counted)(lambda c: _ids_size(c.ids))
-
-
-_register_partition_sizes()
-
-
-def _phase1(
-    ds: Any, threshold: int, max_size: int | None, n_jobs: int, budget: int | None
-) -> _LocalMined:
-    with warnings.catch_warnings():  # a cut search is reported in the result, not warned
-        warnings.simplefilter("ignore", TruncatedSearchWarning)
-        result = _mine_local(ds, threshold, max_size, n_jobs, max_nodes=budget)
-    ids = {} if result.truncated else {p.dfs_code: p.graph_ids for p in result}
-    return _LocalMined(ids, result.nodes_visited, result.truncated)
-
-
-def _phase1_summary(local: _LocalMined) -> tuple[list[Code], int, bool]:
-    return list(local.ids), local.nodes_visited, local.cut
-
-
-def _phase2(ds: Any, local: _LocalMined | None, codes: list[Code], n_jobs: int) -> _Counted:
-    """Exact local support of every candidate: the shard's own patterns, the rest matched."""
-    known = local.ids if local is not None else {}
-    todo = [k for k, c in enumerate(codes) if c not in known]
-    out = [known.get(c, _NO_IDS) for c in codes]
-    if todo:
-        probes = [Pattern(codes[k], 0, _NO_IDS) for k in todo]
-        for k, ids in zip(todo, _occurrences(probes, ds, n_jobs), strict=True):
-            out[k] = np.asarray(ids, dtype=np.int64)
-    return _Counted(out)
-
-
-def _phase2_counts(counted: _Counted) -> np.ndarray:
-    return np.fromiter((len(ids) for ids in counted.ids), dtype=np.int64, count=len(counted.ids))
-
-
-def _phase3(counted: _Counted, keep: np.ndarray) -> list[np.ndarray]:
-    """Local graph ids of the kept candidates, in the narrowest unsigned dtype (fewer bytes)."""
-    n = max((int(counted.ids[k][-1]) for k in keep.tolist() if len(counted.ids[k])), default=0)
-    dtype = np.min_scalar_type(n)
-    return [counted.ids[k].astype(dtype) for k in keep.tolist()]
 
 
 # -- the driver -----------------------------------------------------------------------------------

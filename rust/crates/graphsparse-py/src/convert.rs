@@ -242,8 +242,9 @@ impl<'py> FromPyObject<'_, 'py> for Real {
     }
 }
 
-/// A non-negative integer from Python (`int` or a NumPy integer; not `bool`, not `float`).
-/// Values beyond `u64::MAX` saturate: a count or budget that large is no limit at all.
+/// A non-negative integer from Python (`int` or a NumPy integer; not `bool`, not `float`),
+/// below 2**63 as every count of the Python API is (`graphsparse._validation.as_count`): a
+/// larger one is refused, never saturated into "no limit".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Count(pub u64);
 
@@ -254,10 +255,10 @@ fn count(obj: &Borrowed<'_, '_, PyAny>) -> PyResult<u64> {
     }
     let index = obj.call_method0("__index__").map_err(|_| not_int())?;
     let int = index.cast::<PyInt>().map_err(|_| not_int())?;
-    match int.extract::<u64>() {
-        Ok(v) => Ok(v),
-        Err(_) if int.lt(0)? => Err(bad_param(format!("must be >= 0, got {}", repr(obj)))),
-        Err(_) => Ok(u64::MAX),
+    match int.extract::<i64>() {
+        Ok(v) if v >= 0 => Ok(v as u64),
+        _ if int.lt(0)? => Err(bad_param(format!("must be >= 0, got {}", repr(obj)))),
+        _ => Err(bad_param(format!("must be below 2**63, got {}", repr(obj)))),
     }
 }
 
@@ -282,7 +283,7 @@ impl Count {
     }
 }
 
-/// A node budget from Python: a positive integer (saturating beyond `u64::MAX`). Zero is
+/// A node budget from Python: a positive integer below 2**63. Zero is
 /// refused here because a Python caller who asks for no work at all made a mistake; Rust
 /// callers may pass 0.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
