@@ -76,6 +76,7 @@ def test_killed_worker_costs_a_retry_not_the_result(
         thread.join()
     assert killed and killed[0][1] < finished, "the worker was killed after the run ended"
     assert list(got) == list(expected)
+    assert got.scheme == "level-wise"  # thresholds of 3: the rounds, each state recomputable
     dask_client.wait_for_workers(2, timeout=120)
     assert killed[0][0] not in dask_client.run(os.getpid).values()
 
