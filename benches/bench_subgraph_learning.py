@@ -166,7 +166,7 @@ def run_path(args) -> None:
             f"{sum(r['seconds'] for r in h):8.2f} {st['visited']:10d} "
             f"{st['visited'] / max(len(h), 1):10.0f} {st['pruned_bound']:12d} "
             f"{st['pruned_spp']:11d} {m.duality_gap_:9.2e} {acc:>7}"
-            + ("" if m.truncated_ is None else f"  (stopped: {m.truncated_})")
+            + (f"  (stopped: {m.truncation_})" if m.truncated_ else "")
         )
     done = "" if len(path) == len(grid) else f" (stopped after {len(path)} of {len(grid)})"
     print(f"whole path: {total:.1f} s{done}, lambda_max search {t_max:.1f} s")

@@ -112,7 +112,8 @@ def test_budget_truncates_with_a_flag_and_a_gap():
     y = (X[:, 0] + X[:, 1] > 1.0).astype(int)
     with pytest.warns(TruncatedSearchWarning, match="max_nodes"):
         model = RuleEnsembleClassifier(C=10.0, max_nodes=3).fit(X, y)
-    assert model.truncated_ == "max_nodes" and not model.converged_
+    assert model.truncated_ is True and model.truncation_ == "max_nodes"
+    assert not model.converged_
     assert model.active_set_size_ <= 4 and np.isfinite(model.duality_gap_)
     full = RuleEnsembleClassifier(C=10.0).fit(X, y)
     assert full.duality_gap_ < model.duality_gap_
@@ -133,7 +134,8 @@ def test_time_limit_bounds_a_long_fit():
         model = RuleEnsembleClassifier(C=10.0, max_nodes=None, time_limit=2.0).fit(X, y)
     # 2 s, a grace of 0.5 s, and the unpolled bookkeeping after it (slack for a loaded CI)
     assert time.perf_counter() - start < 10.0
-    assert model.truncated_ == "time_limit" and not model.converged_
+    assert model.truncated_ is True and model.truncation_ == "time_limit"
+    assert not model.converged_
 
 
 X_OK = np.arange(24, dtype=float).reshape(12, 2)

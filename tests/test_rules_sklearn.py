@@ -79,7 +79,8 @@ def test_dataframe_rules_read_like_conditions():
     np.testing.assert_allclose(
         model.decision_function(X), (A @ model.coef_)[:, 0] + model.intercept_[0]
     )
-    assert model.duality_gap_ >= 0.0 and model.converged_ and model.truncated_ is None
+    assert model.duality_gap_ >= 0.0 and model.converged_ and model.truncated_ is False
+    assert model.truncation_ is None
 
 
 def test_unseen_and_missing_categories_do_not_fire():

@@ -518,7 +518,7 @@ def test_other_errors_and_warnings(generated):
         )
     with pytest.warns(TruncatedSearchWarning, match="max_nodes"):
         m = gs.SubgraphLogisticRegression(lambda1=0.005, max_nodes=30).fit(generated, generated.y)
-    assert m.truncated_ == "max_nodes"
+    assert m.truncated_ is True and m.truncation_ == "max_nodes"
 
 
 # -- Morishita-Kudo bounds on real gSpan trees ----------------------------------------------------

@@ -224,7 +224,8 @@ class _SubgraphBCGD(BaseEstimator):
         ]
         self.n_iter_ = int(d["n_iter"])
         self.converged_ = bool(d["converged"])
-        self.truncated_ = d["truncated"]
+        self.truncation_ = d["truncated"]
+        self.truncated_ = self.truncation_ is not None
         self.history_ = [
             {
                 "objective": float(o),
@@ -257,9 +258,9 @@ class _SubgraphBCGD(BaseEstimator):
             "path_searches": int(d["path_searches"]),
         }
         _warn_unfinished(
-            self.truncated_,
+            self.truncation_,
             self.converged_,
-            f"subgraph search stopped by its {self.truncated_} budget after "
+            f"subgraph search stopped by its {self.truncation_} budget after "
             f"{self.n_iter_} iterations; the model is the last complete iterate",
             f"BCGD did not converge in max_iter={self.max_iter} iterations "
             f"(tol={self.tol}); increase max_iter or tol",
@@ -373,8 +374,10 @@ _PARAMS_DOC = """
         The smallest ``lambda1`` whose model has no feature, when the fit computed it (a fit
         from scratch with ``screening=True``; ``None`` for the warm fits of a path after the first).
     converged_ : bool
-    truncated_ : str or None
-        ``"max_nodes"`` or ``"time_limit"`` when a budget stopped the fit.
+    truncated_ : bool
+        Whether a budget stopped the fit (the model is then the last complete iterate).
+    truncation_ : str or None
+        Which budget: ``"max_nodes"`` or ``"time_limit"``; ``None`` when none did.
 """
 
 

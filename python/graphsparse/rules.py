@@ -571,13 +571,14 @@ class _RuleEnsemble(TransformerMixin, BaseEstimator):
         self.primal_objective_ = float(d["primal"])
         self.dual_objective_ = float(d["dual"])
         self.converged_ = bool(d["converged"])
-        self.truncated_ = d["truncated"]
+        self.truncation_ = d["truncated"]
+        self.truncated_ = self.truncation_ is not None
         self.n_iter_ = int(d["n_rounds"])
         self.active_set_size_ = int(d["active_set_size"])
         self.kernel_cache_peak_bytes_ = int(d["cache_peak_bytes"])
-        if self.truncated_ is not None:
+        if self.truncated_:
             warnings.warn(
-                f"gHKL stopped by its {self.truncated_} budget with {self.active_set_size_} "
+                f"gHKL stopped by its {self.truncation_} budget with {self.active_set_size_} "
                 f"lattice nodes; the rules are those of the last restricted solve "
                 f"(duality gap {self.duality_gap_:.3g})",
                 TruncatedSearchWarning,
@@ -738,8 +739,10 @@ _PARAMS_DOC = """
         Whether the optimality condition (15) holds for the final active set (no rule is
         missing from it) with no budget cut; the optimisation error left is
         ``duality_gap_``.
-    truncated_ : str or None
-        ``"max_nodes"`` or ``"time_limit"`` when a budget stopped the fit.
+    truncated_ : bool
+        Whether a budget stopped the fit.
+    truncation_ : str or None
+        Which budget: ``"max_nodes"`` or ``"time_limit"``; ``None`` when none did.
     n_iter_ : int
         Active-set rounds.
     active_set_size_ : int
