@@ -285,9 +285,10 @@ fn edge_rows(edges: impl Iterator<Item = DfsEdge>) -> Vec<i64> {
         .collect()
 }
 
-/// Round of level-wise mining on one shard: the minimal one-edge extensions of `frontier`'s
-/// patterns that occur in `db`, as `(parents (n,), edges (n, 5), supports (n,))`: the index
-/// of the extended frontier pattern (0 for the root), the appended edge, the local support.
+/// Round of level-wise mining on one shard: the rightmost-path extensions (minimal or not) of
+/// `frontier`'s patterns that occur in `db`, as `(parents (n,), edges (n, 5), supports (n,))`:
+/// the index of the extended frontier pattern (0 for the root), the appended edge, the local
+/// support.
 #[pyfunction]
 #[pyo3(signature = (db, frontier, n_threads = 1))]
 fn level_extensions<'py>(
@@ -385,7 +386,7 @@ fn level_frontier<'py>(
     let rows = edge_rows(
         next.patterns()
             .iter()
-            .flat_map(|e| e.code().edges().to_vec()),
+            .flat_map(|e| e.code().edges().iter().copied()),
     );
     let positions: Vec<i64> = positions.into_iter().map(|p| p as i64).collect();
     let arrays = (
