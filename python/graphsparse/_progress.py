@@ -1,7 +1,7 @@
 """Progress reports of long Rust calls, for ``verbose=``.
 
 The binding calls ``callback(nodes, iterations, stage, stages, value, seconds)`` every 100 ms
-while a call runs and once when it ends (see ``graphsparse-budget``'s ``Progress``). With
+while a call runs and once when it ends (see ``graphsparse-base``'s ``Progress``). With
 ``verbose`` true this prints a line to standard error at most once a second, or drives a
 ``tqdm`` bar when tqdm is installed and ``verbose`` is ``"bar"``; with ``verbose`` false nothing
 is printed and no callback is installed.

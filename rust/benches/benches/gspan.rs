@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use graphsparse::budget::RunControl;
+use graphsparse::base::RunControl;
 use graphsparse::graph::{GraphDatabase, read_gspan, read_tu};
 use graphsparse::gspan::{MinerParams, mine_frequent, mine_frequent_parallel};
 

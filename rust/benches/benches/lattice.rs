@@ -5,7 +5,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use graphsparse::budget::RunControl;
+use graphsparse::base::RunControl;
 use graphsparse::lattice::{
     Column, GhklParams, PropositionMatrix, PropositionParams, PropositionSet, fit, fit_path,
     tic_tac_toe_boards,

@@ -11,7 +11,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use graphsparse::budget::RunControl;
+use graphsparse::base::RunControl;
 use graphsparse::graph::{GraphDatabase, read_tu};
 use graphsparse::ot::{
     CostRule, LipschitzOptions, Method, OtGraph, OtcParams, TargetSize, TransportParams, WlParams,

@@ -5,7 +5,7 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use graphsparse::budget::RunControl;
+use graphsparse::base::RunControl;
 use graphsparse::recovery::{
     CsrMatrix, DenseMatrix, Loss, Model, Parallel, RecoveryParams, Solver, WeightedGraph,
     lambda_max, prox_perspective_into,

@@ -6,7 +6,7 @@
 //! `PATH` is a TU dataset folder or a gSpan text file; `THREADS` = 0 runs the serial
 //! traversal, k >= 1 the parallel one on a local pool of k threads (default 0).
 
-use graphsparse_budget::RunControl;
+use graphsparse_base::RunControl;
 use std::time::Instant;
 
 use graphsparse_gspan::{MinerParams, mine_frequent, mine_frequent_parallel};

@@ -1,6 +1,6 @@
 //! Frequent-subgraph mining as a visitor: collect every node.
 
-use graphsparse_budget::RunControl;
+use graphsparse_base::RunControl;
 use graphsparse_graph::GraphDatabase;
 
 use crate::code::DfsCode;
@@ -79,7 +79,7 @@ impl ParallelVisitor for CollectVisitor {
 ///
 /// # Example
 /// ```
-/// use graphsparse_budget::RunControl;
+/// use graphsparse_base::RunControl;
 /// use graphsparse_graph::parse_gspan;
 /// use graphsparse_gspan::{mine_frequent, MinerParams};
 /// let text = "t # 0\nv 0 0\nv 1 1\nv 2 0\ne 0 1 0\ne 1 2 0\nt # 1\nv 0 0\nv 1 1\ne 0 1 0\n";

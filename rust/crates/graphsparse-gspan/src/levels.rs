@@ -22,7 +22,7 @@
 //! frequent ones' embeddings), and holds the embeddings of one frontier. Nothing depends on how
 //! the parts are sized. Single-vertex patterns are not part of the rounds.
 
-use graphsparse_budget::{Meter, RunControl, Truncation};
+use graphsparse_base::{Meter, RunControl, Truncation};
 use graphsparse_graph::GraphDatabase;
 use rayon::prelude::*;
 
@@ -179,7 +179,7 @@ pub struct LevelCount {
 ///
 /// # Example
 /// ```
-/// use graphsparse_budget::RunControl;
+/// use graphsparse_base::RunControl;
 /// use graphsparse_graph::parse_gspan;
 /// use graphsparse_gspan::{count_extensions, Frontier, LevelIndex};
 ///

@@ -29,7 +29,7 @@
 //!
 //! # Example
 //! ```
-//! use graphsparse_budget::RunControl;
+//! use graphsparse_base::RunControl;
 //! use graphsparse_graph::parse_gspan;
 //! use graphsparse_gspan::{mine_frequent, MinerParams};
 //!
@@ -64,7 +64,7 @@ pub use error::{GspanError, Result};
 pub use frequent::{
     CollectVisitor, FoundPattern, MiningResult, mine_frequent, mine_frequent_parallel,
 };
-pub use graphsparse_budget::{Budget, RunControl, Truncation};
+pub use graphsparse_base::{Budget, RunControl, Truncation};
 pub use levels::{Extension, Frontier, LevelCount, LevelIndex, count_extensions, extend_frontier};
 pub use mincode::min_dfs_code;
 pub use miner::{mine, mine_parallel, mine_parallel_with_meter, mine_with_meter};

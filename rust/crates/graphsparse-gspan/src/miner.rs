@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use graphsparse_budget::{Meter, RunControl};
+use graphsparse_base::{Meter, RunControl};
 use graphsparse_graph::GraphDatabase;
 use rayon::prelude::*;
 // a fast non-cryptographic hash for the extension map (keys are a few u32s; no DoS concern)
@@ -980,7 +980,7 @@ fn visit_single_vertices<V: Visitor>(db: &GraphDatabase, sh: &Shared<'_>, v: &mu
 ///
 /// # Example
 /// ```
-/// use graphsparse_budget::RunControl;
+/// use graphsparse_base::RunControl;
 /// use graphsparse_graph::parse_gspan;
 /// use graphsparse_gspan::{mine, MinerParams, Node, Visit, Visitor};
 ///

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use graphsparse_budget::Budget;
+use graphsparse_base::Budget;
 
 use crate::error::{GspanError, Result};
 
@@ -53,7 +53,7 @@ impl MinerParams {
         }
     }
 
-    graphsparse_budget::setters! {
+    graphsparse_base::setters! {
         /// Minimum support: the least number of distinct graphs a pattern must occur in (>= 1).
         min_support: usize => min_support,
         /// Largest pattern size in edges; `None` is unbounded. `Some(0)` yields only the

@@ -9,7 +9,7 @@
 
 use std::sync::Mutex;
 
-use graphsparse_budget::Meter;
+use graphsparse_base::Meter;
 use graphsparse_graph::GraphDatabase;
 
 use crate::code::DfsCode;
@@ -172,7 +172,7 @@ impl Node<'_> {
     ///
     /// # Example
     /// ```
-    /// use graphsparse_budget::RunControl;
+    /// use graphsparse_base::RunControl;
     /// use graphsparse_graph::parse_gspan;
     /// use graphsparse_gspan::{mine, Embeddings, MinerParams, Node, Visit, Visitor};
     ///
@@ -395,7 +395,7 @@ pub(crate) fn below_checked<V: Visitor, M: Mode<V>>(
 ///
 /// # Example
 /// ```
-/// use graphsparse_budget::{Budget, RunControl};
+/// use graphsparse_base::{Budget, RunControl};
 /// use graphsparse_graph::parse_gspan;
 /// use graphsparse_gspan::{
 ///     mine, mine_below, Embeddings, MinerParams, MiningIndex, Node, Visit, Visitor,

@@ -110,7 +110,7 @@ pub trait Visitor {
 /// ```
 /// use std::sync::Arc;
 /// use std::sync::atomic::{AtomicU64, Ordering};
-/// use graphsparse_budget::RunControl;
+/// use graphsparse_base::RunControl;
 /// use graphsparse_graph::parse_gspan;
 /// use graphsparse_gspan::{mine_parallel, MinerParams, Node, ParallelVisitor, Visit, Visitor};
 ///
@@ -185,7 +185,7 @@ pub trait ParallelVisitor: Visitor + Send + Sized {
     fn join(&mut self, child: Self);
 }
 
-use graphsparse_budget::Truncation;
+use graphsparse_base::Truncation;
 
 /// What a traversal did.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]

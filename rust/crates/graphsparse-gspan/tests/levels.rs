@@ -6,7 +6,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use common::{G, arb_graph, to_db, tuples};
-use graphsparse_budget::RunControl;
+use graphsparse_base::RunControl;
 use graphsparse_gspan::{
     DfsCode, DfsEdge, Embeddings, Frontier, LevelIndex, MinerParams, count_extensions,
     extend_frontier, mine_frequent,

@@ -4,7 +4,7 @@
 //! gSpan and gBolt on the same files. The slow ones are `#[ignore]`d; run them with
 //! `cargo test --profile dev-release -p graphsparse-gspan --test real_data -- --include-ignored`.
 
-use graphsparse_budget::RunControl;
+use graphsparse_base::RunControl;
 use std::path::PathBuf;
 
 use graphsparse_graph::{GraphDatabase, read_gspan, read_tu};

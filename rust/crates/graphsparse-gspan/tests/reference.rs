@@ -2,7 +2,7 @@
 
 mod common;
 
-use graphsparse_budget::RunControl;
+use graphsparse_base::RunControl;
 use std::collections::BTreeMap;
 
 use common::{

@@ -3,7 +3,7 @@
 
 mod common;
 
-use graphsparse_budget::RunControl;
+use graphsparse_base::RunControl;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use graphsparse_budget::{Budget, Meter, RunControl, Truncation};
+use graphsparse_base::{Budget, Meter, RunControl, Truncation};
 use rustc_hash::FxHashMap;
 
 use crate::bits;
@@ -33,7 +33,7 @@ pub const DEFAULT_KERNEL_CACHE_BYTES: usize = 64 << 20;
 /// # Example
 /// ```
 /// use std::time::Duration;
-/// use graphsparse_budget::Budget;
+/// use graphsparse_base::Budget;
 /// use graphsparse_lattice::{GhklParams, Loss};
 /// let params = GhklParams::new()
 ///     .rho(1.1)
@@ -104,7 +104,7 @@ impl GhklParams {
         }
     }
 
-    graphsparse_budget::setters! {
+    graphsparse_base::setters! {
         /// `ρ ∈ (1, 2]` of the ℓ1/ℓρ regularizer (`2`: HKL; below 1.05 the exponent
         /// `ρ̄ = ρ/(2(ρ−1))` grows fast and solves get slow).
         rho: f64 => rho,
@@ -324,7 +324,7 @@ pub(crate) fn check_targets(loss: Loss, y: &[f64], tasks: usize, m: usize) -> Re
 ///
 /// # Example
 /// ```
-/// use graphsparse_budget::RunControl;
+/// use graphsparse_base::RunControl;
 /// use graphsparse_lattice::{GhklParams, PropositionMatrix, fit};
 /// let rows: Vec<[bool; 2]> = (0..8).map(|i| [i & 1 == 1, i & 2 == 2]).collect();
 /// let x = PropositionMatrix::from_dense(8, 2, &rows.concat())?;
@@ -490,7 +490,7 @@ impl GhklFit {
     ///
     /// # Example
     /// ```
-    /// use graphsparse_budget::RunControl;
+    /// use graphsparse_base::RunControl;
     /// use graphsparse_lattice::{GhklParams, PropositionMatrix, fit};
     /// let rows: Vec<[bool; 2]> = (0..8).map(|i| [i & 1 == 1, i & 2 == 2]).collect();
     /// let x = PropositionMatrix::from_dense(8, 2, &rows.concat())?;
@@ -1216,7 +1216,7 @@ fn start_meters<'c>(params: &GhklValidParams, ctl: &'c RunControl) -> Meters<'c>
 ///
 /// # Example
 /// ```
-/// use graphsparse_budget::RunControl;
+/// use graphsparse_base::RunControl;
 /// use graphsparse_lattice::{GhklParams, PropositionMatrix, fit};
 /// // y = +1 exactly when propositions 0 and 1 both hold
 /// let rows: Vec<[bool; 3]> = (0..16).map(|i| [i & 1 == 1, i & 2 == 2, i & 4 == 4]).collect();
@@ -1261,7 +1261,7 @@ pub fn fit(
 ///
 /// # Example
 /// ```
-/// use graphsparse_budget::RunControl;
+/// use graphsparse_base::RunControl;
 /// use graphsparse_lattice::{GhklParams, PropositionMatrix, fit_path};
 /// let rows: Vec<[bool; 2]> = (0..8).map(|i| [i & 1 == 1, i & 2 == 2]).collect();
 /// let x = PropositionMatrix::from_dense(8, 2, &rows.concat())?;
@@ -1353,7 +1353,7 @@ pub struct DagSolution {
 ///
 /// # Example
 /// ```
-/// use graphsparse_budget::RunControl;
+/// use graphsparse_base::RunControl;
 /// use graphsparse_lattice::{Dag, GhklParams, solve_dag};
 /// // a flat DAG (no edges) of two 0/1 features over 4 examples: ℓ1-MKL
 /// let dag = Dag::new(4, &[vec![0, 1], vec![0, 2]], &[vec![], vec![]], &[1.0, 1.0])?;
@@ -1425,7 +1425,7 @@ pub struct DualEvaluation {
 ///
 /// # Example
 /// ```
-/// use graphsparse_budget::RunControl;
+/// use graphsparse_base::RunControl;
 /// use graphsparse_lattice::{Dag, GhklParams, evaluate_dual};
 /// let dag = Dag::new(4, &[vec![0, 1, 2, 3], vec![0, 1]], &[vec![], vec![0]], &[1.0, 2.0])?;
 /// let ev = evaluate_dual(&GhklParams::new().check()?, &dag, &[1.0, 1.0, -1.0, -1.0], 1, &[0.5, 0.5])?;
@@ -1528,7 +1528,7 @@ pub fn zeta(dag: &Dag, eta: &[f64], rho: f64) -> Result<Vec<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use graphsparse_budget::RunControl;
+    use graphsparse_base::RunControl;
     use proptest::prelude::*;
     use std::collections::BTreeMap;
 

@@ -14,7 +14,7 @@
 
 use std::collections::BTreeMap;
 
-use graphsparse_budget::Meter;
+use graphsparse_base::Meter;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 

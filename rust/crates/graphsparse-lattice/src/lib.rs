@@ -29,13 +29,13 @@
 //! [`GhklFit::active_set`]; `ε_tol` → `tol`; `ε_W` (inner MKL gap) → `mkl_gap`; `B` (task
 //! kernel) → [`TaskCoupling`]; `S_w` (a rule's propositions) → [`Rule::props`].
 //!
-//! Long runs follow the `graphsparse-budget` contract: [`GhklParams::budget`] caps the nodes
-//! added to the active set and the wall time, a [`RunControl`](graphsparse_budget::RunControl)
+//! Long runs follow the `graphsparse-base` contract: [`GhklParams::budget`] caps the nodes
+//! added to the active set and the wall time, a [`RunControl`](graphsparse_base::RunControl)
 //! cancels, and the result says whether and why it was cut.
 //!
 //! # Example
 //! ```
-//! use graphsparse_budget::RunControl;
+//! use graphsparse_base::RunControl;
 //! use graphsparse_lattice::{Column, GhklParams, PropositionParams, PropositionSet, fit};
 //!
 //! // a numeric and a categorical column; the class is "x > 5 and colour = 2"
@@ -78,7 +78,7 @@ pub use ghkl::{
     DEFAULT_KERNEL_CACHE_BYTES, DagSolution, DualEvaluation, GhklFit, GhklParams, GhklValidParams,
     Rule, evaluate_dual, fit, fit_path, solve_dag, zeta,
 };
-pub use graphsparse_budget::Truncation;
+pub use graphsparse_base::Truncation;
 pub use kernel::{
     BLOCK_OVERHEAD_BYTES, CacheStats, KernelCache, MAX_PROPS, kernel_ku, kernel_ku_child,
 };

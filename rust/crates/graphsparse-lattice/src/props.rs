@@ -153,7 +153,7 @@ impl PropositionParams {
             cut_points: Vec::new(),
         }
     }
-    graphsparse_budget::setters! {
+    graphsparse_base::setters! {
         /// Cut points per numeric column before constant and repeated splits are dropped
         /// (`1..=65536`; default 4, which gives the paper's "8 basic propositions" per column).
         n_cuts: usize => n_cuts,

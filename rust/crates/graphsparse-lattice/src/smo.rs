@@ -11,7 +11,7 @@
 //! 10⁴–10⁵ iterations per solve, and the Newton step ends most of them after one or two
 //! sweeps (TIC-TAC-TOE at ρ = 1.1, C = 1000: 8·10⁶ SMO iterations per fit down to 4·10⁴).
 
-use graphsparse_budget::Meter;
+use graphsparse_base::Meter;
 use rayon::prelude::*;
 
 use crate::gram::DenseGram;

@@ -8,7 +8,7 @@
 //! `proj[w·T + t]`; `M_w = βᵀ H_w β` → `mw`; `a_w = ζ_w^{1/ρ̄} M_w`; `R = ‖a‖_ρ̄`; `ϵ_W` →
 //! `mkl_gap`; `B = I + c·11ᵀ` → `coupling = c`.
 
-use graphsparse_budget::Meter;
+use graphsparse_base::Meter;
 
 use crate::dag::Dag;
 use crate::error::Result;

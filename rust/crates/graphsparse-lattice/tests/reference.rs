@@ -8,7 +8,7 @@
 mod common;
 
 use common::{Lattice, Loss as RefLoss, lower_bound, primal_brute, random_problem, task_kernel};
-use graphsparse_budget::{Budget, RunControl, Truncation};
+use graphsparse_base::{Budget, RunControl, Truncation};
 use graphsparse_lattice::{
     Dag, GhklFit, GhklParams, Loss, TaskCoupling, evaluate_dual, fit, fit_path, kernel_ku,
     kernel_ku_child, solve_dag, zeta,

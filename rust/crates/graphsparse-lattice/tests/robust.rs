@@ -2,7 +2,7 @@
 //! NaN, ±inf, ±0, subnormals, 1e308, empty and mismatched inputs, huge sizes — and never
 //! panics.
 
-use graphsparse_budget::{Budget, RunControl};
+use graphsparse_base::{Budget, RunControl};
 use graphsparse_lattice::{
     Column, CutRule, Dag, GhklParams, KernelCache, Loss, PropositionMatrix, PropositionParams,
     PropositionSet, StepNorm, TaskCoupling, evaluate_dual, fit, fit_path, kernel_ku,

@@ -1,6 +1,6 @@
 //! Whole collections: every graph of a [`GraphDatabase`] compressed in parallel.
 
-use graphsparse_budget::{RunControl, Truncation};
+use graphsparse_base::{RunControl, Truncation};
 use graphsparse_graph::{GraphDatabase, GraphRef};
 use rayon::prelude::*;
 
@@ -199,7 +199,7 @@ pub struct Compressed {
 ///
 /// # Example
 /// ```
-/// use graphsparse_budget::RunControl;
+/// use graphsparse_base::RunControl;
 /// use graphsparse_graph::GraphDatabase;
 /// use graphsparse_ot::{CostRule, Method, OtcParams, TargetSize, compress_collection};
 /// // G1 of the specification: the path C–C–N
@@ -223,7 +223,7 @@ pub fn compress_collection(
             costs.check()?;
             params.budget()
         }
-        Method::Coarsen { .. } => graphsparse_budget::Budget::UNLIMITED,
+        Method::Coarsen { .. } => graphsparse_base::Budget::UNLIMITED,
     };
     let meter = budget.start(ctl);
     let n_graphs = db.len();

@@ -8,7 +8,7 @@
 //! `W(ρ0, ρ̃1) + (λ/2) Σ ρ̃1²/ε` at `ρ̃1 = ρ̂1 / Σ ρ̂1`, with `W` from the exact
 //! [`crate::solve_transport`]. Both bounds are returned; their difference bounds the error.
 
-use graphsparse_budget::RunControl;
+use graphsparse_base::RunControl;
 
 use crate::error::{Result, bad_param, check_distribution, check_len, check_nonneg};
 use crate::graph::OtGraph;

@@ -60,8 +60,8 @@
 //!
 //! Every entry point validates its input and returns [`OtError`] naming the argument and the
 //! bad value; nothing panics on user input. Long runs take a
-//! [`RunControl`](graphsparse_budget::RunControl) (cancellation, progress) and a
-//! [`Budget`](graphsparse_budget::Budget); a truncated result says so in its `truncation`.
+//! [`RunControl`](graphsparse_base::RunControl) (cancellation, progress) and a
+//! [`Budget`](graphsparse_base::Budget); a truncated result says so in its `truncation`.
 //! Parallel work runs on the caller's rayon pool and gives identical results for every
 //! thread count.
 //!
@@ -69,7 +69,7 @@
 //! Compress the golden graph G1 of the spec (the path C–C–N, costs from labels) to two
 //! vertices, then measure how far its degree prior is from the uniform distribution:
 //! ```
-//! use graphsparse_budget::RunControl;
+//! use graphsparse_base::RunControl;
 //! use graphsparse_ot::{OtGraph, OtcParams, degree_prior, graph_ot_distance, solve_otc};
 //!
 //! let g = OtGraph::undirected(3, &[[0, 1], [1, 2]], &[0.01, 0.02])?;

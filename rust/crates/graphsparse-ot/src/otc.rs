@@ -21,7 +21,7 @@
 //! Reference: V. K. Garg and T. Jaakkola, "Solving graph compression via optimal transport",
 //! NeurIPS 2019, <https://arxiv.org/abs/1905.12158>.
 
-use graphsparse_budget::{Budget, Meter, RunControl, Truncation};
+use graphsparse_base::{Budget, Meter, RunControl, Truncation};
 
 use crate::error::{Result, bad_param, check_distribution, check_finite, check_len};
 use crate::graph::OtGraph;
@@ -93,7 +93,7 @@ impl OtcParams {
             budget: Budget::UNLIMITED,
         }
     }
-    graphsparse_budget::setters! {
+    graphsparse_base::setters! {
         /// The regulariser `λ > 0` of `‖ρ1‖²`.
         lambda: f64 => lambda,
         /// The `ε` step `α > 0`.
@@ -464,7 +464,7 @@ pub(crate) fn check_inputs(g: &OtGraph, rho0: &[f64], k: usize) -> Result<()> {
 /// # Example
 /// The golden graph G1 of the specification (path C–C–N):
 /// ```
-/// use graphsparse_budget::RunControl;
+/// use graphsparse_base::RunControl;
 /// use graphsparse_ot::{OtGraph, OtcParams, solve_otc};
 /// let g = OtGraph::undirected(3, &[[0, 1], [1, 2]], &[0.01, 0.02])?;
 /// let sol = solve_otc(&g, &[0.25, 0.5, 0.25], 2, &OtcParams::new().check()?, &RunControl::new())?;

@@ -15,7 +15,7 @@
 //! pivot), memory is O(n + m), nothing is dense. This is the method LEMON and POT use for
 //! their exact EMD, here on a sparse graph instead of a complete bipartite one.
 
-use graphsparse_budget::{Budget, RunControl, Truncation};
+use graphsparse_base::{Budget, RunControl, Truncation};
 
 use crate::error::{Result, check_distribution, check_len};
 use crate::graph::OtGraph;
@@ -256,7 +256,7 @@ pub struct TransportParams {
 /// # Example
 /// The worked example of spec §2.4 (path 0–1–2, costs 1 and 2):
 /// ```
-/// use graphsparse_budget::RunControl;
+/// use graphsparse_base::RunControl;
 /// use graphsparse_ot::{OtGraph, TransportParams, solve_transport};
 /// let g = OtGraph::undirected(3, &[[0, 1], [1, 2]], &[1.0, 2.0])?;
 /// let s = solve_transport(&g, &[0.1, 0.6, 0.3], &[0.4, 0.1, 0.5], &TransportParams::default(), &RunControl::new())?;

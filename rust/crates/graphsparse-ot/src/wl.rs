@@ -22,7 +22,7 @@
 //! Borgwardt, "Weisfeiler–Lehman graph kernels", JMLR 12 (2011),
 //! <https://www.jmlr.org/papers/v12/shervashidze11a.html>.
 
-use graphsparse_budget::{Budget, RunControl, Truncation};
+use graphsparse_base::{Budget, RunControl, Truncation};
 use graphsparse_graph::GraphDatabase;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -125,7 +125,7 @@ impl WlParams {
             parallel: false,
         }
     }
-    graphsparse_budget::setters! {
+    graphsparse_base::setters! {
         /// The number of refinements `h` (levels `0..=h`); at most 1000.
         n_iter: usize => n_iter,
         /// Process graphs in parallel chunks on the caller's rayon pool.
@@ -236,7 +236,7 @@ impl WlVocabulary {
     ///
     /// # Example
     /// ```
-    /// use graphsparse_budget::RunControl;
+    /// use graphsparse_base::RunControl;
     /// use graphsparse_graph::GraphDatabase;
     /// use graphsparse_ot::{WlParams, WlVocabulary, wl_subtree_features};
     /// let db = GraphDatabase::new(vec![0, 3], vec![0, 1, 0], vec![0, 2], vec![[0, 1], [1, 2]], vec![0; 2])?;
@@ -315,7 +315,7 @@ impl WlVocabulary {
     ///
     /// # Example
     /// ```
-    /// use graphsparse_budget::RunControl;
+    /// use graphsparse_base::RunControl;
     /// use graphsparse_graph::GraphDatabase;
     /// use graphsparse_ot::{WlParams, wl_subtree_features};
     /// let db = GraphDatabase::new(vec![0, 2, 4], vec![0, 1, 0, 2], vec![0, 1, 2],
@@ -528,7 +528,7 @@ pub struct WlFeatures {
 ///
 /// # Example
 /// ```
-/// use graphsparse_budget::RunControl;
+/// use graphsparse_base::RunControl;
 /// use graphsparse_graph::GraphDatabase;
 /// use graphsparse_ot::{WlParams, wl_subtree_features};
 /// // two paths a-b-a and b-a-b

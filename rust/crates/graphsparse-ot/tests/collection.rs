@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use graphsparse_budget::{Budget, RunControl, Truncation};
+use graphsparse_base::{Budget, RunControl, Truncation};
 use graphsparse_graph::{GraphDatabase, read_tu};
 use graphsparse_ot::{
     Coarsening, Compressed, CostRule, Method, OtcParams, StepMode, TargetSize, compress_collection,

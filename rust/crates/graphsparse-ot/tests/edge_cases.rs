@@ -1,7 +1,7 @@
 //! Spec §11 items 6 and 15: gradients against central differences, and the edge cases of OTC
 //! (k ≥ n, k = 1, no edges, isolated vertices, disconnected graphs, a single directed edge).
 
-use graphsparse_budget::RunControl;
+use graphsparse_base::RunControl;
 use graphsparse_ot::{
     Directed, OtError, OtGraph, OtcParams, StepMode, degree_prior, grad_phi, phi, solve_otc,
 };

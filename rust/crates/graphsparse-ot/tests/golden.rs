@@ -1,6 +1,6 @@
 //! The golden values of the specification (§10), paper mode, to 1e-9.
 
-use graphsparse_budget::RunControl;
+use graphsparse_base::RunControl;
 use graphsparse_ot::{
     LipschitzOptions, OtGraph, OtcParams, OtcSolution, StepMode, degree_prior, grad_phi,
     project_lipschitz, solve_otc,

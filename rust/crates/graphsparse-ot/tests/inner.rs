@@ -4,7 +4,7 @@
 mod common;
 
 use common::{figure2_tree, g1, g2, g3, indicator};
-use graphsparse_budget::RunControl;
+use graphsparse_base::RunControl;
 use graphsparse_ot::{
     OtGraph, OtcParams, StepMode, certificate, degree_prior, inner_value, saddle_gap, solve_otc,
 };

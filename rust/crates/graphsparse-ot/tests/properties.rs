@@ -1,7 +1,7 @@
 //! Property tests: transport optimality certificates, projection KKT, invariances, and that no
 //! public entry point panics on arbitrary input.
 
-use graphsparse_budget::RunControl;
+use graphsparse_base::RunControl;
 use graphsparse_graph::GraphDatabase;
 use graphsparse_ot::{
     Coarsening, CostRule, Directed, LipschitzOptions, Method, OtGraph, OtcParams, StepMode,

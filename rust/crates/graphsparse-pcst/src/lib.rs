@@ -148,7 +148,7 @@ impl PcstParams {
         }
     }
 
-    graphsparse_budget::setters! {
+    graphsparse_base::setters! {
         /// Root node (rooted problem: one tree that contains it), or `None` (unrooted).
         root: Option<usize> => root,
         /// Number of trees `g` in the unrooted case; must be 1 when rooted. `0` stops the growth

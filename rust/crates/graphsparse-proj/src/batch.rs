@@ -9,59 +9,10 @@ use rayon::prelude::*;
 use crate::error::{ProjError, Result};
 use crate::util::check_len;
 
-/// Batches with fewer values than this stay on the calling thread under [`Parallel::Auto`].
-pub const PARALLEL_MIN_ELEMENTS: usize = 1 << 15;
+pub use graphsparse_base::{PARALLEL_MIN_ELEMENTS, Parallel};
 
 /// Smallest amount of work (in values) handed to one rayon task.
 const TASK_MIN_ELEMENTS: usize = 1 << 13;
-
-/// When a batched projection may spread its rows over the current rayon pool.
-///
-/// The core crate never builds a pool: parallel work runs on whichever pool the caller
-/// `install`ed (or rayon's global pool for a plain Rust caller).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Parallel {
-    /// Never: rows are projected one after the other; rayon is not touched.
-    Serial,
-    /// In parallel when the batch has more than one row and at least
-    /// [`PARALLEL_MIN_ELEMENTS`] values.
-    #[default]
-    Auto,
-    /// In parallel when the batch has more than one row and at least this many values
-    /// (`Threshold(0)` forces the parallel path, which tests use on tiny inputs).
-    Threshold(usize),
-}
-
-impl Parallel {
-    /// Whether a batch of `n_rows` rows holding `n_values` values in all runs on rayon.
-    ///
-    /// # Example
-    /// ```
-    /// use graphsparse_proj::Parallel;
-    /// assert!(!Parallel::Auto.use_rayon(4, 100));
-    /// assert!(Parallel::Threshold(0).use_rayon(4, 100));
-    /// assert!(!Parallel::Threshold(0).use_rayon(1, 100)); // one row: nothing to split
-    /// ```
-    pub fn use_rayon(self, n_rows: usize, n_values: usize) -> bool {
-        n_rows > 1
-            && match self {
-                Parallel::Serial => false,
-                Parallel::Auto => n_values >= PARALLEL_MIN_ELEMENTS,
-                Parallel::Threshold(t) => n_values >= t,
-            }
-    }
-}
-
-impl From<bool> for Parallel {
-    /// `true` is [`Parallel::Auto`], `false` is [`Parallel::Serial`].
-    fn from(parallel: bool) -> Self {
-        if parallel {
-            Parallel::Auto
-        } else {
-            Parallel::Serial
-        }
-    }
-}
 
 /// Number of rows of a row-major buffer, checking the shape and the output length.
 fn n_rows(len: usize, n_cols: usize, out_len: usize) -> Result<usize> {

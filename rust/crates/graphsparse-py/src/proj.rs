@@ -5,7 +5,7 @@
 //! runs with the GIL released; 2-D inputs spread their rows over a pool of `n_threads` and
 //! check for Ctrl-C between blocks of rows.
 
-use graphsparse::budget::RunControl;
+use graphsparse::base::RunControl;
 use graphsparse::proj::{self, Parallel, ProjError};
 use numpy::{PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::prelude::*;

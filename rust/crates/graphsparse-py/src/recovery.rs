@@ -6,7 +6,7 @@
 //! `(indptr, indices, data)` with its shape; everything else as arrays and one dict of
 //! parameters. Ranges are the core's to check.
 
-use graphsparse::budget::Budget;
+use graphsparse::base::Budget;
 use graphsparse::recovery::{
     CsrMatrix, DenseMatrix, IhtMethod, IhtParams, LatentGroups, LinearOperator, Loss, Model,
     PenaltyForm, Recovery, RecoveryError, RecoveryParams, Solver, WarmStart, WeightedGraph,

@@ -6,7 +6,7 @@
 //! `2³²−1` missing, codes `≥ n_categories` unseen). Propositions go back and forth as
 //! `(feature, op, value)` tuples with `op` one of `"<="`, `">"`, `"=="`, `"!="`.
 
-use graphsparse::budget::Budget;
+use graphsparse::base::Budget;
 use graphsparse::lattice::{
     Column, Condition, CutRule, FeatureKind, GhklFit, GhklParams, GhklValidParams, LatticeError,
     Loss, Proposition, PropositionParams, PropositionSet, TaskCoupling, fit_path,

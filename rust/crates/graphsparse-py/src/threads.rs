@@ -14,7 +14,7 @@ use std::sync::mpsc::{RecvTimeoutError, sync_channel};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use graphsparse::budget::RunControl;
+use graphsparse::base::RunControl;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use rayon::ThreadPool;

@@ -11,7 +11,7 @@
 use graphsparse_pcst::grid_edges;
 use std::time::Instant;
 
-use graphsparse_budget::RunControl;
+use graphsparse_base::RunControl;
 use graphsparse_recovery::{
     CsrMatrix, DenseMatrix, Loss, Model, Parallel, RecoveryParams, Solver, WeightedGraph,
     lambda_max,

@@ -14,7 +14,7 @@
 //!
 //! Both stop when `‖x_new − x‖ ≤ tol·‖x_new‖` or the support and residual stop changing.
 
-use graphsparse_budget::{Budget, RunControl, Truncation};
+use graphsparse_base::{Budget, RunControl, Truncation};
 use graphsparse_online::{
     GraphProjection, GraphProjectionParams, ProjectionParams, SupportProjection,
 };
@@ -108,7 +108,7 @@ impl IhtParams {
             parallel: Parallel::Auto,
         }
     }
-    graphsparse_budget::setters! {
+    graphsparse_base::setters! {
         /// Target sparsity `s`.
         sparsity: usize => sparsity,
         /// Head sparsity (`None`: `min(2s, N)`).
@@ -191,7 +191,7 @@ impl IhtValidParams {
     ///
     /// # Example
     /// ```
-    /// use graphsparse_budget::RunControl;
+    /// use graphsparse_base::RunControl;
     /// use graphsparse_recovery::{Identity, IhtParams, WeightedGraph};
     /// let g = WeightedGraph::new(5, &[[0, 1], [1, 2], [2, 3], [3, 4]], None)?;
     /// let y = [0.0, 3.0, 2.0, 0.0, 0.1];
@@ -274,7 +274,7 @@ impl IhtValidParams {
     ///
     /// # Example
     /// ```
-    /// use graphsparse_budget::RunControl;
+    /// use graphsparse_base::RunControl;
     /// use graphsparse_online::TopKProjection;
     /// use graphsparse_recovery::{Identity, IhtParams};
     /// let mut top = TopKProjection::new(2, 1).unwrap();

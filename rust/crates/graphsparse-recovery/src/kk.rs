@@ -7,7 +7,7 @@
 //! certificate is `v₁ = −(μ₁/γ) r₁` (projected onto `dom f*`) and `v₂ = −(μ₂/γ) r₂`
 //! (spec §3.2), which costs one extra `Lᵀ` and `Dᵀ W` per check.
 
-use graphsparse_budget::RunControl;
+use graphsparse_base::RunControl;
 use graphsparse_proj::project_l1_ball_into;
 
 use crate::error::{RecoveryError, Result};

@@ -45,11 +45,11 @@
 //! ([`OpCounts`] reports the counts), so it costs O(nnz(L) + N + J + m). Parallel loops run
 //! on the caller's rayon pool in fixed chunks, and every reduction adds chunk partials in a
 //! fixed order: results are bitwise identical for every thread count. Long solves honour a
-//! [`graphsparse_budget::Budget`] and a cancellation flag.
+//! [`graphsparse_base::Budget`] and a cancellation flag.
 //!
 //! # Example
 //! ```
-//! use graphsparse_budget::RunControl;
+//! use graphsparse_base::RunControl;
 //! use graphsparse_recovery::{DenseMatrix, Loss, Model, RecoveryParams, WeightedGraph, lambda_max};
 //!
 //! // a path graph on 6 vertices, a random-ish 4 × 6 design, signal on {1, 2}

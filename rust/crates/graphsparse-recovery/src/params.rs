@@ -1,6 +1,6 @@
 //! Parameters of the convex solvers (the linfa pattern: builder → `check()` → valid params).
 
-use graphsparse_budget::{Budget, Truncation};
+use graphsparse_base::{Budget, Truncation};
 use graphsparse_proj::Parallel;
 
 use crate::error::{Result, check_at_least_one, check_nonnegative, check_positive};
@@ -122,7 +122,7 @@ impl RecoveryParams {
         }
     }
 
-    graphsparse_budget::setters! {
+    graphsparse_base::setters! {
         /// The regularisation weight `λ > 0`.
         lam: f64 => lam,
         /// The budget `α ≥ 0` on `‖W D σ‖₁` (graph model), or the weight `β ≥ 0` of

@@ -23,7 +23,7 @@
 //! the graph model, `σ` shrunk towards its per-component means until `‖W D σ‖₁ ≤ α`) and a
 //! feasible dual point (the dual scaled into `dom G*`), spec §3.6.
 
-use graphsparse_budget::RunControl;
+use graphsparse_base::RunControl;
 use graphsparse_proj::{Parallel, project_l1_ball_into};
 
 use crate::error::{RecoveryError, Result};

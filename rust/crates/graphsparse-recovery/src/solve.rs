@@ -1,7 +1,7 @@
 //! The public solve entry points: the graph model (6), the lasso, the latent group lasso,
 //! `λ` paths and `λ_max`.
 
-use graphsparse_budget::RunControl;
+use graphsparse_base::RunControl;
 
 use crate::error::{RecoveryError, Result, check_len, check_positive, invalid};
 use crate::graph::WeightedGraph;
@@ -54,7 +54,7 @@ impl RecoveryValidParams {
     /// * `y` – the `J` targets (finite; `±1` for the logistic and hinge losses).
     /// * `graph` – `G₀` on the `N` variables.
     /// * `warm` – a previous solve's [`Recovery::state`], or a primal guess.
-    /// * `ctl` – cancellation and progress (see `graphsparse-budget`).
+    /// * `ctl` – cancellation and progress (see `graphsparse-base`).
     ///
     /// # Returns
     /// The [`Recovery`]: `x`, `σ`, iterations, the final gap, the history, operator counts and
@@ -73,7 +73,7 @@ impl RecoveryValidParams {
     ///
     /// # Example
     /// ```
-    /// use graphsparse_budget::RunControl;
+    /// use graphsparse_base::RunControl;
     /// use graphsparse_recovery::{DenseMatrix, RecoveryParams, WeightedGraph};
     /// // denoising on a path: L = I
     /// let l = DenseMatrix::new(&[1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0], 3, 3)?;
@@ -223,7 +223,7 @@ impl RecoveryValidParams {
     ///
     /// # Example
     /// ```
-    /// use graphsparse_budget::RunControl;
+    /// use graphsparse_base::RunControl;
     /// use graphsparse_recovery::{Identity, RecoveryParams};
     /// // L = I: the lasso is soft-thresholding
     /// let fit = RecoveryParams::new(1.0, 0.0).tol(1e-12).check()?
@@ -271,7 +271,7 @@ impl RecoveryValidParams {
     ///
     /// # Example
     /// ```
-    /// use graphsparse_budget::RunControl;
+    /// use graphsparse_base::RunControl;
     /// use graphsparse_recovery::{Identity, LatentGroups, RecoveryParams};
     /// // one group {0, 1}: block soft-thresholding of (3, 4) by λ d = 1·√2
     /// let groups = LatentGroups::new(2, &[vec![0, 1]], None)?;
@@ -335,7 +335,7 @@ impl RecoveryValidParams {
     ///
     /// # Example
     /// ```
-    /// use graphsparse_budget::RunControl;
+    /// use graphsparse_base::RunControl;
     /// use graphsparse_recovery::{Identity, Model, RecoveryParams, WeightedGraph, lambda_max, Loss};
     /// let g = WeightedGraph::new(3, &[[0, 1], [1, 2]], None)?;
     /// let y = [1.0, 2.0, -0.5];

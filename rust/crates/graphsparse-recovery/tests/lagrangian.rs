@@ -5,7 +5,7 @@
 mod common;
 
 use common::{instance, rel};
-use graphsparse_budget::RunControl;
+use graphsparse_base::RunControl;
 use graphsparse_recovery::{
     DenseMatrix, Loss, Model, PenaltyForm, Recovery, RecoveryParams, Solver, WeightedGraph,
     lambda_max,

@@ -1,7 +1,7 @@
 //! Every public entry point that takes user data returns `Ok` or a named error on arbitrary
 //! input (NaN, ±inf, ±0, subnormals, 1e308, empty and mismatched sizes): it never panics.
 
-use graphsparse_budget::{Budget, RunControl};
+use graphsparse_base::{Budget, RunControl};
 use graphsparse_recovery::{
     CsrMatrix, DenseMatrix, DuplicateEdges, IhtParams, LatentGroups, Loss, Model, PenaltyForm,
     RecoveryParams, Solver, WeightedGraph, lambda_max, penalty, prox_perspective,

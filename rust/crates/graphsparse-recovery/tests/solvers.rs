@@ -5,7 +5,7 @@
 mod common;
 
 use common::{Instance, Rng, instance, rel};
-use graphsparse_budget::{Budget, RunControl, Truncation};
+use graphsparse_base::{Budget, RunControl, Truncation};
 use graphsparse_recovery::{
     CsrMatrix, DenseMatrix, DuplicateEdges, Identity, IhtMethod, IhtParams, LatentGroups,
     LinearOperator, Loss, Model, Parallel, Recovery, RecoveryParams, Solver, WarmStart,

@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::time::{Duration, Instant};
 
-use graphsparse_budget::{Budget, Meter, RunControl, Truncation};
+use graphsparse_base::{Budget, Meter, RunControl, Truncation};
 use graphsparse_graph::GraphDatabase;
 use graphsparse_gspan::{
     DfsCode, MinerValidParams, Node, ParallelVisitor, Visit, Visitor, mine_parallel_with_meter,
@@ -80,7 +80,7 @@ impl BcgdParams {
         }
     }
 
-    graphsparse_budget::setters! {
+    graphsparse_base::setters! {
         /// The L1 weight `λ1 > 0` (on the mean loss).
         lambda1: f64 => lambda1,
         /// The ridge weight `λ2 ≥ 0`.
@@ -634,7 +634,7 @@ fn merge_codes(mut codes: Vec<DfsCode>) -> (DfsCode, Vec<DfsCode>) {
 ///
 /// # Example
 /// ```
-/// use graphsparse_budget::RunControl;
+/// use graphsparse_base::RunControl;
 /// use graphsparse_graph::parse_gspan;
 /// use graphsparse_subgraph::{BcgdParams, Squared, fit_bcgd};
 /// let text = "t # 0\nv 0 0\nv 1 1\ne 0 1 0\nt # 1\nv 0 0\nv 1 0\ne 0 1 0\n";

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use graphsparse_budget::{Budget, RunControl, Truncation};
+use graphsparse_base::{Budget, RunControl, Truncation};
 use graphsparse_graph::GraphDatabase;
 use graphsparse_gspan::{
     DfsCode, MinerValidParams, Node, ParallelVisitor, Visit, Visitor, mine_parallel_with_meter,
@@ -64,7 +64,7 @@ impl StumpParams {
             cache_bytes: DEFAULT_CACHE_BYTES,
         }
     }
-    graphsparse_budget::setters! {
+    graphsparse_base::setters! {
         /// Prune with the bound (turn off only to check that pruning is safe).
         prune: bool => prune,
         /// Traverse sibling subtrees in parallel on the current rayon pool (in a
@@ -286,7 +286,7 @@ impl ParallelVisitor for Best<'_> {
 ///
 /// # Example
 /// ```
-/// use graphsparse_budget::RunControl;
+/// use graphsparse_base::RunControl;
 /// use graphsparse_graph::parse_gspan;
 /// use graphsparse_subgraph::{best_stump, StumpParams};
 /// let text = "t # 0\nv 0 0\nv 1 1\ne 0 1 0\nt # 1\nv 0 0\nv 1 0\ne 0 1 0\n";
@@ -354,7 +354,7 @@ fn check_labels(labels: &[f64]) -> Result<()> {
 ///
 /// # Example
 /// ```
-/// use graphsparse_budget::RunControl;
+/// use graphsparse_base::RunControl;
 /// use graphsparse_graph::parse_gspan;
 /// use graphsparse_subgraph::{StumpParams, StumpSearcher};
 /// let text = "t # 0\nv 0 0\nv 1 1\ne 0 1 0\nt # 1\nv 0 0\nv 1 0\ne 0 1 0\n";

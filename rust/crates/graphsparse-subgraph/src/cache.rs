@@ -23,7 +23,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
 
-use graphsparse_budget::{Meter, Truncation};
+use graphsparse_base::{Meter, Truncation};
 use graphsparse_graph::GraphDatabase;
 use graphsparse_gspan::{
     DfsCode, DfsEdge, Embeddings, MinerValidParams, MiningIndex, Node, ParallelVisitor, Visit,
@@ -691,7 +691,7 @@ fn expand<S: CachedSearch + ParallelVisitor>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use graphsparse_budget::RunControl;
+    use graphsparse_base::RunControl;
     use graphsparse_graph::parse_gspan;
     use graphsparse_gspan::{MinerParams, mine};
 

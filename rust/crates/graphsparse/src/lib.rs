@@ -4,7 +4,7 @@
 //!
 //! | module | crate | feature |
 //! |---|---|---|
-//! | [`budget`] | `graphsparse-budget`: node/time budgets, cancellation and progress of long runs | always |
+//! | [`base`] | `graphsparse-base`: the foundation: budgets, run control, the `Check` trait and shared checks, `Parallel`, the seeded generator | always |
 //! | [`graph`] | `graphsparse-graph`: labelled-graph databases, gSpan and TU readers | `graph` |
 //! | [`gspan`] | `graphsparse-gspan`: parallel gSpan with a visitor traversal | `gspan` |
 //! | [`pcst`] | `graphsparse-pcst`: GW prize-collecting Steiner forest (as `pcst_fast`) | `pcst` |
@@ -22,7 +22,7 @@
 //! assert_eq!(data.db.len(), 1);
 //! ```
 
-pub use graphsparse_budget as budget;
+pub use graphsparse_base as base;
 #[cfg(feature = "graph")]
 pub use graphsparse_graph as graph;
 #[cfg(feature = "gspan")]

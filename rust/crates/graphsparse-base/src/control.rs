@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 ///
 /// # Example
 /// ```
-/// use graphsparse_budget::RunControl;
+/// use graphsparse_base::RunControl;
 /// let ctl = RunControl::new();
 /// assert!(!ctl.is_cancelled());
 /// ctl.cancel();

@@ -15,7 +15,7 @@ use crate::control::RunControl;
 /// # Example
 /// ```
 /// use std::time::Duration;
-/// use graphsparse_budget::Budget;
+/// use graphsparse_base::Budget;
 /// let b = Budget::new().max_nodes(Some(10_000)).time_limit(Some(Duration::from_secs(5)));
 /// assert_eq!(b.max_nodes, Some(10_000));
 /// assert_eq!(Budget::default(), Budget::UNLIMITED);

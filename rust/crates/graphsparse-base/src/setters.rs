@@ -1,5 +1,5 @@
 /// Writes the chainable `const` setters of a parameter builder, the first step of the house
-/// pattern `Params` → `check()` → `ValidParams` → solver.
+/// pattern `Params` → [`Check::check`](crate::Check) → `ValidParams` → solver.
 ///
 /// Each entry is `name: Type => field.path`, with its own doc comment; the setter stores its
 /// argument in that field (a path reaches into nested fields such as `budget.max_nodes`) and
@@ -7,7 +7,7 @@
 ///
 /// # Example
 /// ```
-/// use graphsparse_budget::{setters, Budget};
+/// use graphsparse_base::{setters, Budget};
 ///
 /// #[derive(Debug, Clone, Copy)]
 /// pub struct Params {

@@ -1,4 +1,16 @@
-//! Budgets, cancellation and progress for long runs.
+//! The foundation every graphsparse crate stands on: run control, parameter checking,
+//! the parallelism policy and the seeded generator.
+//!
+//! * [`Budget`], [`RunControl`], [`Meter`], [`Truncation`]: budgets, cancellation and
+//!   progress of long runs (below);
+//! * [`Check`] and the shared checks ([`check_len`], [`check_finite`], …) returning
+//!   [`InputError`]: every parameter builder's path to its checked form, and the one place
+//!   each generic rule is written;
+//! * [`Parallel`]: when a computation may use rayon;
+//! * [`SplitMix64`]: the one seeded generator;
+//! * [`setters!`]: the chainable setters of a parameter builder.
+//!
+//! # Budgets, cancellation and progress
 //!
 //! Every search or solver in graphsparse that can run for a long time (gSpan mining, the
 //! subgraph learners, the rule lattice, compression, recovery) follows the same contract:
@@ -18,7 +30,7 @@
 //! # Example
 //! ```
 //! use std::time::Duration;
-//! use graphsparse_budget::{Budget, RunControl, Truncation};
+//! use graphsparse_base::{Budget, RunControl, Truncation};
 //!
 //! let budget = Budget::new().max_nodes(Some(3)).time_limit(Some(Duration::from_secs(60)));
 //! let ctl = RunControl::new();
@@ -33,8 +45,17 @@
 //! ```
 
 mod budget;
+mod check;
 mod control;
+mod parallel;
+mod rng;
 mod setters;
 
 pub use budget::{Budget, Meter, Truncation};
+pub use check::{
+    Check, InputError, check_all_nonnegative, check_finite, check_len, check_nonnegative,
+    check_positive, check_range, check_unit_interval,
+};
 pub use control::{Progress, ProgressSnapshot, RunControl};
+pub use parallel::{PARALLEL_MIN_ELEMENTS, Parallel};
+pub use rng::{SplitMix64, mix64};
