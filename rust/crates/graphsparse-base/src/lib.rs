@@ -6,6 +6,7 @@
 //! * [`Check`] and the shared checks ([`check_len`], [`check_finite`], …) returning
 //!   [`InputError`]: every parameter builder's path to its checked form, and the one place
 //!   each generic rule is written;
+//! * [`Loss`]: the one loss vocabulary (and [`sigmoid`]);
 //! * [`Parallel`]: when a computation may use rayon;
 //! * [`SplitMix64`]: the one seeded generator;
 //! * [`setters!`]: the chainable setters of a parameter builder.
@@ -47,6 +48,7 @@
 mod budget;
 mod check;
 mod control;
+mod loss;
 mod parallel;
 mod rng;
 mod setters;
@@ -57,5 +59,6 @@ pub use check::{
     check_positive, check_range, check_unit_interval,
 };
 pub use control::{Progress, ProgressSnapshot, RunControl};
+pub use loss::{Loss, UnknownLoss, sigmoid};
 pub use parallel::{PARALLEL_MIN_ELEMENTS, Parallel};
 pub use rng::{SplitMix64, mix64};
