@@ -43,7 +43,7 @@ from ._validation import (
     as_count,
     as_optional_count,
     as_real,
-    as_response,
+    as_real_target,
     encode_binary,
     min_support_count,
     set_init_params,
@@ -73,7 +73,7 @@ def _dataset(X: Any) -> GraphDataset:
 
 
 def _binary_response(est: Any, y: Any, n: int) -> np.ndarray:
-    est.classes_, target = encode_binary(y, n)
+    est.classes_, target = encode_binary(y, n, type(est).__name__)
     return target
 
 
@@ -426,10 +426,7 @@ class SubgraphLinearRegression(RegressorMixin, _SubgraphBCGD):
     _loss = "squared"
 
     def _target(self, y: Any, n: int) -> np.ndarray:
-        arr = as_response(y, n)
-        if arr.dtype.kind not in "iuf":
-            raise InvalidParameterError(f"y must be numeric, got dtype {arr.dtype}")
-        return arr.astype(np.float64)
+        return as_real_target(y, n, type(self).__name__)
 
     def predict(self, X: Any) -> np.ndarray:
         """Predicted responses."""

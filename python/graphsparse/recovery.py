@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
-from sklearn.exceptions import ConvergenceWarning, DataConversionWarning
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
@@ -144,35 +144,6 @@ def _dense(design: Any) -> Any:
         indptr, indices, data, shape = design
         return sp.csr_array((data, indices, indptr), shape=shape)
     return design
-
-
-def _target(y: Any, n: int, name: str) -> np.ndarray:
-    """``y`` as a 1-D array of ``n`` entries; a column vector warns and is flattened."""
-    if y is None:
-        raise InvalidParameterError(f"{name} requires y to be passed, but the target y is None")
-    try:
-        arr = np.asarray(y)
-    except (TypeError, ValueError) as err:
-        raise InvalidParameterError(f"y cannot be converted to an array: {err}") from None
-    if arr.ndim == 2 and arr.shape[1] == 1:
-        warnings.warn(
-            "A column-vector y was passed when a 1d array was expected; it is flattened",
-            DataConversionWarning,
-            stacklevel=3,
-        )
-        arr = arr[:, 0]
-    if arr.ndim != 1:
-        raise InvalidParameterError(f"y must be 1-dimensional, got shape {arr.shape}")
-    if arr.shape[0] != n:
-        raise InvalidParameterError(f"y has {arr.shape[0]} entries for {n} samples in X")
-    return arr
-
-
-def _real_target(y: Any, n: int, name: str) -> FloatArray:
-    arr = as_float_array(_target(y, n, name), "y")
-    if not np.all(np.isfinite(arr)):
-        raise InvalidParameterError("y contains NaN or inf")
-    return arr
 
 
 def _weights(weights: Any, m: int) -> FloatArray | None:
@@ -428,7 +399,7 @@ class GraphStructuredRecovery(RegressorMixin, _GraphModel):
                 "(use GraphStructuredClassifier for 'logistic' and 'hinge')"
             )
         design, ya, n, p = _fit_data(self, X, y)
-        yy = as_real_target(ya)
+        yy = as_real_target(ya, n, type(self).__name__)
         design, yy, x_mean, y_mean = _centre(design, yy, self.fit_intercept, self.loss)
         self._fit_graph(design, yy, self.loss, n, p, None)
         self.intercept_ = float(y_mean - x_mean @ self.coef_) if x_mean is not None else 0.0
@@ -551,8 +522,7 @@ class GraphStructuredClassifier(ClassifierMixin, _GraphModel):
         if not isinstance(self.fit_intercept, bool | np.bool_):
             raise InvalidParameterError(f"fit_intercept must be a bool, got {self.fit_intercept!r}")
         design, labels, n, p = _fit_data(self, X, y, classifier=True)
-        _check_binary(labels)
-        self.classes_, target = encode_binary(labels, n)
+        self.classes_, target = encode_binary(labels, n, type(self).__name__)
         t = np.ascontiguousarray(2.0 * target - 1.0)
         scale = None
         if self.fit_intercept:
@@ -604,38 +574,6 @@ class GraphStructuredClassifier(ClassifierMixin, _GraphModel):
         if tags.classifier_tags is not None:
             tags.classifier_tags.multi_class = False
         return tags
-
-
-def _check_binary(labels: np.ndarray) -> None:
-    """scikit-learn's messages for targets that are not two classes."""
-    from sklearn.utils.multiclass import type_of_target
-
-    if labels.dtype.kind in "fc" and not np.all(np.isfinite(labels)):
-        raise InvalidParameterError("y contains NaN or inf")
-    try:
-        kind = type_of_target(labels, input_name="y")
-    except ValueError as err:
-        raise InvalidParameterError(f"y: {err}") from None
-    if kind.startswith("continuous"):
-        raise InvalidParameterError(
-            f"Unknown label type: y is {kind}; a classifier needs exactly two classes"
-        )
-    if kind == "unknown":
-        raise InvalidParameterError("Unknown label type: y; a classifier needs two class labels")
-    try:
-        n_classes = len(np.unique(labels))
-    except TypeError as err:
-        raise InvalidParameterError(f"y labels cannot be ordered: {err}") from None
-    if n_classes < 2:
-        raise InvalidParameterError(
-            "y has 1 class: a classifier needs exactly two classes (it can't train when only "
-            "one class is present)"
-        )
-    if kind != "binary":
-        raise InvalidParameterError(
-            f"Only binary classification is supported. The type of the target is {kind} "
-            "(y must have exactly two classes)"
-        )
 
 
 def edge_groups(edges: Any) -> list[list[int]]:
@@ -703,7 +641,7 @@ class LatentGroupLasso(RegressorMixin, _Convex):
         if self.loss not in _REGRESSION_LOSSES:
             raise InvalidParameterError(f"loss must be 'squared' or 'absolute', got {self.loss!r}")
         design, ya, n, p = _fit_data(self, X, y)
-        yy = as_real_target(ya)
+        yy = as_real_target(ya, n, type(self).__name__)
         if self.groups is None:
             _check_graph_of_x(as_edges(self.edges), p)
             groups = neighbourhood_groups(self.edges, p)
@@ -777,8 +715,8 @@ class GraphIHT(RegressorMixin, _Base):
 
     def fit(self, X: Any, y: npt.ArrayLike) -> GraphIHT:
         """Run on ``X`` (dense or SciPy sparse) and ``y``; returns ``self``."""
-        design, ya, _, p = _fit_data(self, X, y)
-        yy = as_real_target(ya)
+        design, ya, n, p = _fit_data(self, X, y)
+        yy = as_real_target(ya, n, type(self).__name__)
         edges = as_edges(self.edges)
         _check_graph_of_x(edges, p)
         sparsity = as_count(self.sparsity, "sparsity")
@@ -822,7 +760,7 @@ def lambda_max(
     classification losses ``y`` holds ``±1`` labels (no intercept).
     """
     design, n, p = _design(X)
-    yy = _real_target(y, n, "lambda_max")
+    yy = as_real_target(y, n, "lambda_max")
     if edges is None:
         return float(_rs.recovery_lambda_max(design, yy, loss, 0.0))
     e = as_edges(edges)
@@ -913,7 +851,7 @@ def recovery_path(
     design, n, p = _design(X)
     if n < 1 or p < 1:
         raise InvalidParameterError(f"X must have at least one row and one column, got ({n}, {p})")
-    yy = _real_target(y, n, "recovery_path")
+    yy = as_real_target(y, n, "recovery_path")
     e = as_edges(edges)
     _check_graph_of_x(e, p)
     w = _weights(weights, len(e))

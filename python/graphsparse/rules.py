@@ -33,7 +33,6 @@ import numpy as np
 import numpy.typing as npt
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, TransformerMixin, clone
-from sklearn.exceptions import DataConversionWarning
 from sklearn.utils import TransformerTags
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -46,7 +45,7 @@ from ._validation import (
     as_optional_count,
     as_real,
     as_real_target,
-    as_response,
+    as_target,
     set_init_params,
 )
 from .exceptions import InvalidParameterError, TruncatedSearchWarning
@@ -326,24 +325,6 @@ def _encode(values: Any, categories: list[Any] | None) -> tuple[Any, list[Any]]:
             except TypeError:
                 codes[i] = unseen
     return codes, categories
-
-
-def _response(est: Any, y: Any, n: int) -> np.ndarray:
-    """``y`` as a 1-D array of ``n`` entries (a column vector is raveled with a warning)."""
-    if y is None:
-        raise InvalidParameterError(
-            f"{type(est).__name__} requires y to be passed, but the target y is None"
-        )
-    arr = np.asarray(y) if not isinstance(y, np.ndarray) else y
-    if arr.ndim == 2 and arr.shape[1] == 1:
-        warnings.warn(
-            "A column-vector y was passed when a 1d array was expected; pass y of shape "
-            "(n_samples,)",
-            DataConversionWarning,
-            stacklevel=4,
-        )
-        arr = arr.ravel()
-    return as_response(arr, n)
 
 
 def cut_points(
@@ -815,7 +796,7 @@ class RuleEnsembleClassifier(ClassifierMixin, _RuleEnsemble):
         return None if self.mu is None else as_real(self.mu, "mu")
 
     def _targets(self, y: Any, n: int) -> tuple[npt.NDArray[np.float64], int]:
-        arr = _response(self, y, n)
+        arr = as_target(y, n, type(self).__name__)
         if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
             raise InvalidParameterError("y contains NaN or infinite values")
         check_classification_targets(arr)
@@ -868,8 +849,7 @@ class RuleEnsembleRegressor(RegressorMixin, _RuleEnsemble):
     _loss = "squared"
 
     def _targets(self, y: Any, n: int) -> tuple[npt.NDArray[np.float64], int]:
-        arr = as_real_target(_response(self, y, n))
-        return arr, 1
+        return as_real_target(y, n, type(self).__name__), 1
 
     def predict(self, X: Any) -> npt.NDArray[np.float64]:
         """The predicted target of each row."""

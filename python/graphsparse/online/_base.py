@@ -135,7 +135,7 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
                     f"classes must hold exactly two labels, got {known.tolist()!r}"
                 )
         else:
-            known, _ = encode_binary(y, len(y))
+            known, _ = encode_binary(y, len(y), type(self).__name__)
         try:
             unseen = ~np.isin(y, known)
         except TypeError as err:
