@@ -86,7 +86,10 @@ _CLASSIFICATION_LOSSES = ("logistic", "hinge")
 
 
 def _design(X: Any) -> tuple[Any, int, int]:
-    """``X`` as a dense float64 array or a CSR triple for the binding, with its shape."""
+    """``X`` as a dense float64 array or a CSR triple for the binding, with its shape.
+
+    Only a conversion: finiteness is checked once, by scikit-learn's ``validate_data`` for the
+    estimators (:func:`_fit_data`) and by :func:`_function_design` for the functions."""
     import scipy.sparse as sp
 
     if sp.issparse(X):
@@ -120,9 +123,17 @@ def _design(X: Any) -> tuple[Any, int, int]:
             "array.reshape(1, -1) if it contains a single sample."
         )
     arr = as_float_array(arr, "X", ndim=(2,))
-    if not np.all(np.isfinite(arr)):
-        raise InvalidParameterError("X (the operator L) contains NaN or inf")
     return arr, arr.shape[0], arr.shape[1]
+
+
+def _function_design(X: Any) -> tuple[Any, int, int]:
+    """:func:`_design` for the functions, whose ``X`` no ``validate_data`` has seen: a dense
+    ``X`` is checked for finite values here, naming it (the binding's own check, the backstop,
+    names the operator ``L``)."""
+    design, n, p = _design(X)
+    if not isinstance(design, tuple) and not np.all(np.isfinite(design)):
+        raise InvalidParameterError("X (the operator L) contains NaN or inf")
+    return design, n, p
 
 
 def _fit_data(
@@ -759,7 +770,7 @@ def lambda_max(
     ``alpha = 0`` ``max_c ‖(Xᵀg)_c‖₂/√|c|`` over the connected components. For the
     classification losses ``y`` holds ``±1`` labels (no intercept).
     """
-    design, n, p = _design(X)
+    design, n, p = _function_design(X)
     yy = as_real_target(y, n, "lambda_max")
     if edges is None:
         return float(_rs.recovery_lambda_max(design, yy, loss, 0.0))
@@ -848,7 +859,7 @@ def recovery_path(
     """
     import time
 
-    design, n, p = _design(X)
+    design, n, p = _function_design(X)
     if n < 1 or p < 1:
         raise InvalidParameterError(f"X must have at least one row and one column, got ({n}, {p})")
     yy = as_real_target(y, n, "recovery_path")
