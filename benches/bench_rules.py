@@ -288,7 +288,7 @@ def run_set(name: str, rhos: list[float], n_splits: int, cs: list[float], args: 
             res["len"].append(
                 float(np.mean([r.length for r in model.rules_])) if model.rules_ else 0.0
             )
-            res["gap"].append(model.duality_gap_ / max(1.0, model.primal_objective_))
+            res["gap"].append(model.dual_gap_ / max(1.0, model.primal_objective_))
             res["cut"].append(cut + int(model.truncated_))
             res["cache"].append(model.kernel_cache_peak_bytes_)
             # the byte budget is a hard limit of the kernel cache: check it on every fit

@@ -146,7 +146,7 @@ def test_estimators_report_gap_and_pruning_counts():
     plain = gs.SubgraphLogisticRegression(lambda1=0.01, max_size=4, tol=1e-6, screening=False).fit(
         ds, y
     )
-    assert 0.0 <= m.duality_gap_ < 1e-3 and 0.0 <= plain.duality_gap_ < 1e-3
+    assert 0.0 <= m.dual_gap_ < 1e-3 and 0.0 <= plain.dual_gap_ < 1e-3
     assert m.history_[-1]["objective"] == pytest.approx(plain.history_[-1]["objective"], rel=1e-6)
     assert m.search_stats_["pruned_spp"] > 0 and m.search_stats_["path_searches"] > 0
     assert plain.search_stats_["pruned_spp"] == 0 and plain.search_stats_["path_searches"] == 0
@@ -155,11 +155,11 @@ def test_estimators_report_gap_and_pruning_counts():
         gs.SubgraphLinearRegression(max_size=3, tol=1e-6), ds, score, [0.2, 0.1, 0.05]
     )
     for est in path:
-        assert 0.0 <= est.duality_gap_ < 1e-3
-        assert est.history_[-1]["duality_gap"] == est.duality_gap_
+        assert 0.0 <= est.dual_gap_ < 1e-3
+        assert est.history_[-1]["duality_gap"] == est.dual_gap_
     # warm fits of the path screen from the previous dual point
     assert sum(e.search_stats_["pruned_spp"] for e in path[1:]) > 0
     cut = gs.SubgraphLogisticRegression(lambda1=0.01, max_size=4, max_nodes=5)
     with pytest.warns(gs.mining.TruncatedSearchWarning):
         cut.fit(ds, y)
-    assert cut.duality_gap_ == np.inf
+    assert cut.dual_gap_ == np.inf

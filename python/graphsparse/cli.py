@@ -124,7 +124,7 @@ def _demo_subgraph(args: argparse.Namespace) -> Any:
         f"from lambda_max={model.lambda_max_:.4g}, {stats['visited']} tree nodes visited, "
         f"{stats['pruned_bound']} subtrees pruned by the bound and {stats['pruned_spp']} by safe "
         f"pattern pruning; {seconds:.2f} s for the whole fit, duality gap "
-        f"{model.duality_gap_:.2g}, converged={model.converged_}"
+        f"{model.dual_gap_:.2g}, converged={model.converged_}"
     )
     print(f"  train accuracy {model.score(train, y[:n_train]):.3f}")
     if len(test):
@@ -247,7 +247,7 @@ def _demo_rules() -> None:
     acc = cross_val_score(RuleEnsembleClassifier(C=10.0), X, y, cv=3).mean()
     print(
         f"  iris (3 classes, one shared lattice): {model.n_rules_} rules in {t:.2f} s, "
-        f"3-fold accuracy {acc:.3f}, duality gap {model.duality_gap_:.3g}; strongest rules:"
+        f"3-fold accuracy {acc:.3f}, duality gap {model.dual_gap_:.3g}; strongest rules:"
     )
     for rule in sorted(model.rules_, key=lambda r: -r.strength)[:4]:
         named = [replace(c, feature=names[c.feature]) for c in rule.conditions]

@@ -34,14 +34,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import TransformerMixin
 from sklearn.model_selection import KFold, ShuffleSplit, StratifiedKFold, StratifiedShuffleSplit
 from sklearn.svm import SVC
 from sklearn.utils.validation import check_is_fitted
 
 from . import _graphsparse as _rs
-from ._progress import run_reported
-from ._threads import python_threads, resolve_n_jobs
+from ._base import GraphSparseEstimator
+from ._threads import python_threads
 from ._validation import (
     as_count,
     as_edges,
@@ -295,7 +295,7 @@ class CompressionResult:
         return out
 
 
-class _Compressor(TransformerMixin, BaseEstimator):
+class _Compressor(TransformerMixin, GraphSparseEstimator):
     """Shared machinery: target sizes, input/output conversion, the Rust call."""
 
     _method: str = ""
@@ -342,7 +342,7 @@ class _Compressor(TransformerMixin, BaseEstimator):
         """
         self._targets(as_dataset(X, "X"))
         self._method_params()
-        resolve_n_jobs(self.n_jobs)  # type: ignore[attr-defined]
+        self._n_threads()
         return self
 
     def compress(self, X: Any) -> CompressionResult:
@@ -360,13 +360,8 @@ class _Compressor(TransformerMixin, BaseEstimator):
         data = as_dataset(X, "X")
         ks = self._targets(data)
         params = self._method_params()
-        threads = resolve_n_jobs(self.n_jobs)  # type: ignore[attr-defined]
-        d = run_reported(
-            lambda report: _rs.ot_compress(data._db, self._method, params, ks, threads, report),
-            self.verbose,  # type: ignore[attr-defined]
-            type(self).__name__,
-            "graphs",
-        )
+        # no budget here: the binding raises KeyboardInterrupt for a cancelled run (Ctrl-C)
+        d = self._run_rust(_rs.ot_compress, data._db, self._method, params, ks, value_name="graphs")
         out = GraphDataset._from_db(
             d["db"], data.vertex_label_values, data.edge_label_values, y=data.y, names=data.names
         )
@@ -560,7 +555,7 @@ def _csr(n_rows: int, features: tuple[Any, Any, Any, int]) -> sp.csr_matrix:
 
 
 # -- WL features ----------------------------------------------------------------------------------
-class WLSubtreeFeatures(TransformerMixin, BaseEstimator):
+class WLSubtreeFeatures(TransformerMixin, GraphSparseEstimator):
     """Weisfeiler–Lehman subtree features (Shervashidze et al. 2011), compiled.
 
     Level 0 counts vertex labels; each of the ``n_iter`` refinements relabels every vertex by
@@ -620,13 +615,7 @@ class WLSubtreeFeatures(TransformerMixin, BaseEstimator):
     def _fit(self, X: Any) -> sp.csr_matrix:
         data = as_dataset(X, "X")
         h = as_count(self.n_iter, "n_iter")
-        threads = resolve_n_jobs(self.n_jobs)
-        levels, features = run_reported(
-            lambda report: _rs.wl_fit_transform(data._db, h, threads, report),
-            self.verbose,
-            type(self).__name__,
-            "levels",
-        )
+        levels, features = self._run_rust(_rs.wl_fit_transform, data._db, h, value_name="levels")
         self.vocabulary_ = [(np.asarray(p), np.asarray(s)) for p, s in levels]
         self.n_features_out_ = int(features[3])
         return _csr(len(data), features)
@@ -658,13 +647,7 @@ class WLSubtreeFeatures(TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self, "vocabulary_")
         data = as_dataset(X, "X")
-        threads = resolve_n_jobs(self.n_jobs)
-        features = run_reported(
-            lambda report: _rs.wl_transform(data._db, self.vocabulary_, threads, report),
-            self.verbose,
-            type(self).__name__,
-            "levels",
-        )
+        features = self._run_rust(_rs.wl_transform, data._db, self.vocabulary_, value_name="levels")
         return _csr(len(data), features)
 
     def __sklearn_tags__(self) -> Any:

@@ -25,20 +25,18 @@ arrays, Python scalars and :class:`~graphsparse.Pattern` objects (they pickle).
 from __future__ import annotations
 
 import sys
-import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
-from sklearn.exceptions import ConvergenceWarning
+from sklearn.base import ClassifierMixin, RegressorMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
 from . import _graphsparse as _rs
+from ._base import GraphSparseEstimator, deprecated_alias
 from ._lpboost import LPBoostMaster
-from ._progress import reports, run_reported
-from ._threads import resolve_n_jobs
+from ._progress import reports
 from ._validation import (
     as_count,
     as_optional_count,
@@ -49,7 +47,7 @@ from ._validation import (
     set_init_params,
 )
 from .datasets import GraphDataset, as_dataset
-from .exceptions import InvalidParameterError, TruncatedSearchWarning
+from .exceptions import InvalidParameterError
 from .mining import Pattern
 
 #: Default byte budget of the stored embeddings of a cached search (``cache_bytes``): 256 MiB.
@@ -77,11 +75,6 @@ def _binary_response(est: Any, y: Any, n: int) -> np.ndarray:
     return target
 
 
-def _run_rust(call: Any, verbose: Any, what: str, *args: Any) -> Any:
-    """``call(*args, progress)`` with a progress reporter for ``verbose``."""
-    return run_reported(lambda report: call(*args, report), verbose, what)
-
-
 def _codes_for(patterns: Sequence[Pattern], ds: GraphDataset) -> list[np.ndarray | None]:
     """Each pattern's DFS code in ``ds``'s label ids (``None`` when a label does not occur)."""
     vmap = {v: k for k, v in enumerate(ds.vertex_label_values)}
@@ -97,15 +90,11 @@ def _codes_for(patterns: Sequence[Pattern], ds: GraphDataset) -> list[np.ndarray
     return out
 
 
-def _occurrences(
-    patterns: Sequence[Pattern], ds: GraphDataset, n_jobs: int | None
-) -> list[np.ndarray]:
+def _occurrences(patterns: Sequence[Pattern], ds: GraphDataset, n_threads: int) -> list[np.ndarray]:
     """For each pattern, the ids of the graphs of ``ds`` that contain it."""
     codes = _codes_for(patterns, ds)
     present = [c for c in codes if c is not None]
-    found = iter(
-        _rs.match_subgraph_patterns(ds._db, present, resolve_n_jobs(n_jobs)) if present else []
-    )
+    found = iter(_rs.match_subgraph_patterns(ds._db, present, n_threads) if present else [])
     empty = np.zeros(0, dtype=np.int64)
     return [empty if c is None else next(found) for c in codes]
 
@@ -120,23 +109,12 @@ def _pattern(code: np.ndarray, ids: np.ndarray, ds: GraphDataset) -> Pattern:
     return Pattern(dfs, len(ids), np.asarray(ids, dtype=np.int64), tuple(labels))
 
 
-def _warn_unfinished(
-    truncated: str | None, converged: bool, stopped: str, not_converged: str, stacklevel: int
-) -> None:
-    """Warn when a fit ended early: stopped by a budget (``truncated``), else short of
-    convergence; ``stacklevel`` counts from the caller."""
-    if truncated is not None:
-        warnings.warn(stopped, TruncatedSearchWarning, stacklevel=stacklevel + 1)
-    elif not converged:
-        warnings.warn(not_converged, ConvergenceWarning, stacklevel=stacklevel + 1)
-
-
 def _linear_decision(
-    patterns: Sequence[Pattern], coef: np.ndarray, intercept: float, X: Any, n_jobs: int | None
+    patterns: Sequence[Pattern], coef: np.ndarray, intercept: float, X: Any, n_threads: int
 ) -> np.ndarray:
     ds = _dataset(X)
     mu = np.full(len(ds), float(intercept))
-    for ids, c in zip(_occurrences(patterns, ds, n_jobs), coef, strict=True):
+    for ids, c in zip(_occurrences(patterns, ds, n_threads), coef, strict=True):
         mu[ids] += c
     return mu
 
@@ -154,10 +132,11 @@ class _SignClassifier(ClassifierMixin):
 
 
 # -- BCGD models ----------------------------------------------------------------------------------
-class _SubgraphBCGD(BaseEstimator):
+class _SubgraphBCGD(GraphSparseEstimator):
     """Shared fitting code of the BCGD models (``_loss`` is set by the subclasses)."""
 
     _loss = "logistic"
+    duality_gap_ = deprecated_alias("duality_gap_", "dual_gap_")
 
     def __init__(
         self,
@@ -199,17 +178,7 @@ class _SubgraphBCGD(BaseEstimator):
             "screening": bool(self.screening),
             "record_trace": record_trace,
         }
-        fits = _run_rust(
-            _rs.fit_subgraph_bcgd,
-            self.verbose,
-            type(self).__name__,
-            ds._db,
-            target,
-            self._loss,
-            grid,
-            params,
-            resolve_n_jobs(self.n_jobs),
-        )
+        fits = self._run_rust(_rs.fit_subgraph_bcgd, ds._db, target, self._loss, grid, params)
         return ds, fits
 
     def _set_fitted(self, ds: GraphDataset, d: dict[str, Any]) -> None:
@@ -222,10 +191,6 @@ class _SubgraphBCGD(BaseEstimator):
             [_pattern(c, ids, ds) for c in eq]
             for eq, ids in zip(d["equivalents"], d["graph_ids"], strict=True)
         ]
-        self.n_iter_ = int(d["n_iter"])
-        self.converged_ = bool(d["converged"])
-        self.truncation_ = d["truncated"]
-        self.truncated_ = self.truncation_ is not None
         self.history_ = [
             {
                 "objective": float(o),
@@ -249,7 +214,6 @@ class _SubgraphBCGD(BaseEstimator):
                 strict=True,
             )
         ]
-        self.duality_gap_ = float(d["gap"])
         self.lambda_max_ = None if d["lambda_max"] is None else float(d["lambda_max"])
         self.search_stats_ = {
             "visited": int(d["total_visited"]),
@@ -257,14 +221,13 @@ class _SubgraphBCGD(BaseEstimator):
             "pruned_spp": int(d["total_pruned_spp"]),
             "path_searches": int(d["path_searches"]),
         }
-        _warn_unfinished(
-            self.truncation_,
-            self.converged_,
-            f"subgraph search stopped by its {self.truncation_} budget after "
-            f"{self.n_iter_} iterations; the model is the last complete iterate",
-            f"BCGD did not converge in max_iter={self.max_iter} iterations "
-            f"(tol={self.tol}); increase max_iter or tol",
-            stacklevel=3,
+        self._set_outcome(
+            n_iter=d["n_iter"],
+            converged=d["converged"],
+            truncation=d["truncated"],
+            dual_gap=d["gap"],
+            detail=f"the model is the last complete iterate (tol={self.tol}, "
+            f"dual_gap_ {float(d['gap']):.3g})",
         )
 
     def fit(self, X: Any, y: npt.ArrayLike) -> _SubgraphBCGD:
@@ -288,7 +251,7 @@ class _SubgraphBCGD(BaseEstimator):
     def decision_function(self, X: Any) -> np.ndarray:
         """The linear predictor ``intercept_ + sum_j coef_[j] I(patterns_[j] ⊆ g)`` per graph."""
         check_is_fitted(self, "coef_")
-        return _linear_decision(self.patterns_, self.coef_, self.intercept_, X, self.n_jobs)
+        return _linear_decision(self.patterns_, self.coef_, self.intercept_, X, self._n_threads())
 
     @property
     def n_nonzero_(self) -> int:
@@ -317,7 +280,8 @@ _PARAMS_DOC = """
     tol : float, default=1e-3
         Stop when ``||H d||_inf <= tol`` (the paper's tolerance).
     max_iter : int, default=1000
-        Most BCGD iterations; a :class:`~sklearn.exceptions.ConvergenceWarning` says when hit.
+        Most BCGD iterations; a :class:`~graphsparse.exceptions.TruncatedSearchWarning` (a
+        :class:`~sklearn.exceptions.ConvergenceWarning`) says when hit.
     n_jobs : int, optional
         Rust worker threads (``None``: all cores, capped by ``GRAPHSPARSE_NUM_THREADS``) for
         the fit's searches and for matching patterns in new graphs. The fit keeps a cache of
@@ -364,9 +328,10 @@ _PARAMS_DOC = """
         ``pruned_spp`` (nodes pruned by Theorem 11 and by safe pattern pruning; a node where
         both hold counts for both), ``duality_gap`` (at the iterate searched), ``seconds``.
         The last entry is the final convergence check when the fit converged.
-    duality_gap_ : float
-        ``P - D >= 0`` of the fitted model, a bound on its suboptimality in the objective;
-        ``inf`` when a budget stopped the fit before its final iterate was searched.
+    dual_gap_ : float
+        ``P - D >= 0`` of the fitted model, a bound on its suboptimality in the objective
+        (scikit-learn's name, as in ``Lasso``); ``inf`` when a node or time budget stopped the
+        fit before its final iterate was searched. ``duality_gap_`` is a deprecated alias.
     search_stats_ : dict
         Totals over the fit, the internal screening path included: ``visited``,
         ``pruned_bound``, ``pruned_spp`` and ``path_searches`` (searches before the fit).
@@ -375,9 +340,11 @@ _PARAMS_DOC = """
         from scratch with ``screening=True``; ``None`` for the warm fits of a path after the first).
     converged_ : bool
     truncated_ : bool
-        Whether a budget stopped the fit (the model is then the last complete iterate).
+        Whether a budget stopped the fit (the model is then the last complete iterate, and a
+        :class:`~graphsparse.exceptions.TruncatedSearchWarning` says so).
     truncation_ : str or None
-        Which budget: ``"max_nodes"`` or ``"time_limit"``; ``None`` when none did.
+        Which budget: ``"max_iter"``, ``"max_nodes"`` or ``"time_limit"``; ``None`` when none
+        did.
 """
 
 
@@ -475,7 +442,7 @@ def lambda1_path(
 
 
 # -- boosting -------------------------------------------------------------------------------------
-class _StumpEnsemble(_SignClassifier, BaseEstimator):
+class _StumpEnsemble(_SignClassifier, GraphSparseEstimator):
     """Shared code of the boosting classifiers: an ensemble of ``s (2 I(x ⊆ g) - 1)`` stumps."""
 
     def _stump_params(self, n_graphs: int) -> dict[str, Any]:
@@ -520,7 +487,7 @@ class _StumpEnsemble(_SignClassifier, BaseEstimator):
     def decision_function(self, X: Any) -> np.ndarray:
         """``sum_t w_t s_t (2 I(x_t ⊆ g) - 1)`` for each graph."""
         check_is_fitted(self, "coef_")
-        return _linear_decision(self.patterns_, self.coef_, self.intercept_, X, self.n_jobs)
+        return _linear_decision(self.patterns_, self.coef_, self.intercept_, X, self._n_threads())
 
 
 class SubgraphAdaBoost(_StumpEnsemble):
@@ -552,6 +519,13 @@ class SubgraphAdaBoost(_StumpEnsemble):
         The same model as a linear function of distinct patterns.
     n_visited_ : list of int
         Tree nodes visited per round.
+    n_iter_ : int
+        Rounds done (``n_estimators`` unless a budget or the data ended the boosting early).
+    truncated_ : bool
+        Whether a round's ``max_nodes`` or ``time_limit`` budget stopped the boosting (with a
+        :class:`~graphsparse.exceptions.TruncatedSearchWarning`).
+    truncation_ : str or None
+        Which budget: ``"max_nodes"`` or ``"time_limit"``; ``None`` when none did.
     """
 
     def __init__(
@@ -572,26 +546,25 @@ class SubgraphAdaBoost(_StumpEnsemble):
         ds, labels = self._graphs_and_signs(X, y)
         rounds = as_count(self.n_estimators, "n_estimators")
         params = {**self._stump_params(len(ds)), "n_estimators": rounds}
-        d = _run_rust(
+        d = self._run_rust(
             _rs.fit_subgraph_adaboost,
-            self.verbose,
-            "SubgraphAdaBoost",
             ds._db,
             np.ascontiguousarray(labels, dtype=np.float64),
             params,
-            resolve_n_jobs(self.n_jobs),
         )
         self.n_visited_ = [int(v) for v in d["visited"]]
         stumps = [
             ({"code": c, "graph_ids": i, "sign": float(s)}, float(a))
             for c, i, s, a in zip(d["codes"], d["graph_ids"], d["signs"], d["weights"], strict=True)
         ]
-        if d["truncated"] is not None:
-            warnings.warn(
-                f"Adaboost stopped by its {d['truncated']} budget after {len(stumps)} rounds",
-                TruncatedSearchWarning,
-                stacklevel=2,
-            )
+        # boosting has no convergence test: n_estimators is the model's size, not a budget
+        self._set_outcome(
+            n_iter=len(stumps),
+            converged=None,
+            truncation=d["truncated"],
+            unit="round",
+            detail="the model holds the rounds done",
+        )
         if not stumps:
             raise InvalidParameterError("no subgraph stump beats chance on this data")
         self._finish(ds, stumps)
@@ -637,6 +610,12 @@ class SubgraphLPBoost(_StumpEnsemble):
     objective_ : float
         The LP optimum ``rho - D sum xi`` (equal to the dual ``beta``).
     patterns_, coef_, intercept_, n_iter_, converged_, n_visited_
+    truncated_ : bool
+        Whether a budget stopped the column generation (with a
+        :class:`~graphsparse.exceptions.TruncatedSearchWarning`).
+    truncation_ : str or None
+        Which budget: ``"max_iter"`` (columns), or ``"max_nodes"`` or ``"time_limit"`` of a
+        pricing step; ``None`` when none did.
     """
 
     def __init__(
@@ -672,12 +651,12 @@ class SubgraphLPBoost(_StumpEnsemble):
         cols: list[dict[str, Any]] = []
         # one searcher for the whole fit: its cache of the visited tree serves every pricing
         # step, so only the frontier a new weighting wants to enter is embedded again
-        searcher = _rs.StumpSearcher(ds._db, self._stump_params(n), resolve_n_jobs(self.n_jobs))
+        searcher = _rs.StumpSearcher(ds._db, self._stump_params(n), self._n_threads())
         verbose = reports(self.verbose)
         master = LPBoostMaster(labels, cap, verbose=verbose)
         self.n_visited_ = []
         alpha = np.zeros(0)
-        self.converged_ = False
+        converged = False
         objective = float("nan")
         cut = None
         for _ in range(max_iter):
@@ -688,7 +667,7 @@ class SubgraphLPBoost(_StumpEnsemble):
                 cut = s["truncated"]
                 break
             if s["code"] is None or s["gain"] <= beta + tol:
-                self.converged_ = True
+                converged = True
                 break
             inside = np.zeros(n, dtype=bool)
             inside[s["graph_ids"]] = True
@@ -701,14 +680,13 @@ class SubgraphLPBoost(_StumpEnsemble):
                     f"{objective:.6g}, pricing gain {s['gain']:.6g}, {s['visited']} nodes",
                     file=sys.stderr,
                 )
-        self.n_iter_ = len(cols)
         self.objective_ = objective
-        _warn_unfinished(
-            cut,
-            self.converged_,
-            f"LPBoost stopped by its {cut} budget after {len(cols)} columns",
-            f"LPBoost did not converge in max_iter={max_iter} columns",
-            stacklevel=2,
+        self._set_outcome(
+            n_iter=len(cols),
+            converged=converged,
+            truncation=cut,
+            unit="column",
+            detail="the model is the last restricted LP's",
         )
         keep = [(c, float(a)) for c, a in zip(cols, alpha, strict=True) if a > 1e-12]
         if not keep:

@@ -39,18 +39,16 @@ large ``intercept_scaling`` leaves it nearly free.
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
-from sklearn.exceptions import ConvergenceWarning
+from sklearn.base import ClassifierMixin, RegressorMixin
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from . import _graphsparse as _rs
-from ._progress import run_reported
+from ._base import GraphSparseEstimator, warn_budget_stop
 from ._threads import resolve_n_jobs
 from ._validation import (
     as_count,
@@ -137,7 +135,7 @@ def _function_design(X: Any) -> tuple[Any, int, int]:
 
 
 def _fit_data(
-    est: BaseEstimator, X: Any, y: Any, classifier: bool = False
+    est: GraphSparseEstimator, X: Any, y: Any, classifier: bool = False
 ) -> tuple[Any, np.ndarray, int, int]:
     """``(design, y, n, p)`` for ``fit``: scikit-learn's checks and messages (shapes, finiteness,
     column-vector ``y``, ``n_features_in_``) through :func:`sklearn_data`, then the binding's
@@ -189,7 +187,7 @@ def _restart(state: dict[str, Any]) -> dict[str, Any]:
     return {**state, "adapt": 0.0}
 
 
-class _Base(BaseEstimator):
+class _LinearModel(GraphSparseEstimator):
     """What every estimator here shares: sparse input, fitted means ``coef_`` exists (the
     parameter ``lambda_`` ends in ``_`` too, which would fool scikit-learn's default test)."""
 
@@ -207,7 +205,7 @@ class _Base(BaseEstimator):
         return np.asarray(Xa @ self.coef_, dtype=np.float64) + self.intercept_
 
 
-class _Convex(_Base):
+class _Convex(_LinearModel):
     """Shared fitting of the convex models (the binding's ``recovery_solve``)."""
 
     def _solver_params(self, loss: str, lam: Any = None) -> dict[str, Any]:
@@ -242,29 +240,21 @@ class _Convex(_Base):
         from the previous fit when ``warm_start`` and the problem ``key`` agree, with progress
         for ``verbose``; the outcome is kept by :meth:`_store`."""
         warm = self._warm(key)
-        out = run_reported(
-            lambda progress: _rs.recovery_solve(
-                kind,
-                design,
-                y,
-                self._solver_params(loss),
-                **model,
-                n_threads=resolve_n_jobs(self.n_jobs),
-                progress=progress,
-                warm=warm,
-            ),
-            self.verbose,
-            type(self).__name__,
-            "gap",
+        out = self._run_rust(
+            _rs.recovery_solve,
+            kind,
+            design,
+            y,
+            self._solver_params(loss),
+            **model,
+            warm=warm,
+            value_name="gap",
         )
         self._store(out, key)
         return out
 
     def _store(self, out: dict[str, Any], key: tuple[Any, ...]) -> None:
         self._warm_state = (key, out["state"])
-        self.n_iter_ = int(out["n_iter"])
-        self.converged_ = bool(out["converged"])
-        self.dual_gap_ = float(out["gap"])
         self.objective_ = float(out["objective"])
         self.history_ = {
             "iteration": np.asarray(out["history_iteration"]),
@@ -273,16 +263,14 @@ class _Convex(_Base):
             "primal_residual": np.asarray(out["history_primal_residual"]),
             "dual_residual": np.asarray(out["history_dual_residual"]),
         }
-        if not self.converged_:
-            why = out["truncated"] or f"max_iter={self.max_iter}"
-            warnings.warn(
-                f"{type(self).__name__} stopped at a relative duality gap of {self.dual_gap_:.2e} "
-                f"> tol={self.tol} ({why}); raise max_iter or tol",
-                ConvergenceWarning,
-                # counted from here through _solve: LatentGroupLasso's caller, the graph
-                # models' fit (their _fit_graph is one frame more), as before _solve
-                stacklevel=4,
-            )
+        self._set_outcome(
+            n_iter=out["n_iter"],
+            converged=out["converged"],
+            truncation=out["truncated"],
+            dual_gap=out["gap"],
+            detail=f"the estimate is the last iterate, at a relative duality gap of "
+            f"{float(out['gap']):.2e} (tol={self.tol})",
+        )
 
 
 class _GraphModel(_Convex):
@@ -338,11 +326,14 @@ class GraphStructuredRecovery(RegressorMixin, _GraphModel):
     tol : float, default=1e-6
         Relative duality gap at which the solve stops (a certificate on the objective).
     max_iter : int, default=20000
+        Most iterations; a solve they stop warns with a
+        :class:`~graphsparse.exceptions.TruncatedSearchWarning` (a
+        :class:`~sklearn.exceptions.ConvergenceWarning`).
     warm_start : bool, default=False
         Start from the previous fit's primal and dual iterates (same shapes) — the way to
         walk a ``λ`` or ``α`` grid cheaply; see also :func:`recovery_path`.
     time_limit : float, optional
-        Seconds; the solve stops there with ``converged_ = False``.
+        Seconds; the solve stops there with ``converged_ = False`` and the same warning.
     n_jobs : int, optional
         Threads (``None``: all available cores). Results do not depend on it.
     verbose : bool or "bar", default=False
@@ -356,6 +347,12 @@ class GraphStructuredRecovery(RegressorMixin, _GraphModel):
     sigma_ : ndarray of shape (n_features,)
         The latent per-vertex scales ``σ``.
     n_iter_, converged_, dual_gap_, objective_ : int, bool, float, float
+        ``dual_gap_`` is the relative duality gap of the estimate (the certificate ``tol``
+        bounds).
+    truncated_ : bool
+        Whether a budget stopped the solve.
+    truncation_ : str or None
+        Which budget: ``"max_iter"`` or ``"time_limit"``; ``None`` when none did.
     history_ : dict of ndarray
         ``iteration``, relative ``gap``, ``objective``, ``primal_residual`` and
         ``dual_residual`` at each convergence check.
@@ -477,7 +474,7 @@ class GraphStructuredClassifier(ClassifierMixin, _GraphModel):
     classes_ : ndarray of shape (2,)
     coef_ : ndarray of shape (n_features,)
     intercept_ : float
-    sigma_, n_iter_, converged_, dual_gap_, objective_, history_
+    sigma_, n_iter_, converged_, dual_gap_, objective_, history_, truncated_, truncation_
         As :class:`GraphStructuredRecovery`.
 
     Examples
@@ -629,6 +626,8 @@ class LatentGroupLasso(RegressorMixin, _Convex):
     ----------
     coef_, intercept_, n_iter_, converged_, dual_gap_, objective_, history_
         As :class:`GraphStructuredRecovery` (``intercept_`` is always 0).
+    truncated_, truncation_
+        As :class:`GraphStructuredRecovery`.
     """
 
     def __init__(
@@ -687,7 +686,7 @@ class LatentGroupLasso(RegressorMixin, _Convex):
         return self._decision(X)
 
 
-class GraphIHT(RegressorMixin, _Base):
+class GraphIHT(RegressorMixin, _LinearModel):
     """Graph-IHT / Graph-CoSaMP (Hegde, Indyk & Schmidt, ICML 2015), the non-convex baseline.
 
     Least squares over signals supported on at most ``n_components`` connected pieces of about
@@ -701,14 +700,21 @@ class GraphIHT(RegressorMixin, _Base):
     n_components : int, default=1
     method : {"iht", "cosamp"}, default="iht"
     max_iter : int, default=100
+        Most iterations; a run they stop warns with a
+        :class:`~graphsparse.exceptions.TruncatedSearchWarning`.
     tol : float, default=1e-6
         Relative change of the iterate at which the run stops.
     time_limit : float, optional
+        Seconds; the run stops there with the same warning.
     n_jobs : int, optional
 
     Attributes
     ----------
     coef_, support_, n_iter_, converged_, residual_norms_
+    truncated_ : bool
+        Whether a budget stopped the run.
+    truncation_ : str or None
+        Which budget: ``"max_iter"`` or ``"time_limit"``; ``None`` when none did.
     """
 
     def __init__(
@@ -740,15 +746,17 @@ class GraphIHT(RegressorMixin, _Base):
             "ratio": 0.1,
             "time_limit": _time_limit(self.time_limit),
         }
-        out = _rs.recovery_graph_iht(
-            design, yy, edges, params, n_threads=resolve_n_jobs(self.n_jobs)
-        )
+        out = self._run_rust(_rs.recovery_graph_iht, design, yy, edges, params)
         self.coef_ = np.asarray(out["coef"])
         self.intercept_ = 0.0
         self.support_ = np.asarray(out["support"])
-        self.n_iter_ = int(out["n_iter"])
-        self.converged_ = bool(out["converged"])
         self.residual_norms_ = np.asarray(out["residual_norms"])
+        self._set_outcome(
+            n_iter=out["n_iter"],
+            converged=out["converged"],
+            truncation=out["truncated"],
+            detail=f"the estimate is the last iterate (tol={self.tol})",
+        )
         return self
 
     def predict(self, X: Any) -> FloatArray:
@@ -851,7 +859,7 @@ def recovery_path(
     eps : float, default=1e-3
     time_limit : float, optional
         Seconds for the whole path; the path stops early (with a
-        :class:`~sklearn.exceptions.ConvergenceWarning`) when it runs out.
+        :class:`~graphsparse.exceptions.TruncatedSearchWarning`) when it runs out.
 
     Returns
     -------
@@ -912,11 +920,8 @@ def recovery_path(
         warm, norms = _restart(out["state"]), (float(out["op_norm"]), float(out["diff_norm"]))
         rows.append(out)
         if out["truncated"] is not None:
-            warnings.warn(
-                f"recovery_path stopped after {len(rows)} of {len(lams)} values "
-                f"({out['truncated']})",
-                ConvergenceWarning,
-                stacklevel=2,
+            warn_budget_stop(
+                "recovery_path", out["truncated"], time_limit, f"{len(rows)} of {len(lams)} values"
             )
             break
     return RecoveryPath(

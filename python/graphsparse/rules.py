@@ -7,7 +7,7 @@ hierarchical multiple kernel learning over the lattice of *all* conjunctions, wi
 regulariser ``sum_v a^|v| ||f_D(v)||_rho`` that favours few, short rules (``rho`` in (1, 2];
 ``rho = 2`` is Bach's HKL). An active-set method solves this exponentially large problem
 exactly, visiting only the conjunctions its optimality condition reaches, and certifies the
-result with a duality gap (``duality_gap_``).
+result with a duality gap (``dual_gap_``).
 
 * :class:`RuleEnsembleClassifier` — hinge loss; two classes directly, more classes by gHKL-MT
   (one-vs-rest tasks sharing one lattice, optionally coupled by ``mu``).
@@ -24,7 +24,6 @@ column simply do not fire.
 from __future__ import annotations
 
 import numbers
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,14 +31,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, TransformerMixin, clone
+from sklearn.base import ClassifierMixin, RegressorMixin, TransformerMixin, clone
 from sklearn.utils import TransformerTags
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _graphsparse as _rs
-from ._progress import run_reported
-from ._threads import resolve_n_jobs
+from ._base import GraphSparseEstimator, deprecated_alias
 from ._validation import (
     as_count,
     as_optional_count,
@@ -48,7 +46,7 @@ from ._validation import (
     as_target,
     set_init_params,
 )
-from .exceptions import InvalidParameterError, TruncatedSearchWarning
+from .exceptions import InvalidParameterError
 
 __all__ = ["Condition", "Rule", "RuleEnsembleClassifier", "RuleEnsembleRegressor", "cut_points"]
 
@@ -385,10 +383,11 @@ def cut_points(
 
 
 # -- the estimators -------------------------------------------------------------------------------
-class _RuleEnsemble(TransformerMixin, BaseEstimator):
+class _RuleEnsemble(TransformerMixin, GraphSparseEstimator):
     """Shared code of the rule-ensemble estimators."""
 
     _loss = "hinge"
+    duality_gap_ = deprecated_alias("duality_gap_", "dual_gap_")
 
     def __init__(
         self,
@@ -508,19 +507,14 @@ class _RuleEnsemble(TransformerMixin, BaseEstimator):
         target, tasks = self._targets(y, table.n_rows)
         grid = np.array([as_real(c, "C") for c in Cs], dtype=np.float64)
         prop, params = self._params(table)
-        props, fits = run_reported(
-            lambda report: _rs.fit_rule_ensemble(
-                cols,
-                np.ascontiguousarray(target, dtype=np.float64),
-                tasks,
-                grid,
-                prop,
-                params,
-                resolve_n_jobs(self.n_jobs),
-                report,
-            ),
-            self.verbose,
-            type(self).__name__,
+        props, fits = self._run_rust(
+            _rs.fit_rule_ensemble,
+            cols,
+            np.ascontiguousarray(target, dtype=np.float64),
+            tasks,
+            grid,
+            prop,
+            params,
         )
         self._feature_names = table.names
         self.propositions_ = [self._condition(p) for p in props]
@@ -548,23 +542,22 @@ class _RuleEnsemble(TransformerMixin, BaseEstimator):
             for k, r in enumerate(self._rule_props)
         ]
         self.n_rules_ = len(self.rules_)
-        self.duality_gap_ = float(d["gap"])
         self.primal_objective_ = float(d["primal"])
         self.dual_objective_ = float(d["dual"])
-        self.converged_ = bool(d["converged"])
-        self.truncation_ = d["truncated"]
-        self.truncated_ = self.truncation_ is not None
-        self.n_iter_ = int(d["n_rounds"])
         self.active_set_size_ = int(d["active_set_size"])
         self.kernel_cache_peak_bytes_ = int(d["cache_peak_bytes"])
-        if self.truncated_:
-            warnings.warn(
-                f"gHKL stopped by its {self.truncation_} budget with {self.active_set_size_} "
-                f"lattice nodes; the rules are those of the last restricted solve "
-                f"(duality gap {self.duality_gap_:.3g})",
-                TruncatedSearchWarning,
-                stacklevel=3,
-            )
+        # max_iter bounds each restricted solve, not the fit: only max_nodes and time_limit
+        # stop the active-set method
+        self._set_outcome(
+            n_iter=d["n_rounds"],
+            converged=d["converged"],
+            truncation=d["truncated"],
+            dual_gap=d["gap"],
+            iteration_budget=None,
+            unit="active-set round",
+            detail=f"gHKL kept {self.active_set_size_} lattice nodes; the rules are those of "
+            f"the last restricted solve (dual_gap_ {float(d['gap']):.3g})",
+        )
 
     def fit(self, X: Any, y: npt.ArrayLike) -> _RuleEnsemble:
         """Fit the rule ensemble.
@@ -673,8 +666,8 @@ _PARAMS_DOC = """
         ``max(1, |g|)``, and a complete active set whose certified gap is above that is
         solved again more tightly (up to three times, while the gap keeps halving). Mirror
         descent limits how far those re-solves get: at large ``C`` the relative gap
-        ``duality_gap_ / primal_objective_`` can end above ``tol`` (up to a few per cent on
-        noisy data at ``C >= 100``); ``duality_gap_`` is the certificate to read.
+        ``dual_gap_ / primal_objective_`` can end above ``tol`` (up to a few per cent on
+        noisy data at ``C >= 100``); ``dual_gap_`` is the certificate to read.
     max_iter : int, default=300
         Most mirror-descent iterations per restricted problem.
     rule_threshold : float, default=1e-3
@@ -685,12 +678,12 @@ _PARAMS_DOC = """
         thousands of nodes (minutes, and gigabytes: about 10 KB per node); the default
         bounds a fit to well under a gigabyte. A fit that hits it (or
         ``time_limit``) keeps what it has, sets ``truncated_`` and issues a
-        :class:`~graphsparse.exceptions.TruncatedSearchWarning`; ``duality_gap_`` says how far
+        :class:`~graphsparse.exceptions.TruncatedSearchWarning`; ``dual_gap_`` says how far
         from optimal it stopped.
     time_limit : float, optional
         Budget of seconds for a fit (for :meth:`path`, for the whole path). Every phase polls
         it; a fit it stops then takes at most a quarter of the limit more (0.5–30 s) to
-        certify what it has, and reports ``duality_gap_`` NaN when that does not finish.
+        certify what it has, and reports ``dual_gap_`` NaN when that does not finish.
     kernel_cache_bytes : int, default=64 MiB
         Byte budget of the lattice kernel cache (never exceeded; 0 recomputes every kernel).
     n_jobs : int, optional, default=1
@@ -712,14 +705,15 @@ _PARAMS_DOC = """
         The basic propositions the rules are built from.
     categories_ : list
         Per column, the sorted categories seen in training (``None`` for numeric columns).
-    duality_gap_ : float
+    dual_gap_ : float
         Certified gap between the primal objective of the fitted model and a dual lower
-        bound over the *whole* lattice.
+        bound over the *whole* lattice (scikit-learn's name, as in ``Lasso``;
+        ``duality_gap_`` is a deprecated alias).
     primal_objective_, dual_objective_ : float
     converged_ : bool
         Whether the optimality condition (15) holds for the final active set (no rule is
         missing from it) with no budget cut; the optimisation error left is
-        ``duality_gap_``.
+        ``dual_gap_``.
     truncated_ : bool
         Whether a budget stopped the fit.
     truncation_ : str or None
