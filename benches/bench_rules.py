@@ -45,7 +45,7 @@ from _progress import progress
 from sklearn.metrics import accuracy_score, f1_score, roc_auc_score
 from sklearn.model_selection import StratifiedKFold, StratifiedShuffleSplit
 
-from graphsparse import _uci
+from graphsparse.datasets import _uci
 from graphsparse.exceptions import TruncatedSearchWarning
 from graphsparse.rules import RuleEnsembleClassifier, cut_points
 

@@ -18,8 +18,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from graphsparse import _lpboost, _uci, cli, plotting
+from graphsparse import _lpboost, cli, plotting
 from graphsparse._optional import install_hint, require
+from graphsparse.datasets import _uci
 from graphsparse.exceptions import InvalidParameterError
 
 ROOT = Path(__file__).resolve().parents[1]

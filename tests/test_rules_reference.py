@@ -92,7 +92,7 @@ def test_regressor_reaches_the_full_lattice_optimum(table, rho):
 def test_results_do_not_depend_on_thread_count(data_dir):
     from sklearn.model_selection import train_test_split
 
-    from graphsparse._uci import load_uci
+    from graphsparse.datasets._uci import load_uci
 
     data = load_uci("TIC", data_dir)
     X, _, y, _ = train_test_split(data.X, data.y, train_size=0.1, stratify=data.y, random_state=0)

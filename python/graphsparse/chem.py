@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from ._dataset import GraphDataset, _label_file_values
 from ._optional import require
 from ._validation import as_count, as_flag, as_float_array, as_response
 from .exceptions import (
@@ -63,7 +64,6 @@ from .exceptions import (
 )
 
 if TYPE_CHECKING:
-    from .datasets import GraphDataset
     from .mining import Pattern
 
 __all__ = [
@@ -360,8 +360,6 @@ class _Builder:
         self.skipped.append((index, reason))
 
     def build(self, y: np.ndarray | None, source: str) -> GraphDataset:
-        from .datasets import GraphDataset
-
         if self.skipped:
             shown = ", ".join(f"{i} ({r})" for i, r in self.skipped[:10])
             more = f" and {len(self.skipped) - 10} more" if len(self.skipped) > 10 else ""
@@ -614,8 +612,6 @@ def read_sdf(
         out.add(i, mol, title or str(i), repaired)
     ds = out.build(None, f"{path}: ")
     if y_field is not None:
-        from .datasets import _label_file_values
-
         ds.y = np.asarray(_label_file_values(ys))
     return ds
 

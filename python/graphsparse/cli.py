@@ -13,14 +13,9 @@ from typing import Any
 import numpy as np
 
 from . import __version__
+from ._dataset import _as_response
 from ._optional import require
-from .datasets import (
-    GraphDataset,
-    _as_response,
-    load_tu,
-    make_subgraph_classification,
-    read_gspan,
-)
+from .datasets import GraphDataset, load_tu, make_subgraph_classification, read_gspan
 from .exceptions import GraphSparseError
 from .mining import MiningResult, mine_subgraphs
 
@@ -192,7 +187,7 @@ def _demo_recovery() -> Any:
     from sklearn.linear_model import Lasso
 
     from . import metrics
-    from ._recovery_data import make_graph_structured_recovery
+    from .datasets import make_graph_structured_recovery
     from .recovery import GraphStructuredRecovery, lambda_max
 
     print("\n== 4. Convex graph-structured sparse recovery (Kuroda & Kitahara)")

@@ -41,6 +41,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _graphsparse as _rs
 from ._base import GraphSparseEstimator
+from ._dataset import GraphDataset, as_dataset
 from ._threads import python_threads
 from ._validation import (
     as_count,
@@ -51,7 +52,6 @@ from ._validation import (
     check_endpoints,
     set_init_params,
 )
-from .datasets import GraphDataset, as_dataset
 from .exceptions import InvalidParameterError
 
 __all__ = [

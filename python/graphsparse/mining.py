@@ -11,10 +11,10 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _graphsparse as _rs
+from ._dataset import GraphDataset, as_dataset
 from ._progress import run_reported
 from ._threads import resolve_n_jobs
 from ._validation import as_optional_count, min_support_count
-from .datasets import GraphDataset, as_dataset
 from .exceptions import BudgetExceededError, InvalidParameterError, TruncatedSearchWarning
 
 __all__ = ["MiningResult", "Pattern", "TruncatedSearchWarning", "mine_subgraphs", "min_dfs_code"]

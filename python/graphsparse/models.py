@@ -35,6 +35,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _graphsparse as _rs
 from ._base import GraphSparseEstimator, deprecated_alias
+from ._dataset import GraphDataset, as_dataset
 from ._lpboost import LPBoostMaster
 from ._progress import reports
 from ._validation import (
@@ -46,7 +47,6 @@ from ._validation import (
     min_support_count,
     set_init_params,
 )
-from .datasets import GraphDataset, as_dataset
 from .exceptions import InvalidParameterError
 from .mining import Pattern
 

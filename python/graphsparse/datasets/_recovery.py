@@ -18,8 +18,8 @@ import networkx as nx
 import numpy as np
 import numpy.typing as npt
 
-from ._validation import as_count, as_real, as_rng
-from .exceptions import InvalidParameterError
+from .._validation import as_count, as_real, as_rng
+from ..exceptions import InvalidParameterError
 
 __all__ = ["GraphRecoveryProblem", "make_graph_structured_recovery"]
 

@@ -1,15 +1,19 @@
-"""Graph collections: the :class:`GraphDataset` container, readers, writers and generators.
+"""The graph container that every area reads: :class:`GraphDataset`, its label maps, and the
+encoding of ``networkx`` graphs into it (all public in :mod:`graphsparse.datasets`).
 
 Graphs are undirected, with one label per vertex and one per edge (any hashable, sortable
 values: ints, strings, bond orders ...). A :class:`GraphDataset` stores them once as flat integer
 arrays plus the maps back to your labels, which is the form that crosses into Rust.
+
+A leaf below the areas: the molecule readers, mining, the models and the compressors build or
+read datasets, so it imports none of them (nor :mod:`graphsparse.datasets`, whose
+``__init__`` re-exports the molecule readers).
 """
 
 from __future__ import annotations
 
 import numbers
 import os
-import sys
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from typing import Any
 
@@ -18,27 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _graphsparse as _rs
-from ._graphda_data import GraphDABenchmark, grid_edges, make_graphda_benchmark
-from ._recovery_data import GraphRecoveryProblem, make_graph_structured_recovery
-from ._validation import as_count, as_real, as_rng
-from .chem import from_smiles, read_sdf  # RDKit is imported only when one is called
 from .exceptions import GraphFormatError, InvalidGraphError, InvalidParameterError
-
-__all__ = [
-    "GraphDABenchmark",
-    "GraphDataset",
-    "GraphRecoveryProblem",
-    "from_networkx",
-    "from_smiles",
-    "grid_edges",
-    "load_tu",
-    "make_graph_structured_recovery",
-    "make_graphda_benchmark",
-    "make_subgraph_classification",
-    "read_gspan",
-    "read_sdf",
-    "write_gspan",
-]
 
 PathLike = str | os.PathLike[str]
 
@@ -77,19 +61,6 @@ def _canonical_ids(values: Sequence[Any], what: str) -> tuple[tuple[Any, ...], d
         if isinstance(v, float) and v != v:
             raise InvalidGraphError(f"{what} label NaN is not allowed")
     return ordered, {v: i for i, v in enumerate(ordered)}
-
-
-def _tokens_to_values(tokens: Sequence[str], kind: str) -> list[Any]:
-    """Label tokens from the Rust readers as Python values, by the kind Rust gave the set.
-
-    The tokens arrive in canonical order (integers, then floats, by value; text by code point)
-    and one token per label, so the values need no re-sorting.
-    """
-    if kind == "integer":
-        return [int(t) for t in tokens]
-    if kind == "float":
-        return [float(t) for t in tokens]
-    return list(tokens)
 
 
 def _as_response(y: Any, n: int) -> np.ndarray | None:
@@ -372,86 +343,7 @@ class GraphDataset:
     __hash__ = None  # type: ignore[assignment]
 
 
-def _from_rust(d: dict[str, Any], y: Any = None) -> GraphDataset:
-    """A dataset from the dict the Rust readers return (label tokens -> user values)."""
-    vvals = _tokens_to_values(d["vertex_tokens"], d["vertex_kind"])
-    evals = _tokens_to_values(d["edge_tokens"], d["edge_kind"])
-    if y is None and d.get("graph_labels") is not None:
-        y = np.asarray(_tokens_to_values(d["graph_labels"], d["graph_label_kind"]))
-    return GraphDataset._from_db(d["db"], vvals, evals, y=y, names=d["graph_names"])
-
-
-# -- readers and writers --------------------------------------------------------------------------
-def read_gspan(path: PathLike, y: npt.ArrayLike | PathLike | None = None) -> GraphDataset:
-    """Read graphs in gSpan text format (``t # id`` / ``v id label`` / ``e u v label``).
-
-    Parameters
-    ----------
-    path : str or path-like
-        The file. Vertex ids may be 1-based or non-contiguous.
-    y : array-like, or path to a file with one label per line, optional
-        The response, one value per graph.
-
-    Raises
-    ------
-    GraphFormatError
-        With file name and line number, for malformed lines, undeclared or duplicate vertices,
-        self-loops and parallel edges.
-    FileNotFoundError
-        If the file cannot be read.
-    """
-    d = _rs.read_gspan_file(os.fspath(path))
-    if y is None:
-        return _from_rust(d)
-    ds = _from_rust(d)
-    ds.y = _as_response(y, len(ds))
-    return ds
-
-
-def parse_gspan(text: str, y: npt.ArrayLike | None = None) -> GraphDataset:
-    """Like :func:`read_gspan`, from a string."""
-    ds = _from_rust(_rs.parse_gspan_text(text, "<string>"))
-    ds.y = _as_response(y, len(ds))
-    return ds
-
-
-def load_tu(path: PathLike, name: str | None = None) -> GraphDataset:
-    """Read a dataset in the TU Dortmund format (``NAME_A.txt``, ``NAME_graph_indicator.txt`` ...).
-
-    Parameters
-    ----------
-    path : str or path-like
-        The dataset folder, or any one of its files.
-    name : str, optional
-        The dataset name; by default inferred from the single ``*_A.txt`` in the folder.
-
-    Returns
-    -------
-    GraphDataset
-        ``y`` holds ``NAME_graph_labels.txt`` when present. Vertex labels come from
-        ``NAME_node_labels.txt`` and edge labels from ``NAME_edge_labels.txt``; a missing label file
-        means label 0 everywhere. Edges listed in both directions are merged.
-    """
-    return _from_rust(_rs.read_tu_folder(os.fspath(path), name))
-
-
-def write_gspan(data: GraphDataset | Iterable[nx.Graph], path: PathLike) -> None:
-    """Write graphs in gSpan text format (vertex ids from 0); ``read_gspan`` reads them back.
-
-    Graph names are written on the ``t #`` lines. Raises :class:`InvalidGraphError` when the
-    file could not be read back as the same dataset: a label whose text is empty or holds
-    whitespace, two labels with one spelling (``1`` and ``"1"``), or a name that is empty,
-    ``-1`` or holds whitespace other than single spaces.
-    """
-    ds = data if isinstance(data, GraphDataset) else from_networkx(data)
-    text = _rs.format_gspan_text(
-        ds._db,
-        [str(v) for v in ds.vertex_label_values],
-        [str(v) for v in ds.edge_label_values],
-        list(ds.names),
-    )
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(text)
+# -- networkx graphs -------------------------------------------------------------------------------
 
 
 def _label(attrs: dict[str, Any], key: str | None, gi: int, kind: str, item: Any) -> Any:
@@ -589,140 +481,3 @@ def as_dataset(data: Any, what: str = "data") -> GraphDataset:
         if not isinstance(g, nx.Graph):
             raise InvalidGraphError(f"{what}[{k}] is a {type(g).__name__}, not a networkx.Graph")
     return from_networkx(graphs)
-
-
-# -- generators -----------------------------------------------------------------------------------
-def make_subgraph_classification(
-    n_samples: int = 200,
-    n_pool_a: int = 5,
-    n_pool_b: int = 5,
-    p1: float = 0.3,
-    q1: float = 0.1,
-    p2: float = 0.1,
-    q2: float = 0.3,
-    n_vertex_labels: int = 5,
-    n_edge_labels: int = 5,
-    mean_growth: float = 3.0,
-    random_state: int | None = 0,
-) -> GraphDataset:
-    """Random graph classification data with planted subgraph motifs (Takigawa & Mamitsuka).
-
-    ``n_pool_a + n_pool_b`` distinct seed graphs are grown from single random edges (each grows
-    ``a ~ Poisson(mean_growth)`` steps, redrawn while ``a < 2``; a step joins a random vertex to a
-    non-adjacent vertex or to a new one). A positive graph contains each seed of pool A with
-    probability ``p1`` and each of pool B with ``q1``; a negative one uses ``p2`` and ``q2``. The
-    chosen seeds are joined into one connected graph by one random edge per seed. Half the samples
-    are positive (``y = 1``), half negative (``y = 0``); graphs with no seed get one random seed.
-
-    Returns
-    -------
-    GraphDataset
-        ``y`` in ``{0, 1}``; reproducible for a given ``random_state``.
-    """
-    n_samples = as_count(n_samples, "n_samples", 2)
-    n_pool_a = as_count(n_pool_a, "n_pool_a")
-    n_pool_b = as_count(n_pool_b, "n_pool_b")
-    if n_pool_a + n_pool_b < 1:
-        raise InvalidParameterError("n_pool_a + n_pool_b must be at least 1")
-    for name, value in (("p1", p1), ("q1", q1), ("p2", p2), ("q2", q2)):
-        if not (isinstance(value, numbers.Real) and 0.0 <= value <= 1.0):
-            raise InvalidParameterError(f"{name} must be a probability in [0, 1], got {value!r}")
-    n_vertex_labels = as_count(n_vertex_labels, "n_vertex_labels", 1)
-    n_edge_labels = as_count(n_edge_labels, "n_edge_labels", 1)
-    if not 0.0 < as_real(mean_growth, "mean_growth") <= _MAX_MEAN_GROWTH:
-        raise InvalidParameterError(
-            f"mean_growth must be in (0, {_MAX_MEAN_GROWTH:g}], got {mean_growth!r}"
-        )
-    rng = as_rng(random_state)
-    seeds: list[nx.Graph] = []
-    n_seeds = n_pool_a + n_pool_b
-    attempts = 0
-    while len(seeds) < n_seeds:
-        attempts += 1
-        if attempts > 1000 * n_seeds:
-            raise InvalidParameterError(
-                "could not draw enough distinct seed graphs; use more labels or fewer seeds"
-            )
-        g = _grow_seed(rng, n_vertex_labels, n_edge_labels, mean_growth)
-        if not any(_same_labeled_graph(g, s) for s in seeds):
-            seeds.append(g)
-    graphs: list[nx.Graph] = []
-    y = np.zeros(n_samples, dtype=np.int64)
-    n_pos = n_samples // 2
-    for i in range(n_samples):
-        positive = i < n_pos
-        pa, pb = (p1, q1) if positive else (p2, q2)
-        chosen = [k for k in range(n_seeds) if rng.random() < (pa if k < n_pool_a else pb)]
-        if not chosen:
-            chosen = [int(rng.integers(n_seeds))]
-        graphs.append(_combine([seeds[k] for k in chosen], rng, n_edge_labels))
-        y[i] = 1 if positive else 0
-    order = rng.permutation(n_samples)
-    return from_networkx([graphs[i] for i in order], y=y[order])
-
-
-def _grow_seed(rng: np.random.Generator, nv: int, ne: int, mean: float) -> nx.Graph:
-    g = nx.Graph()
-    g.add_node(0, label=int(rng.integers(nv)))
-    g.add_node(1, label=int(rng.integers(nv)))
-    g.add_edge(0, 1, label=int(rng.integers(ne)))
-    for _ in range(_poisson_at_least_two(rng, mean)):
-        u = int(rng.integers(g.number_of_nodes()))
-        candidates = [w for w in g.nodes if w != u and not g.has_edge(u, w)]
-        if candidates and rng.random() < 0.5:
-            w = candidates[int(rng.integers(len(candidates)))]
-        else:
-            w = g.number_of_nodes()
-            g.add_node(w, label=int(rng.integers(nv)))
-        g.add_edge(u, w, label=int(rng.integers(ne)))
-    return g
-
-
-# a seed grown by 10^4 steps is already far larger than any motif this generator is for
-_MAX_MEAN_GROWTH = 1e4
-
-
-def _poisson_at_least_two(rng: np.random.Generator, mean: float) -> int:
-    """A draw of ``Poisson(mean)`` conditioned on ``>= 2``."""
-    if mean >= 1.0:  # P(>= 2) >= 0.26: redraw until it holds
-        steps = int(rng.poisson(mean))
-        while steps < 2:
-            steps = int(rng.poisson(mean))
-        return steps
-    # a small mean would need ~2/mean² redraws: invert the truncated law's CDF instead, with
-    # its terms taken relative to P(2) (they fall factorially, so the sums end quickly)
-    terms = [1.0]
-    while terms[-1] > 1e-17 * sum(terms):
-        terms.append(terms[-1] * mean / (len(terms) + 2))
-    u = rng.random() * sum(terms)
-    acc = 0.0
-    for k, t in enumerate(terms):
-        acc += t
-        if u < acc:
-            return k + 2
-    return len(terms) + 1
-
-
-def _same_labeled_graph(a: nx.Graph, b: nx.Graph) -> bool:
-    match = nx.algorithms.isomorphism.categorical_node_match("label", None)
-    ematch = nx.algorithms.isomorphism.categorical_edge_match("label", None)
-    # networkx's VF2 raises the interpreter's recursion limit for large graphs and leaves it
-    # raised: put it back, a data generator must not change the caller's process
-    limit = sys.getrecursionlimit()
-    try:
-        return nx.is_isomorphic(a, b, node_match=match, edge_match=ematch)
-    finally:
-        sys.setrecursionlimit(limit)
-
-
-def _combine(parts: list[nx.Graph], rng: np.random.Generator, ne: int) -> nx.Graph:
-    g = nx.Graph()
-    for part in parts:
-        offset = g.number_of_nodes()
-        existing = offset
-        g = nx.union(g, nx.relabel_nodes(part, {v: v + offset for v in part.nodes}))
-        if existing:
-            u = int(rng.integers(existing))
-            w = offset + int(rng.integers(part.number_of_nodes()))
-            g.add_edge(u, w, label=int(rng.integers(ne)))
-    return g

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from ._optional import require
+from .._optional import require
 
 if TYPE_CHECKING:
     import pandas as pd
