@@ -15,6 +15,7 @@ from ._dataset import GraphDataset, as_dataset
 from ._progress import run_reported
 from ._threads import resolve_n_jobs
 from ._validation import as_optional_count, min_support_count
+from .chem._smarts import dfs_code_smarts
 from .exceptions import BudgetExceededError, InvalidParameterError, TruncatedSearchWarning
 
 __all__ = ["MiningResult", "Pattern", "TruncatedSearchWarning", "mine_subgraphs", "min_dfs_code"]
@@ -198,9 +199,7 @@ class Pattern:
         >>> [p.to_smarts() for p in mine_subgraphs([g], 1) if p.n_edges == 3]
         ['[#6]-1-[#6]-[#8]1']
         """
-        from .chem import pattern_smarts
-
-        return pattern_smarts(self, atoms, bonds)
+        return dfs_code_smarts(self.vertex_labels, self.dfs_code, atoms, bonds)
 
     def __str__(self) -> str:
         if not self.dfs_code:
