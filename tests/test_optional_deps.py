@@ -18,10 +18,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from graphsparse import _lpboost, cli, plotting
+from graphsparse import cli, plotting
 from graphsparse._optional import install_hint, require
 from graphsparse.datasets import _uci
 from graphsparse.exceptions import InvalidParameterError
+from graphsparse.models import _lpboost
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "python" / "graphsparse"

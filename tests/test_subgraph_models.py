@@ -25,10 +25,10 @@ from sklearn.model_selection import GridSearchCV, cross_val_score
 
 import graphsparse as gs
 from graphsparse import _graphsparse as _rs
-from graphsparse import _lpboost as lpb
 from graphsparse.datasets import from_networkx, make_subgraph_classification
 from graphsparse.exceptions import InvalidParameterError
 from graphsparse.mining import TruncatedSearchWarning, pattern_matrix
+from graphsparse.models import _lpboost as lpb
 
 from .reference import bcgd as ref
 from .reference import lpboost as lp_ref

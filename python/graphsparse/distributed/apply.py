@@ -24,7 +24,7 @@ from ..compression import WLSubtreeFeatures, _Compressor
 from ..datasets import GraphDataset, as_dataset
 from ..exceptions import InvalidParameterError
 from ..mining import Pattern
-from ..models import _occurrences
+from ..mining._search import _occurrences
 from ._shards import (
     Packed,
     absolute,

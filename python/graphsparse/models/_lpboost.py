@@ -25,8 +25,8 @@ from collections.abc import Iterator
 import numpy as np
 from scipy.optimize import linprog
 
-from ._optional import install_hint
-from .exceptions import InvalidParameterError
+from .._optional import install_hint
+from ..exceptions import InvalidParameterError
 
 try:  # optional: warm-started incremental solves
     import highspy

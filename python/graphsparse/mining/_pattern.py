@@ -1,8 +1,8 @@
-"""Frequent connected subgraph mining (parallel gSpan in Rust)."""
+"""Patterns and the results of a search: :class:`Pattern`, :class:`MiningResult`, and the
+decoding of the flat arrays a Rust search returns into them."""
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -10,15 +10,9 @@ import networkx as nx
 import numpy as np
 import numpy.typing as npt
 
-from . import _graphsparse as _rs
-from ._dataset import GraphDataset, as_dataset
-from ._progress import run_reported
-from ._threads import resolve_n_jobs
-from ._validation import as_optional_count, min_support_count
-from .chem._smarts import dfs_code_smarts
-from .exceptions import BudgetExceededError, InvalidParameterError, TruncatedSearchWarning
-
-__all__ = ["MiningResult", "Pattern", "TruncatedSearchWarning", "mine_subgraphs", "min_dfs_code"]
+from .._dataset import GraphDataset
+from ..chem._smarts import dfs_code_smarts
+from ..exceptions import InvalidParameterError
 
 DfsEdge = tuple[int, int, Any, Any, Any]
 
@@ -300,108 +294,14 @@ def _patterns_from_arrays(d: dict[str, Any], ds: GraphDataset) -> list[Pattern]:
     return [make(table, k, s) for k, s in enumerate(np.asarray(d["support"]).tolist())]
 
 
-def mine_subgraphs(
-    data: GraphDataset | Sequence[nx.Graph],
-    min_support: int | float,
-    max_size: int | None = None,
-    n_jobs: int | None = None,
-    *,
-    single_vertices: bool = False,
-    max_nodes: int | None = None,
-    time_limit: float | None = None,
-    strict: bool = False,
-    verbose: bool | int | str = False,
-) -> MiningResult:
-    """Enumerate every connected subgraph pattern occurring in at least ``min_support`` graphs.
-
-    gSpan (Yan & Han 2002) in Rust: minimum DFS codes, rightmost-path extension, rayon-parallel
-    over subtrees. The output does not depend on ``n_jobs``, on vertex numbering or on graph order
-    (``graph_ids`` follow the order given).
-
-    Parameters
-    ----------
-    data : GraphDataset or sequence of networkx.Graph
-        The graphs. networkx graphs are read by :func:`~graphsparse.datasets.from_networkx`:
-        ``"label"`` attributes on vertices and edges, or none at all (every label 0).
-    min_support : int or float
-        An ``int`` is an absolute number of graphs in ``[1, n_graphs]``; a ``float`` in
-        ``(0, 1]`` is a fraction of the graphs, rounded up.
-    max_size : int, optional
-        Largest pattern size in edges (``None``: unbounded).
-    n_jobs : int, optional
-        Worker threads (``None``: all cores, capped by ``GRAPHSPARSE_NUM_THREADS``).
-    single_vertices : bool, default=False
-        Also report single-vertex patterns (one per frequent vertex label), first.
-    max_nodes : int, optional
-        Stop after visiting this many enumeration-tree nodes.
-    time_limit : float, optional
-        Stop after this many seconds.
-    strict : bool, default=False
-        Raise :class:`~graphsparse.exceptions.BudgetExceededError` instead of warning when a budget
-        stops the search.
-    verbose : bool, int or "bar", default=False
-        Report the nodes visited and the time while the search runs (a line on standard error
-        every second; ``"bar"``: a tqdm bar when tqdm is installed).
-
-    Returns
-    -------
-    MiningResult
-        A list of :class:`Pattern` sorted by minimum DFS code (the pre-order of the gSpan tree),
-        with ``truncated`` (bool), ``truncation`` (why it stopped: ``None``, ``"max_nodes"`` or
-        ``"time_limit"``), ``nodes_visited`` and ``seconds`` attributes.
-
-    Examples
-    --------
-    >>> import networkx as nx, graphsparse as gs
-    >>> g = nx.Graph([(0, 1), (1, 2)])
-    >>> nx.set_node_attributes(g, {0: "C", 1: "C", 2: "O"}, "label")
-    >>> nx.set_edge_attributes(g, 1, "label")
-    >>> [str(p) for p in gs.mine_subgraphs([g, g], min_support=2)]
-    ['(0:C)-[1]-(1:C)', '(0:C)-[1]-(1:C) (1:C)-[1]-(2:O)', '(0:C)-[1]-(1:O)']
-    """
-    ds = as_dataset(data)
-    if len(ds) == 0:
-        raise InvalidParameterError("data contains no graphs")
-    params = {
-        "min_support": min_support_count(min_support, len(ds)),
-        "max_size": as_optional_count(max_size, "max_size"),
-        "single_vertices": single_vertices,
-        "max_nodes": as_optional_count(max_nodes, "max_nodes"),
-        "time_limit": time_limit,
-    }
-    d = run_reported(
-        lambda report: _rs.mine_subgraphs(ds._db, params, resolve_n_jobs(n_jobs), report),
-        verbose,
-        "mine_subgraphs",
-    )
-    result = MiningResult(
-        _patterns_from_arrays(d, ds),
-        truncation=d["truncated"],  # the binding's reason, or None
-        nodes_visited=int(d["nodes_visited"]),
-        seconds=float(d["seconds"]),
-    )
-    if result.truncated:
-        msg = (
-            f"subgraph search stopped by its {result.truncation} budget after "
-            f"{result.nodes_visited} nodes; {len(result)} patterns were found"
-        )
-        if strict:
-            raise BudgetExceededError(msg)
-        warnings.warn(msg, TruncatedSearchWarning, stacklevel=2)
-    return result
-
-
-def min_dfs_code(graph: nx.Graph | GraphDataset) -> tuple[DfsEdge, ...]:
-    """The minimum DFS code (gSpan's canonical form) of one connected labelled graph.
-
-    Two labelled graphs are isomorphic exactly when their minimum DFS codes are equal.
-    """
-    ds = as_dataset(graph if isinstance(graph, GraphDataset) else [graph], "graph")
-    if len(ds) != 1:
-        raise InvalidParameterError(f"expected one graph, got {len(ds)}")
-    rows = _rs.min_dfs_code(ds.node_labels, ds.edges, ds.edge_labels)
+def _pattern(code: np.ndarray, ids: np.ndarray, ds: GraphDataset) -> Pattern:
     vl, el = ds.vertex_label_values, ds.edge_label_values
-    return tuple((i, j, vl[li], el[lij], vl[lj]) for i, j, li, lij, lj in rows.tolist())
+    rows = code.tolist()
+    dfs = tuple((i, j, vl[li], el[lij], vl[lj]) for i, j, li, lij, lj in rows)
+    labels: list[Any] = [None] * (1 + max(max(i, j) for i, j, *_ in rows))
+    for i, j, li, _, lj in rows:
+        labels[i], labels[j] = vl[li], vl[lj]
+    return Pattern(dfs, len(ids), np.asarray(ids, dtype=np.int64), tuple(labels))
 
 
 def pattern_matrix(
