@@ -15,13 +15,7 @@ from .. import _graphsparse as _rs
 from .._base import GraphSparseEstimator
 from .._dataset import GraphDataset
 from .._progress import reports
-from .._validation import (
-    as_count,
-    as_optional_count,
-    as_real,
-    min_support_count,
-    set_init_params,
-)
+from .._validation import as_count, as_optional_count, as_real, min_support_count, set_init_params
 from ..exceptions import InvalidParameterError
 from ..mining._pattern import _pattern
 from ._base import _CACHE_BYTES, _binary_response, _dataset, _linear_decision, _SignClassifier
