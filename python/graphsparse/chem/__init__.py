@@ -43,7 +43,7 @@ hydrogen with two bonds or a carbon with five, is refused with RDKit's reason
 
 from __future__ import annotations
 
-from .._public import publish
+from .._public import publish as _publish
 from ..exceptions import MoleculeRepairedWarning, MoleculeSkippedWarning
 from ._patterns import draw_occurrences, draw_patterns, pattern_smarts, pattern_to_rdkit
 from ._readers import OnError as OnError
@@ -51,7 +51,7 @@ from ._readers import PathLike as PathLike
 from ._readers import from_smiles, mol_from_smiles, read_sdf
 from ._smarts import BOND_SMARTS
 
-# ``X as X``: public names outside __all__, importable from here as before the split
+# the imports written ``X as X`` re-export public names that __all__ leaves out, as before
 __all__ = [
     "BOND_SMARTS",
     "MoleculeRepairedWarning",
@@ -65,4 +65,4 @@ __all__ = [
     "read_sdf",
 ]
 
-publish(__name__, __all__, globals())
+_publish(__name__, __all__, globals())

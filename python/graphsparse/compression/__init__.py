@@ -25,7 +25,7 @@ with the GIL released; results do not depend on ``n_jobs``.
 
 from __future__ import annotations
 
-from .._public import publish
+from .._public import publish as _publish
 from ._base import CompressionResult
 from ._coarsening import (
     AffinityCompressor,
@@ -59,4 +59,4 @@ __all__ = [
     "otc_select",
 ]
 
-publish(__name__, __all__, globals())
+_publish(__name__, __all__, globals())

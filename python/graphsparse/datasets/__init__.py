@@ -10,7 +10,7 @@ from __future__ import annotations
 from .._dataset import GraphDataset, from_networkx
 from .._dataset import PathLike as PathLike
 from .._dataset import as_dataset as as_dataset
-from .._public import publish
+from .._public import publish as _publish
 from ..chem import from_smiles, read_sdf  # RDKit is imported only when one is called
 from ._generators import make_subgraph_classification
 from ._graphda import GraphDABenchmark, grid_edges, make_graphda_benchmark
@@ -18,7 +18,7 @@ from ._readers import load_tu, read_gspan, write_gspan
 from ._readers import parse_gspan as parse_gspan
 from ._recovery import GraphRecoveryProblem, make_graph_structured_recovery
 
-# ``X as X``: public names outside __all__, importable from here as before the split
+# the imports written ``X as X`` re-export public names that __all__ leaves out, as before
 __all__ = [
     "GraphDABenchmark",
     "GraphDataset",
@@ -35,4 +35,4 @@ __all__ = [
     "write_gspan",
 ]
 
-publish(__name__, __all__, globals())
+_publish(__name__, __all__, globals())

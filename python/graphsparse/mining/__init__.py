@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from .._public import publish
+from .._public import publish as _publish
 from ..exceptions import TruncatedSearchWarning
 from ._pattern import DfsEdge as DfsEdge
 from ._pattern import MiningResult, Pattern
 from ._pattern import pattern_matrix as pattern_matrix
 from ._search import min_dfs_code, mine_subgraphs
 
-# ``X as X``: public names outside __all__, importable from here as before the split
+# the imports written ``X as X`` re-export public names that __all__ leaves out, as before
 __all__ = ["MiningResult", "Pattern", "TruncatedSearchWarning", "mine_subgraphs", "min_dfs_code"]
 
-publish(__name__, __all__, globals())
+_publish(__name__, __all__, globals())

@@ -24,7 +24,7 @@ arrays, Python scalars and :class:`~graphsparse.Pattern` objects (they pickle).
 
 from __future__ import annotations
 
-from .._public import publish
+from .._public import publish as _publish
 from ._bcgd import SubgraphLinearRegression, SubgraphLogisticRegression, lambda1_path
 from ._boosting import SubgraphAdaBoost, SubgraphLPBoost
 
@@ -36,4 +36,4 @@ __all__ = [
     "lambda1_path",
 ]
 
-publish(__name__, __all__, globals())
+_publish(__name__, __all__, globals())

@@ -39,14 +39,14 @@ large ``intercept_scaling`` leaves it nearly free.
 
 from __future__ import annotations
 
-from .._public import publish
+from .._public import publish as _publish
 from ._baselines import GraphIHT, LatentGroupLasso, edge_groups, neighbourhood_groups
 from ._design import FloatArray as FloatArray
 from ._graph_structured import GraphStructuredClassifier, GraphStructuredRecovery
 from ._path import RecoveryPath, lambda_max, recovery_path
 from ._penalty import penalty, prox_perspective
 
-# ``X as X``: public names outside __all__, importable from here as before the split
+# the imports written ``X as X`` re-export public names that __all__ leaves out, as before
 __all__ = [
     "GraphIHT",
     "GraphStructuredClassifier",
@@ -61,4 +61,4 @@ __all__ = [
     "recovery_path",
 ]
 
-publish(__name__, __all__, globals())
+_publish(__name__, __all__, globals())

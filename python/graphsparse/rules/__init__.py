@@ -23,11 +23,11 @@ column simply do not fire.
 
 from __future__ import annotations
 
-from .._public import publish
+from .._public import publish as _publish
 from ._ensemble import RuleEnsembleClassifier, RuleEnsembleRegressor
 from ._rule import Condition, Rule
 from ._table import cut_points
 
 __all__ = ["Condition", "Rule", "RuleEnsembleClassifier", "RuleEnsembleRegressor", "cut_points"]
 
-publish(__name__, __all__, globals())
+_publish(__name__, __all__, globals())
