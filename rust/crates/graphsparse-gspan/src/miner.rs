@@ -1091,9 +1091,9 @@ mod tests {
     #[test]
     fn hashed_extension_keys_equal_dense_keys() {
         let db = random_db();
-        let params = MinerParams::new().min_support(3).check().unwrap();
+        let params = MinerParams::new().min_support(2).check().unwrap();
         let ctl = RunControl::new();
-        let mut prepared = Prepared::new(&db, 3).unwrap();
+        let mut prepared = Prepared::new(&db, 2).unwrap();
         assert!(prepared.dense_keys);
         let mut dense = CollectVisitor::default();
         let s1 = traverse_prepared::<_, SerialMode>(
