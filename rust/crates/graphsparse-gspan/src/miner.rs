@@ -954,16 +954,27 @@ fn visit_single_vertices<V: Visitor>(db: &GraphDatabase, sh: &Shared<'_>, v: &mu
     false
 }
 
-/// Traverses the gSpan tree of `db` serially, calling `visitor` at every node.
+/// Traverses the gSpan tree of `db`, calling `visitor` at every node.
 ///
 /// Nodes are the connected patterns with support >= `min_support` and at most `max_size`
 /// edges, each visited once through its minimum DFS code, in pre-order with children in
 /// increasing code order (so the pre-order is the increasing DFS-code order). Single-vertex
 /// patterns, when enabled, come first, by label.
 ///
+/// With [`MinerParams::parallel`](crate::MinerParams::parallel) other than
+/// [`Parallel::Serial`](graphsparse_base::Parallel::Serial), sibling subtrees run in parallel on
+/// the current rayon pool: call it inside `pool.install(..)` to choose the pool; the crate never
+/// builds or configures the global pool. Every node (with two or more children) shallower than
+/// `split_depth` edges, and every deeper one whose frequent children hold at least
+/// `split_embeddings` embeddings, forks the visitor once per child and joins the forks back in
+/// child order (see [`ParallelVisitor`]); rayon's work stealing spreads the subtrees. A complete
+/// traversal gives the same joined result for any number of threads; a truncated one (node or
+/// time budget, cancellation) stops wherever each thread was. A serial traversal never calls
+/// `fork` or `join`.
+///
 /// # Arguments
 /// * `db` – the graphs (may be disconnected; patterns are connected).
-/// * `params` – validated parameters ([`crate::MinerParams::check`]).
+/// * `params` – validated parameters ([`crate::MinerParams`] through [`Check`](crate::Check)).
 /// * `visitor` – receives every node; [`Visit::Prune`] skips a subtree.
 /// * `ctl` – the caller's handle: [`RunControl::cancel`] (from another thread) stops the
 ///   traversal within a few milliseconds; its progress counts the nodes visited.
@@ -976,19 +987,28 @@ fn visit_single_vertices<V: Visitor>(db: &GraphDatabase, sh: &Shared<'_>, v: &mu
 /// [`crate::GspanError::TooLarge`] for databases beyond the 32-bit embedding store.
 ///
 /// # Complexity
-/// Memory is one frontier of embeddings per depth (8 bytes each), not the whole tree.
+/// Memory is one frontier of embeddings per depth (8 bytes each), not the whole tree; the
+/// parallel traversal spreads the same total work over the pool.
 ///
 /// # Example
 /// ```
 /// use graphsparse_base::RunControl;
 /// use graphsparse_graph::parse_gspan;
-/// use graphsparse_gspan::{mine, MinerParams, Node, Visit, Visitor};
+/// use graphsparse_gspan::{mine, Check, MinerParams, Node, ParallelVisitor, Visit, Visitor};
 ///
 /// struct Count(usize);
 /// impl Visitor for Count {
 ///     fn pre(&mut self, _: &Node<'_>) -> Visit {
 ///         self.0 += 1;
 ///         Visit::Continue
+///     }
+/// }
+/// impl ParallelVisitor for Count {
+///     fn fork(&self) -> Self {
+///         Count(0)
+///     }
+///     fn join(&mut self, child: Self) {
+///         self.0 += child.0;
 ///     }
 /// }
 /// let db = parse_gspan("t # 0\nv 0 0\nv 1 0\nv 2 0\ne 0 1 0\ne 1 2 0\ne 2 0 0\n", "<doc>")
@@ -1001,13 +1021,13 @@ fn visit_single_vertices<V: Visitor>(db: &GraphDatabase, sh: &Shared<'_>, v: &mu
 /// assert_eq!(stats.nodes_visited, 3);
 /// assert!(stats.truncation.is_none());
 /// ```
-pub fn mine<V: Visitor>(
+pub fn mine<V: ParallelVisitor>(
     db: &GraphDatabase,
     params: &MinerValidParams,
     visitor: &mut V,
     ctl: &RunControl,
 ) -> Result<MiningStats> {
-    traverse::<V, SerialMode>(db, params, visitor, &params.budget().start(ctl))
+    mine_with_meter(db, params, visitor, &params.budget().start(ctl))
 }
 
 /// As [`mine`], under a budget the caller already started: the traversal claims its nodes from
@@ -1019,7 +1039,22 @@ pub fn mine<V: Visitor>(
 ///
 /// # Complexity
 /// As [`mine`].
-pub fn mine_with_meter<V: Visitor>(
+pub fn mine_with_meter<V: ParallelVisitor>(
+    db: &GraphDatabase,
+    params: &MinerValidParams,
+    visitor: &mut V,
+    meter: &Meter<'_>,
+) -> Result<MiningStats> {
+    if params.parallel().enabled() {
+        traverse::<V, ParallelMode>(db, params, visitor, meter)
+    } else {
+        traverse::<V, SerialMode>(db, params, visitor, meter)
+    }
+}
+
+/// [`mine_with_meter`] on the calling thread for a visitor that cannot fork (the crate's own
+/// level-wise counters), whatever the policy of `params`.
+pub(crate) fn mine_serial_with_meter<V: Visitor>(
     db: &GraphDatabase,
     params: &MinerValidParams,
     visitor: &mut V,
@@ -1028,51 +1063,12 @@ pub fn mine_with_meter<V: Visitor>(
     traverse::<V, SerialMode>(db, params, visitor, meter)
 }
 
-/// As [`mine`], with sibling subtrees run in parallel on the current rayon pool.
-///
-/// Call it inside `pool.install(..)` to choose the pool; the crate never builds or
-/// configures the global pool. Every node (with two or more children) shallower than
-/// `split_depth` edges, and every deeper one whose frequent children hold at least
-/// `split_embeddings` embeddings, forks the visitor once per child and joins the forks back
-/// in child order (see [`ParallelVisitor`]); rayon's work stealing spreads the subtrees. A complete traversal
-/// gives the same joined result for any number of threads; a truncated one (node or time
-/// budget, cancellation) stops wherever each thread was.
-///
-/// # Errors
-/// As [`mine`].
-///
-/// # Complexity
-/// As [`mine`] in total work, spread over the pool.
-pub fn mine_parallel<V: ParallelVisitor>(
-    db: &GraphDatabase,
-    params: &MinerValidParams,
-    visitor: &mut V,
-    ctl: &RunControl,
-) -> Result<MiningStats> {
-    traverse::<V, ParallelMode>(db, params, visitor, &params.budget().start(ctl))
-}
-
-/// As [`mine_parallel`], under a budget the caller already started (see [`mine_with_meter`]).
-///
-/// # Errors
-/// As [`mine`].
-///
-/// # Complexity
-/// As [`mine_parallel`].
-pub fn mine_parallel_with_meter<V: ParallelVisitor>(
-    db: &GraphDatabase,
-    params: &MinerValidParams,
-    visitor: &mut V,
-    meter: &Meter<'_>,
-) -> Result<MiningStats> {
-    traverse::<V, ParallelMode>(db, params, visitor, meter)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::frequent::CollectVisitor;
     use crate::params::MinerParams;
+    use graphsparse_base::Check;
 
     /// 24 random graphs: 9 vertices, 3 vertex labels, 2 edge labels.
     fn random_db() -> GraphDatabase {

@@ -3,15 +3,15 @@
 
 mod common;
 
-use graphsparse_base::RunControl;
+use graphsparse_base::{InputError, RunControl};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::{Code, G, arb_graph, to_db, tuples};
 use graphsparse_gspan::{
-    DfsCode, GspanError, MinerParams, Node, ParallelVisitor, Truncation, Visit, Visitor, mine,
-    mine_frequent, mine_frequent_parallel, mine_parallel,
+    Check, DfsCode, GspanError, MinerParams, MinerValidParams, Node, Parallel, ParallelVisitor,
+    Truncation, Visit, Visitor, mine, mine_frequent,
 };
 use proptest::prelude::*;
 
@@ -29,6 +29,15 @@ fn pool(n: usize) -> rayon::ThreadPool {
 
 fn no_cancel() -> RunControl {
     RunControl::new()
+}
+
+/// `p` with the parallel policy.
+fn in_parallel(p: &MinerValidParams) -> MinerValidParams {
+    p.clone()
+        .into_params()
+        .parallel(Parallel::Auto)
+        .check()
+        .unwrap()
 }
 
 /// Checks the tree: a child's code extends its parent's by one edge and its graph ids are a
@@ -82,6 +91,21 @@ impl Visitor for TreeCheck {
                 .errors
                 .push(format!("unbalanced post for {}", node.code())),
         }
+    }
+}
+
+impl ParallelVisitor for TreeCheck {
+    /// A fork checks its subtree below the node it was forked at.
+    fn fork(&self) -> Self {
+        Self {
+            stack: self.stack.clone(),
+            ..Self::default()
+        }
+    }
+    fn join(&mut self, child: Self) {
+        self.errors.extend(child.errors);
+        self.pre += child.pre;
+        self.post += child.post;
     }
 }
 
@@ -189,12 +213,12 @@ proptest! {
         let serial = mine_frequent(&db, &params, &no_cancel()).unwrap();
         let mut reference_log: Option<Vec<String>> = None;
         for threads in 1..=3 {
-            let par = pool(threads).install(|| mine_frequent_parallel(&db, &params, &no_cancel())).unwrap();
+            let par = pool(threads).install(|| mine_frequent(&db, &in_parallel(&params), &no_cancel())).unwrap();
             prop_assert_eq!(&par.patterns, &serial.patterns);
             prop_assert_eq!(par.stats.nodes_visited, serial.stats.nodes_visited);
             prop_assert_eq!(par.stats.non_minimal, serial.stats.non_minimal);
             let mut rec = Recorder::default();
-            pool(threads).install(|| mine_parallel(&db, &params, &mut rec, &no_cancel())).unwrap();
+            pool(threads).install(|| mine(&db, &in_parallel(&params), &mut rec, &no_cancel())).unwrap();
             match &reference_log {
                 None => reference_log = Some(rec.log),
                 Some(log) => prop_assert_eq!(log, &rec.log),
@@ -221,6 +245,10 @@ proptest! {
                 if node.depth() >= self.0 { Visit::Prune } else { Visit::Continue }
             }
         }
+        impl ParallelVisitor for PruneAt {
+            fn fork(&self) -> Self { PruneAt(self.0, Vec::new()) }
+            fn join(&mut self, child: Self) { self.1.extend(child.1); }
+        }
         let db = to_db(&graphs);
         let params = MinerParams::new().min_support(1).check().unwrap();
         let mut v = PruneAt(k, Vec::new());
@@ -246,7 +274,7 @@ proptest! {
         let want = if budget < total { Some(Truncation::MaxNodes) } else { None };
         prop_assert_eq!(cut.stats.truncation, want);
         // the parallel traversal stops too, with exactly the budget visited
-        let par = pool(2).install(|| mine_frequent_parallel(&db, &params, &no_cancel())).unwrap();
+        let par = pool(2).install(|| mine_frequent(&db, &in_parallel(&params), &no_cancel())).unwrap();
         prop_assert_eq!(par.stats.nodes_visited, budget.min(total));
         prop_assert_eq!(par.patterns.len() as u64, budget.min(total));
         prop_assert_eq!(par.stats.truncation, want);
@@ -301,7 +329,7 @@ fn time_limit_stops_and_reports() {
         t0.elapsed()
     );
     let res = pool(2)
-        .install(|| mine_frequent_parallel(&db, &params, &no_cancel()))
+        .install(|| mine_frequent(&db, &in_parallel(&params), &no_cancel()))
         .unwrap();
     assert_eq!(res.stats.truncation, Some(Truncation::TimeLimit));
 
@@ -330,7 +358,7 @@ fn cancellation_from_another_thread_stops_quickly() {
             });
             let res = if parallel {
                 pool(2)
-                    .install(|| mine_frequent_parallel(&db, &params, &cancel))
+                    .install(|| mine_frequent(&db, &in_parallel(&params), &cancel))
                     .unwrap()
             } else {
                 mine_frequent(&db, &params, &cancel).unwrap()
@@ -372,14 +400,15 @@ fn truncated_traversal_keeps_pre_post_balanced() {
 fn parameter_errors() {
     assert_eq!(
         MinerParams::new().min_support(0).check(),
-        Err(GspanError::InvalidMinSupport(0))
+        Err(GspanError::Input(InputError::OutOfRange {
+            arg: "min_support",
+            value: 0f64.to_bits(),
+            range: ">= 1 (an absolute number of graphs)",
+        }))
     );
     assert!(matches!(
         MinerParams::new().split_embeddings(0).check(),
-        Err(GspanError::InvalidParameter {
-            name: "split_embeddings",
-            ..
-        })
+        Err(GspanError::Input(e)) if e.arg() == "split_embeddings"
     ));
     let p = MinerParams::new()
         .min_support(3)
@@ -485,7 +514,7 @@ proptest! {
     fn prop_resuming_from_stored_embeddings_equals_the_full_traversal(
         graphs in arb_db(), cut in 1usize..4, min_support in 1usize..3, parallel in any::<bool>(),
     ) {
-        use graphsparse_gspan::{MiningIndex, mine_below, mine_below_parallel};
+        use graphsparse_gspan::{MiningIndex, mine_below};
         let db = to_db(&graphs);
         let params = MinerParams::new().min_support(min_support).max_size(Some(5))
             .split_depth(8).split_embeddings(1).check().unwrap();
@@ -505,7 +534,7 @@ proptest! {
             if let Some(e) = at {
                 let mut below = CutAt { cut: usize::MAX, ..CutAt::default() };
                 let stats = if parallel {
-                    pool(3).install(|| mine_below_parallel(&index, &params, e, &mut below, &meter))
+                    pool(3).install(|| mine_below(&index, &in_parallel(&params), e, &mut below, &meter))
                 } else {
                     mine_below(&index, &params, e, &mut below, &meter)
                 }

@@ -4,17 +4,20 @@
 
 use std::time::Duration;
 
-use graphsparse_base::{Budget, Meter, RunControl, Truncation};
+use graphsparse_base::{
+    Budget, Check, Loss, Meter, Parallel, RunControl, Truncation, check_finite, check_len,
+    check_positive, check_range,
+};
 use rustc_hash::FxHashMap;
 
 use crate::bits;
 use crate::bound::Tightening;
 use crate::dag::Dag;
-use crate::error::{Result, bad_input, bad_param, check_len};
+use crate::error::{LatticeError, Result, bad_input, bad_param};
 use crate::kernel::{CacheStats, Candidate, KernelCache, Scoring};
 use crate::props::PropositionMatrix;
 use crate::solver::{
-    Exponents, Loss, Problem, Restricted, Settings, State, StepNorm, TaskCoupling, Work, beta_into,
+    Exponents, Problem, Restricted, Settings, State, StepNorm, TaskCoupling, Work, beta_into,
     effective_weights, fit_bias, gradient_into, log_zeta_into, loss_dual, node_m, solve_inner,
     solve_restricted,
 };
@@ -22,19 +25,20 @@ use crate::solver::{
 /// Default byte budget of the kernel cache (64 MiB).
 pub const DEFAULT_KERNEL_CACHE_BYTES: usize = 64 << 20;
 
-/// Unchecked gHKL parameters (a builder); see [`GhklParams::check`].
+/// Unchecked gHKL parameters (a builder); [`Check::check`] validates them.
 ///
 /// Defaults follow the paper and the spec's §9: `ρ = 1.5`, `C = 1`, `a = 2` (`d_v =
 /// 2^{|S_v|}`), hinge loss, `B = I`, smoothing `ε = 10⁻³` over `|W|`, active-set tolerance
 /// `ε_tol = 10⁻³ max(1, |g|)`, mirror descent `10⁻⁴` relative change / 300 / 15 iterations,
 /// inner MKL `10⁻⁵` relative gap / 200 rounds, SMO tolerance `10⁻⁵`, all violators added,
-/// rule threshold `τ = 10⁻³`, a 64 MiB kernel cache, no node or time budget, serial.
+/// rule threshold `τ = 10⁻³`, a 64 MiB kernel cache, no node or time budget, serial
+/// ([`Parallel::Serial`]).
 ///
 /// # Example
 /// ```
 /// use std::time::Duration;
 /// use graphsparse_base::Budget;
-/// use graphsparse_lattice::{GhklParams, Loss};
+/// use graphsparse_lattice::{Check, GhklParams, Loss};
 /// let params = GhklParams::new()
 ///     .rho(1.1)
 ///     .c(10.0)
@@ -65,10 +69,10 @@ pub struct GhklParams {
     rule_threshold: f64,
     kernel_cache_bytes: usize,
     budget: Budget,
-    parallel: bool,
+    parallel: Parallel,
 }
 
-/// Validated gHKL parameters, from [`GhklParams::check`].
+/// Validated gHKL parameters, from [`Check::check`] on [`GhklParams`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct GhklValidParams(GhklParams);
 
@@ -100,7 +104,7 @@ impl GhklParams {
             rule_threshold: 1e-3,
             kernel_cache_bytes: DEFAULT_KERNEL_CACHE_BYTES,
             budget: Budget::UNLIMITED,
-            parallel: false,
+            parallel: Parallel::Serial,
         }
     }
 
@@ -112,7 +116,8 @@ impl GhklParams {
         c: f64 => c,
         /// `a > 1` in `d_v = a^{|S_v|}`: larger values penalise long rules more.
         a: f64 => a,
-        /// The loss (hinge for classification, squared for regression).
+        /// The loss: [`Loss::Hinge`] for classification (the default), [`Loss::Squared`] for
+        /// regression; the others of the vocabulary are refused by the check.
         loss: Loss => loss,
         /// The task kernel `B` for several tasks.
         coupling: TaskCoupling => coupling,
@@ -149,10 +154,15 @@ impl GhklParams {
         /// Budgets: `max_nodes` caps the nodes added to the active set (beyond the root),
         /// `time_limit` the wall time of a fit. A fit cut by either is flagged truncated.
         budget: Budget => budget,
-        /// Score the candidate nodes (and independent tasks) in parallel on the current rayon
-        /// pool; results do not depend on it.
-        parallel: bool => parallel,
+        /// Whether the candidate nodes (and independent tasks) may be scored in parallel on the
+        /// current rayon pool (default [`Parallel::Serial`]); results do not depend on it.
+        parallel: Parallel => parallel,
     }
+}
+
+impl Check for GhklParams {
+    type Checked = GhklValidParams;
+    type Error = LatticeError;
 
     /// Validates the parameters: the only place that owns their ranges.
     ///
@@ -161,45 +171,37 @@ impl GhklParams {
     /// [`evaluate_dual`] take.
     ///
     /// # Errors
-    /// [`LatticeError::InvalidParameter`](crate::LatticeError::InvalidParameter) naming the
-    /// first parameter out of range and its value: `rho ∉ (1, 2]`, `C`, `mu`, `tol`, `md_tol`,
-    /// `mkl_tol` or `svm_tol` not finite and positive, `a ≤ 1` or not finite,
-    /// `eps_sm ∉ [0, 1)`, `md_max_iter`, `mkl_max_iter` or `max_add` zero, `rule_threshold ∉
-    /// [0, 1)`.
+    /// [`LatticeError::Input`] naming the first parameter out of range and its value:
+    /// `rho ∉ (1, 2]`, `C`, `mu`, `tol`, `md_tol`, `mkl_tol` or `svm_tol` not finite and
+    /// positive, `a ≤ 1` or not finite, `eps_sm ∉ [0, 1)`, `md_max_iter`, `mkl_max_iter` or
+    /// `max_add` zero, `rule_threshold ∉ [0, 1)`; [`LatticeError::InvalidParameter`] for a loss
+    /// other than hinge and squared, or a `mu` whose inverse overflows.
     ///
     /// # Complexity
     /// O(1).
     ///
     /// # Example
     /// ```
-    /// use graphsparse_lattice::GhklParams;
+    /// use graphsparse_lattice::{Check, GhklParams, Loss};
     /// let err = GhklParams::new().c(-1.0).check().unwrap_err();
-    /// assert_eq!(err.to_string(), "C: must be finite and > 0, got -1");
+    /// assert_eq!(err.to_string(), "C must be finite and > 0, got -1");
+    /// let err = GhklParams::new().loss(Loss::Logistic).check().unwrap_err();
+    /// assert_eq!(err.to_string(), "loss: gHKL solves the hinge and the squared loss, got logistic");
     /// ```
-    pub fn check(self) -> Result<GhklValidParams> {
+    fn check(self) -> Result<GhklValidParams> {
         let p = &self;
-        let finite_pos = |name: &'static str, v: f64| {
-            if v.is_finite() && v > 0.0 {
-                Ok(())
-            } else {
-                Err(bad_param(name, format!("must be finite and > 0, got {v}")))
-            }
-        };
-        if !(p.rho > 1.0 && p.rho <= 2.0) {
+        let at_least_one = |v: f64| v >= 1.0;
+        check_range("rho", p.rho, "in (1, 2]", |v| v > 1.0 && v <= 2.0)?;
+        check_positive("C", p.c)?;
+        check_range("a", p.a, "finite and > 1", |v| v.is_finite() && v > 1.0)?;
+        if !matches!(p.loss, Loss::Hinge | Loss::Squared) {
             return Err(bad_param(
-                "rho",
-                format!("must be in (1, 2], got {}", p.rho),
-            ));
-        }
-        finite_pos("C", p.c)?;
-        if !(p.a.is_finite() && p.a > 1.0) {
-            return Err(bad_param(
-                "a",
-                format!("must be finite and > 1, got {}", p.a),
+                "loss",
+                format!("gHKL solves the hinge and the squared loss, got {}", p.loss),
             ));
         }
         if let TaskCoupling::MeanRegularized { mu } = p.coupling {
-            finite_pos("mu", mu)?;
+            check_positive("mu", mu)?;
             if !(1.0 / mu).is_finite() {
                 return Err(bad_param(
                     "mu",
@@ -207,31 +209,19 @@ impl GhklParams {
                 ));
             }
         }
-        if !(p.eps_sm >= 0.0 && p.eps_sm < 1.0) {
-            return Err(bad_param(
-                "eps_sm",
-                format!("must be in [0, 1), got {}", p.eps_sm),
-            ));
+        check_range("eps_sm", p.eps_sm, "in [0, 1)", |v| (0.0..1.0).contains(&v))?;
+        check_positive("tol", p.tol)?;
+        check_positive("md_tol", p.md_tol)?;
+        check_positive("mkl_tol", p.mkl_tol)?;
+        check_positive("svm_tol", p.svm_tol)?;
+        check_range("md_max_iter", p.md_max_iter as f64, ">= 1", at_least_one)?;
+        check_range("mkl_max_iter", p.mkl_max_iter as f64, ">= 1", at_least_one)?;
+        if let Some(k) = p.max_add {
+            check_range("max_add", k as f64, ">= 1 or None", at_least_one)?;
         }
-        finite_pos("tol", p.tol)?;
-        finite_pos("md_tol", p.md_tol)?;
-        finite_pos("mkl_tol", p.mkl_tol)?;
-        finite_pos("svm_tol", p.svm_tol)?;
-        if p.md_max_iter == 0 {
-            return Err(bad_param("md_max_iter", "must be >= 1, got 0"));
-        }
-        if p.mkl_max_iter == 0 {
-            return Err(bad_param("mkl_max_iter", "must be >= 1, got 0"));
-        }
-        if p.max_add == Some(0) {
-            return Err(bad_param("max_add", "must be >= 1 or None, got 0"));
-        }
-        if !(p.rule_threshold >= 0.0 && p.rule_threshold < 1.0) {
-            return Err(bad_param(
-                "rule_threshold",
-                format!("must be in [0, 1), got {}", p.rule_threshold),
-            ));
-        }
+        check_range("rule_threshold", p.rule_threshold, "in [0, 1)", |v| {
+            (0.0..1.0).contains(&v)
+        })?;
         Ok(GhklValidParams(self))
     }
 }
@@ -311,11 +301,8 @@ pub(crate) fn check_targets(loss: Loss, y: &[f64], tasks: usize, m: usize) -> Re
                 }
             }
         }
-        Loss::Squared => {
-            if let Some(i) = y.iter().position(|v| !v.is_finite()) {
-                return Err(bad_input("y", format!("non-finite target {} at {i}", y[i])));
-            }
-        }
+        Loss::Squared => check_finite("y", y)?,
+        other => unreachable!("GhklParams::check refuses the {other} loss"),
     }
     Ok(())
 }
@@ -325,7 +312,7 @@ pub(crate) fn check_targets(loss: Loss, y: &[f64], tasks: usize, m: usize) -> Re
 /// # Example
 /// ```
 /// use graphsparse_base::RunControl;
-/// use graphsparse_lattice::{GhklParams, PropositionMatrix, fit};
+/// use graphsparse_lattice::{Check, GhklParams, PropositionMatrix, fit};
 /// let rows: Vec<[bool; 2]> = (0..8).map(|i| [i & 1 == 1, i & 2 == 2]).collect();
 /// let x = PropositionMatrix::from_dense(8, 2, &rows.concat())?;
 /// let y: Vec<f64> = rows.iter().map(|r| if r[0] { 1.0 } else { -1.0 }).collect();
@@ -443,13 +430,13 @@ impl GhklFit {
     }
 
     fn check_x(&self, x: &PropositionMatrix) -> Result<()> {
-        check_len("X propositions", x.n_props(), self.n_props)
+        Ok(check_len("X propositions", x.n_props(), self.n_props)?)
     }
 
     /// The scores `F_t(x_i)`, sample-major (`m × T`).
     ///
     /// # Errors
-    /// [`LatticeError::LengthMismatch`](crate::LatticeError::LengthMismatch) when `x` does
+    /// [`LatticeError::Input`](crate::LatticeError::Input) when `x` does
     /// not have the fitted number of propositions.
     ///
     /// # Complexity
@@ -491,7 +478,7 @@ impl GhklFit {
     /// # Example
     /// ```
     /// use graphsparse_base::RunControl;
-    /// use graphsparse_lattice::{GhklParams, PropositionMatrix, fit};
+    /// use graphsparse_lattice::{Check, GhklParams, PropositionMatrix, fit};
     /// let rows: Vec<[bool; 2]> = (0..8).map(|i| [i & 1 == 1, i & 2 == 2]).collect();
     /// let x = PropositionMatrix::from_dense(8, 2, &rows.concat())?;
     /// let y: Vec<f64> = rows.iter().map(|r| if r[0] { 1.0 } else { -1.0 }).collect();
@@ -1205,7 +1192,7 @@ fn start_meters<'c>(params: &GhklValidParams, ctl: &'c RunControl) -> Meters<'c>
 /// # Errors
 /// [`LatticeError::InvalidInput`](crate::LatticeError::InvalidInput) for bad targets (wrong
 /// labels, a single class, non-finite values, no rows);
-/// [`LatticeError::LengthMismatch`](crate::LatticeError::LengthMismatch) when `y` does not
+/// [`LatticeError::Input`](crate::LatticeError::Input) when `y` does not
 /// have `tasks · m` entries; [`LatticeError::TooLarge`](crate::LatticeError::TooLarge) when
 /// the dense `m × m` effective kernel cannot be allocated.
 ///
@@ -1217,7 +1204,7 @@ fn start_meters<'c>(params: &GhklValidParams, ctl: &'c RunControl) -> Meters<'c>
 /// # Example
 /// ```
 /// use graphsparse_base::RunControl;
-/// use graphsparse_lattice::{GhklParams, PropositionMatrix, fit};
+/// use graphsparse_lattice::{Check, GhklParams, PropositionMatrix, fit};
 /// // y = +1 exactly when propositions 0 and 1 both hold
 /// let rows: Vec<[bool; 3]> = (0..16).map(|i| [i & 1 == 1, i & 2 == 2, i & 4 == 4]).collect();
 /// let x = PropositionMatrix::from_dense(16, 3, &rows.concat())?;
@@ -1262,7 +1249,7 @@ pub fn fit(
 /// # Example
 /// ```
 /// use graphsparse_base::RunControl;
-/// use graphsparse_lattice::{GhklParams, PropositionMatrix, fit_path};
+/// use graphsparse_lattice::{Check, GhklParams, PropositionMatrix, fit_path};
 /// let rows: Vec<[bool; 2]> = (0..8).map(|i| [i & 1 == 1, i & 2 == 2]).collect();
 /// let x = PropositionMatrix::from_dense(8, 2, &rows.concat())?;
 /// let y: Vec<f64> = rows.iter().map(|r| if r[0] { 1.0 } else { -1.0 }).collect();
@@ -1354,7 +1341,7 @@ pub struct DagSolution {
 /// # Example
 /// ```
 /// use graphsparse_base::RunControl;
-/// use graphsparse_lattice::{Dag, GhklParams, solve_dag};
+/// use graphsparse_lattice::{Check, Dag, GhklParams, solve_dag};
 /// // a flat DAG (no edges) of two 0/1 features over 4 examples: ℓ1-MKL
 /// let dag = Dag::new(4, &[vec![0, 1], vec![0, 2]], &[vec![], vec![]], &[1.0, 1.0])?;
 /// let sol = solve_dag(&GhklParams::new().check()?, &dag, &[1.0, 1.0, -1.0, -1.0], 1, &RunControl::new())?;
@@ -1415,7 +1402,7 @@ pub struct DualEvaluation {
 /// Evaluates `g(η)` and `∇g(η)` on `dag` (for checks against finite differences).
 ///
 /// # Errors
-/// As [`solve_dag`], plus [`LatticeError::LengthMismatch`](crate::LatticeError::LengthMismatch)
+/// As [`solve_dag`], plus [`LatticeError::Input`](crate::LatticeError::Input)
 /// when `eta` does not have one entry per node and
 /// [`LatticeError::InvalidInput`](crate::LatticeError::InvalidInput) when it is not
 /// non-negative and finite with a positive sum.
@@ -1426,7 +1413,7 @@ pub struct DualEvaluation {
 /// # Example
 /// ```
 /// use graphsparse_base::RunControl;
-/// use graphsparse_lattice::{Dag, GhklParams, evaluate_dual};
+/// use graphsparse_lattice::{Check, Dag, GhklParams, evaluate_dual};
 /// let dag = Dag::new(4, &[vec![0, 1, 2, 3], vec![0, 1]], &[vec![], vec![0]], &[1.0, 2.0])?;
 /// let ev = evaluate_dual(&GhklParams::new().check()?, &dag, &[1.0, 1.0, -1.0, -1.0], 1, &[0.5, 0.5])?;
 /// assert!(ev.gradient.iter().all(|&g| g <= 0.0));
@@ -1495,7 +1482,7 @@ pub fn evaluate_dual(
 /// some ancestor has `η_v = 0`.
 ///
 /// # Errors
-/// [`LatticeError::LengthMismatch`](crate::LatticeError::LengthMismatch) for a wrong `eta`
+/// [`LatticeError::Input`](crate::LatticeError::Input) for a wrong `eta`
 /// length; [`LatticeError::InvalidParameter`](crate::LatticeError::InvalidParameter) for
 /// `ρ ∉ (1, 2]`; [`LatticeError::InvalidInput`](crate::LatticeError::InvalidInput) for a
 /// negative or non-finite `η`.

@@ -11,7 +11,7 @@
 //! 10⁴–10⁵ iterations per solve, and the Newton step ends most of them after one or two
 //! sweeps (TIC-TAC-TOE at ρ = 1.1, C = 1000: 8·10⁶ SMO iterations per fit down to 4·10⁴).
 
-use graphsparse_base::Meter;
+use graphsparse_base::{Meter, Parallel};
 use rayon::prelude::*;
 
 use crate::gram::DenseGram;
@@ -55,7 +55,8 @@ pub(crate) struct SvmSpec<'a> {
 /// Solves the SVM dual, warm-started from `alpha` (made feasible first), writing the biases.
 ///
 /// `grad` and `scratch` are `T · m` work buffers. Independent tasks (`coupling == 0`) are
-/// solved one by one, in parallel on the current rayon pool when `parallel`; the result does
+/// solved one by one, in parallel on the current rayon pool unless `parallel` is
+/// [`Parallel::Serial`] (each solve is iterative, its work unknown up front); the result does
 /// not depend on it.
 pub(crate) fn solve_svm(
     spec: &SvmSpec,
@@ -64,7 +65,7 @@ pub(crate) fn solve_svm(
     grad: &mut [f64],
     scratch: &mut [f64],
     meter: Option<&Meter>,
-    parallel: bool,
+    parallel: Parallel,
 ) -> SvmStats {
     let m = spec.gram.m();
     if spec.coupling == 0.0 && spec.tasks > 1 {
@@ -81,7 +82,7 @@ pub(crate) fn solve_svm(
             };
             smo(&one, a, std::slice::from_mut(b), g, s, meter)
         };
-        let stats: Vec<SvmStats> = if parallel {
+        let stats: Vec<SvmStats> = if parallel.enabled() {
             alpha
                 .par_chunks_mut(m)
                 .zip(grad.par_chunks_mut(m))
@@ -586,6 +587,7 @@ fn rho(y: &[f64], alpha: &[f64], g: &[f64], cost: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use graphsparse_base::SplitMix64;
 
     fn gram_from_features(x: &[Vec<f64>]) -> DenseGram {
         let m = x.len();
@@ -634,8 +636,8 @@ mod tests {
     /// A rule-ensemble-like kernel: `1 + Σ_r w_r φ_r φ_rᵀ` over `rules` random conjunction
     /// indicators (rank ≤ rules + 1, far below `m`), with labels from two of them and noise.
     fn rule_problem(m: usize, rules: usize, seed: u64) -> (DenseGram, Vec<f64>) {
-        let mut state = seed;
-        let mut next = move || crate::generate::splitmix64(&mut state);
+        let mut rng = SplitMix64::new(seed);
+        let mut next = move || rng.next_u64();
         let phi: Vec<Vec<f64>> = (0..m)
             .map(|_| (0..rules).map(|_| (next() % 3 == 0) as u8 as f64).collect())
             .collect();
@@ -678,7 +680,7 @@ mod tests {
             newton,
             ..spec(gram, y, 1, 0.0, cost)
         };
-        let st = solve_svm(&sp, &mut a, &mut b, &mut g, &mut u, None, false);
+        let st = solve_svm(&sp, &mut a, &mut b, &mut g, &mut u, None, Parallel::Serial);
         (a, b[0], st)
     }
 
@@ -781,7 +783,7 @@ mod tests {
                 &mut g,
                 &mut u,
                 None,
-                false,
+                Parallel::Serial,
             );
             assert!(st.converged);
             let d = dual_objective(&gram, &y, &alpha);
@@ -825,7 +827,7 @@ mod tests {
             &mut g,
             &mut u,
             None,
-            true,
+            Parallel::Threshold(0),
         );
         for s in 0..2 {
             let d1 = dual_objective(
@@ -859,7 +861,7 @@ mod tests {
             &mut g,
             &mut u,
             None,
-            false,
+            Parallel::Serial,
         );
         assert!(st.converged);
         for s in 0..2 {

@@ -20,22 +20,24 @@ use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::time::{Duration, Instant};
 
-use graphsparse_base::{Budget, Meter, RunControl, Truncation};
+use graphsparse_base::{
+    Budget, Check, Meter, Parallel, RunControl, Truncation, check_finite, check_len,
+    check_nonnegative, check_positive, check_range,
+};
 use graphsparse_graph::GraphDatabase;
 use graphsparse_gspan::{
-    DfsCode, MinerValidParams, Node, ParallelVisitor, Visit, Visitor, mine_parallel_with_meter,
-    mine_with_meter,
+    DfsCode, MinerValidParams, Node, ParallelVisitor, Visit, Visitor, mine_with_meter,
 };
 use rustc_hash::FxBuildHasher;
 
 use crate::cache::{CachedSearch, DEFAULT_CACHE_BYTES, Traversal, TreeCache, search_cached};
 use crate::dual::{DualPoint, MaxCorrelation, SPP_MARGIN, balance, dual_point, null_intercept};
-use crate::error::{Result, SubgraphError, bad, feature_miner};
+use crate::error::{Result, SubgraphError, feature_miner};
 use crate::loss::Loss;
 
 type FxMap<K, V> = HashMap<K, V, FxBuildHasher>;
 
-/// Unchecked BCGD parameters (a builder); see [`BcgdParams::check`].
+/// Unchecked BCGD parameters (a builder); [`Check::check`] validates them.
 ///
 /// Defaults follow the paper's experiments: `λ2 = 0`, `tol = 1e-3`, `max_iter = 1000`,
 /// `min_support = 1`, unbounded pattern size, pruning on, serial traversal.
@@ -49,14 +51,14 @@ pub struct BcgdParams {
     max_size: Option<usize>,
     budget: Budget,
     prune: bool,
-    parallel: bool,
+    parallel: Parallel,
     cache: bool,
     cache_bytes: usize,
     screening: bool,
     record_trace: bool,
 }
 
-/// Validated BCGD parameters, from [`BcgdParams::check`].
+/// Validated BCGD parameters, from [`Check::check`] on [`BcgdParams`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct BcgdValidParams(BcgdParams);
 
@@ -72,7 +74,7 @@ impl BcgdParams {
             max_size: None,
             budget: Budget::UNLIMITED,
             prune: true,
-            parallel: false,
+            parallel: Parallel::Serial,
             cache: true,
             cache_bytes: DEFAULT_CACHE_BYTES,
             screening: true,
@@ -102,10 +104,11 @@ impl BcgdParams {
         time_limit: Option<Duration> => budget.time_limit,
         /// Use the Theorem 11 bound to prune (turn off only to check that pruning is safe).
         prune: bool => prune,
-        /// Traverse sibling subtrees in parallel on the current rayon pool.
-        parallel: bool => parallel,
+        /// Whether sibling subtrees may be traversed in parallel on the current rayon pool
+        /// (default [`Parallel::Serial`]; every other policy runs the searches in parallel).
+        parallel: Parallel => parallel,
         /// Keep the visited tree (graph ids, children) between iterations, so later searches walk
-        /// it without re-embedding and expand only the frontier (default on). With `parallel`,
+        /// it without re-embedding and expand only the frontier (default on). In parallel,
         /// the first search (which fills the cache) runs in parallel; later searches walk the
         /// cache serially (a parallel walk costs BCGD more CPU than it saves; the boosting
         /// searches of [`crate::StumpSearcher`] do walk in parallel).
@@ -129,37 +132,26 @@ impl BcgdParams {
         /// Keep the coefficients of every iteration in [`BcgdFit::trace`].
         record_trace: bool => record_trace,
     }
+}
+
+impl Check for BcgdParams {
+    type Checked = BcgdValidParams;
+    type Error = SubgraphError;
 
     /// Validates the parameters.
     ///
     /// # Errors
-    /// [`SubgraphError::InvalidParameter`] naming the first parameter out of range.
+    /// [`SubgraphError::Input`] naming the first of `lambda1`, `lambda2`, `tol`, `max_iter`
+    /// out of range; the errors of the pattern space (`min_support`, `max_size`).
     ///
     /// # Complexity
     /// O(1).
-    pub fn check(self) -> Result<BcgdValidParams> {
-        if !(self.lambda1.is_finite() && self.lambda1 > 0.0) {
-            return Err(bad(
-                "lambda1",
-                format!("must be finite and > 0, got {}", self.lambda1),
-            ));
-        }
-        if !(self.lambda2.is_finite() && self.lambda2 >= 0.0) {
-            return Err(bad(
-                "lambda2",
-                format!("must be finite and >= 0, got {}", self.lambda2),
-            ));
-        }
-        if !(self.tol.is_finite() && self.tol > 0.0) {
-            return Err(bad(
-                "tol",
-                format!("must be finite and > 0, got {}", self.tol),
-            ));
-        }
-        if self.max_iter == 0 {
-            return Err(bad("max_iter", "must be >= 1"));
-        }
-        feature_miner(self.min_support, self.max_size)?;
+    fn check(self) -> Result<BcgdValidParams> {
+        check_positive("lambda1", self.lambda1)?;
+        check_nonnegative("lambda2", self.lambda2)?;
+        check_positive("tol", self.tol)?;
+        check_range("max_iter", self.max_iter as f64, ">= 1", |v| v >= 1.0)?;
+        feature_miner(self.min_support, self.max_size, self.parallel)?;
         Ok(BcgdValidParams(self))
     }
 }
@@ -625,8 +617,9 @@ fn merge_codes(mut codes: Vec<DfsCode>) -> (DfsCode, Vec<DfsCode>) {
 /// The last complete iterate, with its history and why it stopped.
 ///
 /// # Errors
-/// [`SubgraphError::InvalidResponse`] when `y` does not have one finite value per graph;
-/// gSpan errors from the traversal.
+/// [`SubgraphError::Input`] when `y` does not have one finite value per graph,
+/// [`SubgraphError::InvalidResponse`] when there are no graphs; gSpan errors from the
+/// traversal.
 ///
 /// # Complexity
 /// Each iteration is one pruned traversal of the gSpan tree plus `O(Σ_j |1(x_j)|)` over the
@@ -636,7 +629,7 @@ fn merge_codes(mut codes: Vec<DfsCode>) -> (DfsCode, Vec<DfsCode>) {
 /// ```
 /// use graphsparse_base::RunControl;
 /// use graphsparse_graph::parse_gspan;
-/// use graphsparse_subgraph::{BcgdParams, Squared, fit_bcgd};
+/// use graphsparse_subgraph::{BcgdParams, Check, Squared, fit_bcgd};
 /// let text = "t # 0\nv 0 0\nv 1 1\ne 0 1 0\nt # 1\nv 0 0\nv 1 0\ne 0 1 0\n";
 /// let db = parse_gspan(text, "<doc>").unwrap().db;
 /// let params = BcgdParams::new(0.01).check().unwrap();
@@ -701,21 +694,11 @@ fn fit_from<L: Loss + ?Sized>(
 }
 
 fn check_response(y: &[f64], n: usize) -> Result<()> {
-    if y.len() != n {
-        return Err(SubgraphError::InvalidResponse(format!(
-            "has {} values for {n} graphs",
-            y.len()
-        )));
-    }
+    check_len("y", y.len(), n)?;
     if n == 0 {
         return Err(SubgraphError::InvalidResponse("no graphs".into()));
     }
-    if let Some(i) = y.iter().position(|v| !v.is_finite()) {
-        return Err(SubgraphError::InvalidResponse(format!(
-            "value {} at index {i} is not finite",
-            y[i]
-        )));
-    }
+    check_finite("y", y)?;
     Ok(())
 }
 
@@ -823,30 +806,27 @@ impl Iterate {
 }
 
 /// One search of the tree: through the cache when there is one, else a plain traversal (in
-/// parallel when `parallel` is set); every node is claimed from `meter`.
+/// parallel under the policy of `miner`); every node is claimed from `meter`.
 fn run_search(
     cache: Option<&mut TreeCache>,
     db: &GraphDatabase,
     miner: &MinerValidParams,
     search: &mut Search<'_, '_>,
-    parallel: bool,
     meter: &Meter<'_>,
 ) -> Result<Option<Truncation>> {
     Ok(match cache {
         // only the first search (which fills the cache) runs in parallel: a BCGD fork/join
         // merges what each fork saw, so a parallel walk of the cached tree costs more CPU than
         // it saves (CPDB, λ1 = 0.005: 2.0 s against 1.3 s on 2 threads)
-        Some(c) => {
-            let parallel = parallel && c.is_unbuilt();
-            let tr = Traversal {
-                db,
-                miner,
-                meter,
-                parallel,
-            };
-            search_cached(c, &tr, search)?
+        Some(c) if !c.is_unbuilt() && miner.parallel().enabled() => {
+            let serial = miner
+                .clone()
+                .into_params()
+                .parallel(Parallel::Serial)
+                .check()?;
+            search_cached(c, &Traversal::new(db, &serial, meter), search)?
         }
-        None if parallel => mine_parallel_with_meter(db, miner, search, meter)?.truncation,
+        Some(c) => search_cached(c, &Traversal::new(db, miner, meter), search)?,
         None => mine_with_meter(db, miner, search, meter)?.truncation,
     })
 }
@@ -1019,7 +999,7 @@ fn fit_with_cache<L: Loss + ?Sized>(
     let p = &params.0;
     let n = db.len();
     let (lambda1, lambda2) = (p.lambda1, p.lambda2);
-    let miner = feature_miner(p.min_support, p.max_size)?;
+    let miner = feature_miner(p.min_support, p.max_size, p.parallel)?;
     let mut it = Iterate::new(n, warm);
     let mut line = LineSearch {
         dmu: vec![0.0; n],
@@ -1050,14 +1030,7 @@ fn fit_with_cache<L: Loss + ?Sized>(
         let active_h = it.active_h(lambda2);
         let ctx = it.search_context(p, &active_h, sphere.as_ref());
         let mut search = Search::new(&ctx, (0..it.active.len() as u32).collect());
-        let cut = run_search(
-            cache.as_deref_mut(),
-            db,
-            &miner,
-            &mut search,
-            p.parallel,
-            meter,
-        )?;
+        let cut = run_search(cache.as_deref_mut(), db, &miner, &mut search, meter)?;
         if cut.is_some() {
             truncation = cut;
             break;
@@ -1164,24 +1137,16 @@ fn fit_cold<L: Loss + ?Sized>(
         .iter()
         .map(|&v| v * if v > 0.0 { ap } else { an })
         .collect();
-    let miner = feature_miner(p.min_support, p.max_size)?;
+    // serial: a parallel branch and bound finds the same maximum but visits a thread-dependent
+    // number of nodes, and this search is small next to the fits
+    let miner = feature_miner(p.min_support, p.max_size, Parallel::Serial)?;
     let mut mc = MaxCorrelation {
         theta: &theta,
         best: 0.0,
         visited: 0,
     };
-    // serial: a parallel branch and bound finds the same maximum but visits a thread-dependent
-    // number of nodes, and this search is small next to the fits
     let cut = match cache.as_deref_mut() {
-        Some(c) => {
-            let tr = Traversal {
-                db: env.db,
-                miner: &miner,
-                meter: &env.meter,
-                parallel: false,
-            };
-            search_cached(c, &tr, &mut mc)?
-        }
+        Some(c) => search_cached(c, &Traversal::new(env.db, &miner, &env.meter), &mut mc)?,
         None => mine_with_meter(env.db, &miner, &mut mc, &env.meter)?.truncation,
     };
     if cut.is_some() {
@@ -1242,7 +1207,7 @@ fn fit_cold<L: Loss + ?Sized>(
 /// the path. Progress: the stage is the index of the current `λ1`.
 ///
 /// # Errors
-/// As [`fit_bcgd`], and [`SubgraphError::InvalidParameter`] for a `λ1` that is not positive.
+/// As [`fit_bcgd`], and [`SubgraphError::Input`] for a `λ1` that is not positive.
 ///
 /// # Complexity
 /// One fit per `λ1`; warm starts and the shared cache make a decreasing grid far cheaper than

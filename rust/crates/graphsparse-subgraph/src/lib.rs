@@ -39,6 +39,6 @@ pub use boost::{
 pub use bounds::{AbsCorrelation, Bounds, SeparableFunction, WeightedError, WeightedGain};
 pub use cache::{DEFAULT_CACHE_BYTES, FrontierStats};
 pub use error::{Result, SubgraphError};
-pub use graphsparse_base::{Budget, RunControl, Truncation};
+pub use graphsparse_base::{Budget, Check, Parallel, RunControl, Truncation};
 pub use loss::{Logistic, Loss, Squared};
 pub use matching::match_patterns;
