@@ -13,8 +13,9 @@ use graphsparse_base::Meter;
 use graphsparse_graph::GraphDatabase;
 
 use crate::code::DfsCode;
+use crate::embed::{Base, Emb};
 use crate::error::{GspanError, Result};
-use crate::miner::{Base, Emb, Mode, ParallelMode, SerialMode, Shared, Worker};
+use crate::miner::{Mode, ParallelMode, SerialMode, Shared, Worker};
 use crate::params::MinerValidParams;
 use crate::prepared::Prepared;
 use crate::visit::{MiningStats, Node, ParallelVisitor, Visitor};

@@ -1,7 +1,7 @@
 //! The visitor interface of the traversal and the statistics it returns.
 
 use crate::code::DfsCode;
-use crate::miner::Chain;
+use crate::embed::Chain;
 
 /// A visitor's answer for a node seen in pre-order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -33,6 +33,7 @@ use rustc_hash::FxBuildHasher;
 use crate::cache::{CachedSearch, DEFAULT_CACHE_BYTES, Traversal, TreeCache, search_cached};
 use crate::dual::{DualPoint, MaxCorrelation, SPP_MARGIN, balance, dual_point, null_intercept};
 use crate::error::{Result, SubgraphError, feature_miner};
+use crate::feature::Feature;
 use crate::loss::Loss;
 
 type FxMap<K, V> = HashMap<K, V, FxBuildHasher>;
@@ -173,19 +174,6 @@ impl BcgdValidParams {
         let p = &self.0;
         p.cache.then(|| TreeCache::new(p.max_size, p.cache_bytes))
     }
-}
-
-/// One selected feature: an equivalence class of patterns with the same occurrence set.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Feature {
-    /// The representative pattern (the smallest DFS code met).
-    pub code: DfsCode,
-    /// Sorted ids of the graphs containing it (the column `1(x)`).
-    pub graph_ids: Vec<u32>,
-    /// The coefficient `β_j` (nonzero).
-    pub coef: f64,
-    /// Other patterns met with the same column, in increasing DFS-code order.
-    pub equivalents: Vec<DfsCode>,
 }
 
 /// What one iteration did.
