@@ -153,8 +153,8 @@ impl Check for GhklParams {
     /// Validates the parameters: the only place that owns their ranges.
     ///
     /// # Returns
-    /// The validated parameters that [`fit`], [`fit_path`], [`solve_dag`] and
-    /// [`evaluate_dual`] take.
+    /// The validated parameters that [`fit`](crate::fit), [`fit_path`](crate::fit_path),
+    /// [`solve_dag`](crate::solve_dag) and [`evaluate_dual`](crate::evaluate_dual) take.
     ///
     /// # Errors
     /// [`LatticeError::Input`] naming the first parameter out of range and its value:

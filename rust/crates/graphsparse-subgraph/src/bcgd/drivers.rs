@@ -33,10 +33,10 @@ pub fn objective<L: Loss + ?Sized>(
 /// # Arguments
 /// * `db`, `y`: the graphs and one response per graph (`y ∈ {0, 1}` for [`crate::Logistic`]).
 /// * `loss`: the loss (mean over samples).
-/// * `params`: see [`BcgdParams`]; its budget bounds the whole fit.
+/// * `params`: see [`BcgdParams`](crate::BcgdParams); its budget bounds the whole fit.
 /// * `warm`: a previous fit on the same data to start from (a regularisation path).
 /// * `ctl`: the caller's handle; [`RunControl::cancel`] stops the fit, which returns what it
-///   has with [`Truncation::Cancelled`]. Progress: nodes visited, iterations, the objective.
+///   has with [`Truncation::Cancelled`](crate::Truncation::Cancelled). Progress: nodes visited, iterations, the objective.
 ///
 /// # Returns
 /// The last complete iterate, with its history and why it stopped.

@@ -53,7 +53,7 @@ pub struct BcgdFit {
     /// The coefficients after each update, when asked for.
     pub trace: Vec<TraceStep>,
     /// The searches that preceded this fit when it screened from a cold start (see
-    /// [`BcgdParams::screening`]): the `λ_max` search, then every search of the internal path
+    /// [`BcgdParams::screening`](crate::BcgdParams::screening)): the `λ_max` search, then every search of the internal path
     /// `λ_max/2, λ_max/4, …` (empty otherwise). [`BcgdFit::visited`] and the pruning counts
     /// include them.
     pub path_history: Vec<IterationStats>,
