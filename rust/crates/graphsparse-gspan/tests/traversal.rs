@@ -3,7 +3,7 @@
 
 mod common;
 
-use graphsparse_base::{InputError, RunControl};
+use graphsparse_base::{InputError, RunControl, SplitMix64};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -138,12 +138,9 @@ impl ParallelVisitor for Recorder {
     }
 }
 
-fn shuffle<T>(xs: &mut [T], seed: &mut u64) {
+fn shuffle<T>(xs: &mut [T], rng: &mut SplitMix64) {
     for i in (1..xs.len()).rev() {
-        *seed ^= *seed << 13;
-        *seed ^= *seed >> 7;
-        *seed ^= *seed << 17;
-        xs.swap(i, (*seed % (i as u64 + 1)) as usize);
+        xs.swap(i, rng.below(i as u64 + 1) as usize);
     }
 }
 
@@ -167,7 +164,7 @@ proptest! {
         let n = graphs.len();
         let min_support = 1 + ((n as f64 * frac) as usize).min(n - 1);
         let params = MinerParams::new().min_support(min_support).single_vertices(true).check().unwrap();
-        let mut seed = seed;
+        let mut seed = SplitMix64::new(seed);
         let mut order: Vec<usize> = (0..n).collect();
         shuffle(&mut order, &mut seed);
         let permuted: Vec<G> = order
@@ -284,15 +281,12 @@ proptest! {
 /// Many small random graphs with one label each: the tree explodes, so budgets must act.
 fn explosive_db() -> graphsparse_graph::GraphDatabase {
     let mut graphs = Vec::new();
-    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut rng = SplitMix64::new(0x9e37_79b9_7f4a_7c15);
     for _ in 0..12 {
         let n = 14u32;
         let mut edges = Vec::new();
         for v in 1..n {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            edges.push(((seed % u64::from(v)) as u32, v, 0));
+            edges.push((rng.below(u64::from(v)) as u32, v, 0));
         }
         for v in 0..n {
             let w = (v + 5) % n;
