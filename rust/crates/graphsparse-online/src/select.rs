@@ -91,9 +91,10 @@ pub(crate) fn top_support_into(
     support: &mut Vec<usize>,
 ) -> Result<()> {
     graphsparse_proj::top_k_support_into(v, s.min(v.len()), support).map_err(|e| match e {
-        graphsparse_proj::ProjError::NonFinite { index, .. } => {
-            OnlineError::NonFinite { name: what, index }
-        }
+        graphsparse_proj::ProjError::Input(graphsparse_proj::InputError::NotFinite {
+            index,
+            ..
+        }) => OnlineError::NonFinite { name: what, index },
         other => unreachable!("invariant: k <= len was ensured above ({other})"),
     })
 }

@@ -2,9 +2,9 @@
 
 use graphsparse::graph::GraphRef;
 use graphsparse::gspan::{
-    DfsCode, DfsEdge, Embeddings, Extension, Frontier, GspanError, LevelIndex, MinerParams,
-    MinerValidParams, Node, ParallelVisitor, Visit, Visitor, count_extensions, extend_frontier,
-    mine, mine_parallel,
+    Check, DfsCode, DfsEdge, Embeddings, Extension, Frontier, GspanError, LevelIndex, MinerParams,
+    MinerValidParams, Node, Parallel, ParallelVisitor, Visit, Visitor, count_extensions,
+    extend_frontier, mine,
 };
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
@@ -82,13 +82,14 @@ struct MinerArgs {
 }
 
 impl MinerArgs {
-    fn params(&self) -> Result<MinerValidParams, GspanError> {
+    fn params(&self, parallel: Parallel) -> Result<MinerValidParams, GspanError> {
         MinerParams::new()
             .min_support(self.min_support.usize())
             .max_size(self.max_size.map(Count::usize))
             .single_vertices(self.single_vertices.0)
             .max_nodes(self.max_nodes.map(|b| b.0))
             .time_limit(self.time_limit.0)
+            .parallel(parallel)
             .check()
     }
 }
@@ -107,19 +108,17 @@ fn mine_subgraphs<'py>(
     n_threads: usize,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let params = extract_params::<MinerArgs>(params)?
-        .params()
-        .map_err(PyGsErr::from)?;
+    let args = extract_params::<MinerArgs>(params)?;
+    // the parameters are checked before the thread count, as they always were
+    args.params(Parallel::Serial).map_err(PyGsErr::from)?;
     let n_threads = threads(py, n_threads)?;
+    let params = args
+        .params(Parallel::from(n_threads > 1))
+        .map_err(PyGsErr::from)?;
     let db = &db.0;
     let (flat, stats) = run(py, Exec::Pool(n_threads), progress, |ctl| {
         let mut flat = FlatPatterns::new();
-        let stats = if n_threads == 1 {
-            mine(db, &params, &mut flat, ctl)
-        } else {
-            mine_parallel(db, &params, &mut flat, ctl)
-        };
-        stats.map(|s| (flat, s))
+        mine(db, &params, &mut flat, ctl).map(|s| (flat, s))
     })?
     .map_err(PyGsErr::from)?;
 

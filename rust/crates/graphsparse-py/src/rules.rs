@@ -8,8 +8,9 @@
 
 use graphsparse::base::Budget;
 use graphsparse::lattice::{
-    Column, Condition, CutRule, FeatureKind, GhklFit, GhklParams, GhklValidParams, LatticeError,
-    Loss, Proposition, PropositionParams, PropositionSet, TaskCoupling, fit_path,
+    Check, Column, Condition, CutRule, FeatureKind, GhklFit, GhklParams, GhklValidParams,
+    LatticeError, Loss, Parallel, Proposition, PropositionParams, PropositionSet, TaskCoupling,
+    fit_path,
 };
 use numpy::{IntoPyArray, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
@@ -111,16 +112,13 @@ struct GhklArgs {
 }
 
 impl GhklArgs {
-    fn params(&self, c: f64, parallel: bool) -> PyResult<Result<GhklValidParams, LatticeError>> {
-        let loss = match self.loss.as_str() {
-            "hinge" => Loss::Hinge,
-            "squared" => Loss::Squared,
-            other => {
-                return Err(bad_param(format!(
-                    "loss must be 'hinge' or 'squared', got {other:?}"
-                )));
-            }
-        };
+    fn params(
+        &self,
+        c: f64,
+        parallel: Parallel,
+    ) -> PyResult<Result<GhklValidParams, LatticeError>> {
+        // the one loss vocabulary; the core refuses the losses gHKL does not solve
+        let loss: Loss = self.loss.parse().map_err(|e| bad_param(format!("{e}")))?;
         let coupling = match self.mu {
             None => TaskCoupling::Independent,
             Some(Real(mu)) => TaskCoupling::MeanRegularized { mu },
@@ -222,7 +220,9 @@ fn fit_rule_ensemble<'py>(
     let n_threads = threads(py, n_threads)?;
     let cs = cs.as_slice()?;
     let first = cs.first().copied().unwrap_or(1.0);
-    let params = args.params(first, n_threads > 1)?.map_err(PyGsErr::from)?;
+    let params = args
+        .params(first, Parallel::from(n_threads > 1))?
+        .map_err(PyGsErr::from)?;
     let prop_params = prop_args.params()?.check().map_err(PyGsErr::from)?;
     let cols = read_columns(columns)?;
     let cols = as_columns(&cols)?;

@@ -6,9 +6,9 @@ use std::sync::Arc;
 use graphsparse::graph::GraphDatabase;
 use graphsparse::gspan::DfsCode;
 use graphsparse::subgraph::{
-    BcgdFit, BcgdParams, BcgdValidParams, DEFAULT_CACHE_BYTES, Logistic, SeparableFunction,
-    Squared, StumpParams, StumpSearch, StumpValidParams, SubgraphError, adaboost, fit_bcgd_path,
-    match_patterns,
+    BcgdFit, BcgdParams, BcgdValidParams, Check, DEFAULT_CACHE_BYTES, Logistic, Parallel,
+    SeparableFunction, Squared, StumpParams, StumpSearch, StumpValidParams, SubgraphError,
+    adaboost, fit_bcgd_path, match_patterns,
 };
 use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
@@ -52,7 +52,7 @@ macro_rules! with_search {
 }
 
 impl SearchArgs {
-    fn stump_params(&self, parallel: bool) -> Result<StumpValidParams, SubgraphError> {
+    fn stump_params(&self, parallel: Parallel) -> Result<StumpValidParams, SubgraphError> {
         with_search!(StumpParams::new(), self, parallel).check()
     }
 }
@@ -75,7 +75,7 @@ impl BcgdArgs {
         &self,
         search: &SearchArgs,
         lambda1: f64,
-        parallel: bool,
+        parallel: Parallel,
     ) -> Result<BcgdValidParams, SubgraphError> {
         let builder = BcgdParams::new(lambda1)
             .lambda2(self.lambda2.0)
@@ -194,7 +194,7 @@ fn fit_subgraph_bcgd<'py>(
         .first()
         .ok_or_else(|| bad_param("lambdas must hold at least one lambda1"))?;
     let params = args
-        .params(&search, first, n_threads > 1)
+        .params(&search, first, Parallel::from(n_threads > 1))
         .map_err(PyGsErr::from)?;
     let (y, db) = (y.as_slice()?, &db.0);
     let exec = Exec::Pool(n_threads);
@@ -254,7 +254,7 @@ impl StumpSearcher {
     ) -> PyResult<Self> {
         let n_threads = threads(py, n_threads)?;
         let params = extract_params::<SearchArgs>(params)?
-            .stump_params(n_threads > 1)
+            .stump_params(Parallel::from(n_threads > 1))
             .map_err(PyGsErr::from)?;
         let inner = graphsparse::subgraph::StumpSearcher::new(&db.0, &params);
         Ok(Self {
@@ -319,7 +319,7 @@ fn fit_subgraph_adaboost<'py>(
     let n_threads = threads(py, n_threads)?;
     let rounds = extract_params::<RoundsArg>(params)?.n_estimators.usize();
     let params = extract_params::<SearchArgs>(params)?
-        .stump_params(n_threads > 1)
+        .stump_params(Parallel::from(n_threads > 1))
         .map_err(PyGsErr::from)?;
     let (l, db) = (labels.as_slice()?, &db.0);
     let fit = run(py, Exec::Pool(n_threads), progress, |ctl| {
@@ -356,7 +356,7 @@ fn match_subgraph_patterns<'py>(
         .collect::<PyResult<Vec<_>>>()?;
     let db = &db.0;
     let found = run(py, Exec::Pool(n_threads), None, |_ctl| {
-        match_patterns(db, &patterns, n_threads > 1)
+        match_patterns(db, &patterns, Parallel::from(n_threads > 1))
     })?;
     let out = PyList::empty(py);
     for ids in &found {

@@ -3,7 +3,7 @@
 
 use std::error::Error;
 
-use graphsparse::base::RunControl;
+use graphsparse::base::{Check, RunControl};
 use graphsparse::graph::{parse_gspan, read_tu};
 use graphsparse::gspan::{MinerParams, mine_frequent};
 use graphsparse::pcst::{PcstParams, solve_pcst};
