@@ -27,13 +27,14 @@ def _tokens_to_values(tokens: Sequence[str], kind: str) -> list[Any]:
     return list(tokens)
 
 
-def _from_rust(d: dict[str, Any], y: Any = None) -> GraphDataset:
-    """A dataset from the dict the Rust readers return (label tokens -> user values)."""
-    vvals = _tokens_to_values(d["vertex_tokens"], d["vertex_kind"])
-    evals = _tokens_to_values(d["edge_tokens"], d["edge_kind"])
-    if y is None and d.get("graph_labels") is not None:
-        y = np.asarray(_tokens_to_values(d["graph_labels"], d["graph_label_kind"]))
-    return GraphDataset._from_db(d["db"], vvals, evals, y=y, names=d["graph_names"])
+def _from_rust(data: _rs.LabeledDatabase, y: Any = None) -> GraphDataset:
+    """A dataset from what the Rust readers return (label tokens -> user values)."""
+    vvals = _tokens_to_values(data.vertex_labels, data.vertex_label_kind)
+    evals = _tokens_to_values(data.edge_labels, data.edge_label_kind)
+    graph_labels, graph_label_kind = data.graph_labels, data.graph_label_kind
+    if y is None and graph_labels is not None and graph_label_kind is not None:
+        y = np.asarray(_tokens_to_values(graph_labels, graph_label_kind))
+    return GraphDataset._from_db(data.db, vvals, evals, y=y, names=data.graph_names)
 
 
 def read_gspan(path: PathLike, y: npt.ArrayLike | PathLike | None = None) -> GraphDataset:
@@ -54,10 +55,10 @@ def read_gspan(path: PathLike, y: npt.ArrayLike | PathLike | None = None) -> Gra
     FileNotFoundError
         If the file cannot be read.
     """
-    d = _rs.read_gspan_file(os.fspath(path))
+    data = _rs.read_gspan_file(os.fspath(path))
     if y is None:
-        return _from_rust(d)
-    ds = _from_rust(d)
+        return _from_rust(data)
+    ds = _from_rust(data)
     ds.y = _as_response(y, len(ds))
     return ds
 

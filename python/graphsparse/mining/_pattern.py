@@ -4,7 +4,7 @@ decoding of the flat arrays a Rust search returns into them."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 import numpy as np
@@ -13,6 +13,9 @@ import numpy.typing as npt
 from .._dataset import GraphDataset
 from ..chem._smarts import dfs_code_smarts
 from ..exceptions import InvalidParameterError
+
+if TYPE_CHECKING:
+    from .. import _graphsparse as _rs
 
 DfsEdge = tuple[int, int, Any, Any, Any]
 
@@ -26,14 +29,14 @@ class _PatternTable:
 
     __slots__ = ("code_ptr", "codes", "el", "gid_ptr", "graph_ids", "vertex_ptr", "vl", "vx")
 
-    def __init__(self, d: dict[str, Any], ds: GraphDataset) -> None:
+    def __init__(self, found: _rs.MiningResult, ds: GraphDataset) -> None:
         self.vl, self.el = ds.vertex_label_values, ds.edge_label_values
-        self.codes = np.asarray(d["codes"], dtype=np.int64).reshape(-1, 5)
-        self.code_ptr = np.asarray(d["code_ptr"], dtype=np.int64)
-        self.graph_ids = np.asarray(d["graph_ids"], dtype=np.int64)
-        self.gid_ptr = np.asarray(d["gid_ptr"], dtype=np.int64)
+        self.codes = np.asarray(found.codes, dtype=np.int64).reshape(-1, 5)
+        self.code_ptr = np.asarray(found.code_ptr, dtype=np.int64)
+        self.graph_ids = np.asarray(found.graph_ids, dtype=np.int64)
+        self.gid_ptr = np.asarray(found.gid_ptr, dtype=np.int64)
         self.graph_ids.flags.writeable = False  # patterns hand out views of it
-        single = np.asarray(d["single_label"], dtype=np.int64)
+        single = np.asarray(found.single_label, dtype=np.int64)
         # Vertex label ids in DFS order: the first edge's source, then the target of each forward
         # edge (a forward edge discovers one new vertex); a single-vertex pattern has its label.
         n = len(self.code_ptr) - 1
@@ -288,10 +291,10 @@ class MiningResult(list[Pattern]):
         self.seconds = seconds
 
 
-def _patterns_from_arrays(d: dict[str, Any], ds: GraphDataset) -> list[Pattern]:
-    table = _PatternTable(d, ds)
+def _patterns_from_arrays(found: _rs.MiningResult, ds: GraphDataset) -> list[Pattern]:
+    table = _PatternTable(found, ds)
     make = Pattern._from_table
-    return [make(table, k, s) for k, s in enumerate(np.asarray(d["support"]).tolist())]
+    return [make(table, k, s) for k, s in enumerate(found.support.tolist())]
 
 
 def _pattern(code: np.ndarray, ids: np.ndarray, ds: GraphDataset) -> Pattern:

@@ -80,23 +80,23 @@ def mine_subgraphs(
     ds = as_dataset(data)
     if len(ds) == 0:
         raise InvalidParameterError("data contains no graphs")
-    params = {
+    params: _rs.MinerArgs = {
         "min_support": min_support_count(min_support, len(ds)),
         "max_size": as_optional_count(max_size, "max_size"),
         "single_vertices": single_vertices,
         "max_nodes": as_optional_count(max_nodes, "max_nodes"),
         "time_limit": time_limit,
     }
-    d = run_reported(
+    found = run_reported(
         lambda report: _rs.mine_subgraphs(ds._db, params, resolve_n_jobs(n_jobs), report),
         verbose,
         "mine_subgraphs",
     )
     result = MiningResult(
-        _patterns_from_arrays(d, ds),
-        truncation=d["truncated"],  # the binding's reason, or None
-        nodes_visited=int(d["nodes_visited"]),
-        seconds=float(d["seconds"]),
+        _patterns_from_arrays(found, ds),
+        truncation=found.truncation,  # the binding's reason, or None
+        nodes_visited=found.nodes_visited,
+        seconds=found.seconds,
     )
     if result.truncated:
         msg = (
