@@ -40,9 +40,9 @@ def _path(ds, y, loss, lambdas, **kw):
 
 def _dense(fit, index, p):
     b = np.zeros(p)
-    for ids, c in zip(fit["graph_ids"], fit["coef"], strict=True):
+    for ids, c in zip(fit.graph_ids, fit.coef, strict=True):
         b[index[tuple(ids.tolist())]] = c
-    return fit["intercept"], b
+    return fit.intercept, b
 
 
 def _response(bits, n, loss):
@@ -109,13 +109,13 @@ def test_reported_gap_equals_explicit_gap(graphs, bits, lam1, lam2, loss, max_it
     ]
     b0, b = _dense(exact, index, x.shape[1])
     _, p, _, gap, _ = ref.dual_point(x, y, b0, b, lam1, lam2, loss)
-    assert exact["gap"] >= 0.0
-    assert exact["gap"] == pytest.approx(max(gap, 0.0), abs=1e-10 * (1 + abs(p)))
+    assert exact.dual_gap >= 0.0
+    assert exact.dual_gap == pytest.approx(max(gap, 0.0), abs=1e-10 * (1 + abs(p)))
     # with both pruning rules the bound is looser: the reported gap can only be larger
     fit = _path(ds, y, loss, [lam1], lam2=lam2, max_iter=max_iter)[0]
     b0, b = _dense(fit, index, x.shape[1])
     _, _, _, gap, _ = ref.dual_point(x, y, b0, b, lam1, lam2, loss)
-    assert fit["gap"] >= gap - 1e-10
+    assert fit.dual_gap >= gap - 1e-10
 
 
 @settings(max_examples=10, deadline=None)
@@ -132,12 +132,12 @@ def test_screened_path_equals_theorem11_path_and_reference(graphs, bits, lam2, l
     for lam, a, b in zip(grid, spp, thm11, strict=True):
         *_, want = _optimum(x, y, lam, lam2, loss)
         for fit in (a, b):
-            assert fit["converged"]
-            got = fit["objective"][-1]
+            assert fit.converged
+            got = fit.history.objective[-1]
             assert got == pytest.approx(want, rel=1e-6, abs=1e-9)
-            assert fit["gap"] >= max(got - want, 0.0) - 1e-10
-            assert fit["gap"] < 1e-4
-        assert b["total_pruned_spp"] == 0
+            assert fit.dual_gap >= max(got - want, 0.0) - 1e-10
+            assert fit.dual_gap < 1e-4
+        assert b.total_pruned_spp == 0
 
 
 def test_estimators_report_gap_and_pruning_counts():

@@ -56,11 +56,11 @@ class _SubgraphBCGD(GraphSparseEstimator):
 
     def _run(
         self, X: Any, y: Any, lambdas: Sequence[float], record_trace: bool = False
-    ) -> tuple[GraphDataset, list[dict[str, Any]]]:
+    ) -> tuple[GraphDataset, list[_rs.BcgdFit]]:
         ds = _dataset(X)
         target = np.ascontiguousarray(self._target(y, len(ds)), dtype=np.float64)
         grid = np.array([as_real(v, "lambda1") for v in lambdas], dtype=np.float64)
-        params = {
+        params: _rs.BcgdArgs = {
             "lambda2": self.lambda2,
             "tol": self.tol,
             "max_iter": as_count(self.max_iter, "max_iter"),
@@ -77,16 +77,17 @@ class _SubgraphBCGD(GraphSparseEstimator):
         fits = self._run_rust(_rs.fit_subgraph_bcgd, ds._db, target, self._loss, grid, params)
         return ds, fits
 
-    def _set_fitted(self, ds: GraphDataset, d: dict[str, Any]) -> None:
-        self.coef_ = np.asarray(d["coef"], dtype=np.float64)
-        self.intercept_ = float(d["intercept"])
-        self.patterns_ = [
-            _pattern(c, ids, ds) for c, ids in zip(d["codes"], d["graph_ids"], strict=True)
-        ]
+    def _set_fitted(self, ds: GraphDataset, fit: _rs.BcgdFit) -> None:
+        """The fitted attributes from one Rust fit, as plain NumPy and Python values."""
+        self.coef_ = np.asarray(fit.coef, dtype=np.float64)
+        self.intercept_ = float(fit.intercept)
+        graph_ids = fit.graph_ids
+        self.patterns_ = [_pattern(c, ids, ds) for c, ids in zip(fit.codes, graph_ids, strict=True)]
         self.equivalent_patterns_ = [
             [_pattern(c, ids, ds) for c in eq]
-            for eq, ids in zip(d["equivalents"], d["graph_ids"], strict=True)
+            for eq, ids in zip(fit.equivalents, graph_ids, strict=True)
         ]
+        h = fit.history
         self.history_ = [
             {
                 "objective": float(o),
@@ -99,31 +100,31 @@ class _SubgraphBCGD(GraphSparseEstimator):
                 "seconds": float(t),
             }
             for o, z, v, s, pb, ps, g, t in zip(
-                d["objective"],
-                d["nonzeros"],
-                d["visited"],
-                d["skipped"],
-                d["pruned_bound"],
-                d["pruned_spp"],
-                d["duality_gap"],
-                d["seconds"],
+                h.objective,
+                h.nonzeros,
+                h.visited,
+                h.skipped,
+                h.pruned_bound,
+                h.pruned_spp,
+                h.duality_gap,
+                h.seconds,
                 strict=True,
             )
         ]
-        self.lambda_max_ = None if d["lambda_max"] is None else float(d["lambda_max"])
+        self.lambda_max_ = None if fit.lambda_max is None else float(fit.lambda_max)
         self.search_stats_ = {
-            "visited": int(d["total_visited"]),
-            "pruned_bound": int(d["total_pruned_bound"]),
-            "pruned_spp": int(d["total_pruned_spp"]),
-            "path_searches": int(d["path_searches"]),
+            "visited": int(fit.total_visited),
+            "pruned_bound": int(fit.total_pruned_bound),
+            "pruned_spp": int(fit.total_pruned_spp),
+            "path_searches": int(fit.path_searches),
         }
         self._set_outcome(
-            n_iter=d["n_iter"],
-            converged=d["converged"],
-            truncation=d["truncated"],
-            dual_gap=d["gap"],
+            n_iter=fit.n_iter,
+            converged=fit.converged,
+            truncation=fit.truncation,
+            dual_gap=fit.dual_gap,
             detail=f"the model is the last complete iterate (tol={self.tol}, "
-            f"dual_gap_ {float(d['gap']):.3g})",
+            f"dual_gap_ {fit.dual_gap:.3g})",
         )
 
     def fit(self, X: Any, y: npt.ArrayLike) -> _SubgraphBCGD:
@@ -328,10 +329,10 @@ def lambda1_path(
     template = clone(estimator)
     ds, fits = template._run(X, y, grid.tolist())
     out = []
-    for lam, d in zip(grid, fits, strict=False):
+    for lam, fit in zip(grid, fits, strict=False):
         m = clone(template).set_params(lambda1=float(lam))
         if isinstance(m, SubgraphLogisticRegression):
             m.classes_ = template.classes_
-        m._set_fitted(ds, d)
+        m._set_fitted(ds, fit)
         out.append(m)
     return out

@@ -21,11 +21,15 @@ from ..mining._pattern import _pattern
 from ._base import _CACHE_BYTES, _binary_response, _dataset, _linear_decision, _SignClassifier
 from ._lpboost import LPBoostMaster
 
+#: One stump of an ensemble: its pattern's DFS code (label ids), the pattern's training graphs,
+#: its sign (+1 or -1) and its weight.
+_Stump = tuple[np.ndarray, np.ndarray, float, float]
+
 
 class _StumpEnsemble(_SignClassifier, GraphSparseEstimator):
     """Shared code of the boosting classifiers: an ensemble of ``s (2 I(x ⊆ g) - 1)`` stumps."""
 
-    def _stump_params(self, n_graphs: int) -> dict[str, Any]:
+    def _stump_params(self, n_graphs: int) -> _rs.SearchArgs:
         return {
             "min_support": min_support_count(self.min_support, n_graphs),
             "max_size": as_optional_count(self.max_size, "max_size"),
@@ -35,7 +39,7 @@ class _StumpEnsemble(_SignClassifier, GraphSparseEstimator):
             "cache_bytes": as_count(self.cache_bytes, "cache_bytes"),
         }
 
-    def _finish(self, ds: GraphDataset, stumps: list[tuple[dict[str, Any], float]]) -> None:
+    def _finish(self, ds: GraphDataset, stumps: list[_Stump]) -> None:
         """Merge stumps into ``coef_``/``intercept_`` over distinct patterns."""
         index: dict[bytes, int] = {}
         codes: list[np.ndarray] = []
@@ -43,18 +47,16 @@ class _StumpEnsemble(_SignClassifier, GraphSparseEstimator):
         coef: list[float] = []
         intercept = 0.0
         self.estimators_ = []
-        for s, weight in stumps:
-            key = np.asarray(s["code"]).tobytes()
+        for code, graph_ids, sign, weight in stumps:
+            key = np.asarray(code).tobytes()
             if key not in index:
                 index[key] = len(codes)
-                codes.append(s["code"])
-                ids.append(s["graph_ids"])
+                codes.append(code)
+                ids.append(graph_ids)
                 coef.append(0.0)
-            coef[index[key]] += 2.0 * weight * s["sign"]
-            intercept -= weight * s["sign"]
-            self.estimators_.append(
-                (_pattern(s["code"], s["graph_ids"], ds), float(s["sign"]), weight)
-            )
+            coef[index[key]] += 2.0 * weight * sign
+            intercept -= weight * sign
+            self.estimators_.append((_pattern(code, graph_ids, ds), sign, weight))
         self.patterns_ = [_pattern(c, i, ds) for c, i in zip(codes, ids, strict=True)]
         self.coef_ = np.asarray(coef, dtype=np.float64)
         self.intercept_ = float(intercept)
@@ -125,23 +127,23 @@ class SubgraphAdaBoost(_StumpEnsemble):
         """Run ``n_estimators`` boosting rounds on graphs ``X`` with two-class labels ``y``."""
         ds, labels = self._graphs_and_signs(X, y)
         rounds = as_count(self.n_estimators, "n_estimators")
-        params = {**self._stump_params(len(ds)), "n_estimators": rounds}
-        d = self._run_rust(
+        params: _rs.AdaBoostArgs = {**self._stump_params(len(ds)), "n_estimators": rounds}
+        fit = self._run_rust(
             _rs.fit_subgraph_adaboost,
             ds._db,
             np.ascontiguousarray(labels, dtype=np.float64),
             params,
         )
-        self.n_visited_ = [int(v) for v in d["visited"]]
+        self.n_visited_ = [int(v) for v in fit.visited]
         stumps = [
-            ({"code": c, "graph_ids": i, "sign": float(s)}, float(a))
-            for c, i, s, a in zip(d["codes"], d["graph_ids"], d["signs"], d["weights"], strict=True)
+            (c, i, float(s), float(a))
+            for c, i, s, a in zip(fit.codes, fit.graph_ids, fit.signs, fit.weights, strict=True)
         ]
         # boosting has no convergence test: n_estimators is the model's size, not a budget
         self._set_outcome(
             n_iter=len(stumps),
             converged=None,
-            truncation=d["truncated"],
+            truncation=fit.truncation,
             unit="round",
             detail="the model holds the rounds done",
         )
@@ -228,7 +230,7 @@ class SubgraphLPBoost(_StumpEnsemble):
         cap = 1.0 / (nu * n)
         u = np.full(n, 1.0 / n)
         beta = -np.inf
-        cols: list[dict[str, Any]] = []
+        cols: list[tuple[np.ndarray, np.ndarray, float]] = []  # the stumps, unweighted
         # one searcher for the whole fit: its cache of the visited tree serves every pricing
         # step, so only the frontier a new weighting wants to enter is embedded again
         searcher = _rs.StumpSearcher(ds._db, self._stump_params(n), self._n_threads())
@@ -241,23 +243,23 @@ class SubgraphLPBoost(_StumpEnsemble):
         cut = None
         for _ in range(max_iter):
             s = searcher.search(u, labels)
-            self.n_visited_.append(int(s["visited"]))
-            if s["truncated"] is not None:
+            self.n_visited_.append(int(s.visited))
+            if s.truncation is not None:
                 # an incomplete pricing step cannot certify optimality: stop with what we have
-                cut = s["truncated"]
+                cut = s.truncation
                 break
-            if s["code"] is None or s["gain"] <= beta + tol:
+            if s.code is None or s.gain <= beta + tol:
                 converged = True
                 break
             inside = np.zeros(n, dtype=bool)
-            inside[s["graph_ids"]] = True
-            cols.append(s)
-            alpha, u, objective = master.add(s["sign"] * np.where(inside, 1.0, -1.0))
+            inside[s.graph_ids] = True
+            cols.append((s.code, s.graph_ids, float(s.sign)))
+            alpha, u, objective = master.add(s.sign * np.where(inside, 1.0, -1.0))
             beta = objective
             if verbose:
                 print(
                     f"[graphsparse] SubgraphLPBoost: column {len(cols)}, LP objective "
-                    f"{objective:.6g}, pricing gain {s['gain']:.6g}, {s['visited']} nodes",
+                    f"{objective:.6g}, pricing gain {s.gain:.6g}, {s.visited} nodes",
                     file=sys.stderr,
                 )
         self.objective_ = objective
@@ -268,7 +270,7 @@ class SubgraphLPBoost(_StumpEnsemble):
             unit="column",
             detail="the model is the last restricted LP's",
         )
-        keep = [(c, float(a)) for c, a in zip(cols, alpha, strict=True) if a > 1e-12]
+        keep = [(c, i, s, float(a)) for (c, i, s), a in zip(cols, alpha, strict=True) if a > 1e-12]
         if not keep:
             raise InvalidParameterError("no subgraph stump found on this data")
         self._finish(ds, keep)
