@@ -480,22 +480,81 @@ def wl_transform(
     progress: _Progress | None = None,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64], int]: ...
 
-# rule ensembles (gHKL)
+# rule ensembles (gHKL on the conjunction lattice)
 _RuleColumn = npt.NDArray[np.float64] | tuple[npt.NDArray[np.uint32], int]
+_Proposition = tuple[int, str, float | int]  # (feature, "<=" | ">" | "==" | "!=", value)
+
+class PropArgs(TypedDict):
+    n_cuts: int
+    cut_rule: str  # "distinct_quantiles", "quantiles" or "equal_width"
+    not_equal: bool
+    cut_points: NotRequired[list[list[float] | None] | None]  # per column; None: the rule
+
+class GhklArgs(TypedDict):
+    rho: float
+    a: float
+    loss: str
+    mu: float | None  # None: independent tasks
+    tol: float
+    max_iter: int
+    rule_threshold: float
+    max_add: int | None
+    kernel_cache_bytes: int
+    max_nodes: int | None
+    time_limit: float | None
+
+@final
+class GhklFit:
+    @property
+    def rule_props(self) -> list[npt.NDArray[np.uint32]]: ...
+    @property
+    def weights(self) -> npt.NDArray[np.float64]: ...  # (n_rules, tasks)
+    @property
+    def strength(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def support(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def bias(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def c(self) -> float: ...
+    @property
+    def dual_gap(self) -> float: ...
+    @property
+    def primal(self) -> float: ...
+    @property
+    def dual(self) -> float: ...
+    @property
+    def converged(self) -> bool: ...
+    @property
+    def truncation(self) -> str | None: ...
+    @property
+    def n_rounds(self) -> int: ...
+    @property
+    def n_md_iter(self) -> int: ...
+    @property
+    def n_inner_solves(self) -> int: ...
+    @property
+    def n_svm_iter(self) -> int: ...
+    @property
+    def active_set_size(self) -> int: ...
+    @property
+    def cache_peak_bytes(self) -> int: ...
+    @property
+    def cache_budget_bytes(self) -> int: ...
+    @property
+    def dual_coef(self) -> npt.NDArray[np.float64]: ...
 
 def fit_rule_ensemble(
     columns: list[_RuleColumn],
     y: npt.NDArray[np.float64],
     tasks: int,
     cs: npt.NDArray[np.float64],
-    prop_params: Mapping[str, Any],
-    params: Mapping[str, Any],
+    prop_params: PropArgs,
+    params: GhklArgs,
     n_threads: int = 1,
     progress: _Progress | None = None,
-) -> tuple[list[tuple[int, str, float | int]], list[dict[str, Any]]]: ...
-def rule_propositions(
-    columns: list[_RuleColumn], prop_params: Mapping[str, Any]
-) -> list[tuple[int, str, float | int]]: ...
+) -> tuple[list[_Proposition], list[GhklFit]]: ...
+def rule_propositions(columns: list[_RuleColumn], prop_params: PropArgs) -> list[_Proposition]: ...
 def rule_activations(
     columns: list[_RuleColumn],
     kinds: Sequence[int | None],

@@ -132,19 +132,19 @@ class _RuleEnsemble(TransformerMixin, GraphSparseEstimator):
             )
         return table
 
-    def _params(self, table: _Table | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    def _params(self, table: _Table | None = None) -> tuple[_rs.PropArgs, _rs.GhklArgs]:
         if self.cut_rule not in _CUT_RULES:
             raise InvalidParameterError(
                 f"cut_rule must be one of {', '.join(map(repr, _CUT_RULES))}, got {self.cut_rule!r}"
             )
-        prop = {
+        prop: _rs.PropArgs = {
             "n_cuts": as_count(self.n_cuts, "n_cuts"),
             "cut_rule": self.cut_rule,
             "not_equal": True,
         }
         if self.cut_points is not None and table is not None:
             prop["cut_points"] = _explicit_cuts(self.cut_points, table)
-        params = {
+        params: _rs.GhklArgs = {
             "rho": self.rho,
             "a": self.a,
             "loss": self._loss,
@@ -159,7 +159,7 @@ class _RuleEnsemble(TransformerMixin, GraphSparseEstimator):
         }
         return prop, params
 
-    def _fit_grid(self, X: Any, y: Any, Cs: Sequence[float]) -> list[dict[str, Any]]:
+    def _fit_grid(self, X: Any, y: Any, Cs: Sequence[float]) -> list[_rs.GhklFit]:
         table = self._table(X, fitting=True)
         cols = self._columns(table, fitting=True)
         target, tasks = self._targets(y, table.n_rows)
@@ -186,35 +186,37 @@ class _RuleEnsemble(TransformerMixin, GraphSparseEstimator):
         value = cats[int(v)] if cats is not None else float(v)
         return Condition(self._feature_names[f], op, value)
 
-    def _set_fitted(self, d: dict[str, Any]) -> None:
-        self._rule_props = [np.asarray(r, dtype=np.uint32) for r in d["rule_props"]]
-        self.coef_ = np.asarray(d["weights"], dtype=np.float64).reshape(-1, self._tasks)
-        self.intercept_ = -np.asarray(d["bias"], dtype=np.float64)
+    def _set_fitted(self, fit: _rs.GhklFit) -> None:
+        """The fitted attributes from one Rust fit, as plain NumPy and Python values."""
+        self._rule_props = [np.asarray(r, dtype=np.uint32) for r in fit.rule_props]
+        self.coef_ = np.asarray(fit.weights, dtype=np.float64).reshape(-1, self._tasks)
+        self.intercept_ = -np.asarray(fit.bias, dtype=np.float64)
+        support, strength = fit.support, fit.strength
         self.rules_ = [
             Rule(
                 conditions=tuple(self.propositions_[int(q)] for q in r),
                 weights=tuple(float(w) for w in self.coef_[k]),
-                support=int(d["support"][k]),
-                strength=float(d["strength"][k]),
+                support=int(support[k]),
+                strength=float(strength[k]),
             )
             for k, r in enumerate(self._rule_props)
         ]
         self.n_rules_ = len(self.rules_)
-        self.primal_objective_ = float(d["primal"])
-        self.dual_objective_ = float(d["dual"])
-        self.active_set_size_ = int(d["active_set_size"])
-        self.kernel_cache_peak_bytes_ = int(d["cache_peak_bytes"])
+        self.primal_objective_ = float(fit.primal)
+        self.dual_objective_ = float(fit.dual)
+        self.active_set_size_ = int(fit.active_set_size)
+        self.kernel_cache_peak_bytes_ = int(fit.cache_peak_bytes)
         # max_iter bounds each restricted solve, not the fit: only max_nodes and time_limit
         # stop the active-set method
         self._set_outcome(
-            n_iter=d["n_rounds"],
-            converged=d["converged"],
-            truncation=d["truncated"],
-            dual_gap=d["gap"],
+            n_iter=fit.n_rounds,
+            converged=fit.converged,
+            truncation=fit.truncation,
+            dual_gap=fit.dual_gap,
             iteration_budget=None,
             unit="active-set round",
             detail=f"gHKL kept {self.active_set_size_} lattice nodes; the rules are those of "
-            f"the last restricted solve (dual_gap_ {float(d['gap']):.3g})",
+            f"the last restricted solve (dual_gap_ {fit.dual_gap:.3g})",
         )
 
     def fit(self, X: Any, y: npt.ArrayLike) -> _RuleEnsemble:
@@ -258,12 +260,12 @@ class _RuleEnsemble(TransformerMixin, GraphSparseEstimator):
             raise InvalidParameterError(f"Cs must be a non-empty sequence of floats, got {Cs!r}")
         fits = self._fit_grid(X, y, list(Cs))
         out = []
-        for c, d in zip(Cs, fits, strict=True):
+        for c, fit in zip(Cs, fits, strict=True):
             est = clone(self).set_params(C=float(c))
             for k in _SHARED:
                 if k in self.__dict__:
                     setattr(est, k, self.__dict__[k])
-            est._set_fitted(d)
+            est._set_fitted(fit)
             out.append(est)
         return out
 

@@ -254,7 +254,11 @@ def cut_points(
             cols.append((codes, len(categories)))
         else:
             cols.append(table.numeric(j))
-    prop = {"n_cuts": as_count(n_cuts, "n_cuts"), "cut_rule": cut_rule, "not_equal": True}
+    prop: _rs.PropArgs = {
+        "n_cuts": as_count(n_cuts, "n_cuts"),
+        "cut_rule": cut_rule,
+        "not_equal": True,
+    }
     props = _rs.rule_propositions(cols, prop)
     out: dict[str, list[float]] = {
         name: [] for name, cat in zip(table.names, table.categorical, strict=True) if not cat

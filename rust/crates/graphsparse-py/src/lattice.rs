@@ -1,5 +1,6 @@
-//! Rule-ensemble bindings (gHKL / gHKL-MT on the conjunction lattice): propositionalisation,
-//! fits along a grid of `C` values, and rule activations on new data.
+//! Lattice bindings (crate `graphsparse-lattice`): rule ensembles by gHKL / gHKL-MT on the
+//! conjunction lattice, that is propositionalisation, fits along a grid of `C` values, and rule
+//! activations on new data.
 //!
 //! A table arrives as a list of columns: a float64 array (numeric, NaN missing) or a pair
 //! `(codes, n_categories)` of a uint32 array and its code-space size (categorical; code
@@ -8,13 +9,12 @@
 
 use graphsparse::base::Budget;
 use graphsparse::lattice::{
-    Check, Column, Condition, CutRule, FeatureKind, GhklFit, GhklParams, GhklValidParams,
-    LatticeError, Loss, Parallel, Proposition, PropositionParams, PropositionSet, TaskCoupling,
-    fit_path,
+    Check, Column, Condition, CutRule, FeatureKind, GhklParams, GhklValidParams, LatticeError,
+    Loss, Parallel, Proposition, PropositionParams, PropositionSet, TaskCoupling, fit_path,
 };
-use numpy::{IntoPyArray, PyArrayMethods, PyReadonlyArray1};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyList, PyTuple};
 
 use crate::convert::{Count, Flag, NodeBudget, PyGsErr, Real, Seconds, bad_param, extract_params};
 use crate::threads::{Exec, run, threads};
@@ -157,50 +157,95 @@ fn prop_tuple<'py>(py: Python<'py>, p: &Proposition) -> PyResult<Bound<'py, PyTu
     }
 }
 
-fn fit_to_dict<'py>(py: Python<'py>, fit: &GhklFit) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    let props = PyList::empty(py);
-    let mut weights = Vec::with_capacity(fit.rules.len() * fit.tasks);
-    for r in &fit.rules {
-        props.append(r.props.clone().into_pyarray(py))?;
-        weights.extend_from_slice(&r.weights);
+/// One gHKL rule ensemble and how its fit went (the core's `GhklFit`, rules by column).
+#[pyclass(frozen, get_all, module = "graphsparse._graphsparse")]
+struct GhklFit {
+    /// Each rule's proposition indices (increasing), uint32; strongest rule first.
+    rule_props: Vec<Py<PyArray1<u32>>>,
+    /// Each rule's weight per task, float64 `(n_rules, tasks)`.
+    weights: Py<PyArray2<f64>>,
+    /// Each rule's strength (the norm of its weights).
+    strength: Py<PyArray1<f64>>,
+    /// The number of training examples where each rule fires, int64.
+    support: Py<PyArray1<i64>>,
+    /// The bias `b_t` of each task (the score is the rules' sum minus it).
+    bias: Py<PyArray1<f64>>,
+    /// `C` of this fit.
+    c: f64,
+    /// The certified duality gap `P - D >= 0` (NaN after a cancellation).
+    dual_gap: f64,
+    /// The primal objective of the unthresholded model.
+    primal: f64,
+    /// The dual lower bound.
+    dual: f64,
+    /// Whether the optimality condition certified the result.
+    converged: bool,
+    /// Why the fit stopped early (`"max_nodes"`, `"time_limit"`), or `None`.
+    truncation: Option<&'static str>,
+    /// Active-set rounds made.
+    n_rounds: usize,
+    /// Mirror-descent iterations made.
+    n_md_iter: usize,
+    /// SVM / ridge solves made.
+    n_inner_solves: usize,
+    /// SMO iterations made.
+    n_svm_iter: usize,
+    /// The final active-set size (with the root).
+    active_set_size: usize,
+    /// The kernel cache's peak size in bytes (over the path so far).
+    cache_peak_bytes: usize,
+    /// The kernel cache's byte budget.
+    cache_budget_bytes: usize,
+    /// The dual coefficients of the final restricted solve.
+    dual_coef: Py<PyArray1<f64>>,
+}
+
+impl GhklFit {
+    fn new(py: Python<'_>, fit: &graphsparse::lattice::GhklFit) -> PyResult<Self> {
+        let mut weights = Vec::with_capacity(fit.rules.len() * fit.tasks);
+        for r in &fit.rules {
+            weights.extend_from_slice(&r.weights);
+        }
+        let strength: Vec<f64> = fit.rules.iter().map(|r| r.strength).collect();
+        let support: Vec<i64> = fit
+            .rules
+            .iter()
+            .map(|r| i64::try_from(r.support).unwrap_or(i64::MAX))
+            .collect();
+        Ok(Self {
+            rule_props: fit
+                .rules
+                .iter()
+                .map(|r| r.props.clone().into_pyarray(py).unbind())
+                .collect(),
+            weights: weights
+                .into_pyarray(py)
+                .reshape([fit.rules.len(), fit.tasks])?
+                .unbind(),
+            strength: strength.into_pyarray(py).unbind(),
+            support: support.into_pyarray(py).unbind(),
+            bias: fit.bias.clone().into_pyarray(py).unbind(),
+            c: fit.c,
+            dual_gap: fit.gap,
+            primal: fit.primal,
+            dual: fit.dual,
+            converged: fit.converged,
+            truncation: fit.truncation.map(|t| t.as_str()),
+            n_rounds: fit.n_rounds,
+            n_md_iter: fit.n_md_iter,
+            n_inner_solves: fit.n_inner_solves,
+            n_svm_iter: fit.n_svm_iter,
+            active_set_size: fit.active_set_size,
+            cache_peak_bytes: fit.cache.peak_bytes,
+            cache_budget_bytes: fit.cache.budget_bytes,
+            dual_coef: fit.dual_coef().to_vec().into_pyarray(py).unbind(),
+        })
     }
-    d.set_item("rule_props", props)?;
-    d.set_item(
-        "weights",
-        weights
-            .into_pyarray(py)
-            .reshape([fit.rules.len(), fit.tasks])?,
-    )?;
-    let strength: Vec<f64> = fit.rules.iter().map(|r| r.strength).collect();
-    let support: Vec<i64> = fit
-        .rules
-        .iter()
-        .map(|r| i64::try_from(r.support).unwrap_or(i64::MAX))
-        .collect();
-    d.set_item("strength", strength.into_pyarray(py))?;
-    d.set_item("support", support.into_pyarray(py))?;
-    d.set_item("bias", fit.bias.clone().into_pyarray(py))?;
-    d.set_item("C", fit.c)?;
-    d.set_item("gap", fit.gap)?;
-    d.set_item("primal", fit.primal)?;
-    d.set_item("dual", fit.dual)?;
-    d.set_item("converged", fit.converged)?;
-    d.set_item("truncated", fit.truncation.map(|t| t.as_str()))?;
-    d.set_item("n_rounds", fit.n_rounds)?;
-    d.set_item("n_md_iter", fit.n_md_iter)?;
-    d.set_item("n_inner_solves", fit.n_inner_solves)?;
-    d.set_item("n_svm_iter", fit.n_svm_iter)?;
-    d.set_item("active_set_size", fit.active_set_size)?;
-    d.set_item("cache_peak_bytes", fit.cache.peak_bytes)?;
-    d.set_item("cache_budget_bytes", fit.cache.budget_bytes)?;
-    d.set_item("dual_coef", fit.dual_coef().to_vec().into_pyarray(py))?;
-    Ok(d)
 }
 
 /// Fits the propositions of `columns`, then one gHKL model per `C` of `cs` (warm-started in
 /// that order). `y` is task-major (`tasks · m`). Returns `(propositions, fits)`: the
-/// propositions as `(feature, op, value)` tuples and one dict per `C`.
+/// propositions as `(feature, op, value)` tuples and one fit per `C`.
 #[pyfunction]
 #[pyo3(signature = (columns, y, tasks, cs, prop_params, params, n_threads = 1, progress = None))]
 #[allow(clippy::too_many_arguments)]
@@ -214,7 +259,7 @@ fn fit_rule_ensemble<'py>(
     params: &Bound<'py, PyAny>,
     n_threads: usize,
     progress: Option<&Bound<'py, PyAny>>,
-) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyList>)> {
+) -> PyResult<(Bound<'py, PyList>, Vec<GhklFit>)> {
     let prop_args = extract_params::<PropArgs>(prop_params)?;
     let args = extract_params::<GhklArgs>(params)?;
     let n_threads = threads(py, n_threads)?;
@@ -238,11 +283,11 @@ fn fit_rule_ensemble<'py>(
     for p in set.propositions() {
         props.append(prop_tuple(py, p)?)?;
     }
-    let out = PyList::empty(py);
-    for f in &fits {
-        out.append(fit_to_dict(py, f)?)?;
-    }
-    Ok((props, out))
+    let fits = fits
+        .iter()
+        .map(|f| GhklFit::new(py, f))
+        .collect::<PyResult<_>>()?;
+    Ok((props, fits))
 }
 
 /// The propositions of `columns` by the parameters' rule, as `(feature, op, value)` tuples.
@@ -362,6 +407,7 @@ fn rule_activations<'py>(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<GhklFit>()?;
     m.add_function(wrap_pyfunction!(fit_rule_ensemble, m)?)?;
     m.add_function(wrap_pyfunction!(rule_propositions, m)?)?;
     m.add_function(wrap_pyfunction!(rule_activations, m)?)?;
