@@ -7,7 +7,7 @@ use std::hint::black_box;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use graphsparse::base::RunControl;
 use graphsparse::recovery::{
-    CsrMatrix, DenseMatrix, Loss, Model, Parallel, RecoveryParams, Solver, WeightedGraph,
+    Check, CsrOperator, DenseMatrix, Loss, Model, Parallel, RecoveryParams, Solver, WeightedGraph,
     lambda_max, prox_perspective_into,
 };
 
@@ -137,7 +137,7 @@ fn bench_iteration_cost(c: &mut Criterion) {
             }
             ptr.push(idx.len());
         }
-        let l = CsrMatrix::new(&ptr, &idx, &val, j, n).unwrap();
+        let l = CsrOperator::new(&ptr, &idx, &val, j, n).unwrap();
         let y: Vec<f64> = (0..j).map(|_| rng.normal()).collect();
         let p = RecoveryParams::new(0.1, n as f64 / 10.0)
             .tol(1e-300)

@@ -26,6 +26,8 @@
 //!   decreasing proximity, as heavy edge does with its weights. The number of vectors and
 //!   sweeps are the choices here (the OTC paper does not state Loukas' settings).
 
+use graphsparse_graph::{EdgeRules, WeightedGraph};
+
 use crate::error::{Result, bad_param};
 
 /// A contraction of one graph: the group of every original vertex, and the groups' count.
@@ -159,7 +161,7 @@ fn level_of(parent: &mut [u32], edges: &[[u32; 2]], id: &mut [u32]) -> Level {
 ///
 /// # Errors
 /// [`crate::OtError::InvalidParameter`] for `k = 0` or `n ≥ 2³²`,
-/// [`crate::OtError::VertexOutOfRange`] for an endpoint `≥ n`.
+/// [`crate::OtError::Graph`] for an endpoint `≥ n`.
 ///
 /// # Complexity
 /// O(levels · (n + m log m)) time, O(n + m) memory.
@@ -189,17 +191,8 @@ pub fn coarsen(
             format!("at most {} vertices are supported, got {n}", u32::MAX),
         ));
     }
-    if let Some(e) = edges
-        .iter()
-        .position(|&[u, v]| u as usize >= n || v as usize >= n)
-    {
-        return Err(crate::OtError::VertexOutOfRange {
-            edge: e,
-            u: edges[e][0].into(),
-            v: edges[e][1].into(),
-            n,
-        });
-    }
+    // the edge list's validation is the one graph's
+    WeightedGraph::from_edges(n, edges, None, EdgeRules::MULTIGRAPH)?;
     let mut parent: Vec<u32> = (0..n as u32).collect();
     let mut id = vec![0u32; n];
     let mut rng = match method {

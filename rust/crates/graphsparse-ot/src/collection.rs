@@ -121,7 +121,7 @@ impl TargetSize<'_> {
             }
             Self::Ratio(_) => Ok(()),
             Self::PerGraph(ks) => {
-                crate::error::check_len("k", ks.len(), n_graphs)?;
+                graphsparse_base::check_len("k", ks.len(), n_graphs)?;
                 match ks.iter().position(|&k| k == 0) {
                     Some(i) => Err(bad_param("k", format!("must be >= 1, got 0 for graph {i}"))),
                     None => Ok(()),

@@ -10,11 +10,12 @@
 
 use graphsparse_base::RunControl;
 
-use crate::error::{Result, bad_param, check_distribution, check_len, check_nonneg};
+use crate::error::{Result, bad_param, check_distribution};
 use crate::graph::OtGraph;
 use crate::lipschitz::{LipschitzOptions, LipschitzWork, project_unchecked};
 use crate::otc::{grad_phi_unchecked, phi_unchecked};
 use crate::transport::{TransportParams, solve_transport};
+use graphsparse_base::{check_all_nonnegative, check_len};
 
 /// The result of [`inner_value`].
 #[derive(Debug, Clone, PartialEq)]
@@ -75,7 +76,7 @@ pub fn inner_value(
     check_len("rho0", rho0.len(), n)?;
     check_len("eps", eps.len(), n)?;
     check_distribution("rho0", rho0)?;
-    check_nonneg("eps", eps)?;
+    check_all_nonnegative("eps", eps)?;
     if !(lambda.is_finite() && lambda > 0.0) {
         return Err(bad_param(
             "lambda",

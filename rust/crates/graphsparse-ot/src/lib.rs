@@ -107,6 +107,7 @@ pub use coarsen::{Coarsening, Contraction, RELAX_SWEEPS, TEST_VECTORS, coarsen};
 pub use collection::{Compressed, CostRule, Method, TargetSize, compress_collection};
 pub use error::{MASS_TOL, OtError, Result};
 pub use graph::{Directed, OtGraph, degree_prior};
+pub use graphsparse_graph::{CsrMatrix, WeightedGraph};
 pub use inner::{Certificate, InnerSolution, certificate, inner_value, saddle_gap};
 pub use lipschitz::{
     LipschitzOptions, LipschitzSolver, LipschitzWork, ProjectionInfo, project_lipschitz,
@@ -117,4 +118,4 @@ pub use otc::{
     round_top_k, solve_otc,
 };
 pub use transport::{TransportParams, TransportSolution, graph_ot_distance, solve_transport};
-pub use wl::{CsrMatrix, WlFeatures, WlParams, WlValidParams, WlVocabulary, wl_subtree_features};
+pub use wl::{WlFeatures, WlParams, WlValidParams, WlVocabulary, wl_subtree_features};

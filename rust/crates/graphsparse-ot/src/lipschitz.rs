@@ -20,8 +20,9 @@
 //! `½‖t − t*‖² ≤ gap`. The dual `μ` is kept by the caller and warm-starts the next solve; the
 //! projection is unique, so a warm start changes the work, not the result.
 
-use crate::error::{Result, bad_param, check_len};
+use crate::error::{Result, bad_param};
 use crate::graph::OtGraph;
+use graphsparse_base::check_len;
 
 /// Which algorithm solves the projection's dual.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -232,8 +233,8 @@ pub fn project_lipschitz_into(
     check_len("y", y.len(), g.n_vertices())?;
     check_len("t", t.len(), g.n_vertices())?;
     check_len("mu", mu.len(), g.n_edges())?;
-    crate::error::check_finite("y", y)?;
-    crate::error::check_finite("mu", mu)?;
+    graphsparse_base::check_finite("y", y)?;
+    graphsparse_base::check_finite("mu", mu)?;
     for (e, m) in mu.iter_mut().enumerate() {
         if g.directed()[e] && *m < 0.0 {
             *m = 0.0;

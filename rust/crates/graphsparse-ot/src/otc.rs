@@ -23,9 +23,10 @@
 
 use graphsparse_base::{Budget, Meter, RunControl, Truncation};
 
-use crate::error::{Result, bad_param, check_distribution, check_finite, check_len};
+use crate::error::{Result, bad_param, check_distribution};
 use crate::graph::OtGraph;
 use crate::lipschitz::{LipschitzOptions, LipschitzWork, project_unchecked};
+use graphsparse_base::{check_finite, check_len};
 
 /// Step sizes of the `(t, ζ)` block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

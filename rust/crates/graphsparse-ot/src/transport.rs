@@ -17,8 +17,9 @@
 
 use graphsparse_base::{Budget, RunControl, Truncation};
 
-use crate::error::{Result, check_distribution, check_len};
+use crate::error::{Result, check_distribution};
 use crate::graph::OtGraph;
+use graphsparse_base::check_len;
 
 const NONE: u32 = u32::MAX;
 

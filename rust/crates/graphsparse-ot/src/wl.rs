@@ -23,7 +23,7 @@
 //! <https://www.jmlr.org/papers/v12/shervashidze11a.html>.
 
 use graphsparse_base::{Budget, RunControl, Truncation};
-use graphsparse_graph::GraphDatabase;
+use graphsparse_graph::{CsrMatrix, GraphDatabase};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
@@ -34,67 +34,6 @@ const UNSEEN: u32 = u32::MAX;
 
 /// Graphs per parallel chunk.
 const CHUNK: usize = 64;
-
-/// A sparse matrix in compressed-sparse-row form (`f64` values, `u32` column indices).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct CsrMatrix {
-    /// Number of rows.
-    pub n_rows: usize,
-    /// Number of columns.
-    pub n_cols: usize,
-    /// Row offsets (`n_rows + 1` entries).
-    pub indptr: Vec<usize>,
-    /// Column of each stored value, increasing within a row.
-    pub indices: Vec<u32>,
-    /// The stored values.
-    pub data: Vec<f64>,
-}
-
-impl CsrMatrix {
-    /// The inner product of two rows: one entry of the kernel matrix `X Xᵀ`.
-    ///
-    /// # Arguments
-    /// * `a`, `b` – row indices.
-    ///
-    /// # Returns
-    /// `⟨row a, row b⟩`, or `None` when a row index is out of range.
-    ///
-    /// # Complexity
-    /// O(nnz(a) + nnz(b)) (a merge of the sorted column lists).
-    ///
-    /// # Example
-    /// ```
-    /// use graphsparse_ot::CsrMatrix;
-    /// let x = CsrMatrix { n_rows: 2, n_cols: 3, indptr: vec![0, 2, 4],
-    ///     indices: vec![0, 2, 1, 2], data: vec![1.0, 2.0, 5.0, 3.0] };
-    /// assert_eq!(x.row_dot(0, 1), Some(6.0));
-    /// assert_eq!(x.row_dot(0, 2), None);
-    /// ```
-    pub fn row_dot(&self, a: usize, b: usize) -> Option<f64> {
-        if a >= self.n_rows || b >= self.n_rows || self.indptr.len() != self.n_rows + 1 {
-            return None;
-        }
-        let (ra, rb) = (
-            self.indptr[a]..self.indptr[a + 1],
-            self.indptr[b]..self.indptr[b + 1],
-        );
-        let (ia, ib) = (&self.indices[ra.clone()], &self.indices[rb.clone()]);
-        let (da, db) = (&self.data[ra], &self.data[rb]);
-        let (mut i, mut j, mut s) = (0, 0, 0.0);
-        while i < ia.len() && j < ib.len() {
-            match ia[i].cmp(&ib[j]) {
-                std::cmp::Ordering::Less => i += 1,
-                std::cmp::Ordering::Greater => j += 1,
-                std::cmp::Ordering::Equal => {
-                    s += da[i] * db[j];
-                    i += 1;
-                    j += 1;
-                }
-            }
-        }
-        Some(s)
-    }
-}
 
 /// WL feature parameters (a builder); see [`WlParams::check`].
 ///
@@ -324,7 +263,7 @@ impl WlVocabulary {
     /// let fit = wl_subtree_features(&db.select(&[0])?, &WlParams::new().n_iter(1).check()?, &ctl)?;
     /// let (y, truncation) = fit.vocabulary.transform(&db, false, &ctl);
     /// assert!(truncation.is_none());
-    /// assert_eq!(y.n_cols, fit.features.n_cols);
+    /// assert_eq!(y.n_cols(), fit.features.n_cols());
     /// assert_eq!(y.row_dot(1, 1), Some(1.0)); // only label 0 of the second graph is known
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -333,7 +272,7 @@ impl WlVocabulary {
         db: &GraphDatabase,
         parallel: bool,
         ctl: &RunControl,
-    ) -> (CsrMatrix, Option<Truncation>) {
+    ) -> (CsrMatrix<'static>, Option<Truncation>) {
         let meter = Budget::UNLIMITED.start(ctl);
         let n_iter = self.n_iter();
         let stages = n_iter as u64 + 1;
@@ -448,7 +387,12 @@ fn chunk_ranges(n: usize) -> Vec<(usize, usize)> {
 }
 
 /// Per-graph histograms of every level, columns stacked level after level.
-fn histogram(db: &GraphDatabase, all: &[Vec<u32>], sizes: &[usize], parallel: bool) -> CsrMatrix {
+fn histogram(
+    db: &GraphDatabase,
+    all: &[Vec<u32>],
+    sizes: &[usize],
+    parallel: bool,
+) -> CsrMatrix<'static> {
     let mut offsets = vec![0usize; sizes.len() + 1];
     for (i, s) in sizes.iter().enumerate() {
         offsets[i + 1] = offsets[i] + s;
@@ -477,21 +421,18 @@ fn histogram(db: &GraphDatabase, all: &[Vec<u32>], sizes: &[usize], parallel: bo
     } else {
         (0..db.len()).map(row).collect()
     };
-    let mut m = CsrMatrix {
-        n_rows: db.len(),
-        n_cols: offsets[sizes.len()],
-        indptr: Vec::with_capacity(db.len() + 1),
-        ..CsrMatrix::default()
-    };
-    m.indptr.push(0);
+    let mut indptr = Vec::with_capacity(db.len() + 1);
+    let (mut indices, mut data) = (Vec::new(), Vec::new());
+    indptr.push(0);
     for r in rows {
         for (c, x) in r {
-            m.indices.push(c);
-            m.data.push(x);
+            indices.push(c);
+            data.push(x);
         }
-        m.indptr.push(m.indices.len());
+        indptr.push(indices.len());
     }
-    m
+    CsrMatrix::from_vecs(indptr, indices, data, db.len(), offsets[sizes.len()])
+        .expect("invariant: histogram rows are sorted counts within the vocabulary")
 }
 
 /// What [`wl_subtree_features`] computed.
@@ -501,7 +442,7 @@ pub struct WlFeatures {
     /// The per-level dictionaries (levels `0..=h`, fewer when truncated).
     pub vocabulary: WlVocabulary,
     /// The `n_graphs × n_features` count matrix, columns stacked by level.
-    pub features: CsrMatrix,
+    pub features: CsrMatrix<'static>,
     /// `Some` when the run was cancelled: the levels finished before are returned.
     pub truncation: Option<Truncation>,
 }
@@ -669,8 +610,8 @@ mod tests {
         // every graph has one count per vertex per level
         for g in 0..3 {
             let n = d.graph(g).n_vertices() as f64;
-            let r = x.indptr[g]..x.indptr[g + 1];
-            assert_eq!(x.data[r].iter().sum::<f64>(), 4.0 * n);
+            let r = x.indptr()[g]..x.indptr()[g + 1];
+            assert_eq!(x.data()[r].iter().sum::<f64>(), 4.0 * n);
         }
     }
 
@@ -687,8 +628,8 @@ mod tests {
         .vocabulary;
         let (x, _) = v.transform(&d, false, &ctl);
         // the lone vertex of label 2 is unknown at every level
-        assert_eq!(x.indptr[3] - x.indptr[2], 0);
-        assert_eq!(x.n_cols, v.n_features());
+        assert_eq!(x.indptr()[3] - x.indptr()[2], 0);
+        assert_eq!(x.n_cols(), v.n_features());
     }
 
     #[test]
@@ -708,10 +649,10 @@ mod tests {
         let n0 = part.vocabulary.n_features();
         assert_eq!(n0, full.vocabulary.level_sizes()[0]);
         let row = |x: &CsrMatrix, g: usize| -> Vec<(u32, f64)> {
-            let r = x.indptr[g]..x.indptr[g + 1];
-            x.indices[r.clone()]
+            let r = x.indptr()[g]..x.indptr()[g + 1];
+            x.indices()[r.clone()]
                 .iter()
-                .zip(&x.data[r])
+                .zip(&x.data()[r])
                 .filter(|(c, _)| (**c as usize) < n0)
                 .map(|(&c, &v)| (c, v))
                 .collect()
@@ -721,7 +662,7 @@ mod tests {
         }
         let (x, t) = full.vocabulary.transform(&d, true, &cancelled);
         assert_eq!(t, Some(Truncation::Cancelled));
-        assert_eq!(x.n_cols, full.vocabulary.n_features());
+        assert_eq!(x.n_cols(), full.vocabulary.n_features());
         for g in 0..3 {
             assert_eq!(row(&x, g), row(&full.features, g));
         }

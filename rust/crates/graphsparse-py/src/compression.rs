@@ -211,14 +211,19 @@ fn ot_compress<'py>(
     Ok(d)
 }
 
-fn csr<'py>(py: Python<'py>, x: graphsparse::ot::CsrMatrix) -> PyResult<Bound<'py, PyTuple>> {
-    let indptr: Vec<i64> = x.indptr.iter().map(|&p| p as i64).collect();
-    let indices: Vec<i64> = x.indices.iter().map(|&c| i64::from(c)).collect();
+fn csr<'py>(
+    py: Python<'py>,
+    x: graphsparse::ot::CsrMatrix<'static>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let n_cols = x.n_cols();
+    let (indptr, indices, data) = x.into_vecs();
+    let indptr: Vec<i64> = indptr.iter().map(|&p| p as i64).collect();
+    let indices: Vec<i64> = indices.iter().map(|&c| i64::from(c)).collect();
     (
         indptr.into_pyarray(py),
         indices.into_pyarray(py),
-        x.data.into_pyarray(py),
-        x.n_cols,
+        data.into_pyarray(py),
+        n_cols,
     )
         .into_pyobject(py)
 }

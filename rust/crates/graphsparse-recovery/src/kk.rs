@@ -11,7 +11,7 @@ use graphsparse_base::RunControl;
 use graphsparse_proj::project_l1_ball_into;
 
 use crate::error::{RecoveryError, Result};
-use crate::graph::WeightedGraph;
+use crate::graph::GraphDifference;
 use crate::loss::Fit;
 use crate::operator::LinearOperator;
 use crate::par::{Reducer, for_chunks, for_chunks2};
@@ -26,7 +26,7 @@ pub(crate) fn solve_kk<Op: LinearOperator + ?Sized>(
     fit: Fit,
     op: &Op,
     y: &[f64],
-    graph: &WeightedGraph,
+    graph: &GraphDifference<'_>,
     alpha: f64,
     lagrangian: bool,
     gamma: Option<f64>,
@@ -35,7 +35,7 @@ pub(crate) fn solve_kk<Op: LinearOperator + ?Sized>(
 ) -> Result<Recovery> {
     let par = params.parallel();
     let lam = params.lam();
-    let (j, n, m) = (op.n_rows(), op.n_cols(), graph.n_edges());
+    let (j, n, m) = (op.n_rows(), op.n_cols(), graph.graph().n_edges());
     let pen = Penalty::Graph {
         graph,
         alpha,

@@ -13,7 +13,8 @@
 //! iteration that bisects whenever Newton leaves the bracket or fails to halve the step
 //! ("rtsafe"); a plain bracketed Newton cycles on some inputs (spec §2.3).
 
-use crate::error::{RecoveryError, Result, check_finite, check_len, check_positive};
+use crate::error::{RecoveryError, Result};
+use graphsparse_base::{check_finite, check_len, check_positive};
 
 /// The data-fit term `f` of model (6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -192,7 +193,7 @@ impl Loss {
         check_len("out", out.len(), v.len())?;
         check_finite("v", v)?;
         self.check_targets(y)?;
-        check_positive("gamma", gamma)
+        Ok(check_positive("gamma", gamma)?)
     }
 }
 

@@ -9,11 +9,12 @@
 //! ([`NORM_SAFETY`]) and use a step factor 0.99. Start vectors are fixed pseudo-random
 //! sequences, so estimates are deterministic.
 
-use graphsparse_proj::Parallel;
+use graphsparse_base::Parallel;
 
-use crate::error::{Result, check_at_least_one, check_nonnegative};
+use crate::error::Result;
 use crate::operator::LinearOperator;
 use crate::par::{Reducer, dot};
+use graphsparse_base::{check_at_least_one, check_nonnegative};
 
 /// Factor by which the solvers inflate an estimated operator norm (spec §3.5).
 pub const NORM_SAFETY: f64 = 1.01;
@@ -129,7 +130,7 @@ fn tridiagonal_max_eig(a: &[f64], b: &[f64]) -> f64 {
 ///
 /// # Example
 /// ```
-/// use graphsparse_recovery::{DenseMatrix, Parallel, estimate_op_norm};
+/// use graphsparse_recovery::{Check, DenseMatrix, Parallel, estimate_op_norm};
 /// let l = DenseMatrix::new(&[3.0, 0.0, 0.0, 4.0], 2, 2)?;
 /// let e = estimate_op_norm(&l, 50, 1e-12, Parallel::Serial)?;
 /// assert!((e.value - 4.0).abs() < 1e-12);
@@ -205,7 +206,7 @@ pub fn estimate_op_norm<Op: LinearOperator + ?Sized>(
 ///
 /// # Example
 /// ```
-/// use graphsparse_recovery::{DenseMatrix, Parallel, power_iteration_norm};
+/// use graphsparse_recovery::{Check, DenseMatrix, Parallel, power_iteration_norm};
 /// let l = DenseMatrix::new(&[3.0, 0.0, 0.0, 4.0], 2, 2)?;
 /// let e = power_iteration_norm(&l, 500, 1e-14, Parallel::Serial)?;
 /// assert!((e.value - 4.0).abs() < 1e-6);

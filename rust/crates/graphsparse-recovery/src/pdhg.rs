@@ -23,11 +23,12 @@
 //! the graph model, `σ` shrunk towards its per-component means until `‖W D σ‖₁ ≤ α`) and a
 //! feasible dual point (the dual scaled into `dom G*`), spec §3.6.
 
+use graphsparse_base::Parallel;
 use graphsparse_base::RunControl;
-use graphsparse_proj::{Parallel, project_l1_ball_into};
+use graphsparse_proj::project_l1_ball_into;
 
 use crate::error::{RecoveryError, Result};
-use crate::graph::WeightedGraph;
+use crate::graph::GraphDifference;
 use crate::groups::{LatentDesign, LatentGroups};
 use crate::loss::Fit;
 use crate::norm::{NORM_SAFETY, estimate_op_norm};
@@ -49,7 +50,7 @@ const ADAPT_DELTA: f64 = 1.5;
 pub(crate) enum Penalty<'a> {
     /// `Ψ_α` on the graph (the `σ` block); with `lagrangian`, `Ψ^pen_β` with `β = alpha`.
     Graph {
-        graph: &'a WeightedGraph,
+        graph: &'a GraphDifference<'a>,
         alpha: f64,
         lagrangian: bool,
     },
@@ -126,15 +127,10 @@ pub(crate) fn step_norms<Op: LinearOperator + ?Sized>(
         }
     };
     let dnorm = match pen {
-        Penalty::Graph { graph, .. } if graph.n_edges() > 0 => match params.diff_norm() {
+        Penalty::Graph { graph, .. } if graph.graph().n_edges() > 0 => match params.diff_norm() {
             Some(n) => n,
             None => {
-                let e = estimate_op_norm(
-                    &graph.difference_operator(),
-                    params.norm_iter(),
-                    NORM_TOL,
-                    par,
-                )?;
+                let e = estimate_op_norm(graph, params.norm_iter(), NORM_TOL, par)?;
                 counts.diff += e.n_iter as u64;
                 counts.diff_adjoint += e.n_iter as u64;
                 counts.work += 2 * e.n_iter as u64 * graph.diff_cost();
@@ -151,8 +147,8 @@ pub(crate) fn load(name: &'static str, src: &[f64], dst: &mut [f64]) -> Result<(
     if src.is_empty() {
         return Ok(());
     }
-    crate::error::check_len(name, src.len(), dst.len())?;
-    crate::error::check_finite(name, src)?;
+    graphsparse_base::check_len(name, src.len(), dst.len())?;
+    graphsparse_base::check_finite(name, src)?;
     dst.copy_from_slice(src);
     Ok(())
 }
@@ -200,6 +196,7 @@ pub(crate) fn duality_gap(
             } else {
                 1.0
             };
+            let graph = graph.graph();
             comp_sum.clear();
             comp_sum.resize(graph.n_components(), 0.0);
             if theta < 1.0 {
@@ -309,7 +306,7 @@ pub(crate) fn solve_pdhg<Op: LinearOperator + ?Sized>(
             graph,
             alpha,
             lagrangian,
-        } => (n, n, graph.n_edges(), alpha, lagrangian),
+        } => (n, n, graph.graph().n_edges(), alpha, lagrangian),
         Penalty::L1 => (n, 0, 0, 0.0, false),
         Penalty::Groups(g) => (g.n_latent(), 0, 0, 0.0, false),
     };

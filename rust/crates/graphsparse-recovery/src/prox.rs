@@ -19,7 +19,8 @@
 //! `ε t³ + t − 1`, `ε = 4X²/p³`), with coefficients formed without `X` or `p`; below
 //! `c < 2⁻¹⁰²²·max(|x|, |σ|)` they are formed through logarithms.
 
-use crate::error::{Result, check_finite, check_len, check_positive};
+use crate::error::Result;
+use graphsparse_base::{check_finite, check_len, check_positive};
 
 /// The perspective function `φ(x, τ)` of the penalty (`+∞` outside its domain).
 ///
