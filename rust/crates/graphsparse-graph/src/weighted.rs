@@ -231,7 +231,7 @@ impl WeightedGraph {
     ///
     /// # Errors
     /// [`WeightedGraphError::TooLarge`] (more than `u32::MAX` vertices or edges, or memory),
-    /// [`WeightedGraphError::Input`] (weights of the wrong length), then for each edge in
+    /// [`WeightedGraphError::WeightsLength`], then for each edge in
     /// order [`WeightedGraphError::EndpointOutOfRange`], [`WeightedGraphError::InvalidWeight`]
     /// (negative or not finite) and [`WeightedGraphError::SelfLoop`]; then
     /// [`WeightedGraphError::DuplicateEdge`] (first repeated pair in `(min, max)` order), or
@@ -261,8 +261,14 @@ impl WeightedGraph {
         let arg = rules.weights_arg;
         check_size("nodes", n)?;
         check_size("edges", edges.len())?;
-        if let Some(w) = weights {
-            graphsparse_base::check_len(arg, w.len(), edges.len())?;
+        if let Some(w) = weights
+            && w.len() != edges.len()
+        {
+            return Err(WeightedGraphError::WeightsLength {
+                arg,
+                expected: edges.len(),
+                got: w.len(),
+            });
         }
         let weight = |e: usize| weights.map_or(1.0, |w| w[e]);
         let mut input_to_edge = try_filled("edges", edges.len(), 0u32)?;
@@ -682,16 +688,19 @@ mod tests {
         let e = WeightedGraph::new(2, &[[0usize, 1]], Some(&[-1.0])).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "weights must be finite and >= 0; weights[0] is negative (-1)"
+            "weights must be >= 0; weights[0] is negative (-1)"
         );
         let rules = EdgeRules::MULTIGRAPH;
         let e = WeightedGraph::from_edges(2, &[[0usize, 1]], Some(&[f64::NAN]), rules);
         assert_eq!(
             e.unwrap_err().to_string(),
-            "costs must be finite and >= 0; costs[0] is not finite (NaN)"
+            "costs must be finite; costs[0] is not finite (NaN)"
         );
         let e = WeightedGraph::from_edges(2, &[[0usize, 1]], Some(&[1.0, 2.0]), rules);
-        assert_eq!(e.unwrap_err().to_string(), "costs has length 2, expected 1");
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "costs must have length 1 (one per edge); costs has length 2"
+        );
         assert_eq!(
             WeightedGraph::new(3, &[[0usize, 1], [1, 2], [1, 0]], None),
             Err(WeightedGraphError::DuplicateEdge {

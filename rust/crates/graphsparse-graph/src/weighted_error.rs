@@ -5,8 +5,9 @@ use graphsparse_base::InputError;
 /// A weighted graph or sparse matrix that does not validate.
 ///
 /// Every message names the argument and the first offending entry. The binding maps
-/// [`WeightedGraphError::Input`] (a length or a non-finite matrix entry) to
-/// `InvalidParameterError` and every other variant to `InvalidGraphError`.
+/// [`WeightedGraphError::Input`] (a non-finite matrix entry) and
+/// [`WeightedGraphError::WeightsLength`] to `InvalidParameterError` and every other variant to
+/// `InvalidGraphError`.
 ///
 /// # Example
 /// ```
@@ -18,7 +19,7 @@ use graphsparse_base::InputError;
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum WeightedGraphError {
-    /// A length or a value broke a shared rule (the weights' length, a matrix's data).
+    /// A matrix's data broke a shared rule (a non-finite value).
     #[error(transparent)]
     Input(#[from] InputError),
     /// An edge endpoint is not a vertex.
@@ -57,9 +58,20 @@ pub enum WeightedGraphError {
         /// The other endpoint.
         v: usize,
     },
+    /// The weights (costs) are not one per edge.
+    #[error("{arg} must have length {expected} (one per edge); {arg} has length {got}")]
+    WeightsLength {
+        /// The argument (`"weights"`, `"costs"`).
+        arg: &'static str,
+        /// The number of edges.
+        expected: usize,
+        /// The weights' length.
+        got: usize,
+    },
     /// An edge weight (cost) is negative or not finite.
     #[error(
-        "{arg} must be finite and >= 0; {arg}[{index}] is {} ({value})",
+        "{arg} must be {}; {arg}[{index}] is {} ({value})",
+        if value.is_finite() { ">= 0" } else { "finite" },
         if value.is_finite() { "negative" } else { "not finite" }
     )]
     InvalidWeight {

@@ -404,9 +404,10 @@ mod tests {
         ));
         assert!(matches!(
             OtGraph::new(2, &[[0, 1]], &[1.0, 2.0], Directed::None),
-            Err(OtError::Graph(WeightedGraphError::Input(
-                graphsparse_base::InputError::LengthMismatch { arg: "costs", .. }
-            )))
+            Err(OtError::Graph(WeightedGraphError::WeightsLength {
+                arg: "costs",
+                ..
+            }))
         ));
     }
 

@@ -52,6 +52,15 @@ pub enum ProjectionError {
         /// The offending value, formatted.
         value: String,
     },
+    /// The weights to project hold NaN or an infinity (the message the Python API has always
+    /// given: `w contains NaN or infinity`).
+    #[error("w contains NaN or infinity (first at index {index}: {value})")]
+    NonFiniteWeight {
+        /// Index of the first non-finite weight.
+        index: usize,
+        /// The weight.
+        value: f64,
+    },
     /// A PCST run failed (prizes or scaled costs too large).
     #[error(transparent)]
     Pcst(#[from] PcstError),
@@ -414,8 +423,9 @@ impl GraphProjector {
     /// 4. Otherwise the fallback (see [`Fallback`]), whose run is not counted in `n_iter`.
     ///
     /// # Errors
-    /// [`ProjectionError::Input`] for `w` of the wrong length, non-finite, or whose square
-    /// overflows; [`ProjectionError::InvalidParameter`] unless `1 ≤ s_low ≤ s_high ≤ n`.
+    /// [`ProjectionError::Input`] for `w` of the wrong length or whose square overflows,
+    /// [`ProjectionError::NonFiniteWeight`] for a non-finite `w`,
+    /// [`ProjectionError::InvalidParameter`] unless `1 ≤ s_low ≤ s_high ≤ n`.
     ///
     /// # Complexity
     /// At most `max_iter + 1` PCST runs, each O(m log n); a search whose `λ` bracket can no
@@ -438,7 +448,13 @@ impl GraphProjector {
                 value: format!("({s_low}, {s_high}) with n_nodes = {n}"),
             });
         }
-        check_finite("w", w)?;
+        check_finite("w", w).map_err(|e| match e {
+            InputError::NotFinite { index, value, .. } => ProjectionError::NonFiniteWeight {
+                index,
+                value: f64::from_bits(value),
+            },
+            other => other.into(),
+        })?;
         for (p, &x) in self.prizes.iter_mut().zip(w) {
             *p = x * x;
         }

@@ -305,13 +305,11 @@ fn errors_beyond_pcst_fast() {
     ));
     assert!(matches!(
         solve_pcst(&e, &[1.0, 1.0], &[1.0, 2.0], &p),
-        Err(PcstError::Graph(WeightedGraphError::Input(
-            InputError::LengthMismatch {
-                arg: "costs",
-                got: 2,
-                expected: 1
-            }
-        )))
+        Err(PcstError::Graph(WeightedGraphError::WeightsLength {
+            arg: "costs",
+            expected: 1,
+            got: 2
+        }))
     ));
     assert!(matches!(
         solve_pcst(&e, &[f64::MAX, f64::MAX], &[1.0], &p),

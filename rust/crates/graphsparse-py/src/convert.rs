@@ -78,8 +78,8 @@ impl From<graphsparse::graph::WeightedGraphError> for PyGsErr {
     fn from(err: graphsparse::graph::WeightedGraphError) -> Self {
         use graphsparse::graph::WeightedGraphError as E;
         Self(match err {
-            // a length (the weights') or a matrix's non-finite entry: a bad argument
-            E::Input(_) => bad_param(err.to_string()),
+            // the weights' length or a matrix's non-finite entry: a bad argument
+            E::Input(_) | E::WeightsLength { .. } => bad_param(err.to_string()),
             _ => bad_graph(err.to_string()),
         })
     }
@@ -144,9 +144,9 @@ impl From<graphsparse::recovery::RecoveryError> for PyGsErr {
         use graphsparse::recovery::RecoveryError as E;
         Self(match err {
             // a length, a non-finite entry or a malformed design matrix `L`: a bad argument
-            E::Graph(G::Input(_) | G::InvalidSparse { name: "matrix", .. }) => {
-                bad_param(err.to_string())
-            }
+            E::Graph(
+                G::Input(_) | G::WeightsLength { .. } | G::InvalidSparse { name: "matrix", .. },
+            ) => bad_param(err.to_string()),
             E::Graph(_) | E::InvalidWeight { .. } | E::GraphSizeMismatch { .. } => {
                 bad_graph(err.to_string())
             }
