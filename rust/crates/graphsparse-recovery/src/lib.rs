@@ -10,7 +10,7 @@
 //! |---|---|
 //! | graph `G₀`, weights `w`, `W D` | [`WeightedGraph`] (`D` never formed), [`GraphDifference`] |
 //! | `φ` and `prox_{cφ}` (closed form, Cardano) | [`perspective`], [`prox_perspective`], [`prox_perspective_into`] |
-//! | data terms and their proxes | [`Loss`] (squared, absolute, logistic, hinge) |
+//! | data terms and their proxes | [`Loss`] (the library's one vocabulary: squared, absolute, logistic, hinge) and [`DataFit`] |
 //! | operators `L` | [`LinearOperator`]: [`DenseMatrix`], [`CsrMatrix`], [`Identity`] |
 //! | `‖L‖`, `‖W D‖` | [`estimate_op_norm`] (Lanczos), [`power_iteration_norm`], [`WeightedGraph::diff_norm_bound`] |
 //! | model (6) | [`RecoveryParams`] → [`RecoveryValidParams::solve`] (PDHG or Algorithm 1), [`RecoveryValidParams::solve_path`] |
@@ -97,7 +97,7 @@ pub use graphsparse_graph::{CsrMatrix, EdgeRules, SelfLoops, SparseIndex};
 pub use groups::LatentGroups;
 pub use identify::{Subgraphs, identified_subgraphs};
 pub use iht::{IhtMethod, IhtParams, IhtResult, IhtValidParams};
-pub use loss::Loss;
+pub use loss::{DataFit, Loss};
 pub use norm::{NORM_SAFETY, NormEstimate, estimate_op_norm, power_iteration_norm};
 pub use operator::{CsrOperator, DenseMatrix, Identity, LinearOperator};
 pub use params::{

@@ -7,7 +7,7 @@ use crate::error::{RecoveryError, Result, invalid};
 use crate::graph::{GraphDifference, WeightedGraph, check_positive_weights};
 use crate::groups::LatentGroups;
 use crate::kk::solve_kk;
-use crate::loss::{Fit, Loss};
+use crate::loss::{DataFit, Fit, Loss};
 use crate::operator::LinearOperator;
 use crate::params::{PenaltyForm, Recovery, RecoveryValidParams, Solver, WarmStart};
 use crate::pdhg::{Penalty, solve_pdhg};

@@ -3,7 +3,7 @@
 
 use graphsparse_base::{Budget, RunControl};
 use graphsparse_recovery::{
-    Check, CsrOperator, DenseMatrix, DuplicateEdges, IhtParams, LatentGroups, Loss, Model,
+    Check, CsrOperator, DataFit, DenseMatrix, DuplicateEdges, IhtParams, LatentGroups, Loss, Model,
     PenaltyForm, RecoveryParams, Solver, WeightedGraph, lambda_max, penalty, prox_perspective,
     prox_perspective_into,
 };

@@ -7,9 +7,9 @@ mod common;
 use common::{Instance, Rng, instance, rel};
 use graphsparse_base::{Budget, RunControl, Truncation};
 use graphsparse_recovery::{
-    Check, CsrOperator, DenseMatrix, DuplicateEdges, GraphDiff, Identity, IhtMethod, IhtParams,
-    LatentGroups, LinearOperator, Loss, Model, Parallel, Recovery, RecoveryParams, Solver,
-    WarmStart, WeightedGraph, lambda_max, penalty,
+    Check, CsrOperator, DataFit, DenseMatrix, DuplicateEdges, GraphDiff, Identity, IhtMethod,
+    IhtParams, LatentGroups, LinearOperator, Loss, Model, Parallel, Recovery, RecoveryParams,
+    Solver, WarmStart, WeightedGraph, lambda_max, penalty,
 };
 
 fn ctl() -> RunControl {
