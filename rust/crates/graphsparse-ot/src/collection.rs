@@ -1,6 +1,6 @@
 //! Whole collections: every graph of a [`GraphDatabase`] compressed in parallel.
 
-use graphsparse_base::{RunControl, Truncation};
+use graphsparse_base::{Parallel, RunControl, Truncation};
 use graphsparse_graph::{GraphDatabase, GraphRef};
 use rayon::prelude::*;
 
@@ -182,7 +182,9 @@ pub struct Compressed {
 /// * `db` – the graphs (vertex labels drive the costs and are kept).
 /// * `method` – [`Method::Otc`] or a [`Method::Coarsen`] baseline.
 /// * `target` – the budget `k` of each graph; `k ≥ n` keeps a graph as it is.
-/// * `parallel` – compress graphs in parallel on the caller's rayon pool.
+/// * `parallel` – when to compress graphs in parallel on the caller's rayon pool (a
+///   [`Parallel`], or a `bool`: `true` is [`Parallel::Auto`]); every policy but
+///   [`Parallel::Serial`] does, since each graph is a whole solve.
 /// * `ctl` – cancellation and progress (`stage` counts finished graphs).
 ///
 /// # Returns
@@ -201,7 +203,7 @@ pub struct Compressed {
 /// ```
 /// use graphsparse_base::RunControl;
 /// use graphsparse_graph::GraphDatabase;
-/// use graphsparse_ot::{CostRule, Method, OtcParams, TargetSize, compress_collection};
+/// use graphsparse_ot::{Check, CostRule, Method, OtcParams, TargetSize, compress_collection};
 /// // G1 of the specification: the path C–C–N
 /// let db = GraphDatabase::new(vec![0, 3], vec![0, 0, 1], vec![0, 2], vec![[0, 1], [1, 2]], vec![0, 0])?;
 /// let method = Method::Otc { params: OtcParams::new().check()?, costs: CostRule::default() };
@@ -214,9 +216,10 @@ pub fn compress_collection(
     db: &GraphDatabase,
     method: &Method,
     target: TargetSize<'_>,
-    parallel: bool,
+    parallel: impl Into<Parallel>,
     ctl: &RunControl,
 ) -> Result<Compressed> {
+    let parallel = parallel.into().enabled() && db.len() > 1;
     target.check(db.len())?;
     let budget = match method {
         Method::Otc { params, costs } => {

@@ -14,7 +14,7 @@ use crate::error::{Result, bad_param, check_distribution};
 use crate::graph::OtGraph;
 use crate::lipschitz::{LipschitzOptions, LipschitzWork, project_unchecked};
 use crate::otc::{grad_phi_unchecked, phi_unchecked};
-use crate::transport::{TransportParams, solve_transport};
+use crate::transport::{TransportValidParams, solve_transport};
 use graphsparse_base::{check_all_nonnegative, check_len};
 
 /// The result of [`inner_value`].
@@ -169,8 +169,13 @@ fn primal_bound(g: &OtGraph, rho0: &[f64], eps: &[f64], t: &[f64], zeta: f64, la
         return f64::INFINITY;
     }
     let r: Vec<f64> = r.iter().map(|x| x / total).collect();
-    let Ok(sol) = solve_transport(g, rho0, &r, &TransportParams::default(), &RunControl::new())
-    else {
+    let Ok(sol) = solve_transport(
+        g,
+        rho0,
+        &r,
+        &TransportValidParams::default(),
+        &RunControl::new(),
+    ) else {
         return f64::INFINITY;
     };
     let pen: f64 = (0..eps.len())

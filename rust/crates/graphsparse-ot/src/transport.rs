@@ -15,9 +15,9 @@
 //! pivot), memory is O(n + m), nothing is dense. This is the method LEMON and POT use for
 //! their exact EMD, here on a sparse graph instead of a complete bipartite one.
 
-use graphsparse_base::{Budget, RunControl, Truncation};
+use graphsparse_base::{Budget, Check, RunControl, Truncation};
 
-use crate::error::{Result, check_distribution};
+use crate::error::{OtError, Result, check_distribution};
 use crate::graph::OtGraph;
 use graphsparse_base::check_len;
 
@@ -227,13 +227,63 @@ impl Simplex {
     }
 }
 
-/// Parameters of [`solve_transport`]: a pivot cap and a budget.
+/// Parameters of [`solve_transport`] (a builder; see [`Check::check`]): a pivot cap and a
+/// budget.
+///
+/// # Example
+/// ```
+/// use graphsparse_ot::{Check, TransportParams};
+/// let p = TransportParams::new().max_pivots(Some(100)).check()?;
+/// assert_eq!(p.max_pivots(), Some(100));
+/// # Ok::<(), graphsparse_ot::OtError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct TransportParams {
-    /// Most pivots (`None`: `1000 (n + m) + 10⁴`, far above what the method needs).
-    pub max_pivots: Option<u64>,
-    /// Node budget (one node per 256 pivots) and time budget.
-    pub budget: Budget,
+    max_pivots: Option<u64>,
+    budget: Budget,
+}
+
+impl TransportParams {
+    /// No pivot cap beyond the default, no budget.
+    pub const fn new() -> Self {
+        Self {
+            max_pivots: None,
+            budget: Budget::UNLIMITED,
+        }
+    }
+
+    graphsparse_base::setters! {
+        /// Most pivots (`None`: `1000 (n + m) + 10⁴`, far above what the method needs; a cap
+        /// reached truncates the solve).
+        max_pivots: Option<u64> => max_pivots,
+        /// Node budget (one node per 256 pivots) and time budget.
+        budget: Budget => budget,
+    }
+}
+
+impl Check for TransportParams {
+    type Checked = TransportValidParams;
+    type Error = OtError;
+
+    /// Every pivot cap and budget is valid (a cap of 0 returns the starting basis, truncated).
+    fn check(self) -> Result<TransportValidParams> {
+        Ok(TransportValidParams(self))
+    }
+}
+
+/// Checked [`TransportParams`]; the default is the one [`graph_ot_distance`] uses.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct TransportValidParams(TransportParams);
+
+impl TransportValidParams {
+    /// The pivot cap.
+    pub const fn max_pivots(&self) -> Option<u64> {
+        self.0.max_pivots
+    }
+    /// The budget.
+    pub const fn budget(&self) -> Budget {
+        self.0.budget
+    }
 }
 
 /// Solves the transport problem from `rho0` to `rho1` on `g` exactly.
@@ -258,9 +308,9 @@ pub struct TransportParams {
 /// The worked example of spec §2.4 (path 0–1–2, costs 1 and 2):
 /// ```
 /// use graphsparse_base::RunControl;
-/// use graphsparse_ot::{OtGraph, TransportParams, solve_transport};
+/// use graphsparse_ot::{OtGraph, TransportValidParams, solve_transport};
 /// let g = OtGraph::undirected(3, &[[0, 1], [1, 2]], &[1.0, 2.0])?;
-/// let s = solve_transport(&g, &[0.1, 0.6, 0.3], &[0.4, 0.1, 0.5], &TransportParams::default(), &RunControl::new())?;
+/// let s = solve_transport(&g, &[0.1, 0.6, 0.3], &[0.4, 0.1, 0.5], &TransportValidParams::default(), &RunControl::new())?;
 /// assert!((s.value - 0.7).abs() < 1e-15 && (s.dual_value - 0.7).abs() < 1e-15);
 /// assert!((s.flow[0] + 0.3).abs() < 1e-15 && (s.flow[1] - 0.2).abs() < 1e-15);
 /// assert_eq!(s.potentials, vec![1.0, 0.0, 2.0]);
@@ -270,7 +320,7 @@ pub fn solve_transport(
     g: &OtGraph,
     rho0: &[f64],
     rho1: &[f64],
-    params: &TransportParams,
+    params: &TransportValidParams,
     ctl: &RunControl,
 ) -> Result<TransportSolution> {
     let n = g.n_vertices();
@@ -347,9 +397,9 @@ pub fn solve_transport(
     }
     s.recompute_potentials();
     let max_pivots = params
-        .max_pivots
+        .max_pivots()
         .unwrap_or(1000 * (n as u64 + m as u64) + 10_000);
-    let meter = params.budget.start(ctl);
+    let meter = params.budget().start(ctl);
     let tol = 64.0 * f64::EPSILON * (big_m + max_c);
     let block = ((n_real as f64).sqrt() as usize).max(10).min(n_real.max(1));
     let mut next = 0usize;
@@ -486,7 +536,7 @@ pub fn graph_ot_distance(g: &OtGraph, rho0: &[f64], rho1: &[f64]) -> Result<f64>
         g,
         rho0,
         rho1,
-        &TransportParams::default(),
+        &TransportValidParams::default(),
         &RunControl::new(),
     )?
     .value)
@@ -498,7 +548,14 @@ mod tests {
     use crate::graph::Directed;
 
     fn solve(g: &OtGraph, a: &[f64], b: &[f64]) -> TransportSolution {
-        solve_transport(g, a, b, &TransportParams::default(), &RunControl::new()).unwrap()
+        solve_transport(
+            g,
+            a,
+            b,
+            &TransportValidParams::default(),
+            &RunControl::new(),
+        )
+        .unwrap()
     }
 
     #[test]
@@ -556,10 +613,7 @@ mod tests {
         b[29] = 1.0;
         let full = solve(&g, &a, &b);
         assert!(full.feasible && (full.value - 29.0).abs() < 1e-12);
-        let p = TransportParams {
-            max_pivots: Some(3),
-            ..TransportParams::default()
-        };
+        let p = TransportParams::new().max_pivots(Some(3)).check().unwrap();
         let s = solve_transport(&g, &a, &b, &p, &RunControl::new()).unwrap();
         assert_eq!(s.truncation, Some(Truncation::MaxNodes));
         if s.feasible {
@@ -569,7 +623,7 @@ mod tests {
         }
         let ctl = RunControl::new();
         ctl.cancel();
-        let s = solve_transport(&g, &a, &b, &TransportParams::default(), &ctl).unwrap();
+        let s = solve_transport(&g, &a, &b, &TransportValidParams::default(), &ctl).unwrap();
         assert_eq!(s.truncation, Some(Truncation::Cancelled));
         assert!(!s.feasible && s.value == f64::INFINITY);
     }

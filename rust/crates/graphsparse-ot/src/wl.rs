@@ -22,12 +22,12 @@
 //! Borgwardt, "Weisfeiler–Lehman graph kernels", JMLR 12 (2011),
 //! <https://www.jmlr.org/papers/v12/shervashidze11a.html>.
 
-use graphsparse_base::{Budget, RunControl, Truncation};
+use graphsparse_base::{Budget, Check, Parallel, RunControl, Truncation};
 use graphsparse_graph::{CsrMatrix, GraphDatabase};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use crate::error::{Result, bad_param};
+use crate::error::{OtError, Result, bad_param};
 
 /// Vertex label of a signature that is not in a fitted vocabulary.
 const UNSEEN: u32 = u32::MAX;
@@ -39,15 +39,16 @@ const CHUNK: usize = 64;
 ///
 /// # Example
 /// ```
-/// let p = graphsparse_ot::WlParams::new().n_iter(3).parallel(true).check()?;
-/// assert_eq!((p.n_iter(), p.parallel()), (3, true));
-/// assert!(graphsparse_ot::WlParams::new().n_iter(5000).check().is_err());
+/// use graphsparse_ot::{Check, Parallel, WlParams};
+/// let p = WlParams::new().n_iter(3).parallel(Parallel::Auto).check()?;
+/// assert_eq!((p.n_iter(), p.parallel()), (3, Parallel::Auto));
+/// assert!(WlParams::new().n_iter(5000).check().is_err());
 /// # Ok::<(), graphsparse_ot::OtError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WlParams {
     n_iter: usize,
-    parallel: bool,
+    parallel: Parallel,
 }
 
 impl Default for WlParams {
@@ -61,20 +62,27 @@ impl WlParams {
     pub const fn new() -> Self {
         Self {
             n_iter: 5,
-            parallel: false,
+            parallel: Parallel::Serial,
         }
     }
     graphsparse_base::setters! {
         /// The number of refinements `h` (levels `0..=h`); at most 1000.
         n_iter: usize => n_iter,
-        /// Process graphs in parallel chunks on the caller's rayon pool.
-        parallel: bool => parallel,
+        /// When graphs are processed in parallel chunks on the caller's rayon pool (the
+        /// result never depends on it).
+        parallel: Parallel => parallel,
     }
+}
+
+impl Check for WlParams {
+    type Checked = WlValidParams;
+    type Error = OtError;
+
     /// Validates the parameters.
     ///
     /// # Errors
-    /// [`crate::OtError::InvalidParameter`] when `n_iter > 1000`.
-    pub fn check(self) -> Result<WlValidParams> {
+    /// [`OtError::InvalidParameter`] when `n_iter > 1000`.
+    fn check(self) -> Result<WlValidParams> {
         if self.n_iter > 1000 {
             return Err(bad_param(
                 "n_iter",
@@ -85,7 +93,7 @@ impl WlParams {
     }
 }
 
-/// Validated WL parameters, from [`WlParams::check`].
+/// Validated WL parameters, from [`WlParams`]' [`Check::check`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WlValidParams(WlParams);
 
@@ -94,8 +102,8 @@ impl WlValidParams {
     pub fn n_iter(&self) -> usize {
         self.0.n_iter
     }
-    /// Whether graphs are processed in parallel.
-    pub fn parallel(&self) -> bool {
+    /// When graphs are processed in parallel.
+    pub fn parallel(&self) -> Parallel {
         self.0.parallel
     }
 }
@@ -177,7 +185,7 @@ impl WlVocabulary {
     /// ```
     /// use graphsparse_base::RunControl;
     /// use graphsparse_graph::GraphDatabase;
-    /// use graphsparse_ot::{WlParams, WlVocabulary, wl_subtree_features};
+    /// use graphsparse_ot::{Check, WlParams, WlVocabulary, wl_subtree_features};
     /// let db = GraphDatabase::new(vec![0, 3], vec![0, 1, 0], vec![0, 2], vec![[0, 1], [1, 2]], vec![0; 2])?;
     /// let params = WlParams::new().n_iter(2).check()?;
     /// let vocab = wl_subtree_features(&db, &params, &RunControl::new())?.vocabulary;
@@ -238,7 +246,8 @@ impl WlVocabulary {
     ///
     /// # Arguments
     /// * `db` – the graphs.
-    /// * `parallel` – relabel in parallel chunks on the caller's rayon pool.
+    /// * `parallel` – when to relabel in parallel chunks on the caller's rayon pool (a
+    ///   [`Parallel`], or a `bool`: `true` is [`Parallel::Auto`]).
     /// * `ctl` – cancellation (polled once per chunk of 64 graphs) and progress (one
     ///   iteration per finished level; `stage` = levels finished, `stages = h + 1`).
     ///
@@ -256,12 +265,12 @@ impl WlVocabulary {
     /// ```
     /// use graphsparse_base::RunControl;
     /// use graphsparse_graph::GraphDatabase;
-    /// use graphsparse_ot::{WlParams, wl_subtree_features};
+    /// use graphsparse_ot::{Check, Parallel, WlParams, wl_subtree_features};
     /// let db = GraphDatabase::new(vec![0, 2, 4], vec![0, 1, 0, 2], vec![0, 1, 2],
     ///     vec![[0, 1], [0, 1]], vec![0; 2])?;
     /// let ctl = RunControl::new();
     /// let fit = wl_subtree_features(&db.select(&[0])?, &WlParams::new().n_iter(1).check()?, &ctl)?;
-    /// let (y, truncation) = fit.vocabulary.transform(&db, false, &ctl);
+    /// let (y, truncation) = fit.vocabulary.transform(&db, Parallel::Serial, &ctl);
     /// assert!(truncation.is_none());
     /// assert_eq!(y.n_cols(), fit.features.n_cols());
     /// assert_eq!(y.row_dot(1, 1), Some(1.0)); // only label 0 of the second graph is known
@@ -270,7 +279,7 @@ impl WlVocabulary {
     pub fn transform(
         &self,
         db: &GraphDatabase,
-        parallel: bool,
+        parallel: impl Into<Parallel>,
         ctl: &RunControl,
     ) -> (CsrMatrix<'static>, Option<Truncation>) {
         let meter = Budget::UNLIMITED.start(ctl);
@@ -285,6 +294,9 @@ impl WlVocabulary {
         let mut all = vec![labels.clone()];
         level_done(ctl, 0, stages);
         let chunks = chunk_ranges(db.len());
+        let par = parallel
+            .into()
+            .use_rayon(chunks.len(), db.node_labels().len());
         for i in 1..=n_iter {
             if meter.poll() {
                 break;
@@ -307,7 +319,7 @@ impl WlVocabulary {
                 }
                 out
             };
-            let parts: Vec<Vec<u32>> = if parallel {
+            let parts: Vec<Vec<u32>> = if par {
                 chunks.par_iter().map(relabel).collect()
             } else {
                 chunks.iter().map(relabel).collect()
@@ -319,7 +331,7 @@ impl WlVocabulary {
             all.push(labels.clone());
             level_done(ctl, i, stages);
         }
-        let x = histogram(db, &all, &self.level_sizes(), parallel);
+        let x = histogram(db, &all, &self.level_sizes(), par);
         (x, meter.truncation())
     }
 }
@@ -471,7 +483,7 @@ pub struct WlFeatures {
 /// ```
 /// use graphsparse_base::RunControl;
 /// use graphsparse_graph::GraphDatabase;
-/// use graphsparse_ot::{WlParams, wl_subtree_features};
+/// use graphsparse_ot::{Check, WlParams, wl_subtree_features};
 /// // two paths a-b-a and b-a-b
 /// let db = GraphDatabase::new(vec![0, 3, 6], vec![0, 1, 0, 1, 0, 1], vec![0, 2, 4],
 ///     vec![[0, 1], [1, 2], [0, 1], [1, 2]], vec![0; 4])?;
@@ -512,6 +524,9 @@ pub fn wl_subtree_features(
     let mut all = vec![labels.clone()];
     level_done(ctl, 0, stages);
     let chunks = chunk_ranges(db.len());
+    let par = params
+        .parallel
+        .use_rayon(chunks.len(), db.node_labels().len());
     for level in 1..=params.n_iter {
         if meter.poll() {
             break;
@@ -532,7 +547,7 @@ pub fn wl_subtree_features(
             }
             (d, ids)
         };
-        let parts: Vec<(LevelDict, Vec<u32>)> = if params.parallel {
+        let parts: Vec<(LevelDict, Vec<u32>)> = if par {
             chunks.par_iter().map(local).collect()
         } else {
             chunks.iter().map(local).collect()
@@ -553,7 +568,7 @@ pub fn wl_subtree_features(
         let remap = |(p, m): (&(LevelDict, Vec<u32>), &Vec<u32>)| -> Vec<u32> {
             p.1.iter().map(|&l| m[l as usize]).collect()
         };
-        let relabelled: Vec<Vec<u32>> = if params.parallel {
+        let relabelled: Vec<Vec<u32>> = if par {
             parts.par_iter().zip(maps.par_iter()).map(remap).collect()
         } else {
             parts.iter().zip(maps.iter()).map(remap).collect()
@@ -564,7 +579,7 @@ pub fn wl_subtree_features(
         level_done(ctl, level, stages);
     }
     let vocabulary = WlVocabulary { levels };
-    let features = histogram(db, &all, &vocabulary.level_sizes(), params.parallel);
+    let features = histogram(db, &all, &vocabulary.level_sizes(), par);
     Ok(WlFeatures {
         vocabulary,
         features,
@@ -594,12 +609,20 @@ mod tests {
         let p = WlParams::new().n_iter(3);
         let ctl = RunControl::new();
         let fit = wl_subtree_features(&d, &p.check().unwrap(), &ctl).unwrap();
-        let fit2 = wl_subtree_features(&d, &p.parallel(true).check().unwrap(), &ctl).unwrap();
+        let fit2 = wl_subtree_features(
+            &d,
+            &p.parallel(Parallel::Threshold(0)).check().unwrap(),
+            &ctl,
+        )
+        .unwrap();
         assert_eq!(fit, fit2);
         assert_eq!(fit.truncation, None);
         let (v, x) = (fit.vocabulary, fit.features);
         assert_eq!(v.transform(&d, false, &ctl), (x.clone(), None));
-        assert_eq!(v.transform(&d, true, &ctl), (x.clone(), None));
+        assert_eq!(
+            v.transform(&d, Parallel::Threshold(0), &ctl),
+            (x.clone(), None)
+        );
         let levels: Vec<_> = (0..=3)
             .map(|i| {
                 let (p, s) = v.level_signatures(i).unwrap();

@@ -3,7 +3,7 @@
 
 use graphsparse_base::{InputError, RunControl};
 use graphsparse_ot::{
-    Directed, OtError, OtGraph, OtcParams, StepMode, degree_prior, grad_phi, phi, solve_otc,
+    Check, Directed, OtError, OtGraph, OtcParams, StepMode, degree_prior, grad_phi, phi, solve_otc,
 };
 
 fn otc(g: &OtGraph, rho0: &[f64], k: usize) -> graphsparse_ot::OtcSolution {

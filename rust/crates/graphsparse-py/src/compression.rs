@@ -3,9 +3,10 @@
 
 use std::sync::Arc;
 
+use graphsparse::base::{Check, Parallel};
 use graphsparse::ot::{
     Coarsening, CostRule, Directed, Method, OtGraph, OtcParams, OtcValidParams, StepMode,
-    TargetSize, TransportParams, WlParams, WlVocabulary, compress_collection, degree_prior,
+    TargetSize, TransportValidParams, WlParams, WlVocabulary, compress_collection, degree_prior,
     solve_otc, solve_transport, wl_subtree_features,
 };
 use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2};
@@ -53,7 +54,7 @@ fn ot_distance(
     let (a, b) = (rho0.as_slice()?, rho1.as_slice()?);
     let g = graph(a.len(), &edges, &costs, Some(directed.as_slice()?))?;
     let out = run(py, Exec::Thread, None, |ctl| {
-        solve_transport(&g, a, b, &TransportParams::default(), ctl)
+        solve_transport(&g, a, b, &TransportValidParams::default(), ctl)
     })?
     .map_err(PyGsErr::from)?;
     if out.truncation.is_some() {
@@ -240,7 +241,7 @@ fn wl_fit_transform<'py>(
 ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyTuple>)> {
     let p = WlParams::new()
         .n_iter(n_iter)
-        .parallel(true)
+        .parallel(Parallel::Auto)
         .check()
         .map_err(PyGsErr::from)?;
     let n_threads = threads(py, n_threads)?;
@@ -292,7 +293,7 @@ fn wl_transform<'py>(
     let n_threads = threads(py, n_threads)?;
     let db = Arc::clone(&db.0);
     let (x, truncation) = run(py, Exec::Pool(n_threads), progress, |ctl| {
-        vocab.transform(&db, n_threads > 1, ctl)
+        vocab.transform(&db, Parallel::from(n_threads > 1), ctl)
     })?;
     if truncation.is_some() {
         return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err("cancelled"));
