@@ -27,7 +27,7 @@
 //!   decreasing proximity, as heavy edge does with its weights. The number of vectors and
 //!   sweeps are the choices here (the OTC paper does not state Loukas' settings).
 
-use graphsparse_base::SplitMix64;
+use graphsparse_base::{SplitMix64, check_at_least_one};
 use graphsparse_graph::{EdgeRules, WeightedGraph};
 
 use crate::error::{Result, bad_param};
@@ -152,9 +152,7 @@ pub fn coarsen(
     stream: u64,
     max_levels: Option<usize>,
 ) -> Result<Contraction> {
-    if k == 0 {
-        return Err(bad_param("k", "must be >= 1, got 0"));
-    }
+    check_at_least_one("k", k)?;
     if u32::try_from(n).is_err() {
         return Err(bad_param(
             "n",

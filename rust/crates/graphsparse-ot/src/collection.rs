@@ -1,6 +1,8 @@
 //! Whole collections: every graph of a [`GraphDatabase`] compressed in parallel.
 
-use graphsparse_base::{Parallel, RunControl, Truncation};
+use graphsparse_base::{
+    Parallel, RunControl, Truncation, check_at_least_one, check_nonnegative, check_range,
+};
 use graphsparse_graph::{GraphDatabase, GraphRef};
 use rayon::prelude::*;
 
@@ -63,11 +65,8 @@ impl CostRule {
 
     fn check(&self) -> Result<()> {
         if let Self::Labels { same, different } = *self {
-            for (name, v) in [("cost_same", same), ("cost_different", different)] {
-                if !(v.is_finite() && v >= 0.0) {
-                    return Err(bad_param(name, format!("must be finite and >= 0, got {v}")));
-                }
-            }
+            check_nonnegative("cost_same", same)?;
+            check_nonnegative("cost_different", different)?;
         }
         Ok(())
     }
@@ -114,12 +113,10 @@ pub enum TargetSize<'a> {
 impl TargetSize<'_> {
     fn check(&self, n_graphs: usize) -> Result<()> {
         match *self {
-            Self::Fixed(0) => Err(bad_param("k", "must be >= 1, got 0")),
-            Self::Fixed(_) => Ok(()),
-            Self::Ratio(r) if !(r > 0.0 && r <= 1.0) => {
-                Err(bad_param("ratio", format!("must be in (0, 1], got {r}")))
-            }
-            Self::Ratio(_) => Ok(()),
+            Self::Fixed(k) => Ok(check_at_least_one("k", k)?),
+            Self::Ratio(r) => Ok(check_range("ratio", r, "in (0, 1]", |r| {
+                r > 0.0 && r <= 1.0
+            })?),
             Self::PerGraph(ks) => {
                 graphsparse_base::check_len("k", ks.len(), n_graphs)?;
                 match ks.iter().position(|&k| k == 0) {

@@ -15,7 +15,9 @@ use crate::graph::OtGraph;
 use crate::lipschitz::{LipschitzOptions, LipschitzWork, project_unchecked};
 use crate::otc::{grad_phi_unchecked, phi_unchecked};
 use crate::transport::{TransportValidParams, solve_transport};
-use graphsparse_base::{check_all_nonnegative, check_len};
+use graphsparse_base::{
+    check_all_nonnegative, check_at_least_one, check_len, check_positive, check_range,
+};
 
 /// The result of [`inner_value`].
 #[derive(Debug, Clone, PartialEq)]
@@ -77,18 +79,9 @@ pub fn inner_value(
     check_len("eps", eps.len(), n)?;
     check_distribution("rho0", rho0)?;
     check_all_nonnegative("eps", eps)?;
-    if !(lambda.is_finite() && lambda > 0.0) {
-        return Err(bad_param(
-            "lambda",
-            format!("must be finite and > 0, got {lambda}"),
-        ));
-    }
-    if tol.is_nan() || tol < 0.0 {
-        return Err(bad_param("tol", format!("must be >= 0, got {tol}")));
-    }
-    if max_iter == 0 {
-        return Err(bad_param("max_iter", "must be >= 1"));
-    }
+    check_positive("lambda", lambda)?;
+    check_range("tol", tol, ">= 0", |t| t >= 0.0)?;
+    check_at_least_one("max_iter", max_iter)?;
     let sum_eps: f64 = eps.iter().sum();
     if sum_eps <= 0.0 {
         return Err(bad_param("eps", "must have a positive entry"));
@@ -276,9 +269,7 @@ pub fn certificate(
     lambda: f64,
 ) -> Result<Certificate> {
     let n = g.n_vertices();
-    if k == 0 {
-        return Err(bad_param("k", "must be >= 1, got 0"));
-    }
+    check_at_least_one("k", k)?;
     if s.is_empty() {
         return Err(bad_param("S", "must not be empty"));
     }

@@ -23,7 +23,7 @@
 
 use graphsparse_base::{Budget, Meter, RunControl, Truncation};
 
-use crate::error::{OtError, Result, bad_param, check_distribution};
+use crate::error::{OtError, Result, check_distribution};
 use crate::graph::OtGraph;
 use crate::lipschitz::{LipschitzOptions, LipschitzWork, project_unchecked};
 use graphsparse_base::{Check, check_at_least_one, check_finite, check_len, check_positive};
@@ -240,12 +240,7 @@ fn check_phi_inputs(eps: &[f64], t: &[f64], zeta: f64, rho0: &[f64], lambda: f64
     check_finite("t", t)?;
     check_finite("rho0", rho0)?;
     check_finite("zeta", &[zeta])?;
-    if !(lambda.is_finite() && lambda > 0.0) {
-        return Err(bad_param(
-            "lambda",
-            format!("must be finite and > 0, got {lambda}"),
-        ));
-    }
+    check_positive("lambda", lambda)?;
     Ok(())
 }
 
@@ -426,9 +421,7 @@ pub(crate) fn check_inputs(g: &OtGraph, rho0: &[f64], k: usize) -> Result<()> {
     if g.n_vertices() > 0 {
         check_distribution("rho0", rho0)?;
     }
-    if k == 0 {
-        return Err(bad_param("k", "must be >= 1, got 0"));
-    }
+    check_at_least_one("k", k)?;
     Ok(())
 }
 
