@@ -130,8 +130,8 @@ fn level_of(parent: &mut [u32], edges: &[[u32; 2]], id: &mut [u32]) -> Level {
 /// run out first.
 ///
 /// # Errors
-/// [`crate::OtError::InvalidParameter`] for `k = 0` or `n ≥ 2³²`,
-/// [`crate::OtError::Graph`] for an endpoint `≥ n`.
+/// [`crate::OtError::Input`] for `k = 0`, [`crate::OtError::InvalidParameter`] for
+/// `n ≥ 2³²`, [`crate::OtError::Graph`] for an endpoint `≥ n`.
 ///
 /// # Complexity
 /// O(levels · (n + m log m)) time, O(n + m) memory.

@@ -45,7 +45,7 @@ impl CostRule {
     /// One cost per edge of `g`, in edge order.
     ///
     /// # Errors
-    /// [`OtError::InvalidParameter`] for a negative or non-finite `same`/`different`.
+    /// [`OtError::Input`] for a negative or non-finite `same`/`different`.
     ///
     /// # Complexity
     /// O(n + m).
@@ -190,7 +190,7 @@ pub struct Compressed {
 /// contracted graph. The result is identical for every thread count.
 ///
 /// # Errors
-/// [`OtError::InvalidParameter`] for a bad target or cost rule.
+/// [`OtError::Input`] or [`OtError::InvalidParameter`] for a bad target or cost rule.
 ///
 /// # Complexity
 /// The sum of the per-graph costs ([`crate::solve_otc`], [`crate::coarsen`]), spread over

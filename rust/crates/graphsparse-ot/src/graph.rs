@@ -58,7 +58,7 @@ impl OtGraph {
     /// The prepared graph; [`OtGraph::input_to_edge`] maps input edges to stored ones.
     ///
     /// # Errors
-    /// [`OtError::Input`] when the mask has the wrong length; [`OtError::Graph`] when the
+    /// [`crate::OtError::Input`] when the mask has the wrong length; [`crate::OtError::Graph`] when the
     /// edges and costs are not a valid [`WeightedGraph`] (costs of the wrong length, an
     /// endpoint out of range, a negative, NaN or infinite cost, more than `u32::MAX`
     /// vertices).
@@ -226,7 +226,7 @@ impl OtGraph {
     /// `Ok(())` with `(F t)(e)` in `out[e]`.
     ///
     /// # Errors
-    /// [`OtError::Input`] when `t` or `out` has the wrong length.
+    /// [`crate::OtError::Input`] when `t` or `out` has the wrong length.
     ///
     /// # Complexity
     /// O(m), no allocation.
@@ -264,7 +264,7 @@ impl OtGraph {
     /// `Ok(())` with `Σ_{e: head = v} μ_e − Σ_{e: tail = v} μ_e` in `out[v]`.
     ///
     /// # Errors
-    /// [`OtError::Input`] when `mu` or `out` has the wrong length.
+    /// [`crate::OtError::Input`] when `mu` or `out` has the wrong length.
     ///
     /// # Complexity
     /// O(n + m), no allocation.

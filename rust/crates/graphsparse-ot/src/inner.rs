@@ -48,8 +48,8 @@ pub struct InnerSolution {
 ///
 /// # Errors
 /// Length, value and normalisation errors for bad `rho0`/`eps`,
-/// [`crate::OtError::InvalidParameter`] for bad `lambda`, `tol`, `max_iter`, or an all-zero
-/// `eps`.
+/// [`crate::OtError::Input`] for bad `lambda`, `tol` or `max_iter`,
+/// [`crate::OtError::InvalidParameter`] for an all-zero `eps`.
 ///
 /// # Complexity
 /// O(n + m · I) per iteration (`I` projection sweeps) and one transport solve per check

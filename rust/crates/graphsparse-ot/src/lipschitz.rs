@@ -258,7 +258,6 @@ pub struct LipschitzWork {
 /// A [`ProjectionInfo`]; not converging within `max_iter` is not an error.
 ///
 /// # Errors
-/// [`crate::OtError::LengthMismatch`], [`crate::OtError::BadValue`] for a non-finite `y` or `mu`,
 /// [`crate::OtError::Input`] for a non-finite `y` or `mu` or bad lengths.
 ///
 /// # Complexity

@@ -258,9 +258,8 @@ fn check_phi_inputs(eps: &[f64], t: &[f64], zeta: f64, rho0: &[f64], lambda: f64
 /// `∂Φ/∂ζ = Σ ρ̂1 − 1`.
 ///
 /// # Errors
-/// [`crate::OtError::LengthMismatch`] for inputs or outputs of different lengths,
-/// [`crate::OtError::BadValue`] for a non-finite entry, [`crate::OtError::InvalidParameter`] for a bad
-/// `λ`.
+/// [`crate::OtError::Input`] for inputs or outputs of different lengths, a non-finite entry
+/// or a bad `λ`.
 ///
 /// # Complexity
 /// O(n), no allocation.
@@ -370,7 +369,7 @@ pub(crate) fn phi_unchecked(eps: &[f64], t: &[f64], zeta: f64, rho0: &[f64], lam
 /// Prox output).
 ///
 /// # Errors
-/// [`crate::OtError::LengthMismatch`], [`crate::OtError::BadValue`] for a non-finite entry.
+/// [`crate::OtError::Input`] for a length or a non-finite entry.
 ///
 /// # Complexity
 /// O(n log n).
@@ -439,8 +438,7 @@ pub(crate) fn check_inputs(g: &OtGraph, rho0: &[f64], k: usize) -> Result<()> {
 /// An [`OtcSolution`]: the kept vertices and the diagnostics (`ε̂`, `t̄`, `ζ̄`, `ρ̂1`).
 ///
 /// # Errors
-/// [`crate::OtError::LengthMismatch`], [`crate::OtError::BadValue`] or [`crate::OtError::NotNormalized`] for a bad
-/// prior, [`crate::OtError::InvalidParameter`] for `k = 0`.
+/// [`crate::OtError::Input`] or [`crate::OtError::NotNormalized`] for a bad prior or `k = 0`.
 ///
 /// # Complexity
 /// O(T (n + m · I)) time with `I` the sweeps per projection (a few, warm-started), O(n + m)

@@ -305,8 +305,8 @@ impl TransportValidParams {
 /// A [`TransportSolution`] with the value, the optimal flow and the optimal potentials.
 ///
 /// # Errors
-/// [`crate::OtError::LengthMismatch`], [`crate::OtError::BadValue`] (negative, NaN or
-/// infinite mass), [`crate::OtError::NotNormalized`].
+/// [`crate::OtError::Input`] (a length; negative, NaN or infinite mass),
+/// [`crate::OtError::NotNormalized`].
 ///
 /// # Complexity
 /// O(m) per pricing block and O(cycle + re-hung subtree) per pivot; the number of pivots is

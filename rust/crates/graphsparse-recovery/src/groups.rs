@@ -52,7 +52,7 @@ impl LatentGroups {
     /// # Errors
     /// [`RecoveryError::InvalidGroups`] for an empty group, a repeated or out-of-range
     /// vertex; [`RecoveryError::InvalidParameter`] for a bad weight;
-    /// [`RecoveryError::LengthMismatch`] for weights vs groups; [`RecoveryError::TooLarge`].
+    /// [`RecoveryError::Input`] for weights vs groups; [`RecoveryError::TooLarge`].
     ///
     /// # Complexity
     /// O(N + M).
@@ -228,7 +228,7 @@ impl LatentGroups {
     /// `x = P v`: the sum of each vertex's latent copies.
     ///
     /// # Errors
-    /// [`RecoveryError::LengthMismatch`].
+    /// [`RecoveryError::Input`].
     ///
     /// # Complexity
     /// O(N + M).

@@ -122,7 +122,7 @@ fn tridiagonal_max_eig(a: &[f64], b: &[f64]) -> f64 {
 /// The estimate; 0 for a zero operator or an empty dimension.
 ///
 /// # Errors
-/// [`crate::RecoveryError::InvalidParameter`] for `max_iter = 0` or a negative `tol`.
+/// [`crate::RecoveryError::Input`] for `max_iter = 0` or a negative `tol`.
 ///
 /// # Complexity
 /// `max_iter` products, plus O(k²) per step for the tridiagonal eigenvalue (k ≤ `max_iter`);

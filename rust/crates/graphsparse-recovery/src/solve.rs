@@ -63,9 +63,10 @@ impl RecoveryValidParams {
     /// reported (`converged = false`, `truncation`), not an error.
     ///
     /// # Errors
-    /// [`RecoveryError::LengthMismatch`] (`y` vs `J`, warm-start vectors),
-    /// [`RecoveryError::GraphSizeMismatch`] (`N` vs the graph), [`RecoveryError::NonFinite`],
-    /// [`RecoveryError::InvalidLabel`], [`RecoveryError::Diverged`] if float64 overflows.
+    /// [`RecoveryError::Input`] (`y` vs `J`, warm-start vectors, non-finite values),
+    /// [`RecoveryError::GraphSizeMismatch`] (`N` vs the graph), [`RecoveryError::InvalidWeight`]
+    /// (a weight not `> 0`), [`RecoveryError::InvalidLabel`], [`RecoveryError::Diverged`] if
+    /// float64 overflows.
     ///
     /// # Complexity
     /// Per iteration one product each with `L`, `Lᵀ`, `W D`, `Dᵀ W`, `N` perspective proxes,
@@ -333,8 +334,7 @@ impl RecoveryValidParams {
     /// last one then carries the truncation).
     ///
     /// # Errors
-    /// As [`RecoveryValidParams::solve`], and [`RecoveryError::InvalidParameter`] for a bad
-    /// `λ`.
+    /// As [`RecoveryValidParams::solve`], and [`RecoveryError::Input`] for a bad `λ`.
     ///
     /// # Complexity
     /// The sum of the solves; warm starts make later ones short.
@@ -410,8 +410,8 @@ impl RecoveryValidParams {
 /// `λ_max ≥ 0`.
 ///
 /// # Errors
-/// [`RecoveryError::LengthMismatch`], [`RecoveryError::GraphSizeMismatch`], the target
-/// checks of the loss, [`RecoveryError::InvalidParameter`] for a bad `α`.
+/// [`RecoveryError::Input`] (a length, a bad `α`), [`RecoveryError::GraphSizeMismatch`],
+/// [`RecoveryError::InvalidWeight`], the target checks of the loss.
 ///
 /// # Complexity
 /// One product with `Lᵀ`, plus O(N + M).
@@ -503,8 +503,8 @@ pub struct PenaltyValue {
 /// The [`PenaltyValue`].
 ///
 /// # Errors
-/// [`RecoveryError::LengthMismatch`], [`RecoveryError::NonFinite`],
-/// [`RecoveryError::InvalidParameter`] for `α`, `tol` or `max_iter`.
+/// [`RecoveryError::Input`] for a length, a non-finite entry, `α`, `tol` or `max_iter`;
+/// [`RecoveryError::InvalidWeight`] for a weight that is not `> 0`.
 ///
 /// # Complexity
 /// O(N + m) for the closed forms; O(N + m) per inner iteration otherwise.
