@@ -9,14 +9,8 @@ use graphsparse::pcst::grid_edges;
 
 /// Deterministic pseudo-normal draws (splitmix64 + Box–Muller), so the bench needs no rand.
 fn normals(seed: u64, n: usize) -> Vec<f64> {
-    let mut s = seed;
-    let mut uniform = || {
-        s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        (((z ^ (z >> 31)) >> 11) as f64 + 0.5) / (1u64 << 53) as f64
-    };
+    let mut g = graphsparse::base::SplitMix64::new(seed);
+    let mut uniform = || ((g.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64;
     (0..n)
         .map(|_| {
             let (u, v) = (uniform(), uniform());

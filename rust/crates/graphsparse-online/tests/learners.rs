@@ -266,15 +266,9 @@ fn bad_input_is_rejected_without_changing_state() {
 }
 
 fn data(seed: u64, n: usize, p: usize) -> (Vec<f64>, Vec<f64>) {
-    // a small deterministic generator (splitmix64) so the tests need no rand crate
-    let mut s = seed;
-    let mut next = || {
-        s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-    };
+    // the house generator, so the tests need no rand crate
+    let mut g = graphsparse_base::SplitMix64::new(seed);
+    let mut next = || (g.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
     let x: Vec<f64> = (0..n * p).map(|_| 4.0 * next() - 2.0).collect();
     let y: Vec<f64> = (0..n)
         .map(|_| if next() < 0.5 { -1.0 } else { 1.0 })

@@ -127,10 +127,7 @@ struct Normal(u64);
 impl Normal {
     fn uniform(&mut self) -> f64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        (((z ^ (z >> 31)) >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+        ((graphsparse_base::mix64(self.0) >> 11) as f64 + 0.5) / (1u64 << 53) as f64
     }
     fn sample(&mut self) -> f64 {
         let (u, v) = (self.uniform(), self.uniform());

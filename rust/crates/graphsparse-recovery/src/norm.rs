@@ -33,10 +33,8 @@ pub struct NormEstimate {
 /// A deterministic start vector with entries in `(−1, 1)` (a hash of the index).
 pub(crate) fn start_vector(out: &mut [f64]) {
     for (i, o) in out.iter_mut().enumerate() {
-        let mut z = (i as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
+        // the first draw of the stream seeded with the index
+        let z = graphsparse_base::SplitMix64::new(i as u64).next_u64();
         *o = (z >> 11) as f64 / (1u64 << 52) as f64 - 1.0;
     }
 }
