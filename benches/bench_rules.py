@@ -45,7 +45,7 @@ from _progress import progress
 from sklearn.metrics import accuracy_score, f1_score, roc_auc_score
 from sklearn.model_selection import StratifiedKFold, StratifiedShuffleSplit
 
-from graphsparse import _uci
+from graphsparse.datasets import _uci
 from graphsparse.exceptions import TruncatedSearchWarning
 from graphsparse.rules import RuleEnsembleClassifier, cut_points
 
@@ -288,7 +288,7 @@ def run_set(name: str, rhos: list[float], n_splits: int, cs: list[float], args: 
             res["len"].append(
                 float(np.mean([r.length for r in model.rules_])) if model.rules_ else 0.0
             )
-            res["gap"].append(model.duality_gap_ / max(1.0, model.primal_objective_))
+            res["gap"].append(model.dual_gap_ / max(1.0, model.primal_objective_))
             res["cut"].append(cut + int(model.truncated_))
             res["cache"].append(model.kernel_cache_peak_bytes_)
             # the byte budget is a hard limit of the kernel cache: check it on every fit

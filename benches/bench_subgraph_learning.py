@@ -165,7 +165,7 @@ def run_path(args) -> None:
             f"{m.lambda1:9.5f} {m.n_nonzero_:6d} {m.n_iter_:6d} "
             f"{sum(r['seconds'] for r in h):8.2f} {st['visited']:10d} "
             f"{st['visited'] / max(len(h), 1):10.0f} {st['pruned_bound']:12d} "
-            f"{st['pruned_spp']:11d} {m.duality_gap_:9.2e} {acc:>7}"
+            f"{st['pruned_spp']:11d} {m.dual_gap_:9.2e} {acc:>7}"
             + (f"  (stopped: {m.truncation_})" if m.truncated_ else "")
         )
     done = "" if len(path) == len(grid) else f" (stopped after {len(path)} of {len(grid)})"

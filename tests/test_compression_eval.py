@@ -10,6 +10,7 @@ from sklearn.model_selection import GridSearchCV
 from sklearn.svm import SVC
 
 from graphsparse import compression as gc
+from graphsparse.compression._evaluation import _inner_cv, _outer_splits
 from graphsparse.exceptions import InvalidParameterError, ThreadCountWarning
 
 
@@ -31,8 +32,8 @@ def test_c_selection_matches_grid_search_cv() -> None:
     k, y = _blobs(1)
     grid = [0.001, 0.1, 10.0]
     acc = gc.kernel_svm_accuracy(k, y, train_fractions=[0.5], n_splits=3, C=grid, random_state=4)
-    for j, (train, test) in enumerate(gc._outer_splits(y, 0.5, 3, 4)):
-        inner = gc._inner_cv(y[train], 5, 4 + 1000 + j)
+    for j, (train, test) in enumerate(_outer_splits(y, 0.5, 3, 4)):
+        inner = _inner_cv(y[train], 5, 4 + 1000 + j)
         search = GridSearchCV(SVC(kernel="precomputed"), {"C": grid}, cv=inner)
         search.fit(k[np.ix_(train, train)], y[train])
         want = np.mean(search.predict(k[np.ix_(test, train)]) == y[test])

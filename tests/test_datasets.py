@@ -117,7 +117,7 @@ def test_seed_growth_is_poisson_conditioned_on_two_steps(mean):
     # a small mean is sampled from the truncated law, not by redrawing (which never ends)
     from scipy.stats import poisson
 
-    from graphsparse.datasets import _poisson_at_least_two
+    from graphsparse.datasets._generators import _poisson_at_least_two
 
     rng = np.random.default_rng(0)
     draws = np.array([_poisson_at_least_two(rng, mean) for _ in range(4000)])

@@ -49,7 +49,7 @@ def params(min_support: int, **kw: Any) -> dict[str, Any]:
     return {"min_support": min_support, **args}
 
 
-def mine(graphs: list[Graph], min_support: int, n_threads: int = 1, **kw: Any) -> dict[str, Any]:
+def mine(graphs: list[Graph], min_support: int, n_threads: int = 1, **kw: Any) -> rs.MiningResult:
     return rs.mine_subgraphs(rs.Database(*flat(graphs)), params(min_support, **kw), n_threads)
 
 
@@ -124,22 +124,22 @@ def databases(draw: st.DrawFn) -> list[Graph]:
     return graphs
 
 
-def check_contract(out: dict[str, Any]) -> int:
-    n = len(out["support"])
+def check_contract(out: rs.MiningResult) -> int:
+    n = len(out.support)
     for key in ("code_ptr", "codes", "single_label", "support", "gid_ptr", "graph_ids"):
-        assert out[key].dtype == np.int64, key
-    assert out["code_ptr"].shape == (n + 1,) and out["gid_ptr"].shape == (n + 1,)
-    assert out["code_ptr"][0] == 0 and out["code_ptr"][-1] == len(out["codes"])
-    assert out["codes"].shape == (out["code_ptr"][-1], 5)
-    assert out["gid_ptr"][-1] == len(out["graph_ids"])
-    np.testing.assert_array_equal(np.diff(out["gid_ptr"]), out["support"])
-    single = out["single_label"] >= 0
-    np.testing.assert_array_equal(np.diff(out["code_ptr"])[single], 0)
-    assert np.all(np.diff(out["code_ptr"])[~single] > 0)
+        assert getattr(out, key).dtype == np.int64, key
+    assert out.code_ptr.shape == (n + 1,) and out.gid_ptr.shape == (n + 1,)
+    assert out.code_ptr[0] == 0 and out.code_ptr[-1] == len(out.codes)
+    assert out.codes.shape == (out.code_ptr[-1], 5)
+    assert out.gid_ptr[-1] == len(out.graph_ids)
+    np.testing.assert_array_equal(np.diff(out.gid_ptr), out.support)
+    single = out.single_label >= 0
+    np.testing.assert_array_equal(np.diff(out.code_ptr)[single], 0)
+    assert np.all(np.diff(out.code_ptr)[~single] > 0)
     # single vertices come first
     assert single[: int(single.sum())].all()
     for k in range(n):
-        ids = out["graph_ids"][out["gid_ptr"][k] : out["gid_ptr"][k + 1]]
+        ids = out.graph_ids[out.gid_ptr[k] : out.gid_ptr[k + 1]]
         assert np.all(np.diff(ids) > 0)
     return n
 
@@ -151,24 +151,22 @@ def test_mine_subgraphs_matches_networkx_brute_force(
     min_support = 1 + min(int(len(graphs) * frac), len(graphs) - 1)
     out = mine(graphs, min_support, single_vertices=single)
     n = check_contract(out)
-    assert out["truncated"] is None and out["nodes_visited"] == n
+    assert out.truncation is None and out.nodes_visited == n
     want = brute_force(graphs, min_support)
-    edge_rows = [k for k in range(n) if out["single_label"][k] < 0]
+    edge_rows = [k for k in range(n) if out.single_label[k] < 0]
     assert len(edge_rows) == len(want)
     for k in edge_rows:
-        g = code_graph(out["codes"][out["code_ptr"][k] : out["code_ptr"][k + 1]])
-        ids = out["graph_ids"][out["gid_ptr"][k] : out["gid_ptr"][k + 1]].tolist()
+        g = code_graph(out.codes[out.code_ptr[k] : out.code_ptr[k + 1]])
+        ids = out.graph_ids[out.gid_ptr[k] : out.gid_ptr[k + 1]].tolist()
         matches = [w for w in want if same(w[0], g)]
         assert len(matches) == 1 and matches[0][1] == ids
     if single:
         labels = sorted({lab for vl, _ in graphs for lab in vl})
         want_single = {lab: [g for g, (vl, _) in enumerate(graphs) if lab in vl] for lab in labels}
         got_single = {
-            int(out["single_label"][k]): out["graph_ids"][
-                out["gid_ptr"][k] : out["gid_ptr"][k + 1]
-            ].tolist()
+            int(out.single_label[k]): out.graph_ids[out.gid_ptr[k] : out.gid_ptr[k + 1]].tolist()
             for k in range(n)
-            if out["single_label"][k] >= 0
+            if out.single_label[k] >= 0
         }
         assert got_single == {k: v for k, v in want_single.items() if len(v) >= min_support}
 
@@ -180,7 +178,7 @@ def test_threads_do_not_change_the_result(graphs: list[Graph]) -> None:
     for threads in (2, 3):
         other = mine(graphs, 1, single_vertices=True, n_threads=threads)
         for key in ("code_ptr", "codes", "single_label", "support", "gid_ptr", "graph_ids"):
-            np.testing.assert_array_equal(one[key], other[key])
+            np.testing.assert_array_equal(getattr(one, key), getattr(other, key))
 
 
 @st.composite
@@ -264,11 +262,11 @@ def explosive() -> list[Graph]:
 def test_budgets_stop_and_report(threads: int) -> None:
     g = explosive()
     out = mine(g, 2, max_nodes=250, n_threads=threads)
-    assert out["truncated"] == "max_nodes" and out["nodes_visited"] == 250
+    assert out.truncation == "max_nodes" and out.nodes_visited == 250
     assert check_contract(out) == 250
     t0 = time.perf_counter()
     out = mine(g, 2, time_limit=0.2, n_threads=threads)
-    assert out["truncated"] == "time_limit"
+    assert out.truncation == "time_limit"
     assert time.perf_counter() - t0 < 3.0
     check_contract(out)
 
@@ -290,8 +288,8 @@ def test_real_data_counts(data_dir: Path) -> None:
     out = rs.mine_subgraphs(mutag._db, params(56), 2)
     assert check_contract(out) == 638
     cpdb = read_gspan(data_dir / "molecules" / "CPDB" / "mutagen.gsp")
-    assert len(rs.mine_subgraphs(cpdb._db, params(68), 1)["support"]) == 324
-    assert len(rs.mine_subgraphs(cpdb._db, params(34, max_size=6), 2)["support"]) <= 1085
+    assert len(rs.mine_subgraphs(cpdb._db, params(68), 1).support) == 324
+    assert len(rs.mine_subgraphs(cpdb._db, params(34, max_size=6), 2).support) <= 1085
 
 
 @pytest.mark.parametrize("key", ["min_support", "max_size", "max_nodes"])

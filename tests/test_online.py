@@ -398,14 +398,14 @@ def test_grid_and_subgraphs_equal_the_shared_files(data_dir: Any) -> None:
     assert got.shape == (2112, 2)
     np.testing.assert_array_equal(got, want)
     subgraphs = json.loads((folder / "subgraphs.json").read_text())["subgraphs"]
-    from graphsparse._graphda_constants import SUBGRAPHS
+    from graphsparse.datasets._graphda import SUBGRAPHS
 
     for i in range(1, 5):
         assert list(SUBGRAPHS[f"Graph0{i}"]) == subgraphs[f"fig_{i}"]
 
 
 def test_subgraphs_are_connected_with_the_published_sizes() -> None:
-    from graphsparse._graphda_constants import SUBGRAPHS
+    from graphsparse.datasets._graphda import SUBGRAPHS
 
     g = nx.Graph()
     g.add_edges_from(grid_edges().tolist())

@@ -18,9 +18,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from graphsparse import _lpboost, _uci, cli, plotting
+from graphsparse import cli, plotting
 from graphsparse._optional import install_hint, require
+from graphsparse.datasets import _uci
 from graphsparse.exceptions import InvalidParameterError
+from graphsparse.models import _lpboost
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "python" / "graphsparse"
@@ -57,7 +59,7 @@ def test_every_extra_the_code_names_exists():
                 named.append((path.name, node.args[1]))
             elif node.func.id == "install_hint":
                 named.append((path.name, node.args[0]))
-    assert {f for f, _ in named} >= {"chem.py", "cli.py", "plotting.py", "_uci.py", "_lpboost.py"}
+    assert {f for f, _ in named} >= {"_rdkit.py", "cli.py", "plotting.py", "_uci.py", "_lpboost.py"}
     for where, arg in named:
         assert isinstance(arg, ast.Constant), f"{where}: the extra must be a literal"
         assert arg.value in EXTRAS, f"{where} names extra {arg.value!r}, not in pyproject.toml"

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from graphsparse._uci import UCI_SETS, load_uci
+from graphsparse.datasets._uci import UCI_SETS, load_uci
 from tests.reference.rules import propositions_p1
 
 pytest.importorskip("pandas")

@@ -48,7 +48,7 @@ def _agree(model, optimum):
     tol = 1e-5 * max(1.0, abs(optimum))
     assert model.primal_objective_ >= optimum - tol
     assert model.dual_objective_ <= optimum + tol
-    assert model.primal_objective_ - optimum <= model.duality_gap_ + tol
+    assert model.primal_objective_ - optimum <= model.dual_gap_ + tol
 
 
 @settings(max_examples=8)
@@ -64,7 +64,7 @@ def test_binary_fit_reaches_the_full_lattice_optimum(table, rho, C):
     target = np.where(y == model.classes_[1], 1.0, -1.0)[None, :]
     optimum = ghkl_primal_cvxpy(P, target, C=C, rho=rho, a=2.0)
     _agree(model, optimum)
-    assert model.duality_gap_ <= 2e-3 * max(1.0, optimum)
+    assert model.dual_gap_ <= 2e-3 * max(1.0, optimum)
 
 
 @settings(max_examples=5)
@@ -92,7 +92,7 @@ def test_regressor_reaches_the_full_lattice_optimum(table, rho):
 def test_results_do_not_depend_on_thread_count(data_dir):
     from sklearn.model_selection import train_test_split
 
-    from graphsparse._uci import load_uci
+    from graphsparse.datasets._uci import load_uci
 
     data = load_uci("TIC", data_dir)
     X, _, y, _ = train_test_split(data.X, data.y, train_size=0.1, stratify=data.y, random_state=0)
@@ -101,7 +101,7 @@ def test_results_do_not_depend_on_thread_count(data_dir):
         assert [str(r) for r in other.rules_] == [str(r) for r in fits[0].rules_]
         np.testing.assert_array_equal(other.coef_, fits[0].coef_)
         np.testing.assert_array_equal(other.intercept_, fits[0].intercept_)
-        assert other.duality_gap_ == fits[0].duality_gap_
+        assert other.dual_gap_ == fits[0].dual_gap_
 
 
 def test_budget_truncates_with_a_flag_and_a_gap():
@@ -114,9 +114,9 @@ def test_budget_truncates_with_a_flag_and_a_gap():
         model = RuleEnsembleClassifier(C=10.0, max_nodes=3).fit(X, y)
     assert model.truncated_ is True and model.truncation_ == "max_nodes"
     assert not model.converged_
-    assert model.active_set_size_ <= 4 and np.isfinite(model.duality_gap_)
+    assert model.active_set_size_ <= 4 and np.isfinite(model.dual_gap_)
     full = RuleEnsembleClassifier(C=10.0).fit(X, y)
-    assert full.duality_gap_ < model.duality_gap_
+    assert full.dual_gap_ < model.dual_gap_
 
 
 def test_time_limit_bounds_a_long_fit():

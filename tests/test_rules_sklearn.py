@@ -79,7 +79,7 @@ def test_dataframe_rules_read_like_conditions():
     np.testing.assert_allclose(
         model.decision_function(X), (A @ model.coef_)[:, 0] + model.intercept_[0]
     )
-    assert model.duality_gap_ >= 0.0 and model.converged_ and model.truncated_ is False
+    assert model.dual_gap_ >= 0.0 and model.converged_ and model.truncated_ is False
     assert model.truncation_ is None
 
 
@@ -123,7 +123,7 @@ def test_multiclass_any_labels_and_path():
     assert [m.C for m in path] == [0.1, 1.0, 10.0]
     last = path[-1]
     np.testing.assert_array_equal(last.predict(X), model.predict(X))
-    assert abs(last.duality_gap_ - model.duality_gap_) <= 0.05 * max(1.0, model.primal_objective_)
+    assert abs(last.dual_gap_ - model.dual_gap_) <= 0.05 * max(1.0, model.primal_objective_)
 
 
 def test_grid_search_pipeline_pickle():

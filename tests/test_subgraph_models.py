@@ -25,10 +25,10 @@ from sklearn.model_selection import GridSearchCV, cross_val_score
 
 import graphsparse as gs
 from graphsparse import _graphsparse as _rs
-from graphsparse import _lpboost as lpb
 from graphsparse.datasets import from_networkx, make_subgraph_classification
 from graphsparse.exceptions import InvalidParameterError
 from graphsparse.mining import TruncatedSearchWarning, pattern_matrix
+from graphsparse.models import _lpboost as lpb
 
 from .reference import bcgd as ref
 from .reference import lpboost as lp_ref
@@ -106,7 +106,7 @@ def _rust_fit(
 
 def _dense_trace(fit, index, p):
     out = []
-    for b0, ids, coefs in fit["trace"]:
+    for b0, ids, coefs in fit.trace:
         b = np.zeros(p)
         for g, c in zip(ids, coefs, strict=True):
             b[index[tuple(g.tolist())]] = c
@@ -146,8 +146,8 @@ def test_bcgd_equals_explicit_reference_every_iteration(graphs, bits, lam1, lam2
     x, index, _ = _explicit(ds, 3)
     got = _rust_fit(ds, y, loss, lam1, lam2, tol=1e-6, max_iter=200)
     want = ref.bcgd(x, y, lam1, lam2, loss=loss, tol=1e-6, max_iter=200)
-    assert got["n_iter"] == want.n_iter
-    assert got["converged"] == want.converged
+    assert got.n_iter == want.n_iter
+    assert got.converged == want.converged
     for t, ((b0, b), w0, wb) in enumerate(
         zip(_dense_trace(got, index, x.shape[1]), want.intercepts, want.coefs, strict=True)
     ):
@@ -156,7 +156,7 @@ def test_bcgd_equals_explicit_reference_every_iteration(graphs, bits, lam1, lam2
         assert abs(b0 - w0) <= 1e-8
     if want.objectives:
         np.testing.assert_allclose(
-            got["objective"][: len(want.objectives)], want.objectives, rtol=1e-10
+            got.history.objective[: len(want.objectives)], want.objectives, rtol=1e-10
         )
 
 
@@ -165,7 +165,7 @@ def test_bcgd_equals_reference_on_generated_data():
     x, index, _ = _explicit(data, 3)
     got = _rust_fit(data, data.y, "logistic", 0.01, tol=1e-4)
     want = ref.bcgd(x, data.y.astype(float), 0.01, tol=1e-4)
-    assert got["n_iter"] == want.n_iter > 5
+    assert got.n_iter == want.n_iter > 5
     for (b0, b), w0, wb in zip(
         _dense_trace(got, index, x.shape[1]), want.intercepts, want.coefs, strict=True
     ):
@@ -186,15 +186,15 @@ def test_pruned_unpruned_cached_uncached_and_parallel_agree():
         for m in (0, 500, None)
     ]
     for other in (b, c, d, *kept):
-        assert other["n_iter"] == a["n_iter"]
-        for (b0, ids, coefs), (o0, oids, ocoefs) in zip(a["trace"], other["trace"], strict=True):
+        assert other.n_iter == a.n_iter
+        for (b0, ids, coefs), (o0, oids, ocoefs) in zip(a.trace, other.trace, strict=True):
             assert b0 == pytest.approx(o0, abs=1e-12)
             assert [i.tolist() for i in ids] == [i.tolist() for i in oids]
             np.testing.assert_allclose(coefs, ocoefs, atol=1e-12)
     for other in (c, d, *kept):  # cached and uncached searches evaluate the same nodes
-        assert np.array_equal(a["visited"], other["visited"])
-        assert np.array_equal(a["skipped"], other["skipped"])
-    assert a["visited"].sum() < b["visited"].sum()
+        assert np.array_equal(a.history.visited, other.history.visited)
+        assert np.array_equal(a.history.skipped, other.history.skipped)
+    assert a.history.visited.sum() < b.history.visited.sum()
 
 
 # -- optimum == independent solvers ---------------------------------------------------------------
@@ -388,12 +388,12 @@ def test_stump_searcher_rejects_bad_weights():
     searcher = _rs.StumpSearcher(ds._db, params)
     labels = 2.0 * y - 1.0
     s = searcher.search(np.full(10, 0.1), labels)
-    assert s["code"] is not None and searcher.cached_nodes > 1
+    assert s.code is not None and searcher.cached_nodes > 1
     st = searcher.frontier_stats
-    assert st["budget"] == 256 * 2**20 and 0 <= st["bytes"] <= st["budget"]
+    assert st.budget == 256 * 2**20 and 0 <= st.bytes <= st.budget
     tiny = _rs.StumpSearcher(ds._db, {**params, "cache_bytes": 0})
     tiny.search(np.full(10, 0.1), labels)
-    assert tiny.frontier_stats["budget"] == 0 and tiny.frontier_stats["entries"] == 0
+    assert tiny.frontier_stats.budget == 0 and tiny.frontier_stats.entries == 0
     with pytest.raises(InvalidParameterError, match="weights"):
         searcher.search(np.full(10, np.nan), labels)
     with pytest.raises(ValueError, match="one value per graph"):

@@ -40,9 +40,9 @@ def _path(ds, y, loss, lambdas, **kw):
 
 def _dense(fit, index, p):
     b = np.zeros(p)
-    for ids, c in zip(fit["graph_ids"], fit["coef"], strict=True):
+    for ids, c in zip(fit.graph_ids, fit.coef, strict=True):
         b[index[tuple(ids.tolist())]] = c
-    return fit["intercept"], b
+    return fit.intercept, b
 
 
 def _response(bits, n, loss):
@@ -109,13 +109,13 @@ def test_reported_gap_equals_explicit_gap(graphs, bits, lam1, lam2, loss, max_it
     ]
     b0, b = _dense(exact, index, x.shape[1])
     _, p, _, gap, _ = ref.dual_point(x, y, b0, b, lam1, lam2, loss)
-    assert exact["gap"] >= 0.0
-    assert exact["gap"] == pytest.approx(max(gap, 0.0), abs=1e-10 * (1 + abs(p)))
+    assert exact.dual_gap >= 0.0
+    assert exact.dual_gap == pytest.approx(max(gap, 0.0), abs=1e-10 * (1 + abs(p)))
     # with both pruning rules the bound is looser: the reported gap can only be larger
     fit = _path(ds, y, loss, [lam1], lam2=lam2, max_iter=max_iter)[0]
     b0, b = _dense(fit, index, x.shape[1])
     _, _, _, gap, _ = ref.dual_point(x, y, b0, b, lam1, lam2, loss)
-    assert fit["gap"] >= gap - 1e-10
+    assert fit.dual_gap >= gap - 1e-10
 
 
 @settings(max_examples=10, deadline=None)
@@ -132,12 +132,12 @@ def test_screened_path_equals_theorem11_path_and_reference(graphs, bits, lam2, l
     for lam, a, b in zip(grid, spp, thm11, strict=True):
         *_, want = _optimum(x, y, lam, lam2, loss)
         for fit in (a, b):
-            assert fit["converged"]
-            got = fit["objective"][-1]
+            assert fit.converged
+            got = fit.history.objective[-1]
             assert got == pytest.approx(want, rel=1e-6, abs=1e-9)
-            assert fit["gap"] >= max(got - want, 0.0) - 1e-10
-            assert fit["gap"] < 1e-4
-        assert b["total_pruned_spp"] == 0
+            assert fit.dual_gap >= max(got - want, 0.0) - 1e-10
+            assert fit.dual_gap < 1e-4
+        assert b.total_pruned_spp == 0
 
 
 def test_estimators_report_gap_and_pruning_counts():
@@ -146,7 +146,7 @@ def test_estimators_report_gap_and_pruning_counts():
     plain = gs.SubgraphLogisticRegression(lambda1=0.01, max_size=4, tol=1e-6, screening=False).fit(
         ds, y
     )
-    assert 0.0 <= m.duality_gap_ < 1e-3 and 0.0 <= plain.duality_gap_ < 1e-3
+    assert 0.0 <= m.dual_gap_ < 1e-3 and 0.0 <= plain.dual_gap_ < 1e-3
     assert m.history_[-1]["objective"] == pytest.approx(plain.history_[-1]["objective"], rel=1e-6)
     assert m.search_stats_["pruned_spp"] > 0 and m.search_stats_["path_searches"] > 0
     assert plain.search_stats_["pruned_spp"] == 0 and plain.search_stats_["path_searches"] == 0
@@ -155,11 +155,11 @@ def test_estimators_report_gap_and_pruning_counts():
         gs.SubgraphLinearRegression(max_size=3, tol=1e-6), ds, score, [0.2, 0.1, 0.05]
     )
     for est in path:
-        assert 0.0 <= est.duality_gap_ < 1e-3
-        assert est.history_[-1]["duality_gap"] == est.duality_gap_
+        assert 0.0 <= est.dual_gap_ < 1e-3
+        assert est.history_[-1]["duality_gap"] == est.dual_gap_
     # warm fits of the path screen from the previous dual point
     assert sum(e.search_stats_["pruned_spp"] for e in path[1:]) > 0
     cut = gs.SubgraphLogisticRegression(lambda1=0.01, max_size=4, max_nodes=5)
     with pytest.warns(gs.mining.TruncatedSearchWarning):
         cut.fit(ds, y)
-    assert cut.duality_gap_ == np.inf
+    assert cut.dual_gap_ == np.inf

@@ -1,13 +1,16 @@
 # Hand-written stub of the private Rust module (checked by mypy.stubtest in CI).
 from collections.abc import Callable, Mapping, Sequence
 from os import PathLike
-from typing import Any, final
+from typing import Any, NotRequired, Protocol, TypedDict, final
 
 import numpy as np
 import numpy.typing as npt
 
 # progress(nodes, iterations, stage, stages, value, seconds), called every 100 ms by long calls
 _Progress = Callable[[int, int, int, int, float, float], object]
+
+# A parameter dict is a TypedDict named after the binding's #[derive(FromPyObject)] struct that
+# reads it; those TypedDicts (and the FrontierParts protocol) exist for type checkers only.
 
 _Arrays = tuple[
     npt.NDArray[np.int64],
@@ -37,49 +40,130 @@ __version__: str
 
 def _after_fork_in_child() -> None: ...
 
-# graph readers: a dict with the Database ("db") plus label tokens
-def parse_gspan_text(text: str, source: str = "<string>") -> dict[str, Any]: ...
-def read_gspan_file(path: str | PathLike[str]) -> dict[str, Any]: ...
-def read_tu_folder(path: str | PathLike[str], name: str | None = None) -> dict[str, Any]: ...
+# graph readers: the Database with its label tokens (canonical order) and graph names
+@final
+class LabeledDatabase:
+    @property
+    def db(self) -> Database: ...
+    @property
+    def vertex_labels(self) -> list[str]: ...
+    @property
+    def vertex_label_kind(self) -> str: ...  # "integer", "float" or "text"
+    @property
+    def edge_labels(self) -> list[str]: ...
+    @property
+    def edge_label_kind(self) -> str: ...
+    @property
+    def graph_labels(self) -> list[str] | None: ...
+    @property
+    def graph_label_kind(self) -> str | None: ...
+    @property
+    def graph_names(self) -> list[str]: ...
+
+def parse_gspan_text(text: str, source: str = "<string>") -> LabeledDatabase: ...
+def read_gspan_file(path: str | PathLike[str]) -> LabeledDatabase: ...
+def read_tu_folder(path: str | PathLike[str], name: str | None = None) -> LabeledDatabase: ...
 def format_gspan_text(
     db: Database, vertex_tokens: list[str], edge_tokens: list[str], names: list[str]
 ) -> str: ...
 
-# gSpan mining; params: min_support (absolute), max_size, single_vertices, max_nodes, time_limit
+# gSpan mining
+class MinerArgs(TypedDict):
+    min_support: int  # absolute
+    max_size: int | None
+    single_vertices: bool
+    max_nodes: int | None
+    time_limit: float | None
+
+# pattern k: codes[code_ptr[k]:code_ptr[k + 1]] (none for a single vertex of label
+# single_label[k], -1 otherwise), graphs graph_ids[gid_ptr[k]:gid_ptr[k + 1]]
+@final
+class MiningResult:
+    @property
+    def code_ptr(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def codes(self) -> npt.NDArray[np.int64]: ...  # (rows, 5)
+    @property
+    def single_label(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def support(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def gid_ptr(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def graph_ids(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def nodes_visited(self) -> int: ...
+    @property
+    def truncation(self) -> str | None: ...
+    @property
+    def seconds(self) -> float: ...
+
 def mine_subgraphs(
     db: Database,
-    params: Mapping[str, Any],
+    params: MinerArgs,
     n_threads: int = 1,
     progress: _Progress | None = None,
-) -> dict[str, Any]: ...
+) -> MiningResult: ...
 def min_dfs_code(
     node_labels: npt.NDArray[np.int64],
     edges: npt.NDArray[np.int64],
     edge_labels: npt.NDArray[np.int64],
 ) -> npt.NDArray[np.int64]: ...
 
-# level-wise rounds over one shard (graphsparse.distributed); `frontier` has the attributes
-# size, codes, pairs, emb_ptr, starts, gids, gid_ptr (see distributed/_rounds.py's _Frontier)
-_Proposed = tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]
-_FrontierArrays = tuple[
-    npt.NDArray[np.int64],
-    npt.NDArray[np.uint32],
-    npt.NDArray[np.int64],
-    npt.NDArray[np.uint32],
-    npt.NDArray[np.uint32],
-    npt.NDArray[np.int64],
-    npt.NDArray[np.int64],
-]
+# level-wise rounds over one shard (graphsparse.distributed)
+class FrontierParts(Protocol):
+    """What the rounds read from a `frontier` (a Frontier, or distributed/_rounds.py's copy)."""
 
-def level_extensions(db: Database, frontier: Any, n_threads: int = 1) -> _Proposed: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def codes(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def pairs(self) -> npt.NDArray[np.uint32]: ...
+    @property
+    def emb_ptr(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def starts(self) -> npt.NDArray[np.uint32]: ...
+    @property
+    def gids(self) -> npt.NDArray[np.uint32]: ...
+    @property
+    def gid_ptr(self) -> npt.NDArray[np.int64]: ...
+
+@final
+class Frontier:
+    @property
+    def size(self) -> int: ...
+    @property
+    def codes(self) -> npt.NDArray[np.int64]: ...  # (patterns * size, 5)
+    @property
+    def pairs(self) -> npt.NDArray[np.uint32]: ...  # (embeddings, 2)
+    @property
+    def emb_ptr(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def starts(self) -> npt.NDArray[np.uint32]: ...  # (patterns * (size + 1),)
+    @property
+    def gids(self) -> npt.NDArray[np.uint32]: ...
+    @property
+    def gid_ptr(self) -> npt.NDArray[np.int64]: ...
+
+@final
+class LevelCount:
+    @property
+    def parents(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def edges(self) -> npt.NDArray[np.int64]: ...  # (n, 5)
+    @property
+    def supports(self) -> npt.NDArray[np.int64]: ...
+
+def level_extensions(db: Database, frontier: FrontierParts, n_threads: int = 1) -> LevelCount: ...
 def level_frontier(
     db: Database,
-    frontier: Any,
+    frontier: FrontierParts,
     parents: npt.NDArray[np.int64],
     edges: npt.NDArray[np.int64],
     grow: bool,
     n_threads: int = 1,
-) -> tuple[_FrontierArrays, _Proposed | None]: ...
+) -> tuple[Frontier, npt.NDArray[np.int64], LevelCount | None]: ...
 def dfs_codes_are_min(codes: npt.NDArray[np.int64], size: int) -> npt.NDArray[np.bool_]: ...
 
 # prize-collecting Steiner forest: (vertices, edge_ids)
@@ -156,43 +240,160 @@ def online_pass(
 ) -> dict[str, Any]: ...
 
 # sparse learning over all subgraphs (BCGD, boosting search, pattern matching)
-# params: lambda2, tol, max_iter, min_support, max_size, max_nodes, time_limit, prune, cache,
-# record_trace
+class SearchArgs(TypedDict):
+    min_support: int
+    max_size: int | None
+    max_nodes: int | None
+    time_limit: float | None
+    prune: bool
+    cache_bytes: NotRequired[int]  # absent: the core's default
+
+# read as two structs from the one dict: BcgdArgs and SearchArgs (lambda1 is the grid)
+class BcgdArgs(SearchArgs):
+    lambda2: float
+    tol: float
+    max_iter: int
+    cache: bool
+    screening: bool
+    record_trace: bool
+
+# read as AdaBoostArgs and SearchArgs from the one dict
+class AdaBoostArgs(SearchArgs):
+    n_estimators: int
+
+_Code = npt.NDArray[np.int64]  # (k, 5) rows (i, j, l_i, l_ij, l_j)
+_Ids = npt.NDArray[np.int64]
+
+@final
+class BcgdHistory:
+    @property
+    def objective(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def nonzeros(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def visited(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def skipped(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def pruned_bound(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def pruned_spp(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def duality_gap(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def seconds(self) -> npt.NDArray[np.float64]: ...
+
+@final
+class BcgdFit:
+    @property
+    def intercept(self) -> float: ...
+    @property
+    def coef(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def codes(self) -> list[_Code]: ...
+    @property
+    def graph_ids(self) -> list[_Ids]: ...
+    @property
+    def equivalents(self) -> list[list[_Code]]: ...
+    @property
+    def n_iter(self) -> int: ...
+    @property
+    def converged(self) -> bool: ...
+    @property
+    def truncation(self) -> str | None: ...
+    @property
+    def dual_gap(self) -> float: ...
+    @property
+    def history(self) -> BcgdHistory: ...
+    @property
+    def total_visited(self) -> int: ...
+    @property
+    def total_pruned_bound(self) -> int: ...
+    @property
+    def total_pruned_spp(self) -> int: ...
+    @property
+    def path_searches(self) -> int: ...
+    @property
+    def lambda_max(self) -> float | None: ...
+    @property
+    def trace(self) -> list[tuple[float, list[_Ids], npt.NDArray[np.float64]]]: ...
+
 def fit_subgraph_bcgd(
     db: Database,
     y: npt.NDArray[np.float64],
     loss: str,
     lambdas: npt.NDArray[np.float64],
-    params: Mapping[str, Any],
+    params: BcgdArgs,
     n_threads: int = 1,
     progress: _Progress | None = None,
-) -> list[dict[str, Any]]: ...
+) -> list[BcgdFit]: ...
 def separable_bounds(
     f0: npt.NDArray[np.float64], f1: npt.NDArray[np.float64], graph_ids: npt.NDArray[np.int64]
 ) -> tuple[float, float, float]: ...
 
-# stump params: min_support, max_size, max_nodes, time_limit, prune, optional cache_bytes
-# (+ n_estimators for Adaboost)
+@final
+class StumpSearch:
+    @property
+    def code(self) -> _Code | None: ...
+    @property
+    def graph_ids(self) -> _Ids: ...
+    @property
+    def sign(self) -> float: ...
+    @property
+    def gain(self) -> float: ...
+    @property
+    def visited(self) -> int: ...
+    @property
+    def truncation(self) -> str | None: ...
+
+@final
+class FrontierStats:
+    @property
+    def entries(self) -> int: ...
+    @property
+    def bytes(self) -> int: ...
+    @property
+    def budget(self) -> int: ...
+    @property
+    def evicted(self) -> int: ...
+    @property
+    def resumed(self) -> int: ...
+    @property
+    def reembedded(self) -> int: ...
+
 @final
 class StumpSearcher:
-    def __new__(
-        cls, db: Database, params: Mapping[str, Any], n_threads: int = 1
-    ) -> StumpSearcher: ...
+    def __new__(cls, db: Database, params: SearchArgs, n_threads: int = 1) -> StumpSearcher: ...
     def search(
         self, weights: npt.NDArray[np.float64], labels: npt.NDArray[np.float64]
-    ) -> dict[str, Any]: ...
+    ) -> StumpSearch: ...
     @property
     def cached_nodes(self) -> int: ...
     @property
-    def frontier_stats(self) -> dict[str, int]: ...
+    def frontier_stats(self) -> FrontierStats: ...
+
+@final
+class AdaBoostFit:
+    @property
+    def codes(self) -> list[_Code]: ...
+    @property
+    def graph_ids(self) -> list[_Ids]: ...
+    @property
+    def signs(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def weights(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def visited(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def truncation(self) -> str | None: ...
 
 def fit_subgraph_adaboost(
     db: Database,
     labels: npt.NDArray[np.float64],
-    params: Mapping[str, Any],
+    params: AdaBoostArgs,
     n_threads: int = 1,
     progress: _Progress | None = None,
-) -> dict[str, Any]: ...
+) -> AdaBoostFit: ...
 def match_subgraph_patterns(
     db: Database,
     codes: list[npt.NDArray[np.int64]],

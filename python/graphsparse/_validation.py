@@ -2,7 +2,9 @@
 
 Only what is Python-specific lives here: turning array-likes into the C-contiguous NumPy arrays
 the Rust kernels read without a copy, Python scalars into the types the binding expects, class
-labels into 0/1 targets, and fractions of counts into counts. Ranges and invariants (``lambda1 >
+labels into 0/1 targets, and fractions of counts into counts. Every estimator's target goes
+through :func:`as_target` (a regressor's through :func:`as_real_target`, a binary classifier's
+through :func:`encode_binary`). Ranges and invariants (``lambda1 >
 0``, finite costs, endpoints inside the graph, ...) are checked once, by the Rust core, whose
 errors reach Python as :mod:`graphsparse.exceptions` errors naming the argument.
 """
@@ -11,10 +13,14 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
+import sys
+import warnings
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from sklearn.exceptions import DataConversionWarning
 
 from .exceptions import InvalidGraphError, InvalidParameterError
 
@@ -28,6 +34,8 @@ __all__ = [
     "as_real",
     "as_response",
     "as_rng",
+    "as_target",
+    "caller_stacklevel",
     "check_endpoints",
     "encode_binary",
     "min_support_count",
@@ -218,7 +226,8 @@ def sklearn_data(
 
 
 def as_response(y: Any, n: int, name: str = "y") -> np.ndarray:
-    """``y`` as a 1-D array with one entry per sample (any dtype)."""
+    """``y`` as a 1-D array with one entry per sample (any dtype); an estimator's target goes
+    through :func:`as_target`, which ends here."""
     if y is None:
         raise InvalidParameterError(f"{name} is required")
     arr = _asarray(y, name)
@@ -229,40 +238,80 @@ def as_response(y: Any, n: int, name: str = "y") -> np.ndarray:
     return arr
 
 
-def as_real_target(y: np.ndarray, name: str = "y") -> FloatArray:
-    """A regressor's target as float64: numbers of any dtype (an object array of numbers
-    too), finite; anything else is an :class:`InvalidParameterError` naming ``name``."""
-    if y.dtype.kind not in "fiubc":  # complex is refused by as_float_array, never cast
+def as_target(y: Any, n: int, who: str) -> np.ndarray:
+    """An estimator's target ``y`` as a 1-D array with one entry per sample (any dtype).
+
+    The one conversion of every target. ``None`` is refused naming ``who`` (the estimator or
+    function that needs ``y``), with scikit-learn's words; a column vector ``(n, 1)`` warns
+    with a :class:`~sklearn.exceptions.DataConversionWarning` and is flattened, as scikit-learn
+    does; any other shape, or a length other than ``n``, is an
+    :class:`~graphsparse.exceptions.InvalidParameterError` naming ``y``.
+    """
+    if y is None:
+        raise InvalidParameterError(f"{who} requires y to be passed, but the target y is None")
+    arr = _asarray(y, "y")
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        warnings.warn(
+            "A column-vector y was passed when a 1d array was expected; it is flattened "
+            "(pass y of shape (n_samples,))",
+            DataConversionWarning,
+            stacklevel=caller_stacklevel(),
+        )
+        arr = arr[:, 0]
+    return as_response(arr, n)
+
+
+def as_real_target(y: Any, n: int, who: str) -> FloatArray:
+    """A regressor's target as float64 (:func:`as_target`, then real numbers): numbers of any
+    dtype (an object array of numbers too), finite; anything else is an
+    :class:`InvalidParameterError` naming ``y``."""
+    arr = as_target(y, n, who)
+    if arr.dtype.kind not in "fiubc":  # complex is refused by as_float_array, never cast
         try:
-            y = y.astype(np.float64)
+            arr = arr.astype(np.float64)
         except (TypeError, ValueError):
             raise InvalidParameterError(
-                f"Unknown label type: {name} must hold real numbers for a regressor, "
-                f"got dtype {y.dtype}"
+                "Unknown label type: y must hold real numbers for a regressor, "
+                f"got dtype {arr.dtype}"
             ) from None
-    arr = as_float_array(y, name)
-    if not np.all(np.isfinite(arr)):
-        raise InvalidParameterError(f"{name} contains NaN or infinite values")
-    return arr
+    out = as_float_array(arr, "y")
+    if not np.all(np.isfinite(out)):
+        raise InvalidParameterError("y contains NaN or infinite values")
+    return out
 
 
-def encode_binary(y: Any, n: int) -> tuple[np.ndarray, FloatArray]:
+def encode_binary(y: Any, n: int, who: str) -> tuple[np.ndarray, FloatArray]:
     """``(classes, target)`` for a two-class ``y``: the sorted labels and ``y == classes[1]``.
 
-    Any two labels work (ints, strings, booleans), as in scikit-learn.
+    The one encoder of binary class labels (:func:`as_target` first). Any two labels work
+    (ints, strings, booleans), as in scikit-learn, whose rules and messages it follows for a
+    target that is not two class labels: non-integral numbers are an "Unknown label type",
+    one class or more than two are refused; every error names ``y``.
     """
-    arr = as_response(y, n)
+    from sklearn.utils.multiclass import type_of_target
+
+    arr = as_target(y, n, who)
     if arr.dtype.kind in "fc" and not np.all(np.isfinite(arr)):
         raise InvalidParameterError("y contains NaN or infinite values")
     if arr.dtype.kind == "O" and any(v is None for v in arr):
         raise InvalidParameterError("y contains None")
+    if arr.dtype.kind in "fc":  # numbers that are not integral are no class labels
+        try:
+            kind = type_of_target(arr, input_name="y")
+        except ValueError as err:
+            raise InvalidParameterError(f"y: {err}") from None
+        if kind.startswith("continuous"):
+            raise InvalidParameterError(
+                f"Unknown label type: y is {kind}; a classifier needs two class labels"
+            )
     try:
         classes = np.unique(arr)
     except TypeError as err:
         raise InvalidParameterError(f"y labels cannot be ordered: {err}") from None
     if len(classes) < 2:
         raise InvalidParameterError(
-            f"y must have two classes for a binary classifier, got 1 class: {classes.tolist()}"
+            "y must have two classes for a binary classifier, got 1 class: "
+            f"{classes.tolist()} (a classifier can't train when only one class is present)"
         )
     if len(classes) > 2:
         # the first sentence is scikit-learn's, which users and check_estimator look for
@@ -304,3 +353,18 @@ def set_init_params(est: Any, args: dict[str, Any]) -> None:
     """
     for name in est._get_param_names():
         setattr(est, name, args[name])
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def caller_stacklevel() -> int:
+    """The ``stacklevel`` for a warning issued by the function calling this one that points
+    at the first frame outside graphsparse: the user's call, however deep in the package the
+    warning arose (a ``fit``, a path of fits, a helper of either)."""
+    frame = sys._getframe(1)  # the function that calls warnings.warn: stacklevel 1
+    level = 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame = frame.f_back  # type: ignore[assignment]
+        level += 1
+    return level

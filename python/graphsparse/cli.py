@@ -13,14 +13,9 @@ from typing import Any
 import numpy as np
 
 from . import __version__
+from ._dataset import _as_response
 from ._optional import require
-from .datasets import (
-    GraphDataset,
-    _as_response,
-    load_tu,
-    make_subgraph_classification,
-    read_gspan,
-)
+from .datasets import GraphDataset, load_tu, make_subgraph_classification, read_gspan
 from .exceptions import GraphSparseError
 from .mining import MiningResult, mine_subgraphs
 
@@ -124,7 +119,7 @@ def _demo_subgraph(args: argparse.Namespace) -> Any:
         f"from lambda_max={model.lambda_max_:.4g}, {stats['visited']} tree nodes visited, "
         f"{stats['pruned_bound']} subtrees pruned by the bound and {stats['pruned_spp']} by safe "
         f"pattern pruning; {seconds:.2f} s for the whole fit, duality gap "
-        f"{model.duality_gap_:.2g}, converged={model.converged_}"
+        f"{model.dual_gap_:.2g}, converged={model.converged_}"
     )
     print(f"  train accuracy {model.score(train, y[:n_train]):.3f}")
     if len(test):
@@ -192,7 +187,7 @@ def _demo_recovery() -> Any:
     from sklearn.linear_model import Lasso
 
     from . import metrics
-    from ._recovery_data import make_graph_structured_recovery
+    from .datasets import make_graph_structured_recovery
     from .recovery import GraphStructuredRecovery, lambda_max
 
     print("\n== 4. Convex graph-structured sparse recovery (Kuroda & Kitahara)")
@@ -247,7 +242,7 @@ def _demo_rules() -> None:
     acc = cross_val_score(RuleEnsembleClassifier(C=10.0), X, y, cv=3).mean()
     print(
         f"  iris (3 classes, one shared lattice): {model.n_rules_} rules in {t:.2f} s, "
-        f"3-fold accuracy {acc:.3f}, duality gap {model.duality_gap_:.3g}; strongest rules:"
+        f"3-fold accuracy {acc:.3f}, duality gap {model.dual_gap_:.3g}; strongest rules:"
     )
     for rule in sorted(model.rules_, key=lambda r: -r.strength)[:4]:
         named = [replace(c, feature=names[c.feature]) for c in rule.conditions]

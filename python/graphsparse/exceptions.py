@@ -20,12 +20,21 @@ error                       raised for
 :class:`InvalidGraphError` is itself an :class:`InvalidParameterError` (a graph is an argument),
 so ``except InvalidParameterError`` catches both.
 
+One warning reports every budget stop: :class:`TruncatedSearchWarning`, issued when a fit or a
+search stops at its iteration limit (``max_iter``), its node budget (``max_nodes``) or its time
+budget (``time_limit``) before it converged or finished; an estimator then sets ``truncated_``
+and names the budget in ``truncation_``. It is a scikit-learn
+:class:`~sklearn.exceptions.ConvergenceWarning`, so the filters written for scikit-learn catch
+it. Ctrl-C is no budget: it raises ``KeyboardInterrupt``.
+
 Two warnings report on molecules: :class:`MoleculeSkippedWarning` for those left out
 (``on_error="skip"``), :class:`MoleculeRepairedWarning` for those kept after formal charges that
 the input left out were restored (see :mod:`graphsparse.chem`). Each comes once per call.
 """
 
 from __future__ import annotations
+
+from sklearn.exceptions import ConvergenceWarning
 
 __all__ = [
     "BudgetExceededError",
@@ -60,8 +69,17 @@ class BudgetExceededError(GraphSparseError, RuntimeError):
     """A search budget (nodes, patterns, time) ran out and the caller asked for ``strict=True``."""
 
 
-class TruncatedSearchWarning(UserWarning):
-    """A search stopped at its node or time budget; the result holds what was finished."""
+class TruncatedSearchWarning(ConvergenceWarning):
+    """A fit or search stopped at a budget; the result holds what was finished.
+
+    The one warning of a budget stop, whichever estimator or search it comes from: the
+    iterations (``max_iter``), the search nodes (``max_nodes``) or the seconds
+    (``time_limit``) ran out before the solver converged or the search finished. The message
+    names the budget; a fitted estimator also says so in ``truncated_`` (``True``) and
+    ``truncation_`` (the budget's name), with ``converged_`` ``False``. A subclass of
+    scikit-learn's :class:`~sklearn.exceptions.ConvergenceWarning` (itself a ``UserWarning``),
+    so ``warnings.simplefilter("ignore", ConvergenceWarning)`` silences it too.
+    """
 
 
 class ThreadCountWarning(RuntimeWarning):

@@ -14,7 +14,7 @@ import numpy as np
 from ..exceptions import TruncatedSearchWarning
 from ..mining import Pattern
 from ..mining import mine_subgraphs as _mine_local
-from ..models import _occurrences
+from ..mining._search import _occurrences
 
 #: A DFS code in label values: ``(i, j, l_i, l_ij, l_j)`` per edge.
 Code = tuple[tuple[Any, Any, Any, Any, Any], ...]

@@ -20,9 +20,9 @@ _NO_CODES = np.zeros((0, 5), dtype=np.int64)
 class _Frontier:
     """A shard's patterns of ``size`` edges with their embeddings, as flat arrays.
 
-    The layout :func:`graphsparse._graphsparse.level_frontier` returns and takes back (see
-    ``FrontierParts`` in the binding); plain arrays, so the state pickles if Dask moves it.
-    ``size == 0`` is the empty pattern that round 0 extends.
+    A copy of the ``Frontier`` that :func:`graphsparse._graphsparse.level_frontier` returns,
+    with the attributes the binding reads back (``FrontierParts``); plain arrays, so the state
+    pickles if Dask moves it. ``size == 0`` is the empty pattern that round 0 extends.
     """
 
     __slots__ = ("codes", "emb_ptr", "gid_ptr", "gids", "pairs", "size", "starts")
@@ -34,6 +34,11 @@ class _Frontier:
             arrays = (_NO_CODES, u32.reshape(0, 2), np.zeros(1, np.int64), u32, u32)
             arrays += (np.zeros(1, np.int64),)
         self.codes, self.pairs, self.emb_ptr, self.starts, self.gids, self.gid_ptr = arrays
+
+    @classmethod
+    def of(cls, f: _rs.Frontier) -> _Frontier:
+        """A plain copy of the binding's frontier (the same arrays, no copy of the data)."""
+        return cls(f.size, f.codes, f.pairs, f.emb_ptr, f.starts, f.gids, f.gid_ptr)
 
     def __len__(self) -> int:
         return len(self.gid_ptr) - 1
@@ -114,7 +119,7 @@ def _round(
     vmap, emap = _label_maps(ds, labels)
     if prev is None:
         frontier, positions = _Frontier(0), np.zeros(1, dtype=np.int64)  # the empty pattern
-        proposed = _rs.level_extensions(ds._db, frontier, n_jobs) if grow else None
+        count = _rs.level_extensions(ds._db, frontier, n_jobs) if grow else None
     else:
         assert keep is not None
         parents, edges = keep
@@ -128,15 +133,15 @@ def _round(
         lp[known] = local_parent[parents[known]]
         # an extension with a label or a parent this shard lacks cannot occur in it
         here = np.flatnonzero((lp >= 0) & (local[:, 2:] >= 0).all(axis=1))
-        arrays, proposed = _rs.level_frontier(
+        next_frontier, found, count = _rs.level_frontier(
             ds._db, prev.frontier, lp[here], local[here], grow, n_jobs
         )
-        frontier = _Frontier(prev.frontier.size + 1, *arrays[:6])
-        positions = here[arrays[6]]
-    if proposed is None or not len(positions):
+        frontier = _Frontier.of(next_frontier)
+        positions = here[found]
+    if count is None or not len(positions):
         return _Round(frontier, positions, (_NO_IDS, _NO_CODES, _NO_IDS))
-    parents, edges, supports = proposed
-    return _Round(frontier, positions, (positions[parents], _relabel(edges, vmap, emap), supports))
+    proposed = (positions[count.parents], _relabel(count.edges, vmap, emap), count.supports)
+    return _Round(frontier, positions, proposed)
 
 
 def _value(value: Any) -> Any:

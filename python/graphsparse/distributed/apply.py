@@ -20,11 +20,12 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._threads import resolve_n_jobs
-from ..compression import WLSubtreeFeatures, _Compressor
+from ..compression import WLSubtreeFeatures
+from ..compression._base import _Compressor
 from ..datasets import GraphDataset, as_dataset
 from ..exceptions import InvalidParameterError
 from ..mining import Pattern
-from ..models import _occurrences
+from ..mining._search import _occurrences
 from ._shards import (
     Packed,
     absolute,

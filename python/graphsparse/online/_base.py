@@ -1,5 +1,6 @@
-"""The shared estimator base of the online learners: coercion, the state round trip through
-the Rust pass, and prediction. Ranges and invariants are the Rust core's to check."""
+"""The shared base of the online learners (on the library's one estimator base): coercion, the
+state round trip through the Rust pass, and prediction. Ranges and invariants are the Rust
+core's to check."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .. import _graphsparse as _rs
+from .._base import GraphSparseEstimator
 from .._validation import (
     as_edges,
     as_float_array,
@@ -50,7 +52,7 @@ _FITTED = (
 )
 
 
-class _OnlineClassifier(ClassifierMixin, BaseEstimator):
+class _OnlineClassifier(ClassifierMixin, GraphSparseEstimator):
     """Shared shell: label encoding, the state round trip through the Rust pass, prediction.
 
     Subclasses name their Rust method and the constructor parameters it takes; the Rust core
@@ -135,7 +137,7 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
                     f"classes must hold exactly two labels, got {known.tolist()!r}"
                 )
         else:
-            known, _ = encode_binary(y, len(y))
+            known, _ = encode_binary(y, len(y), type(self).__name__)
         try:
             unseen = ~np.isin(y, known)
         except TypeError as err:

@@ -7,9 +7,9 @@
 use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use graphsparse::base::RunControl;
+use graphsparse::base::{Check, Parallel, RunControl};
 use graphsparse::graph::{GraphDatabase, read_gspan, read_tu};
-use graphsparse::gspan::{MinerParams, mine_frequent, mine_frequent_parallel};
+use graphsparse::gspan::{MinerParams, mine_frequent};
 
 fn data(rel: &str) -> Option<PathBuf> {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -28,13 +28,19 @@ fn bench_dataset(c: &mut Criterion, name: &str, db: &GraphDatabase, min_support:
     group.bench_function("serial", |b| {
         b.iter(|| mine_frequent(db, &params, &ctl).unwrap())
     });
+    let parallel = params
+        .clone()
+        .into_params()
+        .parallel(Parallel::Auto)
+        .check()
+        .unwrap();
     for threads in [1, 2] {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .unwrap();
         group.bench_function(format!("parallel/{threads}"), |b| {
-            b.iter(|| pool.install(|| mine_frequent_parallel(db, &params, &ctl).unwrap()))
+            b.iter(|| pool.install(|| mine_frequent(db, &parallel, &ctl).unwrap()))
         });
     }
     group.finish();

@@ -5,7 +5,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use graphsparse::base::RunControl;
+use graphsparse::base::{Check, Parallel, RunControl};
 use graphsparse::lattice::{
     Column, GhklParams, PropositionMatrix, PropositionParams, PropositionSet, fit, fit_path,
     tic_tac_toe_boards,
@@ -43,7 +43,10 @@ fn bench_rules(c: &mut Criterion) {
     }
     let cs = [0.01, 0.1, 1.0];
     for threads in [1, 2] {
-        let p = GhklParams::new().parallel(threads > 1).check().unwrap();
+        let p = GhklParams::new()
+            .parallel(Parallel::from(threads > 1))
+            .check()
+            .unwrap();
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()

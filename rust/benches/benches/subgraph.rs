@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use graphsparse::base::RunControl;
+use graphsparse::base::{Check, RunControl};
 use graphsparse::graph::read_gspan;
 use graphsparse::subgraph::{BcgdParams, Logistic, StumpParams, adaboost, fit_bcgd};
 

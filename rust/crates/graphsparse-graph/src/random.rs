@@ -1,11 +1,14 @@
 //! Reproducible random databases of connected labelled graphs, for tests, examples and
 //! benchmarks that need many graphs without files.
 
+use graphsparse_base::SplitMix64;
+
 use crate::{GraphDatabase, GraphError, Result};
 
 /// A recipe for random connected labelled graphs: each graph is a random spanning tree (vertex
 /// `v` hangs below a uniformly drawn earlier vertex) plus a few extra edges, with uniformly
-/// drawn vertex and edge labels. The same recipe always gives the same database.
+/// drawn vertex and edge labels, from the house generator [`SplitMix64`]. The same recipe
+/// always gives the same database.
 ///
 /// # Example
 /// ```
@@ -72,14 +75,8 @@ impl RandomGraphs {
                 self.vertex_labels, self.edge_labels
             )));
         }
-        let mut state = self.seed | 1;
-        // xorshift64: small, fast and the same on every platform
-        let mut draw = move |below: u32| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % u64::from(below)) as u32
-        };
+        let mut rng = SplitMix64::new(self.seed);
+        let mut draw = move |below: u32| rng.below(u64::from(below)) as u32;
         let (mut node_ptr, mut labels) = (vec![0], Vec::new());
         let (mut edge_ptr, mut edges, mut edge_labels) = (vec![0], Vec::new(), Vec::new());
         let mut pairs: Vec<[u32; 2]> = Vec::new();

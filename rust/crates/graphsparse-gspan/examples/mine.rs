@@ -9,7 +9,7 @@
 use graphsparse_base::RunControl;
 use std::time::Instant;
 
-use graphsparse_gspan::{MinerParams, mine_frequent, mine_frequent_parallel};
+use graphsparse_gspan::{Check, MinerParams, Parallel, mine_frequent};
 
 fn cpu_seconds() -> f64 {
     // /proc/self/stat fields 14 and 15: user and system time in clock ticks (Linux only)
@@ -82,7 +82,10 @@ fn main() {
     if let Some(n) = env("GSPAN_SPLIT_EMBEDDINGS") {
         params = params.split_embeddings(n);
     }
-    let params = params.check().unwrap();
+    let params = params
+        .parallel(Parallel::from(threads > 0))
+        .check()
+        .unwrap();
     let cancel = RunControl::new();
     let cpu0 = cpu_seconds();
     let mut busy = Vec::new();
@@ -95,7 +98,7 @@ fn main() {
             .build()
             .unwrap();
         let res = pool
-            .install(|| mine_frequent_parallel(&data.db, &params, &cancel))
+            .install(|| mine_frequent(&data.db, &params, &cancel))
             .unwrap();
         busy = thread_cpu_seconds("gspan-worker");
         res

@@ -298,26 +298,6 @@ impl DfsCode {
         path
     }
 
-    /// True when this code is the minimum DFS code of its own graph (the canonical form).
-    ///
-    /// # Complexity
-    /// Grows with the number of automorphisms of the pattern; stops at the first edge where a
-    /// smaller code appears.
-    ///
-    /// # Example
-    /// ```
-    /// use graphsparse_gspan::{DfsCode, DfsEdge};
-    /// // the path 1-0-1 (vertex labels) started from its middle is minimal ...
-    /// let a = DfsCode::from_edges(vec![DfsEdge::new(0, 1, 0, 0, 1), DfsEdge::new(0, 2, 0, 0, 1)]).unwrap();
-    /// assert!(a.is_min());
-    /// // ... started from an end it is not
-    /// let b = DfsCode::from_edges(vec![DfsEdge::new(0, 1, 1, 0, 0), DfsEdge::new(1, 2, 0, 0, 1)]).unwrap();
-    /// assert!(!b.is_min());
-    /// ```
-    pub fn is_min(&self) -> bool {
-        crate::mincode::MinCodeScratch::default().is_min(&self.edges)
-    }
-
     pub(crate) fn from_edges_unchecked(edges: Vec<DfsEdge>) -> Self {
         Self { edges }
     }

@@ -1,24 +1,15 @@
 //! Error type of the gSpan crate.
 
+use graphsparse_base::InputError;
 use graphsparse_graph::GraphError;
 
 /// Errors returned by the miner, the parameter checks and the DFS-code utilities.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum GspanError {
-    /// `min_support` must be at least 1 (it is an absolute number of graphs).
-    #[error("min_support must be >= 1 (an absolute number of graphs), got {0}")]
-    InvalidMinSupport(usize),
-    /// A parallel-split parameter is out of range.
-    #[error("{name} must be >= {min}, got {value}")]
-    InvalidParameter {
-        /// Name of the parameter.
-        name: &'static str,
-        /// Smallest accepted value.
-        min: u64,
-        /// The value given.
-        value: u64,
-    },
+    /// A parameter is out of range (`min_support`, `split_embeddings`; the message names it).
+    #[error(transparent)]
+    Input(#[from] InputError),
     /// The database is too large for the 32-bit embedding store.
     #[error("database too large: {0} (at most 2^31 - 1 edges and 2^32 - 1 vertices)")]
     TooLarge(String),

@@ -5,7 +5,7 @@ use graphsparse_graph::GraphDatabase;
 
 use crate::code::DfsCode;
 use crate::error::Result;
-use crate::miner::{mine, mine_parallel};
+use crate::miner::mine;
 use crate::params::MinerValidParams;
 use crate::visit::{MiningStats, Node, ParallelVisitor, Visit, Visitor};
 
@@ -72,7 +72,9 @@ impl ParallelVisitor for CollectVisitor {
     }
 }
 
-/// All frequent connected subgraphs of `db` (serial).
+/// All frequent connected subgraphs of `db`, in canonical order (increasing DFS code); in
+/// parallel on the current rayon pool under the policy of `params`, with the same patterns in
+/// the same order for any number of threads (when not truncated).
 ///
 /// # Errors
 /// As [`mine`].
@@ -81,7 +83,7 @@ impl ParallelVisitor for CollectVisitor {
 /// ```
 /// use graphsparse_base::RunControl;
 /// use graphsparse_graph::parse_gspan;
-/// use graphsparse_gspan::{mine_frequent, MinerParams};
+/// use graphsparse_gspan::{mine_frequent, Check, MinerParams};
 /// let text = "t # 0\nv 0 0\nv 1 1\nv 2 0\ne 0 1 0\ne 1 2 0\nt # 1\nv 0 0\nv 1 1\ne 0 1 0\n";
 /// let db = parse_gspan(text, "<doc>").unwrap().db;
 /// let params = MinerParams::new().min_support(2).single_vertices(true).check().unwrap();
@@ -102,27 +104,6 @@ pub fn mine_frequent(
 ) -> Result<MiningResult> {
     let mut v = CollectVisitor::default();
     let stats = mine(db, params, &mut v, ctl)?;
-    Ok(MiningResult {
-        patterns: v.patterns,
-        stats,
-    })
-}
-
-/// As [`mine_frequent`], in parallel on the current rayon pool; the same patterns in the
-/// same order for any number of threads (when not truncated).
-///
-/// # Errors
-/// As [`mine`].
-///
-/// # Complexity
-/// As [`mine_parallel`], plus the copies of [`mine_frequent`].
-pub fn mine_frequent_parallel(
-    db: &GraphDatabase,
-    params: &MinerValidParams,
-    ctl: &RunControl,
-) -> Result<MiningResult> {
-    let mut v = CollectVisitor::default();
-    let stats = mine_parallel(db, params, &mut v, ctl)?;
     Ok(MiningResult {
         patterns: v.patterns,
         stats,

@@ -22,13 +22,13 @@
 //! frequent ones' embeddings), and holds the embeddings of one frontier. Nothing depends on how
 //! the parts are sized. Single-vertex patterns are not part of the rounds.
 
-use graphsparse_base::{Meter, RunControl, Truncation};
+use graphsparse_base::{Check, Meter, RunControl, Truncation};
 use graphsparse_graph::GraphDatabase;
 use rayon::prelude::*;
 
 use crate::code::{DfsCode, DfsEdge};
 use crate::error::{GspanError, Result};
-use crate::miner::{SerialMode, mine_with_meter};
+use crate::miner::{SerialMode, mine_serial_with_meter};
 use crate::params::{MinerParams, MinerValidParams};
 use crate::resume::{Embeddings, MiningIndex, below_checked};
 use crate::visit::{Node, Visit, Visitor};
@@ -289,7 +289,7 @@ where
 {
     if frontier.size == 0 {
         let mut v = make(0);
-        mine_with_meter(db, &index.params, &mut v, meter)?;
+        mine_serial_with_meter(db, &index.params, &mut v, meter)?;
         return Ok(vec![v]);
     }
     Ok(frontier

@@ -10,14 +10,14 @@
 //! * [`DfsCode`], [`DfsEdge`]: codes, gSpan's DFS lexicographic order (`Ord`), the minimum-code
 //!   test [`DfsCode::is_min`], conversion to a graph; [`min_dfs_code`] canonicalises any small
 //!   connected labelled graph.
-//! * [`MinerParams`] → [`MinerValidParams`]: `min_support` (absolute), `max_size` (edges),
-//!   single-vertex patterns, a node and time [`Budget`]; every traversal takes the caller's
-//!   [`RunControl`] (cancellation, progress).
-//! * [`mine`] / [`mine_parallel`]: the traversal, driving a [`Visitor`] /
-//!   [`ParallelVisitor`]; [`mine_frequent`] / [`mine_frequent_parallel`] collect all patterns
-//!   in canonical order (increasing DFS code).
-//! * [`Node::embeddings`], [`MiningIndex`], [`mine_below`] / [`mine_below_parallel`]: keep
-//!   a pruned node's embeddings and expand it later without re-embedding its ancestors.
+//! * [`MinerParams`] → ([`Check`]) → [`MinerValidParams`]: `min_support` (absolute),
+//!   `max_size` (edges), single-vertex patterns, a node and time [`Budget`], the [`Parallel`]
+//!   policy; every traversal takes the caller's [`RunControl`] (cancellation, progress).
+//! * [`mine`]: the traversal, serial or parallel by the policy, driving a
+//!   [`ParallelVisitor`] (a [`Visitor`] that can fork and join); [`mine_frequent`] collects
+//!   all patterns in canonical order (increasing DFS code).
+//! * [`Node::embeddings`], [`MiningIndex`], [`mine_below`]: keep a pruned node's embeddings
+//!   and expand it later without re-embedding its ancestors.
 //! * [`LevelIndex`], [`Frontier`], [`count_extensions`], [`extend_frontier`]: level-wise
 //!   rounds over one part of a partitioned database, for exact mining with supports summed
 //!   across the parts.
@@ -31,7 +31,7 @@
 //! ```
 //! use graphsparse_base::RunControl;
 //! use graphsparse_graph::parse_gspan;
-//! use graphsparse_gspan::{mine_frequent, MinerParams};
+//! use graphsparse_gspan::{mine_frequent, Check, MinerParams};
 //!
 //! // two molecules sharing the fragment C-C-O
 //! let text = "t # 0\nv 0 C\nv 1 C\nv 2 O\ne 0 1 1\ne 1 2 1\n\
@@ -49,6 +49,7 @@
 //! [2]: https://doi.org/10.1007/s10994-013-5371-4
 
 mod code;
+mod embed;
 mod error;
 mod frequent;
 mod levels;
@@ -61,13 +62,11 @@ mod visit;
 
 pub use code::{DfsCode, DfsEdge, PatternGraph};
 pub use error::{GspanError, Result};
-pub use frequent::{
-    CollectVisitor, FoundPattern, MiningResult, mine_frequent, mine_frequent_parallel,
-};
-pub use graphsparse_base::{Budget, RunControl, Truncation};
+pub use frequent::{CollectVisitor, FoundPattern, MiningResult, mine_frequent};
+pub use graphsparse_base::{Budget, Check, Parallel, RunControl, Truncation};
 pub use levels::{Extension, Frontier, LevelCount, LevelIndex, count_extensions, extend_frontier};
 pub use mincode::min_dfs_code;
-pub use miner::{mine, mine_parallel, mine_parallel_with_meter, mine_with_meter};
+pub use miner::{mine, mine_with_meter};
 pub use params::{MinerParams, MinerValidParams};
-pub use resume::{Embeddings, MiningIndex, mine_below, mine_below_parallel};
+pub use resume::{Embeddings, MiningIndex, mine_below};
 pub use visit::{MiningStats, Node, ParallelVisitor, Visit, Visitor};

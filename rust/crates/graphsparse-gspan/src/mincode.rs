@@ -373,6 +373,30 @@ fn count_components(n: usize, edges: &[[u32; 2]]) -> usize {
     comps
 }
 
+// The minimum-code test of a code lives with the machinery it runs (the code module stays a
+// leaf that this one builds on).
+impl DfsCode {
+    /// True when this code is the minimum DFS code of its own graph (the canonical form).
+    ///
+    /// # Complexity
+    /// Grows with the number of automorphisms of the pattern; stops at the first edge where a
+    /// smaller code appears.
+    ///
+    /// # Example
+    /// ```
+    /// use graphsparse_gspan::{DfsCode, DfsEdge};
+    /// // the path 1-0-1 (vertex labels) started from its middle is minimal ...
+    /// let a = DfsCode::from_edges(vec![DfsEdge::new(0, 1, 0, 0, 1), DfsEdge::new(0, 2, 0, 0, 1)]).unwrap();
+    /// assert!(a.is_min());
+    /// // ... started from an end it is not
+    /// let b = DfsCode::from_edges(vec![DfsEdge::new(0, 1, 1, 0, 0), DfsEdge::new(1, 2, 0, 0, 1)]).unwrap();
+    /// assert!(!b.is_min());
+    /// ```
+    pub fn is_min(&self) -> bool {
+        MinCodeScratch::default().is_min(self.edges())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

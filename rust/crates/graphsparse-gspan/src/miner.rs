@@ -22,10 +22,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use graphsparse_base::{Meter, RunControl};
 use graphsparse_graph::GraphDatabase;
 use rayon::prelude::*;
-// a fast non-cryptographic hash for the extension map (keys are a few u32s; no DoS concern)
-use rustc_hash::FxBuildHasher;
 
 use crate::code::{DfsCode, DfsEdge};
+use crate::embed::{Base, Chain, Child, Emb, Level};
 use crate::error::Result;
 use crate::mincode::MinCodeScratch;
 use crate::params::MinerValidParams;
@@ -37,143 +36,6 @@ const NONE: u32 = u32::MAX;
 const POLL_EVERY: usize = 1024;
 /// Embeddings whose parent chains are walked together (a multiple divides `POLL_EVERY`).
 const WALK_BATCH: usize = 16;
-
-/// One embedding: at depth 0, `prev` and `v` are the data vertices of DFS indices 0 and 1;
-/// deeper, `prev` indexes the parent node's embedding and `v` is the data vertex reached by
-/// the code's last edge.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Emb {
-    pub(crate) prev: u32,
-    pub(crate) v: u32,
-}
-
-#[derive(Debug, Clone)]
-struct Child {
-    edge: DfsEdge,
-    embs: Vec<Emb>,
-    gids: Vec<u32>,
-    counts: Vec<u32>,
-    /// cannot reach the minimum support any more: embeddings are no longer stored
-    dead: bool,
-}
-
-impl Default for Child {
-    fn default() -> Self {
-        Self {
-            edge: DfsEdge::new(0, 0, 0, 0, 0),
-            embs: Vec::new(),
-            gids: Vec::new(),
-            counts: Vec::new(),
-            dead: false,
-        }
-    }
-}
-
-impl Child {
-    fn clear(&mut self) {
-        self.embs.clear();
-        self.gids.clear();
-        self.counts.clear();
-    }
-
-    /// Adds an embedding in graph `gid`, after which the parent occurs in `remaining` more
-    /// graphs: a child that can no longer reach `min_support` stops storing embeddings.
-    #[inline]
-    fn push(&mut self, emb: Emb, gid: u32, remaining: usize, min_support: usize) {
-        if self.dead {
-            return;
-        }
-        match self.gids.last() {
-            Some(&g) if g == gid => {
-                self.embs.push(emb);
-                *self.counts.last_mut().expect("invariant: parallel to gids") += 1;
-            }
-            _ => {
-                if self.gids.len() + 1 + remaining < min_support {
-                    self.dead = true;
-                    self.clear();
-                    return;
-                }
-                self.embs.push(emb);
-                self.gids.push(gid);
-                self.counts.push(1);
-            }
-        }
-    }
-}
-
-/// The children of the node being expanded at one depth.
-#[derive(Debug, Default)]
-pub(crate) struct Level {
-    children: Vec<Child>,
-    n: usize,
-    map: HashMap<DfsEdge, u32, FxBuildHasher>,
-    /// frequent, minimal children in canonical (increasing extension) order
-    order: Vec<u32>,
-    /// dense extension keys: `(generation, child)` per `(vertex, label pair, direction)`
-    table: Vec<(u32, u32)>,
-    generation: u32,
-    min_support: usize,
-}
-
-impl Level {
-    /// Empties the level for a new node whose dense key table needs `table_len` slots.
-    fn reset(&mut self, table_len: usize, min_support: usize) {
-        for c in &mut self.children[..self.n] {
-            c.clear();
-            c.dead = false;
-        }
-        self.min_support = min_support;
-        self.n = 0;
-        self.map.clear();
-        self.order.clear();
-        if self.table.len() < table_len {
-            self.table.resize(table_len, (0, 0));
-        }
-        if self.generation == u32::MAX {
-            self.table.fill((0, 0));
-            self.generation = 0;
-        }
-        self.generation += 1;
-    }
-
-    fn new_child(&mut self, key: DfsEdge) -> usize {
-        let i = self.n;
-        if i == self.children.len() {
-            self.children.push(Child::default());
-        }
-        self.children[i].edge = key;
-        self.n += 1;
-        i
-    }
-
-    /// Adds an embedding to the child `key`, found through the dense table slot `slot` when
-    /// given, else through the hash map.
-    #[inline]
-    fn add(&mut self, slot: Option<usize>, key: DfsEdge, emb: Emb, gid: u32, remaining: usize) {
-        let idx = match slot {
-            Some(s) => {
-                let (g, i) = self.table[s];
-                if g == self.generation {
-                    i as usize
-                } else {
-                    let i = self.new_child(key);
-                    self.table[s] = (self.generation, i as u32);
-                    i
-                }
-            }
-            None => match self.map.get(&key) {
-                Some(&i) => i as usize,
-                None => {
-                    let i = self.new_child(key);
-                    self.map.insert(key, i as u32);
-                    i
-                }
-            },
-        };
-        self.children[idx].push(emb, gid, remaining, self.min_support);
-    }
-}
 
 /// State shared by every worker of one traversal.
 pub(crate) struct Shared<'a> {
@@ -256,70 +118,6 @@ impl<'a> Shared<'a> {
 
     pub(crate) fn give_back(&self, w: Worker) {
         self.spare.lock().unwrap_or_else(|p| p.into_inner()).push(w);
-    }
-}
-
-/// Embeddings of the levels above a task's own, borrowed from the thread that forked it:
-/// level `t < prefix.len()` is `prefix[t]`, level `prefix.len()` is `top` (the task's root,
-/// which occurs in the graphs `top_gids`).
-#[derive(Clone, Copy, Default)]
-pub(crate) struct Base<'a> {
-    pub(crate) prefix: &'a [&'a [Emb]],
-    pub(crate) top: Option<&'a [Emb]>,
-    pub(crate) top_gids: &'a [u32],
-}
-
-impl<'a> Base<'a> {
-    pub(crate) fn len(&self) -> usize {
-        self.prefix.len() + usize::from(self.top.is_some())
-    }
-
-    fn get(&self, t: usize) -> &'a [Emb] {
-        if t < self.prefix.len() {
-            self.prefix[t]
-        } else {
-            self.top.expect("invariant: t < len()")
-        }
-    }
-}
-
-/// The embedding arrays of a visited node and its ancestors, as a [`Node`] borrows them: level
-/// `t` (code length `t + 1`) is `base.get(t)` below `base.len()`, else the current child of
-/// `levels[t]`; `depth` levels in all.
-#[derive(Clone, Copy, Default)]
-pub(crate) struct Chain<'a> {
-    base: Base<'a>,
-    levels: &'a [Level],
-    cur: &'a [u32],
-    depth: usize,
-    /// `(graphs, vertices)` of the database.
-    shape: (usize, usize),
-}
-
-impl std::fmt::Debug for Chain<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Chain").field("depth", &self.depth).finish()
-    }
-}
-
-impl<'a> Chain<'a> {
-    /// Number of levels (the node's code length; 0 for single vertices).
-    pub(crate) fn depth(&self) -> usize {
-        self.depth
-    }
-
-    /// `(graphs, vertices)` of the database traversed.
-    pub(crate) fn shape(&self) -> (usize, usize) {
-        self.shape
-    }
-
-    /// The embeddings of the ancestor at code length `t + 1` (`t < depth`).
-    pub(crate) fn get(&self, t: usize) -> &'a [Emb] {
-        if t < self.base.len() {
-            self.base.get(t)
-        } else {
-            &self.levels[t].children[self.cur[t] as usize].embs
-        }
     }
 }
 
@@ -954,16 +752,27 @@ fn visit_single_vertices<V: Visitor>(db: &GraphDatabase, sh: &Shared<'_>, v: &mu
     false
 }
 
-/// Traverses the gSpan tree of `db` serially, calling `visitor` at every node.
+/// Traverses the gSpan tree of `db`, calling `visitor` at every node.
 ///
 /// Nodes are the connected patterns with support >= `min_support` and at most `max_size`
 /// edges, each visited once through its minimum DFS code, in pre-order with children in
 /// increasing code order (so the pre-order is the increasing DFS-code order). Single-vertex
 /// patterns, when enabled, come first, by label.
 ///
+/// With [`MinerParams::parallel`](crate::MinerParams::parallel) other than
+/// [`Parallel::Serial`](graphsparse_base::Parallel::Serial), sibling subtrees run in parallel on
+/// the current rayon pool: call it inside `pool.install(..)` to choose the pool; the crate never
+/// builds or configures the global pool. Every node (with two or more children) shallower than
+/// `split_depth` edges, and every deeper one whose frequent children hold at least
+/// `split_embeddings` embeddings, forks the visitor once per child and joins the forks back in
+/// child order (see [`ParallelVisitor`]); rayon's work stealing spreads the subtrees. A complete
+/// traversal gives the same joined result for any number of threads; a truncated one (node or
+/// time budget, cancellation) stops wherever each thread was. A serial traversal never calls
+/// `fork` or `join`.
+///
 /// # Arguments
 /// * `db` – the graphs (may be disconnected; patterns are connected).
-/// * `params` – validated parameters ([`crate::MinerParams::check`]).
+/// * `params` – validated parameters ([`crate::MinerParams`] through [`Check`](crate::Check)).
 /// * `visitor` – receives every node; [`Visit::Prune`] skips a subtree.
 /// * `ctl` – the caller's handle: [`RunControl::cancel`] (from another thread) stops the
 ///   traversal within a few milliseconds; its progress counts the nodes visited.
@@ -976,19 +785,28 @@ fn visit_single_vertices<V: Visitor>(db: &GraphDatabase, sh: &Shared<'_>, v: &mu
 /// [`crate::GspanError::TooLarge`] for databases beyond the 32-bit embedding store.
 ///
 /// # Complexity
-/// Memory is one frontier of embeddings per depth (8 bytes each), not the whole tree.
+/// Memory is one frontier of embeddings per depth (8 bytes each), not the whole tree; the
+/// parallel traversal spreads the same total work over the pool.
 ///
 /// # Example
 /// ```
 /// use graphsparse_base::RunControl;
 /// use graphsparse_graph::parse_gspan;
-/// use graphsparse_gspan::{mine, MinerParams, Node, Visit, Visitor};
+/// use graphsparse_gspan::{mine, Check, MinerParams, Node, ParallelVisitor, Visit, Visitor};
 ///
 /// struct Count(usize);
 /// impl Visitor for Count {
 ///     fn pre(&mut self, _: &Node<'_>) -> Visit {
 ///         self.0 += 1;
 ///         Visit::Continue
+///     }
+/// }
+/// impl ParallelVisitor for Count {
+///     fn fork(&self) -> Self {
+///         Count(0)
+///     }
+///     fn join(&mut self, child: Self) {
+///         self.0 += child.0;
 ///     }
 /// }
 /// let db = parse_gspan("t # 0\nv 0 0\nv 1 0\nv 2 0\ne 0 1 0\ne 1 2 0\ne 2 0 0\n", "<doc>")
@@ -1001,13 +819,13 @@ fn visit_single_vertices<V: Visitor>(db: &GraphDatabase, sh: &Shared<'_>, v: &mu
 /// assert_eq!(stats.nodes_visited, 3);
 /// assert!(stats.truncation.is_none());
 /// ```
-pub fn mine<V: Visitor>(
+pub fn mine<V: ParallelVisitor>(
     db: &GraphDatabase,
     params: &MinerValidParams,
     visitor: &mut V,
     ctl: &RunControl,
 ) -> Result<MiningStats> {
-    traverse::<V, SerialMode>(db, params, visitor, &params.budget().start(ctl))
+    mine_with_meter(db, params, visitor, &params.budget().start(ctl))
 }
 
 /// As [`mine`], under a budget the caller already started: the traversal claims its nodes from
@@ -1019,7 +837,22 @@ pub fn mine<V: Visitor>(
 ///
 /// # Complexity
 /// As [`mine`].
-pub fn mine_with_meter<V: Visitor>(
+pub fn mine_with_meter<V: ParallelVisitor>(
+    db: &GraphDatabase,
+    params: &MinerValidParams,
+    visitor: &mut V,
+    meter: &Meter<'_>,
+) -> Result<MiningStats> {
+    if params.parallel().enabled() {
+        traverse::<V, ParallelMode>(db, params, visitor, meter)
+    } else {
+        traverse::<V, SerialMode>(db, params, visitor, meter)
+    }
+}
+
+/// [`mine_with_meter`] on the calling thread for a visitor that cannot fork (the crate's own
+/// level-wise counters), whatever the policy of `params`.
+pub(crate) fn mine_serial_with_meter<V: Visitor>(
     db: &GraphDatabase,
     params: &MinerValidParams,
     visitor: &mut V,
@@ -1028,51 +861,23 @@ pub fn mine_with_meter<V: Visitor>(
     traverse::<V, SerialMode>(db, params, visitor, meter)
 }
 
-/// As [`mine`], with sibling subtrees run in parallel on the current rayon pool.
-///
-/// Call it inside `pool.install(..)` to choose the pool; the crate never builds or
-/// configures the global pool. Every node (with two or more children) shallower than
-/// `split_depth` edges, and every deeper one whose frequent children hold at least
-/// `split_embeddings` embeddings, forks the visitor once per child and joins the forks back
-/// in child order (see [`ParallelVisitor`]); rayon's work stealing spreads the subtrees. A complete traversal
-/// gives the same joined result for any number of threads; a truncated one (node or time
-/// budget, cancellation) stops wherever each thread was.
-///
-/// # Errors
-/// As [`mine`].
-///
-/// # Complexity
-/// As [`mine`] in total work, spread over the pool.
-pub fn mine_parallel<V: ParallelVisitor>(
-    db: &GraphDatabase,
-    params: &MinerValidParams,
-    visitor: &mut V,
-    ctl: &RunControl,
-) -> Result<MiningStats> {
-    traverse::<V, ParallelMode>(db, params, visitor, &params.budget().start(ctl))
-}
-
-/// As [`mine_parallel`], under a budget the caller already started (see [`mine_with_meter`]).
-///
-/// # Errors
-/// As [`mine`].
-///
-/// # Complexity
-/// As [`mine_parallel`].
-pub fn mine_parallel_with_meter<V: ParallelVisitor>(
-    db: &GraphDatabase,
-    params: &MinerValidParams,
-    visitor: &mut V,
-    meter: &Meter<'_>,
-) -> Result<MiningStats> {
-    traverse::<V, ParallelMode>(db, params, visitor, meter)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frequent::CollectVisitor;
     use crate::params::MinerParams;
+    use graphsparse_base::Check;
+
+    /// The patterns of a traversal, `(code, graph ids)` in visiting order.
+    #[derive(Default)]
+    struct Patterns(Vec<(DfsCode, Vec<u32>)>);
+
+    impl Visitor for Patterns {
+        fn pre(&mut self, node: &Node<'_>) -> Visit {
+            self.0
+                .push((node.code().clone(), node.graph_ids().to_vec()));
+            Visit::Continue
+        }
+    }
 
     /// 24 random graphs: 9 vertices, 3 vertex labels, 2 edge labels.
     fn random_db() -> GraphDatabase {
@@ -1091,11 +896,11 @@ mod tests {
     #[test]
     fn hashed_extension_keys_equal_dense_keys() {
         let db = random_db();
-        let params = MinerParams::new().min_support(3).check().unwrap();
+        let params = MinerParams::new().min_support(2).check().unwrap();
         let ctl = RunControl::new();
-        let mut prepared = Prepared::new(&db, 3).unwrap();
+        let mut prepared = Prepared::new(&db, 2).unwrap();
         assert!(prepared.dense_keys);
-        let mut dense = CollectVisitor::default();
+        let mut dense = Patterns::default();
         let s1 = traverse_prepared::<_, SerialMode>(
             &db,
             &prepared,
@@ -1104,7 +909,7 @@ mod tests {
             &params.budget().start(&ctl),
         );
         prepared.dense_keys = false;
-        let mut hashed = CollectVisitor::default();
+        let mut hashed = Patterns::default();
         let s2 = traverse_prepared::<_, SerialMode>(
             &db,
             &prepared,
@@ -1112,12 +917,8 @@ mod tests {
             &mut hashed,
             &params.budget().start(&ctl),
         );
-        assert!(
-            dense.patterns.len() > 100,
-            "{} patterns",
-            dense.patterns.len()
-        );
-        assert_eq!(dense.patterns, hashed.patterns);
+        assert!(dense.0.len() > 100, "{} patterns", dense.0.len());
+        assert_eq!(dense.0, hashed.0);
         assert_eq!(
             (s1.nodes_visited, s1.non_minimal),
             (s2.nodes_visited, s2.non_minimal)

@@ -1,27 +1,31 @@
-//! Miner parameters as a linfa-style triplet: unchecked builder → `check()` → validated params.
+//! Miner parameters as a linfa-style triplet: unchecked builder → [`Check::check`] → validated
+//! params.
 
 use std::time::Duration;
 
-use graphsparse_base::Budget;
+use graphsparse_base::{Budget, Check, Parallel, check_range};
 
 use crate::error::{GspanError, Result};
 
 /// Unchecked parameters of a gSpan traversal (a builder).
 ///
 /// Defaults: `min_support = 1`, `max_size = None` (unbounded), no single-vertex patterns, no
-/// node or time budget, parallel split depth 3 and split threshold 1 000 embeddings.
+/// node or time budget, a serial traversal ([`Parallel::Serial`]), parallel split depth 3 and
+/// split threshold 1 000 embeddings.
 ///
 /// # Example
 /// ```
 /// use std::time::Duration;
-/// use graphsparse_gspan::MinerParams;
+/// use graphsparse_gspan::{Check, MinerParams, Parallel};
 /// let params = MinerParams::new()
 ///     .min_support(19)
 ///     .max_size(Some(6))
 ///     .time_limit(Some(Duration::from_secs(60)))
+///     .parallel(Parallel::Auto)
 ///     .check()
 ///     .unwrap();
 /// assert_eq!(params.min_support(), 19);
+/// assert_eq!(params.parallel(), Parallel::Auto);
 /// assert!(MinerParams::new().min_support(0).check().is_err());
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +34,7 @@ pub struct MinerParams {
     max_size: Option<usize>,
     single_vertices: bool,
     budget: Budget,
+    parallel: Parallel,
     split_depth: usize,
     split_embeddings: usize,
 }
@@ -48,6 +53,7 @@ impl MinerParams {
             max_size: None,
             single_vertices: false,
             budget: Budget::UNLIMITED,
+            parallel: Parallel::Serial,
             split_depth: 3,
             split_embeddings: 1_000,
         }
@@ -68,6 +74,11 @@ impl MinerParams {
         max_nodes: Option<u64> => budget.max_nodes,
         /// Stop after this much wall time, counted from the start of the call (`None`: no limit).
         time_limit: Option<Duration> => budget.time_limit,
+        /// Whether sibling subtrees may run on the current rayon pool (default
+        /// [`Parallel::Serial`]: the calling thread only). Every policy but `Serial` runs the
+        /// traversal in parallel (its work is not known up front), splitting by the two rules
+        /// below.
+        parallel: Parallel => parallel,
         /// Parallel traversal only: every node shallower than this many edges hands each child
         /// subtree to a separate task (default 3; 0 splits only by size).
         split_depth: usize => split_depth,
@@ -79,31 +90,38 @@ impl MinerParams {
         /// sees the same sequence of forks and joins whatever the pool size.
         split_embeddings: usize => split_embeddings,
     }
+}
+
+impl Check for MinerParams {
+    type Checked = MinerValidParams;
+    type Error = GspanError;
 
     /// Validates the parameters.
     ///
     /// # Errors
-    /// [`GspanError::InvalidMinSupport`] when `min_support == 0`;
-    /// [`GspanError::InvalidParameter`] when `split_embeddings == 0`.
+    /// [`GspanError::Input`] naming `min_support` when it is 0 and `split_embeddings` when
+    /// it is 0.
     ///
     /// # Complexity
     /// O(1).
-    pub fn check(self) -> Result<MinerValidParams> {
-        if self.min_support == 0 {
-            return Err(GspanError::InvalidMinSupport(0));
-        }
-        if self.split_embeddings == 0 {
-            return Err(GspanError::InvalidParameter {
-                name: "split_embeddings",
-                min: 1,
-                value: 0,
-            });
-        }
+    fn check(self) -> Result<MinerValidParams> {
+        check_range(
+            "min_support",
+            self.min_support as f64,
+            ">= 1 (an absolute number of graphs)",
+            |v| v >= 1.0,
+        )?;
+        check_range(
+            "split_embeddings",
+            self.split_embeddings as f64,
+            ">= 1",
+            |v| v >= 1.0,
+        )?;
         Ok(MinerValidParams(self))
     }
 }
 
-/// Validated miner parameters, produced by [`MinerParams::check`].
+/// Validated miner parameters, produced by [`Check::check`] on [`MinerParams`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MinerValidParams(MinerParams);
 
@@ -136,6 +154,11 @@ impl MinerValidParams {
     /// Time budget.
     pub const fn time_limit(&self) -> Option<Duration> {
         self.0.budget.time_limit
+    }
+
+    /// Whether the traversal may run on the current rayon pool.
+    pub const fn parallel(&self) -> Parallel {
+        self.0.parallel
     }
 
     /// Depth above which the parallel traversal always splits.

@@ -4,7 +4,7 @@
 //! so a node that was pruned cannot be expanded later without walking down to it again (every
 //! ancestor re-embedded). A caller that expects to come back to a node (a search that caches
 //! the visited tree) can copy its embeddings with [`Node::embeddings`] while the visitor sees
-//! it, and later run [`mine_below`] / [`mine_below_parallel`] from that copy: the subtree below
+//! it, and later run [`mine_below`] from that copy: the subtree below
 //! the node is visited exactly as a full traversal would visit it, with no work above it.
 
 use std::sync::Mutex;
@@ -13,8 +13,9 @@ use graphsparse_base::Meter;
 use graphsparse_graph::GraphDatabase;
 
 use crate::code::DfsCode;
+use crate::embed::{Base, Emb};
 use crate::error::{GspanError, Result};
-use crate::miner::{Base, Emb, Mode, ParallelMode, SerialMode, Shared, Worker};
+use crate::miner::{Mode, ParallelMode, SerialMode, Shared, Worker};
 use crate::params::MinerValidParams;
 use crate::prepared::Prepared;
 use crate::visit::{MiningStats, Node, ParallelVisitor, Visitor};
@@ -174,13 +175,23 @@ impl Node<'_> {
     /// ```
     /// use graphsparse_base::RunControl;
     /// use graphsparse_graph::parse_gspan;
-    /// use graphsparse_gspan::{mine, Embeddings, MinerParams, Node, Visit, Visitor};
+    /// use graphsparse_gspan::{
+    ///     mine, Check, Embeddings, MinerParams, Node, ParallelVisitor, Visit, Visitor,
+    /// };
     ///
     /// struct KeepFirst(Option<Embeddings>);
     /// impl Visitor for KeepFirst {
     ///     fn pre(&mut self, node: &Node<'_>) -> Visit {
     ///         self.0 = node.embeddings();
     ///         Visit::Prune // stop at the first one-edge pattern
+    ///     }
+    /// }
+    /// impl ParallelVisitor for KeepFirst {
+    ///     fn fork(&self) -> Self {
+    ///         KeepFirst(None)
+    ///     }
+    ///     fn join(&mut self, child: Self) {
+    ///         self.0 = self.0.take().or(child.0);
     ///     }
     /// }
     /// let db = parse_gspan("t # 0\nv 0 0\nv 1 0\nv 2 0\ne 0 1 0\ne 1 2 0\n", "<doc>").unwrap().db;
@@ -374,7 +385,8 @@ pub(crate) fn below_checked<V: Visitor, M: Mode<V>>(
 }
 
 /// Traverses the subtree below the node whose embeddings are `emb` (not the node itself),
-/// serially, calling `visitor` at every node exactly as [`crate::mine`] would below that node.
+/// calling `visitor` at every node exactly as [`crate::mine`] would below that node (in
+/// parallel under the policy and split rule of `params`, as there).
 ///
 /// # Arguments
 /// * `index` – the database, prepared with [`MiningIndex::new`] for `params`.
@@ -398,7 +410,8 @@ pub(crate) fn below_checked<V: Visitor, M: Mode<V>>(
 /// use graphsparse_base::{Budget, RunControl};
 /// use graphsparse_graph::parse_gspan;
 /// use graphsparse_gspan::{
-///     mine, mine_below, Embeddings, MinerParams, MiningIndex, Node, Visit, Visitor,
+///     mine, mine_below, Check, Embeddings, MinerParams, MiningIndex, Node, ParallelVisitor,
+///     Visit, Visitor,
 /// };
 ///
 /// /// Records the depths seen; keeps the first node's embeddings and prunes it.
@@ -411,6 +424,14 @@ pub(crate) fn below_checked<V: Visitor, M: Mode<V>>(
 ///             return Visit::Prune;
 ///         }
 ///         Visit::Continue
+///     }
+/// }
+/// impl ParallelVisitor for Codes {
+///     fn fork(&self) -> Self {
+///         Codes(Vec::new(), None)
+///     }
+///     fn join(&mut self, child: Self) {
+///         self.0.extend(child.0);
 ///     }
 /// }
 /// let db = parse_gspan("t # 0\nv 0 0\nv 1 0\nv 2 0\ne 0 1 0\ne 1 2 0\ne 2 0 0\n", "<doc>")
@@ -426,30 +447,16 @@ pub(crate) fn below_checked<V: Visitor, M: Mode<V>>(
 /// mine_below(&index, &params, &emb, &mut v, &Budget::UNLIMITED.start(&ctl)).unwrap();
 /// assert_eq!(v.0, [1, 2, 3]); // the path and the triangle below it
 /// ```
-pub fn mine_below<V: Visitor>(
+pub fn mine_below<V: ParallelVisitor>(
     index: &MiningIndex,
     params: &MinerValidParams,
     emb: &Embeddings,
     visitor: &mut V,
     meter: &Meter<'_>,
 ) -> Result<MiningStats> {
-    below::<V, SerialMode>(index, params, emb, visitor, meter)
-}
-
-/// As [`mine_below`], with sibling subtrees run in parallel on the current rayon pool (the
-/// split rule and the guarantees of [`crate::mine_parallel`]).
-///
-/// # Errors
-/// As [`mine_below`].
-///
-/// # Complexity
-/// As [`mine_below`] in total work, spread over the pool.
-pub fn mine_below_parallel<V: ParallelVisitor>(
-    index: &MiningIndex,
-    params: &MinerValidParams,
-    emb: &Embeddings,
-    visitor: &mut V,
-    meter: &Meter<'_>,
-) -> Result<MiningStats> {
-    below::<V, ParallelMode>(index, params, emb, visitor, meter)
+    if params.parallel().enabled() {
+        below::<V, ParallelMode>(index, params, emb, visitor, meter)
+    } else {
+        below::<V, SerialMode>(index, params, emb, visitor, meter)
+    }
 }

@@ -1,7 +1,7 @@
 //! The visitor interface of the traversal and the statistics it returns.
 
 use crate::code::DfsCode;
-use crate::miner::Chain;
+use crate::embed::Chain;
 
 /// A visitor's answer for a node seen in pre-order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -95,7 +95,8 @@ pub trait Visitor {
     }
 }
 
-/// A visitor that can be split across threads, for [`crate::mine_parallel`].
+/// A visitor that can be split across threads, as [`crate::mine`] takes (a serial traversal
+/// never calls `fork` or `join`).
 ///
 /// Where the traversal runs sibling subtrees in parallel, it calls `fork` once per child
 /// subtree (in child order, before any of them starts), runs each subtree with its own fork,
@@ -112,7 +113,7 @@ pub trait Visitor {
 /// use std::sync::atomic::{AtomicU64, Ordering};
 /// use graphsparse_base::RunControl;
 /// use graphsparse_graph::parse_gspan;
-/// use graphsparse_gspan::{mine_parallel, MinerParams, Node, ParallelVisitor, Visit, Visitor};
+/// use graphsparse_gspan::{mine, Check, MinerParams, Node, Parallel, ParallelVisitor, Visit, Visitor};
 ///
 /// /// Finds the pattern with the largest total weight sum over its graphs, pruning with the
 /// /// bound "sum of the positive weights" (supports only shrink below a node).
@@ -169,10 +170,10 @@ pub trait Visitor {
 ///             t # 2\nv 0 1\nv 1 1\ne 0 1 0\n";
 /// let db = parse_gspan(text, "<doc>").unwrap().db;
 /// let weights = [2.0, -1.0, 0.5];
-/// let params = MinerParams::new().min_support(1).check().unwrap();
+/// let params = MinerParams::new().min_support(1).parallel(Parallel::Auto).check().unwrap();
 /// let mut v = Best { weights: &weights, bound: Arc::new(AtomicU64::new(0)), best: None };
-/// // `mine_parallel` runs on the rayon pool the caller installed (here: the global one)
-/// mine_parallel(&db, &params, &mut v, &RunControl::new()).unwrap();
+/// // a parallel traversal runs on the rayon pool the caller installed (here: the global one)
+/// mine(&db, &params, &mut v, &RunControl::new()).unwrap();
 /// let (gain, code) = v.best.unwrap();
 /// assert_eq!(gain, 2.0); // a pattern found in graph 0 only
 /// assert_eq!(code.len(), 2);

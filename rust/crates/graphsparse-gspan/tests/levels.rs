@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use common::{G, arb_graph, to_db, tuples};
 use graphsparse_base::RunControl;
 use graphsparse_gspan::{
-    DfsCode, DfsEdge, Embeddings, Frontier, LevelIndex, MinerParams, count_extensions,
+    Check, DfsCode, DfsEdge, Embeddings, Frontier, LevelIndex, MinerParams, count_extensions,
     extend_frontier, mine_frequent,
 };
 use proptest::prelude::*;

@@ -8,7 +8,7 @@ use graphsparse_base::RunControl;
 use std::path::PathBuf;
 
 use graphsparse_graph::{GraphDatabase, read_gspan, read_tu};
-use graphsparse_gspan::{MinerParams, MinerValidParams, mine_frequent, mine_frequent_parallel};
+use graphsparse_gspan::{Check, MinerParams, MinerValidParams, Parallel, mine_frequent};
 
 fn data(rel: &str) -> Option<PathBuf> {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -101,13 +101,19 @@ fn serial_equals_parallel(
     threads: &[usize],
 ) -> graphsparse_gspan::MiningResult {
     let serial = mine_frequent(db, params, &RunControl::new()).unwrap();
+    let parallel = params
+        .clone()
+        .into_params()
+        .parallel(Parallel::Auto)
+        .check()
+        .unwrap();
     for &t in threads {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(t)
             .build()
             .unwrap();
         let par = pool
-            .install(|| mine_frequent_parallel(db, params, &RunControl::new()))
+            .install(|| mine_frequent(db, &parallel, &RunControl::new()))
             .unwrap();
         assert_eq!(par.patterns, serial.patterns, "{t} threads");
     }

@@ -11,7 +11,8 @@ use common::{
 };
 use graphsparse_graph::GraphRef;
 use graphsparse_gspan::{
-    DfsCode, DfsEdge, MinerParams, Node, Visit, Visitor, min_dfs_code, mine, mine_frequent,
+    Check, DfsCode, DfsEdge, MinerParams, Node, ParallelVisitor, Visit, Visitor, min_dfs_code,
+    mine, mine_frequent,
 };
 use proptest::prelude::*;
 
@@ -143,6 +144,10 @@ proptest! {
                 }
                 Visit::Continue
             }
+        }
+        impl ParallelVisitor for Counts<'_> {
+            fn fork(&self) -> Self { Counts(self.0, Vec::new()) }
+            fn join(&mut self, child: Self) { self.1.extend(child.1); }
         }
         let params = MinerParams::new().min_support(1).max_size(Some(4)).check().unwrap();
         let mut v = Counts(&graphs, Vec::new());

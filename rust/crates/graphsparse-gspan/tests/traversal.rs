@@ -3,15 +3,15 @@
 
 mod common;
 
-use graphsparse_base::RunControl;
+use graphsparse_base::{InputError, RunControl, SplitMix64};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::{Code, G, arb_graph, to_db, tuples};
 use graphsparse_gspan::{
-    DfsCode, GspanError, MinerParams, Node, ParallelVisitor, Truncation, Visit, Visitor, mine,
-    mine_frequent, mine_frequent_parallel, mine_parallel,
+    Check, DfsCode, GspanError, MinerParams, MinerValidParams, Node, Parallel, ParallelVisitor,
+    Truncation, Visit, Visitor, mine, mine_frequent,
 };
 use proptest::prelude::*;
 
@@ -29,6 +29,15 @@ fn pool(n: usize) -> rayon::ThreadPool {
 
 fn no_cancel() -> RunControl {
     RunControl::new()
+}
+
+/// `p` with the parallel policy.
+fn in_parallel(p: &MinerValidParams) -> MinerValidParams {
+    p.clone()
+        .into_params()
+        .parallel(Parallel::Auto)
+        .check()
+        .unwrap()
 }
 
 /// Checks the tree: a child's code extends its parent's by one edge and its graph ids are a
@@ -85,6 +94,21 @@ impl Visitor for TreeCheck {
     }
 }
 
+impl ParallelVisitor for TreeCheck {
+    /// A fork checks its subtree below the node it was forked at.
+    fn fork(&self) -> Self {
+        Self {
+            stack: self.stack.clone(),
+            ..Self::default()
+        }
+    }
+    fn join(&mut self, child: Self) {
+        self.errors.extend(child.errors);
+        self.pre += child.pre;
+        self.post += child.post;
+    }
+}
+
 /// Records every event; forks record into their own log, joined back in order.
 #[derive(Default)]
 struct Recorder {
@@ -114,12 +138,9 @@ impl ParallelVisitor for Recorder {
     }
 }
 
-fn shuffle<T>(xs: &mut [T], seed: &mut u64) {
+fn shuffle<T>(xs: &mut [T], rng: &mut SplitMix64) {
     for i in (1..xs.len()).rev() {
-        *seed ^= *seed << 13;
-        *seed ^= *seed >> 7;
-        *seed ^= *seed << 17;
-        xs.swap(i, (*seed % (i as u64 + 1)) as usize);
+        xs.swap(i, rng.below(i as u64 + 1) as usize);
     }
 }
 
@@ -143,7 +164,7 @@ proptest! {
         let n = graphs.len();
         let min_support = 1 + ((n as f64 * frac) as usize).min(n - 1);
         let params = MinerParams::new().min_support(min_support).single_vertices(true).check().unwrap();
-        let mut seed = seed;
+        let mut seed = SplitMix64::new(seed);
         let mut order: Vec<usize> = (0..n).collect();
         shuffle(&mut order, &mut seed);
         let permuted: Vec<G> = order
@@ -189,12 +210,12 @@ proptest! {
         let serial = mine_frequent(&db, &params, &no_cancel()).unwrap();
         let mut reference_log: Option<Vec<String>> = None;
         for threads in 1..=3 {
-            let par = pool(threads).install(|| mine_frequent_parallel(&db, &params, &no_cancel())).unwrap();
+            let par = pool(threads).install(|| mine_frequent(&db, &in_parallel(&params), &no_cancel())).unwrap();
             prop_assert_eq!(&par.patterns, &serial.patterns);
             prop_assert_eq!(par.stats.nodes_visited, serial.stats.nodes_visited);
             prop_assert_eq!(par.stats.non_minimal, serial.stats.non_minimal);
             let mut rec = Recorder::default();
-            pool(threads).install(|| mine_parallel(&db, &params, &mut rec, &no_cancel())).unwrap();
+            pool(threads).install(|| mine(&db, &in_parallel(&params), &mut rec, &no_cancel())).unwrap();
             match &reference_log {
                 None => reference_log = Some(rec.log),
                 Some(log) => prop_assert_eq!(log, &rec.log),
@@ -221,6 +242,10 @@ proptest! {
                 if node.depth() >= self.0 { Visit::Prune } else { Visit::Continue }
             }
         }
+        impl ParallelVisitor for PruneAt {
+            fn fork(&self) -> Self { PruneAt(self.0, Vec::new()) }
+            fn join(&mut self, child: Self) { self.1.extend(child.1); }
+        }
         let db = to_db(&graphs);
         let params = MinerParams::new().min_support(1).check().unwrap();
         let mut v = PruneAt(k, Vec::new());
@@ -246,7 +271,7 @@ proptest! {
         let want = if budget < total { Some(Truncation::MaxNodes) } else { None };
         prop_assert_eq!(cut.stats.truncation, want);
         // the parallel traversal stops too, with exactly the budget visited
-        let par = pool(2).install(|| mine_frequent_parallel(&db, &params, &no_cancel())).unwrap();
+        let par = pool(2).install(|| mine_frequent(&db, &in_parallel(&params), &no_cancel())).unwrap();
         prop_assert_eq!(par.stats.nodes_visited, budget.min(total));
         prop_assert_eq!(par.patterns.len() as u64, budget.min(total));
         prop_assert_eq!(par.stats.truncation, want);
@@ -256,15 +281,12 @@ proptest! {
 /// Many small random graphs with one label each: the tree explodes, so budgets must act.
 fn explosive_db() -> graphsparse_graph::GraphDatabase {
     let mut graphs = Vec::new();
-    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut rng = SplitMix64::new(0x9e37_79b9_7f4a_7c15);
     for _ in 0..12 {
         let n = 14u32;
         let mut edges = Vec::new();
         for v in 1..n {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            edges.push(((seed % u64::from(v)) as u32, v, 0));
+            edges.push((rng.below(u64::from(v)) as u32, v, 0));
         }
         for v in 0..n {
             let w = (v + 5) % n;
@@ -301,7 +323,7 @@ fn time_limit_stops_and_reports() {
         t0.elapsed()
     );
     let res = pool(2)
-        .install(|| mine_frequent_parallel(&db, &params, &no_cancel()))
+        .install(|| mine_frequent(&db, &in_parallel(&params), &no_cancel()))
         .unwrap();
     assert_eq!(res.stats.truncation, Some(Truncation::TimeLimit));
 
@@ -330,7 +352,7 @@ fn cancellation_from_another_thread_stops_quickly() {
             });
             let res = if parallel {
                 pool(2)
-                    .install(|| mine_frequent_parallel(&db, &params, &cancel))
+                    .install(|| mine_frequent(&db, &in_parallel(&params), &cancel))
                     .unwrap()
             } else {
                 mine_frequent(&db, &params, &cancel).unwrap()
@@ -372,14 +394,15 @@ fn truncated_traversal_keeps_pre_post_balanced() {
 fn parameter_errors() {
     assert_eq!(
         MinerParams::new().min_support(0).check(),
-        Err(GspanError::InvalidMinSupport(0))
+        Err(GspanError::Input(InputError::OutOfRange {
+            arg: "min_support",
+            value: 0f64.to_bits(),
+            range: ">= 1 (an absolute number of graphs)",
+        }))
     );
     assert!(matches!(
         MinerParams::new().split_embeddings(0).check(),
-        Err(GspanError::InvalidParameter {
-            name: "split_embeddings",
-            ..
-        })
+        Err(GspanError::Input(e)) if e.arg() == "split_embeddings"
     ));
     let p = MinerParams::new()
         .min_support(3)
@@ -485,7 +508,7 @@ proptest! {
     fn prop_resuming_from_stored_embeddings_equals_the_full_traversal(
         graphs in arb_db(), cut in 1usize..4, min_support in 1usize..3, parallel in any::<bool>(),
     ) {
-        use graphsparse_gspan::{MiningIndex, mine_below, mine_below_parallel};
+        use graphsparse_gspan::{MiningIndex, mine_below};
         let db = to_db(&graphs);
         let params = MinerParams::new().min_support(min_support).max_size(Some(5))
             .split_depth(8).split_embeddings(1).check().unwrap();
@@ -505,7 +528,7 @@ proptest! {
             if let Some(e) = at {
                 let mut below = CutAt { cut: usize::MAX, ..CutAt::default() };
                 let stats = if parallel {
-                    pool(3).install(|| mine_below_parallel(&index, &params, e, &mut below, &meter))
+                    pool(3).install(|| mine_below(&index, &in_parallel(&params), e, &mut below, &meter))
                 } else {
                     mine_below(&index, &params, e, &mut below, &meter)
                 }

@@ -173,7 +173,7 @@ impl Tightening {
                 *s = self.score_one(job, c, buf, *s);
             }
         };
-        if job.parallel {
+        if job.use_rayon() {
             job.cands
                 .par_iter()
                 .zip(scores.par_iter_mut())
@@ -195,6 +195,7 @@ mod tests {
     use super::*;
     use crate::kernel::KernelCache;
     use crate::props::PropositionMatrix;
+    use graphsparse_base::Parallel;
     use proptest::prelude::*;
 
     /// The bits of `mask` as sorted proposition indices.
@@ -265,7 +266,7 @@ mod tests {
         }
 
         /// The paper's scores and the tightened ones.
-        fn scores(&self, cands: &[Candidate], parallel: bool) -> (Vec<f64>, Vec<f64>) {
+        fn scores(&self, cands: &[Candidate], parallel: Parallel) -> (Vec<f64>, Vec<f64>) {
             let mut cache = KernelCache::new(self.p, self.a, 1 << 20).unwrap();
             let job = Scoring {
                 x: &self.x,
@@ -334,8 +335,8 @@ mod tests {
         #[test]
         fn tightened_scores_sit_between_the_exact_norm_and_the_papers(c in case()) {
             let cands = c.sources();
-            let (paper, tight) = c.scores(&cands, false);
-            let (_, tight_par) = c.scores(&cands, true);
+            let (paper, tight) = c.scores(&cands, Parallel::Serial);
+            let (_, tight_par) = c.scores(&cands, Parallel::Threshold(0));
             prop_assert_eq!(&tight, &tight_par);
             for ((cand, &pa), &ti) in cands.iter().zip(&paper).zip(&tight) {
                 let mask = cand.props.iter().fold(0usize, |acc, &j| acc | 1 << j);
@@ -367,7 +368,7 @@ mod tests {
                 in_w: in_w.clone(),
             };
             let cands = c.sources();
-            let (paper, tight) = c.scores(&cands, false);
+            let (paper, tight) = c.scores(&cands, Parallel::Serial);
             let best_ratio = paper
                 .iter()
                 .zip(&tight)

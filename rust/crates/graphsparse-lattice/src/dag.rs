@@ -2,6 +2,8 @@
 
 use std::collections::HashMap;
 
+use graphsparse_base::check_len;
+
 use crate::error::{LatticeError, Result, bad_input};
 
 /// A DAG of nodes `v`, each with a 0/1 feature `φ_v(x_i) = [i ∈ c_v]` (its *cover* `c_v`),
@@ -62,15 +64,15 @@ impl Dag {
     /// * `d` — `d[v] > 0`, finite.
     ///
     /// # Errors
-    /// [`LatticeError::LengthMismatch`] when the three slices differ in length;
+    /// [`LatticeError::Input`] when the three slices differ in length;
     /// [`LatticeError::InvalidInput`] for an example index `≥ m` or repeated, a parent index
     /// not below its child, or a weight that is not finite and positive.
     ///
     /// # Complexity
     /// O(Σ_v |A(v)| · |parents(v)| + Σ_v |c_v| log |c_v|).
     pub fn new(m: usize, covers: &[Vec<u32>], parents: &[Vec<u32>], d: &[f64]) -> Result<Self> {
-        crate::error::check_len("parents", parents.len(), covers.len())?;
-        crate::error::check_len("d", d.len(), covers.len())?;
+        check_len("parents", parents.len(), covers.len())?;
+        check_len("d", d.len(), covers.len())?;
         Self::check_capacity(covers.len())?;
         let mut dag = Self::empty(m);
         for (v, ((c, pa), &dv)) in covers.iter().zip(parents).zip(d).enumerate() {

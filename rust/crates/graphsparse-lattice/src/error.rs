@@ -1,14 +1,20 @@
 //! Error type of the lattice crate.
 
+use graphsparse_base::InputError;
+
 /// Errors returned by propositionalisation, the kernel cache and the gHKL solvers.
 ///
 /// Every message names the argument and the bad value.
 ///
 /// # Example
 /// ```
+/// use graphsparse_base::InputError;
 /// use graphsparse_lattice::{LatticeError, PropositionMatrix};
 /// let err = PropositionMatrix::from_dense(2, 2, &[true; 3]).unwrap_err();
-/// assert!(matches!(err, LatticeError::LengthMismatch { name: "values", got: 3, expected: 4 }));
+/// assert!(matches!(
+///     err,
+///     LatticeError::Input(InputError::LengthMismatch { arg: "values", got: 3, expected: 4 })
+/// ));
 /// ```
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
@@ -29,16 +35,10 @@ pub enum LatticeError {
         /// What is wrong with it.
         reason: String,
     },
-    /// Two arguments that must agree in length do not.
-    #[error("length mismatch: {name} has {got}, expected {expected}")]
-    LengthMismatch {
-        /// Name of the argument with the wrong length.
-        name: &'static str,
-        /// Its length.
-        got: usize,
-        /// The length it must have.
-        expected: usize,
-    },
+    /// A parameter or an input breaks a shared rule of `graphsparse-base` (a range, a length,
+    /// a non-finite value); the message names it.
+    #[error(transparent)]
+    Input(#[from] InputError),
     /// A size is too large to allocate or to index (the message names it).
     #[error("{name}: {value} is too large ({reason})")]
     TooLarge {
@@ -65,17 +65,5 @@ pub(crate) fn bad_input(name: &'static str, reason: impl Into<String>) -> Lattic
     LatticeError::InvalidInput {
         name,
         reason: reason.into(),
-    }
-}
-
-pub(crate) fn check_len(name: &'static str, got: usize, expected: usize) -> Result<()> {
-    if got == expected {
-        Ok(())
-    } else {
-        Err(LatticeError::LengthMismatch {
-            name,
-            got,
-            expected,
-        })
     }
 }

@@ -1,5 +1,7 @@
 //! A built-in table for examples, tests and benchmarks that need no files.
 
+use graphsparse_base::SplitMix64;
+
 /// The eight lines of a 3 × 3 board (cells numbered row by row).
 const LINES: [[usize; 3]; 8] = [
     [0, 1, 2],
@@ -14,7 +16,8 @@ const LINES: [[usize; 3]; 8] = [
 
 /// `n` random tic-tac-toe boards, the concept of the UCI TIC-TAC-TOE set: each of the 9 cells
 /// is x / o / blank (codes 0 / 1 / 2) uniformly, and a board is labelled `+1` when x has three
-/// in a row, else `−1`. The same `seed` always gives the same boards.
+/// in a row, else `−1`. The cells are drawn from the house generator [`SplitMix64`], so the
+/// same `seed` always gives the same boards.
 ///
 /// # Returns
 /// The 9 columns of category codes (each of length `n`, 3 categories) and the `n` labels.
@@ -24,7 +27,7 @@ const LINES: [[usize; 3]; 8] = [
 ///
 /// # Example
 /// ```
-/// use graphsparse_lattice::{Column, PropositionParams, PropositionSet, tic_tac_toe_boards};
+/// use graphsparse_lattice::{Check, Column, PropositionParams, PropositionSet, tic_tac_toe_boards};
 /// let (cols, y) = tic_tac_toe_boards(96, 7);
 /// let table: Vec<Column> = cols
 ///     .iter()
@@ -35,8 +38,8 @@ const LINES: [[usize; 3]; 8] = [
 /// # Ok::<(), graphsparse_lattice::LatticeError>(())
 /// ```
 pub fn tic_tac_toe_boards(n: usize, seed: u64) -> (Vec<Vec<u32>>, Vec<f64>) {
-    let mut state = seed;
-    let mut cell = move || (splitmix64(&mut state) % 3) as u32;
+    let mut rng = SplitMix64::new(seed);
+    let mut cell = move || (rng.next_u64() % 3) as u32;
     let boards: Vec<[u32; 9]> = (0..n).map(|_| std::array::from_fn(|_| cell())).collect();
     let y = boards
         .iter()
@@ -49,16 +52,6 @@ pub fn tic_tac_toe_boards(n: usize, seed: u64) -> (Vec<Vec<u32>>, Vec<f64>) {
         .map(|j| boards.iter().map(|b| b[j]).collect())
         .collect();
     (cols, y)
-}
-
-/// The next SplitMix64 output of `state` (any seed, 0 included, gives a full-period stream):
-/// the crate's generators and tests draw from it.
-pub(crate) fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 #[cfg(test)]

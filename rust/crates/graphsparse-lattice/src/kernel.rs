@@ -14,12 +14,12 @@
 
 use std::collections::BTreeMap;
 
-use graphsparse_base::Meter;
+use graphsparse_base::{Meter, Parallel, check_len, check_positive};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::bits;
-use crate::error::{Result, bad_param};
+use crate::error::Result;
 use crate::props::PropositionMatrix;
 
 /// Bytes charged to every cached block besides its arrays (hash-map slot, LRU index entry,
@@ -27,10 +27,7 @@ use crate::props::PropositionMatrix;
 pub const BLOCK_OVERHEAD_BYTES: usize = 128;
 
 fn check_a(a: f64) -> Result<()> {
-    if !(a.is_finite() && a > 0.0) {
-        return Err(bad_param("a", format!("must be finite and > 0, got {a}")));
-    }
-    Ok(())
+    Ok(check_positive("a", a)?)
 }
 
 /// Most propositions a lattice kernel accepts.
@@ -141,7 +138,7 @@ pub fn kernel_ku(x: &PropositionMatrix, props: &[u32], a: f64) -> Result<Vec<f64
 ///
 /// # Errors
 /// [`LatticeError::InvalidParameter`](crate::LatticeError::InvalidParameter) for a bad `a`;
-/// [`LatticeError::LengthMismatch`](crate::LatticeError::LengthMismatch) when `parent` is not
+/// [`LatticeError::Input`](crate::LatticeError::Input) when `parent` is not
 /// `m × m`; [`LatticeError::InvalidInput`](crate::LatticeError::InvalidInput) when `e` is out
 /// of range.
 ///
@@ -162,7 +159,7 @@ pub fn kernel_ku_child(x: &PropositionMatrix, parent: &[f64], e: u32, a: f64) ->
     check_a(a)?;
     let m = x.n_examples();
     let mm = gram_len(m)?;
-    crate::error::check_len("parent", parent.len(), mm)?;
+    check_len("parent", parent.len(), mm)?;
     check_props(x, &[e])?;
     let f = child_factor(a);
     let ce = x.prop_bits(e as usize);
@@ -268,8 +265,8 @@ pub(crate) struct Candidate {
 }
 
 /// One round's scoring of candidates: `s_u = Σ_{t,t'} B_{tt'} β_tᵀ K_u β_{t'}` with `B = I +
-/// c·11ᵀ` (`β` task-major), in parallel on the current rayon pool when asked, polling
-/// `meter` (if any) between candidates.
+/// c·11ᵀ` (`β` task-major), in parallel on the current rayon pool when the policy says so for
+/// the round's work ([`Scoring::use_rayon`]), polling `meter` (if any) between candidates.
 #[derive(Clone, Copy)]
 pub(crate) struct Scoring<'a> {
     pub x: &'a PropositionMatrix,
@@ -277,8 +274,21 @@ pub(crate) struct Scoring<'a> {
     pub beta: &'a [f64],
     pub tasks: usize,
     pub coupling: f64,
-    pub parallel: bool,
+    pub parallel: Parallel,
     pub meter: Option<&'a Meter<'a>>,
+}
+
+impl Scoring<'_> {
+    /// Whether the round runs on rayon: `parallel` for `Σ_u c_u²` units of work (a kernel
+    /// block or a quadratic form on the cover of each candidate `u`).
+    pub(crate) fn use_rayon(&self) -> bool {
+        let work = self
+            .cands
+            .iter()
+            .map(|c| c.cover.len().saturating_mul(c.cover.len()))
+            .fold(0, usize::saturating_add);
+        self.parallel.use_rayon(self.cands.len(), work)
+    }
 }
 
 /// Cache of lattice kernels `K_u` (packed upper triangles of the `c_u × c_u` blocks) under a
@@ -422,9 +432,10 @@ impl KernelCache {
             beta,
             tasks,
             coupling,
-            parallel,
             meter,
+            ..
         } = *job;
+        let on_rayon = job.use_rayon();
         // once the meter stops, the remaining scores are left at 0 (the caller checks it)
         let stopped = |k: usize| stopped_at(meter, k);
         let m = x.n_examples();
@@ -442,7 +453,7 @@ impl KernelCache {
                 quad_entrywise(g, m, &c.cover, buf, n, &w) * tab.scale(c.props.len())
                     / tab.q_pow[c.props.len()]
             };
-            return map_candidates(cands, parallel, score_one);
+            return map_candidates(cands, on_rayon, score_one);
         }
         // phase 0 (serial, in candidate order): LRU bookkeeping and room for new blocks
         let mut pending = Vec::new();
@@ -480,7 +491,7 @@ impl KernelCache {
                 }
                 b.filled = true;
             };
-            if parallel {
+            if on_rayon {
                 filling.par_iter_mut().enumerate().for_each(fill);
             } else {
                 filling.iter_mut().enumerate().for_each(fill);
@@ -505,20 +516,20 @@ impl KernelCache {
                 },
             }
         };
-        let res: Vec<(f64, u8)> = map_candidates(cands, parallel, score_one);
+        let res: Vec<(f64, u8)> = map_candidates(cands, on_rayon, score_one);
         self.stats.incremental += res.iter().filter(|r| r.1 == 2).count() as u64;
         res.into_iter().map(|(s, _)| s).collect()
     }
 }
 
 /// `f(buf, (k, c))` for every candidate `c` at index `k`, in order, on the caller's rayon pool
-/// when `parallel`; each worker (or the serial loop) reuses one scratch buffer `buf`.
-fn map_candidates<T, F>(cands: &[Candidate], parallel: bool, f: F) -> Vec<T>
+/// when `on_rayon`; each worker (or the serial loop) reuses one scratch buffer `buf`.
+fn map_candidates<T, F>(cands: &[Candidate], on_rayon: bool, f: F) -> Vec<T>
 where
     T: Send,
     F: Fn(&mut Vec<f64>, (usize, &Candidate)) -> T + Sync + Send,
 {
-    if parallel {
+    if on_rayon {
         cands.par_iter().enumerate().map_init(Vec::new, f).collect()
     } else {
         let mut buf = Vec::new();
@@ -773,7 +784,7 @@ mod tests {
             let mut cache = KernelCache::new(p, a, budget).unwrap();
             // first pass fills (closed form), second pass hits, level 2 uses the parents
             for cands in [&level1, &level1, &level2, &level2] {
-                for parallel in [false, true] {
+                for parallel in [Parallel::Serial, Parallel::Threshold(0)] {
                     let got = cache.score(&Scoring {
                         x: &x,
                         cands,

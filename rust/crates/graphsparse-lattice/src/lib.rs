@@ -36,7 +36,7 @@
 //! # Example
 //! ```
 //! use graphsparse_base::RunControl;
-//! use graphsparse_lattice::{Column, GhklParams, PropositionParams, PropositionSet, fit};
+//! use graphsparse_lattice::{Check, Column, GhklParams, PropositionParams, PropositionSet, fit};
 //!
 //! // a numeric and a categorical column; the class is "x > 5 and colour = 2"
 //! let x: Vec<f64> = (0..40).map(|i| (i % 10) as f64).collect();
@@ -78,7 +78,7 @@ pub use ghkl::{
     DEFAULT_KERNEL_CACHE_BYTES, DagSolution, DualEvaluation, GhklFit, GhklParams, GhklValidParams,
     Rule, evaluate_dual, fit, fit_path, solve_dag, zeta,
 };
-pub use graphsparse_base::Truncation;
+pub use graphsparse_base::{Check, Loss, Parallel, Truncation};
 pub use kernel::{
     BLOCK_OVERHEAD_BYTES, CacheStats, KernelCache, MAX_PROPS, kernel_ku, kernel_ku_child,
 };
@@ -86,4 +86,4 @@ pub use props::{
     Column, Condition, CutRule, FeatureKind, MAX_CUTS, MISSING_CATEGORY, Proposition,
     PropositionMatrix, PropositionParams, PropositionSet, PropositionValidParams,
 };
-pub use solver::{Loss, StepNorm, TaskCoupling};
+pub use solver::{StepNorm, TaskCoupling};

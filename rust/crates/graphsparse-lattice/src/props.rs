@@ -9,7 +9,9 @@
 //! no proposition: neither `x ≤ τ` nor `x > τ`, neither `x = v` nor `x ≠ v`.
 
 use crate::bits;
-use crate::error::{Result, bad_input, bad_param, check_len};
+use graphsparse_base::{Check, check_len, check_range};
+
+use crate::error::{LatticeError, Result, bad_input, bad_param};
 
 /// Category code of a missing categorical value.
 pub const MISSING_CATEGORY: u32 = u32::MAX;
@@ -118,7 +120,7 @@ impl Proposition {
     }
 }
 
-/// Unchecked propositionalisation parameters (a builder); see [`PropositionParams::check`].
+/// Unchecked propositionalisation parameters (a builder); [`Check::check`] validates them.
 ///
 /// Defaults: rule P1 ([`CutRule::DistinctQuantiles`]) with 4 cut points per numeric column,
 /// `≠` propositions for categorical columns with at least three values.
@@ -130,7 +132,7 @@ pub struct PropositionParams {
     cut_points: Vec<Option<Vec<f64>>>,
 }
 
-/// Validated propositionalisation parameters, from [`PropositionParams::check`].
+/// Validated propositionalisation parameters, from [`Check::check`] on [`PropositionParams`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct PropositionValidParams(PropositionParams);
 
@@ -168,19 +170,23 @@ impl PropositionParams {
         self.cut_points = cuts;
         self
     }
+}
+
+impl Check for PropositionParams {
+    type Checked = PropositionValidParams;
+    type Error = LatticeError;
 
     /// Validates the parameters.
     ///
     /// # Errors
-    /// [`LatticeError::InvalidParameter`](crate::LatticeError::InvalidParameter) when
-    /// `n_cuts` is 0 or above [`MAX_CUTS`], or an explicit cut point is not finite.
-    pub fn check(self) -> Result<PropositionValidParams> {
-        if self.n_cuts == 0 || self.n_cuts > MAX_CUTS {
-            return Err(bad_param(
-                "n_cuts",
-                format!("must be in 1..={MAX_CUTS}, got {}", self.n_cuts),
-            ));
-        }
+    /// [`LatticeError::Input`] when `n_cuts` is 0 or above [`MAX_CUTS`];
+    /// [`LatticeError::InvalidParameter`] when an explicit cut point is not finite.
+    fn check(self) -> Result<PropositionValidParams> {
+        // the range in words is a literal: keep it equal to MAX_CUTS
+        const _: () = assert!(MAX_CUTS == 65_536);
+        check_range("n_cuts", self.n_cuts as f64, "in 1..=65536", |v| {
+            (1.0..=MAX_CUTS as f64).contains(&v)
+        })?;
         for (j, c) in self.cut_points.iter().enumerate() {
             if let Some(c) = c {
                 if c.len() > MAX_CUTS {
@@ -222,7 +228,7 @@ pub(crate) fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
 ///
 /// # Example
 /// ```
-/// use graphsparse_lattice::{Column, PropositionParams, PropositionSet};
+/// use graphsparse_lattice::{Check, Column, PropositionParams, PropositionSet};
 /// let x = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
 /// let colour = [0u32, 1, 2, 0, 1, 2];
 /// let cols = [Column::Numeric(&x), Column::Categorical { codes: &colour, n_categories: 3 }];
@@ -304,7 +310,7 @@ impl PropositionSet {
     /// # Errors
     /// [`LatticeError::InvalidInput`](crate::LatticeError::InvalidInput) for no columns, no
     /// rows, columns of different lengths, an infinite numeric value or a category code out
-    /// of range; [`LatticeError::LengthMismatch`](crate::LatticeError::LengthMismatch) when
+    /// of range; [`LatticeError::Input`](crate::LatticeError::Input) when
     /// explicit cut points are given for a different number of columns.
     ///
     /// # Complexity
@@ -449,7 +455,7 @@ impl PropositionSet {
     /// # Errors
     /// [`LatticeError::InvalidInput`](crate::LatticeError::InvalidInput) for columns of
     /// different lengths, a column of the wrong kind or an infinite value;
-    /// [`LatticeError::LengthMismatch`](crate::LatticeError::LengthMismatch) for a different
+    /// [`LatticeError::Input`](crate::LatticeError::Input) for a different
     /// number of columns; [`LatticeError::TooLarge`](crate::LatticeError::TooLarge) when the
     /// matrix cannot be allocated.
     ///
@@ -601,7 +607,7 @@ impl PropositionMatrix {
     /// From a row-major `m × p` boolean matrix.
     ///
     /// # Errors
-    /// [`LatticeError::LengthMismatch`](crate::LatticeError::LengthMismatch) when
+    /// [`LatticeError::Input`](crate::LatticeError::Input) when
     /// `values.len() != m · p`; [`LatticeError::TooLarge`](crate::LatticeError::TooLarge).
     pub fn from_dense(m: usize, p: usize, values: &[bool]) -> Result<Self> {
         let expected = m.checked_mul(p).ok_or(crate::LatticeError::TooLarge {

@@ -11,7 +11,7 @@
 //! 10⁴–10⁵ iterations per solve, and the Newton step ends most of them after one or two
 //! sweeps (TIC-TAC-TOE at ρ = 1.1, C = 1000: 8·10⁶ SMO iterations per fit down to 4·10⁴).
 
-use graphsparse_base::Meter;
+use graphsparse_base::{Meter, Parallel};
 use rayon::prelude::*;
 
 use crate::gram::DenseGram;
@@ -55,7 +55,8 @@ pub(crate) struct SvmSpec<'a> {
 /// Solves the SVM dual, warm-started from `alpha` (made feasible first), writing the biases.
 ///
 /// `grad` and `scratch` are `T · m` work buffers. Independent tasks (`coupling == 0`) are
-/// solved one by one, in parallel on the current rayon pool when `parallel`; the result does
+/// solved one by one, in parallel on the current rayon pool unless `parallel` is
+/// [`Parallel::Serial`] (each solve is iterative, its work unknown up front); the result does
 /// not depend on it.
 pub(crate) fn solve_svm(
     spec: &SvmSpec,
@@ -64,7 +65,7 @@ pub(crate) fn solve_svm(
     grad: &mut [f64],
     scratch: &mut [f64],
     meter: Option<&Meter>,
-    parallel: bool,
+    parallel: Parallel,
 ) -> SvmStats {
     let m = spec.gram.m();
     if spec.coupling == 0.0 && spec.tasks > 1 {
@@ -81,7 +82,7 @@ pub(crate) fn solve_svm(
             };
             smo(&one, a, std::slice::from_mut(b), g, s, meter)
         };
-        let stats: Vec<SvmStats> = if parallel {
+        let stats: Vec<SvmStats> = if parallel.enabled() {
             alpha
                 .par_chunks_mut(m)
                 .zip(grad.par_chunks_mut(m))
@@ -138,6 +139,8 @@ fn make_feasible(y: &[f64], alpha: &mut [f64], cost: f64) {
     }
 }
 
+/// Solves one SVM problem (one task, or tasks coupled by `c`) by SMO from `alpha`, writing the
+/// biases; `g` receives the gradient and `u` is scratch.
 fn smo(
     spec: &SvmSpec,
     alpha: &mut [f64],
@@ -146,58 +149,140 @@ fn smo(
     u: &mut [f64],
     meter: Option<&Meter>,
 ) -> SvmStats {
-    let (gram, y, nt, c, cost) = (spec.gram, spec.y, spec.tasks, spec.coupling, spec.cost);
-    let m = gram.m();
-    for s in 0..nt {
-        make_feasible(&y[s * m..(s + 1) * m], &mut alpha[s * m..(s + 1) * m], cost);
-    }
-    // G = y ⊙ ((B ⊗ K) β) − 1, with (B ⊗ K) β = K β_t + c Σ_s K β_s per task
-    let mut beta = vec![0.0; m];
-    for s in 0..nt {
-        let out = &mut u[s * m..(s + 1) * m];
-        if alpha[s * m..(s + 1) * m].iter().all(|&a| a == 0.0) {
-            out.iter_mut().for_each(|x| *x = 0.0);
-            continue;
-        }
-        for i in 0..m {
-            beta[i] = y[s * m + i] * alpha[s * m + i];
-        }
-        gram.matvec_into(&beta, out);
-    }
-    let bt = 1.0 + c;
-    for i in 0..m {
-        let shared = if c != 0.0 {
-            c * (0..nt).map(|s| u[s * m + i]).sum::<f64>()
-        } else {
-            0.0
-        };
-        for s in 0..nt {
-            let k = s * m + i;
-            g[k] = y[k] * (u[k] + shared) - 1.0;
-        }
-    }
-    let mut stats = SvmStats::default();
-    let mut ki = vec![0.0; m];
-    let mut kj = vec![0.0; m];
-    let mut newton = Newton::default();
-    let mut next_newton = m;
-    while stats.iterations < spec.max_iter {
-        if stats.iterations % POLL_EVERY == POLL_EVERY - 1 && meter.is_some_and(|mt| mt.poll()) {
+    let mut run = Smo::start(spec, alpha, g, u);
+    while run.stats.iterations < spec.max_iter {
+        if run.stats.iterations % POLL_EVERY == POLL_EVERY - 1 && meter.is_some_and(|mt| mt.poll())
+        {
             break;
         }
-        if nt == 1 && spec.newton && stats.iterations == next_newton {
-            // SMO crawls on the near-singular kernels of large C; once the free set has
-            // settled, one Newton step on it usually lands on the solution
-            if newton.solve(gram, y, cost, spec.tol, alpha, g) {
-                stats.converged = true;
-                break;
-            }
-            next_newton += m * (1 + newton.failures.min(15));
+        if run.newton_converged() || run.step() == Pair::Optimal {
+            run.stats.converged = true;
+            break;
         }
-        // first index: the task with the largest maximal violation, and its maximiser
-        let mut best: Option<(usize, usize, f64)> = None; // (task, i, Gmax)
-        let mut best_viol = f64::NEG_INFINITY;
+        run.stats.iterations += 1;
+    }
+    run.finish(bias)
+}
+
+/// An SMO run in progress: the problem, the iterate `(α, G)` and the kernel rows of the
+/// working pair, advanced one pair at a time by [`Smo::step`].
+struct Smo<'s, 'a> {
+    spec: &'s SvmSpec<'a>,
+    m: usize,
+    /// `B_ss = 1 + c`, the diagonal of the task kernel.
+    bt: f64,
+    alpha: &'s mut [f64],
+    g: &'s mut [f64],
+    /// Kernel rows of the working pair `(i, j)`.
+    ki: Vec<f64>,
+    kj: Vec<f64>,
+    newton: Newton,
+    /// The iteration of the next Newton attempt.
+    next_newton: usize,
+    stats: SvmStats,
+}
+
+/// What one working-pair selection found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pair {
+    /// A pair was selected and moved.
+    Moved,
+    /// No pair violates the KKT conditions by `tol`: the iterate is optimal.
+    Optimal,
+}
+
+impl<'s, 'a> Smo<'s, 'a> {
+    /// Makes every task's `α` feasible and computes `G = y ⊙ ((B ⊗ K) β) − 1`, with
+    /// `(B ⊗ K) β = K β_t + c Σ_s K β_s` per task (`u` holds the `K β_s`).
+    fn start(spec: &'s SvmSpec<'a>, alpha: &'s mut [f64], g: &'s mut [f64], u: &mut [f64]) -> Self {
+        let (gram, y, nt, c, cost) = (spec.gram, spec.y, spec.tasks, spec.coupling, spec.cost);
+        let m = gram.m();
         for s in 0..nt {
+            make_feasible(&y[s * m..(s + 1) * m], &mut alpha[s * m..(s + 1) * m], cost);
+        }
+        let mut beta = vec![0.0; m];
+        for s in 0..nt {
+            let out = &mut u[s * m..(s + 1) * m];
+            if alpha[s * m..(s + 1) * m].iter().all(|&a| a == 0.0) {
+                out.iter_mut().for_each(|x| *x = 0.0);
+                continue;
+            }
+            for i in 0..m {
+                beta[i] = y[s * m + i] * alpha[s * m + i];
+            }
+            gram.matvec_into(&beta, out);
+        }
+        for i in 0..m {
+            let shared = if c != 0.0 {
+                c * (0..nt).map(|s| u[s * m + i]).sum::<f64>()
+            } else {
+                0.0
+            };
+            for s in 0..nt {
+                let k = s * m + i;
+                g[k] = y[k] * (u[k] + shared) - 1.0;
+            }
+        }
+        Self {
+            spec,
+            m,
+            bt: 1.0 + c,
+            alpha,
+            g,
+            ki: vec![0.0; m],
+            kj: vec![0.0; m],
+            newton: Newton::default(),
+            next_newton: m,
+            stats: SvmStats::default(),
+        }
+    }
+
+    /// Every few sweeps of a one-task solve, a Newton step on the free set; `true` when it
+    /// lands on the solution. SMO crawls on the near-singular kernels of large C; once the
+    /// free set has settled, one Newton step on it usually lands on the solution.
+    fn newton_converged(&mut self) -> bool {
+        let spec = self.spec;
+        if !(spec.tasks == 1 && spec.newton && self.stats.iterations == self.next_newton) {
+            return false;
+        }
+        if self
+            .newton
+            .solve(spec.gram, spec.y, spec.cost, spec.tol, self.alpha, self.g)
+        {
+            return true;
+        }
+        self.next_newton += self.m * (1 + self.newton.failures.min(15));
+        false
+    }
+
+    /// One SMO iteration: selects the working pair and moves it.
+    #[inline]
+    fn step(&mut self) -> Pair {
+        let Some((s, i, gmax, viol)) = self.first_index() else {
+            return Pair::Optimal;
+        };
+        if viol < self.spec.tol {
+            return Pair::Optimal;
+        }
+        let m = self.m;
+        let ii = i - s * m;
+        self.ki.copy_from_slice(self.spec.gram.row(ii));
+        let Some(j) = self.second_index(s, ii, gmax) else {
+            return Pair::Optimal;
+        };
+        self.kj.copy_from_slice(self.spec.gram.row(j - s * m));
+        self.update_pair(s, i, j);
+        Pair::Moved
+    }
+
+    /// The first index: in the task with the largest maximal violation, its maximiser of
+    /// `−y_k G_k` over `I_up`; `(task, i, Gmax, violation)`.
+    #[inline]
+    fn first_index(&self) -> Option<(usize, usize, f64, f64)> {
+        let (y, g, alpha, cost, m) = (self.spec.y, &*self.g, &*self.alpha, self.spec.cost, self.m);
+        let mut best: Option<(usize, usize, f64, f64)> = None;
+        let mut best_viol = f64::NEG_INFINITY;
+        for s in 0..self.spec.tasks {
             let (mut gmax, mut imax, mut gmin) = (f64::NEG_INFINITY, usize::MAX, f64::INFINITY);
             for k in s * m..(s + 1) * m {
                 let (yk, ak) = (y[k], alpha[k]);
@@ -214,22 +299,21 @@ fn smo(
             let viol = gmax - gmin;
             if imax != usize::MAX && viol > best_viol {
                 best_viol = viol;
-                best = Some((s, imax, gmax));
+                best = Some((s, imax, gmax, viol));
             }
         }
-        let Some((s, i, gmax)) = best else {
-            stats.converged = true;
-            break;
-        };
-        if best_viol < spec.tol {
-            stats.converged = true;
-            break;
-        }
-        let ii = i - s * m;
-        ki.copy_from_slice(gram.row(ii));
-        let kii = ki[ii];
-        // second index: largest second-order decrease inside task s
-        let (mut j, mut obj_min) = (usize::MAX, f64::INFINITY);
+        best
+    }
+
+    /// The second index inside task `s` (Fan, Chen & Lin's second-order rule): the largest
+    /// decrease of the objective over `I_low`, given the first index `ii` (within the task, its
+    /// kernel row in `ki`) and its `Gmax`.
+    #[inline]
+    fn second_index(&self, s: usize, ii: usize, gmax: f64) -> Option<usize> {
+        let (y, g, alpha, cost, m) = (self.spec.y, &*self.g, &*self.alpha, self.spec.cost, self.m);
+        let gram = self.spec.gram;
+        let kii = self.ki[ii];
+        let (mut j, mut obj_min) = (None, f64::INFINITY);
         for l in s * m..(s + 1) * m {
             let (yl, al) = (y[l], alpha[l]);
             if !up_low(yl, al, cost).1 {
@@ -239,27 +323,32 @@ fn smo(
             if v < gmax {
                 let b = gmax - v;
                 let ll = l - s * m;
-                let mut a = bt * (kii + gram.diag(ll) - 2.0 * ki[ll]);
+                let mut a = self.bt * (kii + gram.diag(ll) - 2.0 * self.ki[ll]);
                 if a <= 0.0 {
                     a = TAU;
                 }
                 let obj = -b * b / a;
                 if obj < obj_min {
                     obj_min = obj;
-                    j = l;
+                    j = Some(l);
                 }
             }
         }
-        if j == usize::MAX {
-            stats.converged = true;
-            break;
-        }
-        let jj = j - s * m;
-        kj.copy_from_slice(gram.row(jj));
+        j
+    }
+
+    /// Moves `(α_i, α_j)` of task `s` to the minimum of the objective along the pair's
+    /// feasible line, clipped to the box, and updates `G` in every task the move touches
+    /// (kernel rows in `ki`, `kj`).
+    #[inline]
+    fn update_pair(&mut self, s: usize, i: usize, j: usize) {
+        let (y, cost, m, bt) = (self.spec.y, self.spec.cost, self.m, self.bt);
+        let (ii, jj) = (i - s * m, j - s * m);
+        let (qii, qjj, kij) = (bt * self.ki[ii], bt * self.kj[jj], self.ki[jj]);
         let (yi, yj) = (y[i], y[j]);
-        let (qii, qjj, kij) = (bt * kii, bt * kj[jj], ki[jj]);
-        let (old_i, old_j) = (alpha[i], alpha[j]);
+        let (old_i, old_j) = (self.alpha[i], self.alpha[j]);
         let (mut ai, mut aj) = (old_i, old_j);
+        let g = &mut *self.g;
         if yi != yj {
             // Q_ij = y_i y_j B_ss K_ij = −B_ss K_ij here
             let quad = qii + qjj - 2.0 * bt * kij;
@@ -296,30 +385,35 @@ fn smo(
             clip_same_label(sum, cost, &mut ai, &mut aj);
             clip_same_label(sum, cost, &mut aj, &mut ai);
         }
-        alpha[i] = ai;
-        alpha[j] = aj;
+        self.alpha[i] = ai;
+        self.alpha[j] = aj;
         let (di, dj) = (yi * (ai - old_i), yj * (aj - old_j));
-        for r in 0..nt {
+        let c = self.spec.coupling;
+        for r in 0..self.spec.tasks {
             let f = if r == s { bt } else { c };
             if f == 0.0 {
                 continue;
             }
             for l in 0..m {
                 let k = r * m + l;
-                g[k] += y[k] * f * (ki[l] * di + kj[l] * dj);
+                g[k] += y[k] * f * (self.ki[l] * di + self.kj[l] * dj);
             }
         }
-        stats.iterations += 1;
     }
-    for s in 0..nt {
-        bias[s] = rho(
-            &y[s * m..(s + 1) * m],
-            &alpha[s * m..(s + 1) * m],
-            &g[s * m..(s + 1) * m],
-            cost,
-        );
+
+    /// Writes every task's bias (LIBSVM's `ρ`) and returns the statistics.
+    fn finish(self, bias: &mut [f64]) -> SvmStats {
+        let (y, cost, m) = (self.spec.y, self.spec.cost, self.m);
+        for (s, b) in bias.iter_mut().enumerate().take(self.spec.tasks) {
+            *b = rho(
+                &y[s * m..(s + 1) * m],
+                &self.alpha[s * m..(s + 1) * m],
+                &self.g[s * m..(s + 1) * m],
+                cost,
+            );
+        }
+        self.stats
     }
-    stats
 }
 
 /// Newton steps for a one-task SMO (an active-set method on the free variables): with the
@@ -586,6 +680,7 @@ fn rho(y: &[f64], alpha: &[f64], g: &[f64], cost: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use graphsparse_base::SplitMix64;
 
     fn gram_from_features(x: &[Vec<f64>]) -> DenseGram {
         let m = x.len();
@@ -634,8 +729,8 @@ mod tests {
     /// A rule-ensemble-like kernel: `1 + Σ_r w_r φ_r φ_rᵀ` over `rules` random conjunction
     /// indicators (rank ≤ rules + 1, far below `m`), with labels from two of them and noise.
     fn rule_problem(m: usize, rules: usize, seed: u64) -> (DenseGram, Vec<f64>) {
-        let mut state = seed;
-        let mut next = move || crate::generate::splitmix64(&mut state);
+        let mut rng = SplitMix64::new(seed);
+        let mut next = move || rng.next_u64();
         let phi: Vec<Vec<f64>> = (0..m)
             .map(|_| (0..rules).map(|_| (next() % 3 == 0) as u8 as f64).collect())
             .collect();
@@ -678,7 +773,7 @@ mod tests {
             newton,
             ..spec(gram, y, 1, 0.0, cost)
         };
-        let st = solve_svm(&sp, &mut a, &mut b, &mut g, &mut u, None, false);
+        let st = solve_svm(&sp, &mut a, &mut b, &mut g, &mut u, None, Parallel::Serial);
         (a, b[0], st)
     }
 
@@ -781,7 +876,7 @@ mod tests {
                 &mut g,
                 &mut u,
                 None,
-                false,
+                Parallel::Serial,
             );
             assert!(st.converged);
             let d = dual_objective(&gram, &y, &alpha);
@@ -825,7 +920,7 @@ mod tests {
             &mut g,
             &mut u,
             None,
-            true,
+            Parallel::Threshold(0),
         );
         for s in 0..2 {
             let d1 = dual_objective(
@@ -859,7 +954,7 @@ mod tests {
             &mut g,
             &mut u,
             None,
-            false,
+            Parallel::Serial,
         );
         assert!(st.converged);
         for s in 0..2 {

@@ -8,23 +8,13 @@
 //! `proj[w·T + t]`; `M_w = βᵀ H_w β` → `mw`; `a_w = ζ_w^{1/ρ̄} M_w`; `R = ‖a‖_ρ̄`; `ϵ_W` →
 //! `mkl_gap`; `B = I + c·11ᵀ` → `coupling = c`.
 
-use graphsparse_base::Meter;
+use graphsparse_base::{Loss, Meter, Parallel};
 
 use crate::dag::Dag;
 use crate::error::Result;
 use crate::gram::DenseGram;
 use crate::ridge::{RidgeWork, solve_ridge};
 use crate::smo::{SvmSpec, solve_svm};
-
-/// The loss of the primal problem (5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Loss {
-    /// `max(0, 1 − y F)`, labels ±1 (classification). The default.
-    #[default]
-    Hinge,
-    /// `½ (y − F)²` (regression).
-    Squared,
-}
 
 /// The task-correlation kernel `B` of gHKL-MT (all tasks share the inputs).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -107,7 +97,7 @@ pub(crate) struct Settings {
     pub mkl_tol: f64,
     pub mkl_max_iter: usize,
     pub svm_tol: f64,
-    pub parallel: bool,
+    pub parallel: Parallel,
 }
 
 /// The data of one solve: the DAG and the targets (task-major `T · m`).
@@ -318,6 +308,12 @@ pub(crate) fn hinge_bias(
     (b, loss)
 }
 
+/// A loss other than hinge and squared never reaches a solve: the parameter check refuses it.
+#[cold]
+pub(crate) fn refused(loss: Loss) -> ! {
+    unreachable!("GhklParams::check refuses the {loss} loss")
+}
+
 /// Loss part of the dual, `Σ −C φ*(−α/C)`: `1ᵀα` (hinge) or `yᵀα − ‖α‖²/(2C)` (squared).
 pub(crate) fn loss_dual(loss: Loss, y: &[f64], alpha: &[f64], cost: f64) -> f64 {
     match loss {
@@ -327,6 +323,7 @@ pub(crate) fn loss_dual(loss: Loss, y: &[f64], alpha: &[f64], cost: f64) -> f64 
             .zip(alpha)
             .map(|(y, a)| y * a - a * a / (2.0 * cost))
             .sum(),
+        other => refused(other),
     }
 }
 
@@ -339,6 +336,7 @@ pub(crate) fn beta_into(loss: Loss, y: &[f64], alpha: &[f64], beta: &mut [f64]) 
             }
         }
         Loss::Squared => beta.copy_from_slice(alpha),
+        other => refused(other),
     }
 }
 
@@ -370,6 +368,7 @@ pub(crate) fn fit_bias(
                     .map(|(f, y)| 0.5 * (y - f + bt) * (y - f + bt))
                     .sum::<f64>();
             }
+            other => refused(other),
         }
     }
     total
@@ -478,6 +477,7 @@ pub(crate) fn solve_inner(
                 &mut st.bias,
                 &mut wk.ridge,
             ),
+            other => refused(other),
         }
         out.rounds += 1;
         beta_into(set.loss, y, &st.alpha, &mut wk.beta);

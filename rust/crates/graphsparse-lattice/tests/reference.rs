@@ -10,8 +10,8 @@ mod common;
 use common::{Lattice, Loss as RefLoss, lower_bound, primal_brute, random_problem, task_kernel};
 use graphsparse_base::{Budget, RunControl, Truncation};
 use graphsparse_lattice::{
-    Dag, GhklFit, GhklParams, Loss, TaskCoupling, evaluate_dual, fit, fit_path, kernel_ku,
-    kernel_ku_child, solve_dag, zeta,
+    Check, Dag, GhklFit, GhklParams, Loss, Parallel, TaskCoupling, evaluate_dual, fit, fit_path,
+    kernel_ku, kernel_ku_child, solve_dag, zeta,
 };
 use proptest::prelude::*;
 
@@ -436,7 +436,7 @@ fn results_do_not_depend_on_threads_or_runs() {
     let (_, y3) = random_problem(73, m, p);
     let y: Vec<f64> = y1.iter().chain(&y2).chain(&y3).copied().collect();
     let xm = Lattice::matrix(&x, m, p);
-    let run = |parallel: bool, threads: usize| {
+    let run = |parallel: Parallel, threads: usize| {
         let params = GhklParams::new().c(5.0).parallel(parallel).check().unwrap();
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -444,8 +444,9 @@ fn results_do_not_depend_on_threads_or_runs() {
             .unwrap();
         pool.install(|| fit_path(&params, &xm, &y, 3, &[0.5, 5.0], &RunControl::new()).unwrap())
     };
-    let base = run(false, 1);
-    for (par, th) in [(false, 1), (true, 1), (true, 2), (true, 3)] {
+    let base = run(Parallel::Serial, 1);
+    let forced = Parallel::Threshold(0);
+    for (par, th) in [(Parallel::Serial, 1), (forced, 1), (forced, 2), (forced, 3)] {
         let other = run(par, th);
         for (a, b) in base.iter().zip(&other) {
             assert_eq!(a.rules, b.rules);

@@ -4,9 +4,9 @@
 
 use graphsparse_base::{Budget, RunControl};
 use graphsparse_lattice::{
-    Column, CutRule, Dag, GhklParams, KernelCache, Loss, PropositionMatrix, PropositionParams,
-    PropositionSet, StepNorm, TaskCoupling, evaluate_dual, fit, fit_path, kernel_ku,
-    kernel_ku_child, solve_dag, zeta,
+    Check, Column, CutRule, Dag, GhklParams, KernelCache, Loss, Parallel, PropositionMatrix,
+    PropositionParams, PropositionSet, StepNorm, TaskCoupling, evaluate_dual, fit, fit_path,
+    kernel_ku, kernel_ku_child, solve_dag, zeta,
 };
 use proptest::prelude::*;
 
@@ -54,7 +54,7 @@ fn params(vals: &[f64], flags: u8) -> GhklParams {
         .mkl_max_iter(20)
         .max_add(if flags & 8 == 0 { None } else { Some(2) })
         .budget(Budget::new().max_nodes(Some(30)))
-        .parallel(flags & 16 != 0)
+        .parallel(Parallel::from(flags & 16 != 0))
 }
 
 proptest! {
@@ -211,5 +211,5 @@ fn bad_parameters_name_themselves() {
     let msg = fit(&ok, &x, &[1.0], 1, &RunControl::new())
         .unwrap_err()
         .to_string();
-    assert!(msg.contains("y has 1, expected 2"), "{msg}");
+    assert!(msg.contains("y has length 1, expected 2"), "{msg}");
 }

@@ -176,11 +176,9 @@ pub fn top_support_into(
     support: &mut Vec<usize>,
 ) -> Result<(), InputError> {
     graphsparse_proj::top_k_support_into(v, s.min(v.len()), support).map_err(|e| match e {
-        graphsparse_proj::ProjError::NonFinite { index, value, .. } => InputError::NotFinite {
-            arg,
-            index,
-            value: value.to_bits(),
-        },
+        graphsparse_proj::ProjError::Input(InputError::NotFinite { index, value, .. }) => {
+            InputError::NotFinite { arg, index, value }
+        }
         other => unreachable!("invariant: k <= len was ensured above ({other})"),
     })
 }

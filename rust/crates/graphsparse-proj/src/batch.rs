@@ -7,7 +7,7 @@
 use rayon::prelude::*;
 
 use crate::error::{ProjError, Result};
-use crate::util::check_len;
+use graphsparse_base::{InputError, check_len};
 
 pub use graphsparse_base::{PARALLEL_MIN_ELEMENTS, Parallel};
 
@@ -16,7 +16,7 @@ const TASK_MIN_ELEMENTS: usize = 1 << 13;
 
 /// Number of rows of a row-major buffer, checking the shape and the output length.
 fn n_rows(len: usize, n_cols: usize, out_len: usize) -> Result<usize> {
-    check_len("out", len, out_len)?;
+    check_len("out", out_len, len)?;
     if n_cols == 0 {
         return if len == 0 {
             Ok(0)
@@ -87,7 +87,7 @@ where
 /// `Ok(())`; each row of `out` equals [`project_simplex`](crate::project_simplex) of that row.
 ///
 /// # Errors
-/// [`ProjError::InvalidTotal`], [`ProjError::LengthMismatch`], [`ProjError::BadShape`],
+/// [`ProjError::InvalidTotal`], [`ProjError::Input`] (a length), [`ProjError::BadShape`],
 /// [`ProjError::Empty`] when `n_cols == 0`, [`ProjError::InRow`] for a row with NaN/inf.
 ///
 /// # Complexity
@@ -129,7 +129,7 @@ pub fn project_simplex_rows(
 /// `Ok(())`; each row of `out` equals [`project_l1_ball`](crate::project_l1_ball) of that row.
 ///
 /// # Errors
-/// [`ProjError::InvalidRadius`], [`ProjError::LengthMismatch`], [`ProjError::BadShape`],
+/// [`ProjError::InvalidRadius`], [`ProjError::Input`] (a length), [`ProjError::BadShape`],
 /// [`ProjError::InRow`].
 ///
 /// # Complexity
@@ -169,7 +169,7 @@ pub fn project_l1_ball_rows(
 /// [`project_weighted_simplex`](crate::project_weighted_simplex) of that row.
 ///
 /// # Errors
-/// [`ProjError::LengthMismatch`] for `eps` or `out`, [`ProjError::BadShape`],
+/// [`ProjError::Input`] (a length) for `eps` or `out`, [`ProjError::BadShape`],
 /// [`ProjError::Empty`] when `n_cols == 0`, [`ProjError::InvalidWeight`] /
 /// [`ProjError::ZeroWeights`] for shared weights, [`ProjError::InRow`] for a row's own error.
 ///
@@ -199,10 +199,10 @@ pub fn project_weighted_simplex_rows(
     if shared {
         crate::weighted::check_weights(eps)?;
     } else {
-        check_len("eps", data.len(), eps.len()).map_err(|_| ProjError::LengthMismatch {
-            what: "eps",
-            expected: n_cols,
+        check_len("eps", eps.len(), data.len()).map_err(|_| InputError::LengthMismatch {
+            arg: "eps",
             got: eps.len(),
+            expected: n_cols,
         })?;
     }
     for_each_row(data, n_cols, out, parallel, |r, row, o| {
@@ -226,7 +226,7 @@ pub fn project_weighted_simplex_rows(
 /// [`project_capped_simplex`](crate::project_capped_simplex) of that row.
 ///
 /// # Errors
-/// [`ProjError::InvalidBudget`], [`ProjError::LengthMismatch`], [`ProjError::BadShape`],
+/// [`ProjError::InvalidBudget`], [`ProjError::Input`] (a length), [`ProjError::BadShape`],
 /// [`ProjError::InRow`].
 ///
 /// # Complexity
@@ -264,7 +264,7 @@ pub fn project_capped_simplex_rows(
 /// `Ok(())`; each row of `out` equals [`project_top_k`](crate::project_top_k) of that row.
 ///
 /// # Errors
-/// [`ProjError::KOutOfRange`], [`ProjError::LengthMismatch`], [`ProjError::BadShape`],
+/// [`ProjError::KOutOfRange`], [`ProjError::Input`] (a length), [`ProjError::BadShape`],
 /// [`ProjError::InRow`].
 ///
 /// # Complexity
@@ -330,11 +330,11 @@ mod tests {
         );
         assert_eq!(
             project_weighted_simplex_rows(&[1.0; 6], 3, &[1.0; 4], &mut out, Parallel::Serial),
-            Err(ProjError::LengthMismatch {
-                what: "eps",
+            Err(ProjError::Input(InputError::LengthMismatch {
+                arg: "eps",
+                got: 4,
                 expected: 3,
-                got: 4
-            })
+            }))
         );
     }
 

@@ -18,7 +18,9 @@
 //! the interval and `τ = (n_u + sum_m − k) / n_m` in closed form, refined once.
 
 use crate::error::{ProjError, Result};
-use crate::util::{CHUNK, all_finite, check_len, first_non_finite};
+use graphsparse_base::{SplitMix64, check_len};
+
+use crate::util::{CHUNK, all_finite, first_non_finite};
 
 #[inline]
 fn clip01(x: f64) -> f64 {
@@ -63,17 +65,6 @@ fn sum_clip_shifted2(xs: &[f64], a: f64, b: f64) -> (f64, f64) {
         rb += clip01(z - b);
     }
     (ra, rb)
-}
-
-/// A deterministic xorshift step (pivot choice; results do not depend on it beyond rounding).
-#[inline]
-fn next_rand(state: &mut u64) -> u64 {
-    let mut x = *state;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    *state = x;
-    x
 }
 
 /// The decided part of `s`: `n_u` coordinates at 1 and `n_m` coordinates (summing to `sum_m`)
@@ -176,7 +167,7 @@ fn sample_bracket(
     k: f64,
     lo: f64,
     hi: f64,
-    state: &mut u64,
+    rng: &mut SplitMix64,
 ) -> (f64, f64) {
     let m = cand.len();
     let r = ((4.0 * (m as f64).sqrt()) as usize).clamp(256, SAMPLE_MAX);
@@ -184,7 +175,7 @@ fn sample_bracket(
     let mut pre = [0.0_f64; SAMPLE_MAX + 1];
     let smp = &mut buf[..r];
     for q in smp.iter_mut() {
-        *q = cand[(next_rand(state) % m as u64) as usize];
+        *q = cand[rng.below(m as u64) as usize];
     }
     smp.sort_unstable_by(f64::total_cmp);
     for (j, &z) in smp.iter().enumerate() {
@@ -236,10 +227,10 @@ fn tighten(cand: &[f64], d: Decided, k: f64, (ta, tb): (f64, f64), lo: &mut f64,
 ///
 /// A candidate has `z` or `z − 1` strictly inside `(lo, hi)`; `z` when `z < hi`.
 #[inline]
-fn pivot(cand: &[f64], hi: f64, state: &mut u64) -> f64 {
+fn pivot(cand: &[f64], hi: f64, rng: &mut SplitMix64) -> f64 {
     let m = cand.len() as u64;
     let mut pick = || {
-        let z = cand[(next_rand(state) % m) as usize];
+        let z = cand[rng.below(m) as usize];
         if z < hi { z } else { z - 1.0 }
     };
     let (a, b, c) = (pick(), pick(), pick());
@@ -250,16 +241,17 @@ fn pivot(cand: &[f64], hi: f64, state: &mut u64) -> f64 {
 fn capped_tau(y: &[f64], k: f64, s: &mut [f64]) -> f64 {
     let (mut lo, mut hi) = (0.0_f64, f64::INFINITY);
     let mut d = Decided::default();
-    let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+    // a fixed seed: a deterministic pivot sequence (results do not depend on it beyond rounding)
+    let mut rng = SplitMix64::new(0x9E37_79B9_7F4A_7C15);
     // Non-positive entries contribute 0 for every τ ≥ 0, so y itself can be sampled and
     // evaluated before anything is copied; the first classification writes the candidates.
     if y.len() > SAMPLE_MIN {
-        let t = sample_bracket(y, d, k, lo, hi, &mut state);
+        let t = sample_bracket(y, d, k, lo, hi, &mut rng);
         tighten(y, d, k, t, &mut lo, &mut hi);
     }
     let mut m = classify_into(y, s, lo, hi, &mut d);
     while m > SAMPLE_MIN {
-        let t = sample_bracket(&s[..m], d, k, lo, hi, &mut state);
+        let t = sample_bracket(&s[..m], d, k, lo, hi, &mut rng);
         tighten(&s[..m], d, k, t, &mut lo, &mut hi);
         let before = m;
         m = classify(&mut s[..m], lo, hi, &mut d);
@@ -272,7 +264,7 @@ fn capped_tau(y: &[f64], k: f64, s: &mut [f64]) -> f64 {
     let mut budget = 2 * m + 64;
     while m > 0 && budget > 0 {
         budget -= 1;
-        let p = pivot(&s[..m], hi, &mut state);
+        let p = pivot(&s[..m], hi, &mut rng);
         if d.at(p) + sum8(&s[..m], |z| clip01(z - p)) > k {
             lo = p;
         } else {
@@ -307,7 +299,7 @@ fn capped_tau(y: &[f64], k: f64, s: &mut [f64]) -> f64 {
 /// `clip(y − τ, 0, 1)` with the smallest `τ ≥ 0` that meets the budget.
 ///
 /// # Errors
-/// [`ProjError::InvalidBudget`] for a negative or NaN `k`, [`ProjError::NonFinite`].
+/// [`ProjError::InvalidBudget`] for a negative or NaN `k`, [`ProjError::Input`].
 ///
 /// # Complexity
 /// Expected O(n) time.
@@ -341,7 +333,7 @@ pub fn project_capped_simplex(y: &[f64], k: f64) -> Result<Vec<f64>> {
 /// `Ok(())` with the projection in `out`.
 ///
 /// # Errors
-/// [`ProjError::InvalidBudget`], [`ProjError::LengthMismatch`], [`ProjError::NonFinite`].
+/// [`ProjError::InvalidBudget`], [`ProjError::Input`], [`ProjError::Input`].
 ///
 /// # Complexity
 /// Expected O(n) time (a deterministic pseudo-random pivot sequence), no allocation.
@@ -356,7 +348,7 @@ pub fn project_capped_simplex_into(y: &[f64], k: f64, out: &mut [f64]) -> Result
     if k.is_nan() || k < 0.0 {
         return Err(ProjError::InvalidBudget(k));
     }
-    check_len("out", y.len(), out.len())?;
+    check_len("out", out.len(), y.len())?;
     let mut total = 0.0;
     for (c, chunk) in y.chunks(CHUNK).enumerate() {
         if !all_finite(chunk) {
@@ -384,6 +376,7 @@ pub fn project_capped_simplex_into(y: &[f64], k: f64, out: &mut [f64]) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
+    use graphsparse_base::InputError;
 
     #[test]
     fn spec_example_and_tau() {
@@ -430,16 +423,16 @@ mod tests {
         ));
         assert!(matches!(
             project_capped_simplex(&[1.0, f64::NAN], 1.0),
-            Err(ProjError::NonFinite {
+            Err(ProjError::Input(InputError::NotFinite {
                 arg: "y",
                 index: 1,
                 ..
-            })
+            }))
         ));
         let mut out = [0.0; 1];
         assert!(matches!(
             project_capped_simplex_into(&[1.0, 2.0], 1.0, &mut out),
-            Err(ProjError::LengthMismatch { .. })
+            Err(ProjError::Input(InputError::LengthMismatch { .. }))
         ));
     }
 }

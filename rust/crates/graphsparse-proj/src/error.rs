@@ -1,5 +1,7 @@
 //! Error type of the projection crate.
 
+use graphsparse_base::InputError;
+
 /// Errors returned by the projection routines.
 ///
 /// Every variant names the offending argument and value, so that the Python binding can pass
@@ -7,16 +9,10 @@
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ProjError {
-    /// An input vector holds NaN or ±inf.
-    #[error("{arg} contains a non-finite value ({value}) at index {index}")]
-    NonFinite {
-        /// Name of the argument (`"v"`, `"y"` or `"eps"`).
-        arg: &'static str,
-        /// Position of the first non-finite entry.
-        index: usize,
-        /// The entry itself.
-        value: f64,
-    },
+    /// An input vector holds NaN or ±inf (`"v"`, `"y"`), or a buffer has the wrong length
+    /// (`"out"`, `"eps"`): the shared input rules of `graphsparse-base`, naming the argument.
+    #[error(transparent)]
+    Input(#[from] InputError),
     /// The simplex total `z` is not finite and strictly positive.
     #[error("radius (the simplex total z) must be finite and > 0, got {0}")]
     InvalidTotal(f64),
@@ -48,16 +44,6 @@ pub enum ProjError {
     /// The simplex in dimension 0 is empty.
     #[error("cannot project onto the simplex of an empty vector (the set is empty)")]
     Empty,
-    /// Two buffers that must have the same length do not.
-    #[error("length mismatch: {what} has length {got}, expected {expected}")]
-    LengthMismatch {
-        /// Which buffer is wrong (`"out"`, `"eps"`).
-        what: &'static str,
-        /// The length it should have.
-        expected: usize,
-        /// The length it has.
-        got: usize,
-    },
     /// A row-major buffer does not split into rows of `n_cols` values.
     #[error("a buffer of length {len} does not split into rows of n_cols = {n_cols} values")]
     BadShape {

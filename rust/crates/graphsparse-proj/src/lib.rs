@@ -53,6 +53,7 @@ pub use batch::{
 };
 pub use capped::{project_capped_simplex, project_capped_simplex_into};
 pub use error::{ProjError, Result};
+pub use graphsparse_base::InputError;
 pub use simplex::{project_l1_ball, project_l1_ball_into, project_simplex, project_simplex_into};
 pub use topk::{project_top_k, project_top_k_into, top_k_support, top_k_support_into};
 pub use weighted::{

@@ -7,7 +7,9 @@
 //! projection allocates nothing.
 
 use crate::error::{ProjError, Result};
-use crate::util::{CHUNK, all_finite, check_len, first_non_finite, sum_abs};
+use graphsparse_base::{check_finite, check_len};
+
+use crate::util::{CHUNK, all_finite, first_non_finite, sum_abs};
 
 /// After this many filtering passes of Condat's step 4 the remaining candidates are sorted
 /// instead, which bounds the worst case by O(n log n); in practice 1–4 passes suffice.
@@ -159,7 +161,7 @@ fn check_total(z: f64) -> Result<()> {
 ///
 /// # Errors
 /// [`ProjError::InvalidTotal`], [`ProjError::Empty`] for an empty `v`,
-/// [`ProjError::NonFinite`] naming the first NaN/inf entry.
+/// [`ProjError::Input`] naming the first NaN/inf entry.
 ///
 /// # Complexity
 /// Expected O(n) time (Condat's algorithm), O(n) for the output.
@@ -192,8 +194,8 @@ pub fn project_simplex(v: &[f64], z: f64) -> Result<Vec<f64>> {
 /// `Ok(())`, with `out = max(v − τ, 0)`.
 ///
 /// # Errors
-/// [`ProjError::InvalidTotal`], [`ProjError::LengthMismatch`], [`ProjError::Empty`],
-/// [`ProjError::NonFinite`]; `out` is unspecified after an error.
+/// [`ProjError::InvalidTotal`], [`ProjError::Input`], [`ProjError::Empty`],
+/// [`ProjError::Input`]; `out` is unspecified after an error.
 ///
 /// # Complexity
 /// Expected O(n) time (worst case O(n log n): after 32 filtering passes the remaining
@@ -210,7 +212,7 @@ pub fn project_simplex(v: &[f64], z: f64) -> Result<Vec<f64>> {
 /// [1]: https://doi.org/10.1007/s10107-015-0946-6
 pub fn project_simplex_into(v: &[f64], z: f64, out: &mut [f64]) -> Result<()> {
     check_total(z)?;
-    check_len("out", v.len(), out.len())?;
+    check_len("out", out.len(), v.len())?;
     if v.is_empty() {
         return Err(ProjError::Empty);
     }
@@ -233,7 +235,7 @@ pub fn project_simplex_into(v: &[f64], z: f64, out: &mut [f64]) -> Result<()> {
 /// `v` itself when `‖v‖₁ ≤ radius`, otherwise `sign(v) ⊙ P_simplex(|v|, radius)`.
 ///
 /// # Errors
-/// [`ProjError::InvalidRadius`], [`ProjError::NonFinite`].
+/// [`ProjError::InvalidRadius`], [`ProjError::Input`].
 ///
 /// # Complexity
 /// Expected O(n) time.
@@ -263,7 +265,7 @@ pub fn project_l1_ball(v: &[f64], radius: f64) -> Result<Vec<f64>> {
 /// `Ok(())`, with the projection in `out`.
 ///
 /// # Errors
-/// [`ProjError::InvalidRadius`], [`ProjError::LengthMismatch`], [`ProjError::NonFinite`].
+/// [`ProjError::InvalidRadius`], [`ProjError::Input`], [`ProjError::Input`].
 ///
 /// # Complexity
 /// Expected O(n) time, no allocation.
@@ -278,11 +280,11 @@ pub fn project_l1_ball_into(v: &[f64], radius: f64, out: &mut [f64]) -> Result<(
     if !(radius.is_finite() && radius >= 0.0) {
         return Err(ProjError::InvalidRadius(radius));
     }
-    check_len("out", v.len(), out.len())?;
+    check_len("out", out.len(), v.len())?;
     let norm = sum_abs(v);
     if !norm.is_finite() {
         // NaN/inf somewhere, or a finite sum that overflowed (then v is far outside)
-        crate::util::check_finite(v, "v", 0)?;
+        check_finite("v", v)?;
     }
     if norm <= radius {
         out.copy_from_slice(v);
@@ -302,6 +304,7 @@ pub fn project_l1_ball_into(v: &[f64], radius: f64, out: &mut [f64]) -> Result<(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use graphsparse_base::InputError;
 
     fn close(a: &[f64], b: &[f64], tol: f64) -> bool {
         a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= tol)
@@ -355,21 +358,21 @@ mod tests {
         assert_eq!(project_simplex(&[], 1.0), Err(ProjError::Empty));
         assert_eq!(
             project_simplex_into(&[1.0], 1.0, &mut out),
-            Err(ProjError::LengthMismatch {
-                what: "out",
+            Err(ProjError::Input(InputError::LengthMismatch {
+                arg: "out",
+                got: 2,
                 expected: 1,
-                got: 2
-            })
+            }))
         );
         let mut v = vec![0.5; 1500];
         v[1234] = f64::INFINITY;
         assert_eq!(
             project_simplex(&v, 1.0),
-            Err(ProjError::NonFinite {
+            Err(ProjError::Input(InputError::NotFinite {
                 arg: "v",
                 index: 1234,
-                value: f64::INFINITY
-            })
+                value: f64::INFINITY.to_bits()
+            }))
         );
     }
 
@@ -394,11 +397,11 @@ mod tests {
         );
         assert!(matches!(
             project_l1_ball(&[1.0, f64::NAN], 1.0),
-            Err(ProjError::NonFinite {
+            Err(ProjError::Input(InputError::NotFinite {
                 arg: "v",
                 index: 1,
                 ..
-            })
+            }))
         ));
         // an l1 norm that overflows is outside every finite ball: the result is finite, in the
         // ball and sign-consistent (0.5 is below the resolution of f64::MAX, so it rounds)

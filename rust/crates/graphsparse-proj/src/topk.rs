@@ -1,7 +1,7 @@
 //! Projection onto `{x : ‖x‖₀ ≤ k}`: keep the `k` entries of largest magnitude.
 
 use crate::error::{ProjError, Result};
-use crate::util::{check_finite, check_len};
+use graphsparse_base::{check_finite, check_len};
 
 /// Keeps the `k` entries of `y` with the largest `|y_i|` and zeroes the rest.
 ///
@@ -15,7 +15,7 @@ use crate::util::{check_finite, check_len};
 /// The hard-thresholded vector; among entries of equal magnitude the lower indices are kept.
 ///
 /// # Errors
-/// [`ProjError::KOutOfRange`], [`ProjError::NonFinite`].
+/// [`ProjError::KOutOfRange`], [`ProjError::Input`].
 ///
 /// # Complexity
 /// Expected O(n) time (selection, no full sort).
@@ -47,7 +47,7 @@ pub fn project_top_k(y: &[f64], k: usize) -> Result<Vec<f64>> {
 /// `Ok(())` with the result in `out`.
 ///
 /// # Errors
-/// [`ProjError::KOutOfRange`], [`ProjError::LengthMismatch`], [`ProjError::NonFinite`].
+/// [`ProjError::KOutOfRange`], [`ProjError::Input`], [`ProjError::Input`].
 ///
 /// # Complexity
 /// Expected O(n) time, no allocation.
@@ -60,11 +60,11 @@ pub fn project_top_k(y: &[f64], k: usize) -> Result<Vec<f64>> {
 /// ```
 pub fn project_top_k_into(y: &[f64], k: usize, out: &mut [f64]) -> Result<()> {
     let n = y.len();
-    check_len("out", n, out.len())?;
+    check_len("out", out.len(), n)?;
     if k > n {
         return Err(ProjError::KOutOfRange { k, len: n });
     }
-    check_finite(y, "y", 0)?;
+    check_finite("y", y)?;
     if k == 0 {
         out.fill(0.0);
         return Ok(());
@@ -110,7 +110,7 @@ pub fn project_top_k_into(y: &[f64], k: usize, out: &mut [f64]) -> Result<()> {
 /// `Ok(())` with the `k` indices in `out`, ascending.
 ///
 /// # Errors
-/// [`ProjError::KOutOfRange`], [`ProjError::NonFinite`].
+/// [`ProjError::KOutOfRange`], [`ProjError::Input`].
 ///
 /// # Complexity
 /// Expected O(n) for the selection plus O(k log k) to sort the support.
@@ -126,7 +126,7 @@ pub fn top_k_support_into(y: &[f64], k: usize, out: &mut Vec<usize>) -> Result<(
     if k > n {
         return Err(ProjError::KOutOfRange { k, len: n });
     }
-    check_finite(y, "y", 0)?;
+    check_finite("y", y)?;
     out.clear();
     if k == 0 {
         return Ok(());
@@ -161,6 +161,7 @@ pub fn top_k_support(y: &[f64], k: usize) -> Result<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use graphsparse_base::InputError;
 
     #[test]
     fn keeps_largest_and_breaks_ties_by_index() {
@@ -194,11 +195,11 @@ mod tests {
         );
         assert!(matches!(
             project_top_k(&[1.0, f64::NEG_INFINITY], 1),
-            Err(ProjError::NonFinite {
+            Err(ProjError::Input(InputError::NotFinite {
                 arg: "y",
                 index: 1,
                 ..
-            })
+            }))
         ));
         assert_eq!(project_top_k(&[], 0).unwrap(), Vec::<f64>::new());
     }

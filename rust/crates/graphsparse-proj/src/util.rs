@@ -1,6 +1,9 @@
-//! Small shared helpers: validation passes and index storage in `f64` scratch buffers.
+//! Small shared helpers: the fused finite checks of the chunked passes and index storage in
+//! `f64` scratch buffers (plain checks are `graphsparse_base`'s).
 
-use crate::error::{ProjError, Result};
+use graphsparse_base::InputError;
+
+use crate::error::ProjError;
 
 /// Chunk length of the fused "check, then work" loops: small enough to stay in L1.
 pub(crate) const CHUNK: usize = 512;
@@ -12,16 +15,6 @@ pub(crate) fn all_finite(xs: &[f64]) -> bool {
     xs.iter().fold(true, |ok, &x| ok & x.is_finite())
 }
 
-/// Errors with the first non-finite entry of `xs` (index offset by `base`), if any.
-pub(crate) fn check_finite(xs: &[f64], arg: &'static str, base: usize) -> Result<()> {
-    for (c, chunk) in xs.chunks(CHUNK).enumerate() {
-        if !all_finite(chunk) {
-            return Err(first_non_finite(chunk, arg, base + c * CHUNK));
-        }
-    }
-    Ok(())
-}
-
 /// The error for the first non-finite entry of `xs`, which must hold one.
 #[cold]
 pub(crate) fn first_non_finite(xs: &[f64], arg: &'static str, base: usize) -> ProjError {
@@ -29,25 +22,11 @@ pub(crate) fn first_non_finite(xs: &[f64], arg: &'static str, base: usize) -> Pr
         .iter()
         .position(|x| !x.is_finite())
         .expect("invariant: a non-finite entry");
-    ProjError::NonFinite {
+    ProjError::Input(InputError::NotFinite {
         arg,
         index: base + index,
-        value: xs[index],
-    }
-}
-
-/// Errors unless `out` has length `n`.
-#[inline]
-pub(crate) fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
-    if expected == got {
-        Ok(())
-    } else {
-        Err(ProjError::LengthMismatch {
-            what,
-            expected,
-            got,
-        })
-    }
+        value: xs[index].to_bits(),
+    })
 }
 
 /// Sum of `|x|` in a fixed order with eight partial sums (vectorises; deterministic).
@@ -86,15 +65,26 @@ mod tests {
     #[test]
     fn finite_checks_find_the_first_bad_entry() {
         let mut xs = vec![1.0; 2000];
-        assert!(check_finite(&xs, "v", 0).is_ok());
+        assert!(all_finite(&xs));
+        assert!(graphsparse_base::check_finite("v", &xs).is_ok());
         xs[1500] = f64::NEG_INFINITY;
         xs[1700] = f64::NAN;
         assert_eq!(
-            check_finite(&xs, "v", 0),
-            Err(ProjError::NonFinite {
+            graphsparse_base::check_finite("v", &xs).map_err(ProjError::from),
+            Err(ProjError::Input(InputError::NotFinite {
                 arg: "v",
                 index: 1500,
-                value: f64::NEG_INFINITY
+                value: f64::NEG_INFINITY.to_bits()
+            }))
+        );
+        let c = 1500 / CHUNK;
+        assert!(!all_finite(&xs[c * CHUNK..(c + 1) * CHUNK]));
+        assert_eq!(
+            first_non_finite(&xs[c * CHUNK..], "v", c * CHUNK),
+            ProjError::Input(InputError::NotFinite {
+                arg: "v",
+                index: 1500,
+                value: f64::NEG_INFINITY.to_bits()
             })
         );
         assert!(!all_finite(&[0.0, f64::NAN]));

@@ -12,7 +12,9 @@
 //! a tiny `ε_i` whose key overflows to ±inf is harmless).
 
 use crate::error::{ProjError, Result};
-use crate::util::{all_finite, check_finite, check_len, dec, enc};
+use graphsparse_base::{check_finite, check_len};
+
+use crate::util::{all_finite, dec, enc};
 
 /// Inputs up to this length use the sort-based Algorithm 1; longer ones the linear variant
 /// (the crossover measured by the `weighted_crossover` criterion group lies between 8 and 16).
@@ -20,9 +22,9 @@ pub const WEIGHTED_SORT_MAX_LEN: usize = 12;
 
 /// Validates `y` and `eps` and the output length.
 fn validate(y: &[f64], eps: &[f64], out_len: usize) -> Result<()> {
-    check_len("eps", y.len(), eps.len())?;
-    check_len("out", y.len(), out_len)?;
-    check_finite(y, "y", 0)?;
+    check_len("eps", eps.len(), y.len())?;
+    check_len("out", out_len, y.len())?;
+    check_finite("y", y)?;
     check_weights(eps)
 }
 
@@ -186,7 +188,7 @@ fn write(y: &[f64], eps: &[f64], theta: f64, out: &mut [f64]) {
 /// `x` with `x_i = max(y_i + θ ε_i, 0)` where `ε_i > 0` and `x_i = y_i` where `ε_i = 0`.
 ///
 /// # Errors
-/// [`ProjError::LengthMismatch`], [`ProjError::NonFinite`], [`ProjError::InvalidWeight`],
+/// [`ProjError::Input`], [`ProjError::Input`], [`ProjError::InvalidWeight`],
 /// [`ProjError::ZeroWeights`].
 ///
 /// # Complexity
@@ -324,6 +326,7 @@ pub fn project_weighted_simplex_linear_into(y: &[f64], eps: &[f64], out: &mut [f
 #[cfg(test)]
 mod tests {
     use super::*;
+    use graphsparse_base::InputError;
 
     const Y: [f64; 5] = [0.9, -0.3, 0.4, 2.0, 0.1];
     const EPS: [f64; 5] = [1.0, 0.5, 0.0, 0.25, 0.8];
@@ -416,27 +419,27 @@ mod tests {
         ));
         assert!(matches!(
             project_weighted_simplex(&[1.0, f64::INFINITY], &[1.0, 1.0]),
-            Err(ProjError::NonFinite {
+            Err(ProjError::Input(InputError::NotFinite {
                 arg: "y",
                 index: 1,
                 ..
-            })
+            }))
         ));
         assert_eq!(
             project_weighted_simplex(&[1.0, 2.0], &[1.0]),
-            Err(ProjError::LengthMismatch {
-                what: "eps",
+            Err(ProjError::Input(InputError::LengthMismatch {
+                arg: "eps",
+                got: 1,
                 expected: 2,
-                got: 1
-            })
+            }))
         );
         assert_eq!(
             project_weighted_simplex_into(&[1.0], &[1.0], &mut out),
-            Err(ProjError::LengthMismatch {
-                what: "out",
+            Err(ProjError::Input(InputError::LengthMismatch {
+                arg: "out",
+                got: 2,
                 expected: 1,
-                got: 2
-            })
+            }))
         );
         assert_eq!(
             project_weighted_simplex(&[], &[]),

@@ -1,5 +1,6 @@
 //! Property tests of every projection against sort-based references written here.
 
+use graphsparse_base::SplitMix64;
 use graphsparse_proj::*;
 use proptest::prelude::*;
 
@@ -326,8 +327,8 @@ proptest! {
     fn prop_batched_equals_row_by_row_and_parallel_equals_serial(
         n_rows in 1..12usize, n_cols in 1..70usize, seed in any::<u64>(), k in 0.0..5.0f64
     ) {
-        let mut state = seed | 1;
-        let mut next = || { state ^= state << 13; state ^= state >> 7; state ^= state << 17; (state % 2001) as f64 / 100.0 - 10.0 };
+        let mut rng = SplitMix64::new(seed);
+        let mut next = || rng.below(2001) as f64 / 100.0 - 10.0;
         let data: Vec<f64> = (0..n_rows * n_cols).map(|_| next()).collect();
         let eps_shared: Vec<f64> = (0..n_cols).map(|i| if i % 3 == 0 { 0.0 } else { (i % 5) as f64 / 4.0 + 0.1 }).collect();
         let eps_rows: Vec<f64> = (0..n_rows * n_cols).map(|i| ((i * 13) % 7) as f64 / 6.0 + 0.05).collect();
@@ -452,13 +453,8 @@ fn length_one_and_all_equal() {
 #[test]
 fn large_inputs_match_references() {
     // long vectors exercise the linear-time paths (several Condat restarts, many pivots)
-    let mut state = 0x1234_5678_9abc_def1_u64;
-    let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rng = SplitMix64::new(0x1234_5678_9abc_def1);
+    let mut next = || rng.uniform();
     let n = 20_000;
     let v: Vec<f64> = (0..n)
         .map(|i| next() * 4.0 - 2.0 + (i % 17) as f64 * 1e-3)

@@ -66,9 +66,7 @@ impl From<graphsparse::gspan::GspanError> for PyGsErr {
         use graphsparse::gspan::GspanError as E;
         match err {
             E::Graph(g) => Self::from(g),
-            E::InvalidMinSupport(_) | E::InvalidParameter { .. } | E::InvalidCode { .. } => {
-                Self(bad_param(err.to_string()))
-            }
+            E::Input(_) | E::InvalidCode { .. } => Self(bad_param(err.to_string())),
             _ => Self(bad_graph(err.to_string())),
         }
     }

@@ -2,13 +2,12 @@
 
 use std::sync::Arc;
 
-use graphsparse::graph::{GraphDatabase, LabeledDatabase};
+use graphsparse::graph::GraphDatabase;
 use numpy::{
     IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2,
     PyUntypedArrayMethods,
 };
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
 
 use crate::convert::{PyGsErr, bad_graph};
 
@@ -104,57 +103,75 @@ impl Database {
     }
 }
 
-fn labeled_dict(py: Python<'_>, data: LabeledDatabase) -> PyResult<Bound<'_, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("vertex_tokens", data.vertex_labels)?;
-    d.set_item("edge_tokens", data.edge_labels)?;
-    d.set_item("graph_labels", data.graph_labels)?;
-    d.set_item("graph_names", data.graph_names)?;
-    d.set_item("vertex_kind", data.vertex_label_kind.as_str())?;
-    d.set_item("edge_kind", data.edge_label_kind.as_str())?;
-    d.set_item(
-        "graph_label_kind",
-        data.graph_label_kind.map(|k| k.as_str()),
-    )?;
-    d.set_item("db", Database(Arc::new(data.db)))?;
-    Ok(d)
+/// What the graph readers return: the database handle, the label tokens and the graph names
+/// (the core's `LabeledDatabase`, field for field).
+#[pyclass(frozen, get_all, module = "graphsparse._graphsparse")]
+pub struct LabeledDatabase {
+    /// The graphs, labels as dense ids.
+    db: Py<Database>,
+    /// Vertex-label tokens in canonical order (`vertex_labels[id]` is the token of id `id`).
+    vertex_labels: Vec<String>,
+    /// What the vertex-label tokens denote: `"integer"`, `"float"` or `"text"`.
+    vertex_label_kind: &'static str,
+    /// Edge-label tokens in canonical order.
+    edge_labels: Vec<String>,
+    /// What the edge-label tokens denote.
+    edge_label_kind: &'static str,
+    /// Per-graph class tokens, when the source had them.
+    graph_labels: Option<Vec<String>>,
+    /// What the graph-label tokens denote; `None` exactly when `graph_labels` is.
+    graph_label_kind: Option<&'static str>,
+    /// Per-graph names or ids from the source.
+    graph_names: Vec<String>,
 }
 
-/// Parses gSpan text; returns the database handle and the label tokens.
+impl LabeledDatabase {
+    fn new(py: Python<'_>, data: graphsparse::graph::LabeledDatabase) -> PyResult<Self> {
+        Ok(Self {
+            db: Py::new(py, Database(Arc::new(data.db)))?,
+            vertex_labels: data.vertex_labels,
+            vertex_label_kind: data.vertex_label_kind.as_str(),
+            edge_labels: data.edge_labels,
+            edge_label_kind: data.edge_label_kind.as_str(),
+            graph_labels: data.graph_labels,
+            graph_label_kind: data.graph_label_kind.map(|k| k.as_str()),
+            graph_names: data.graph_names,
+        })
+    }
+}
+
+/// Parses gSpan text into the database handle, its label tokens and graph names.
 #[pyfunction]
 #[pyo3(signature = (text, source = "<string>"))]
-fn parse_gspan_text<'py>(
-    py: Python<'py>,
-    text: &str,
-    source: &str,
-) -> PyResult<Bound<'py, PyDict>> {
+fn parse_gspan_text(py: Python<'_>, text: &str, source: &str) -> PyResult<LabeledDatabase> {
     let data = py
         .detach(|| graphsparse::graph::parse_gspan(text, source))
         .map_err(PyGsErr::from)?;
-    labeled_dict(py, data)
+    LabeledDatabase::new(py, data)
 }
 
-/// Reads a gSpan file; returns the database handle and the label tokens.
+/// Reads a gSpan file into the database handle, its label tokens and graph names.
 #[pyfunction]
-fn read_gspan_file<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<Bound<'py, PyDict>> {
+fn read_gspan_file(py: Python<'_>, path: std::path::PathBuf) -> PyResult<LabeledDatabase> {
     let data = py
         .detach(|| graphsparse::graph::read_gspan(&path))
         .map_err(PyGsErr::from)?;
-    labeled_dict(py, data)
+    LabeledDatabase::new(py, data)
 }
 
-/// Reads a TU dataset folder; returns the database handle, label tokens and graph classes.
+/// Reads a TU dataset folder into the database handle, its label tokens, graph classes and
+/// graph names.
 #[pyfunction]
 #[pyo3(signature = (path, name = None))]
-fn read_tu_folder<'py>(
-    py: Python<'py>,
+fn read_tu_folder(
+    py: Python<'_>,
     path: std::path::PathBuf,
     name: Option<String>,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<LabeledDatabase> {
     let data = py
         .detach(|| graphsparse::graph::read_tu(&path, name.as_deref()))
         .map_err(PyGsErr::from)?;
-    labeled_dict(py, data)
+    LabeledDatabase::new(py, data)
 }
 
 /// The gSpan text of a database with its label tokens and graph names (the writer's checks
@@ -169,7 +186,8 @@ fn format_gspan_text(
 ) -> PyResult<String> {
     let db = GraphDatabase::clone(&db.0);
     py.detach(|| {
-        let data = LabeledDatabase::new(db, vertex_tokens, edge_tokens, None, names)?;
+        let data =
+            graphsparse::graph::LabeledDatabase::new(db, vertex_tokens, edge_tokens, None, names)?;
         graphsparse::graph::format_gspan(&data)
     })
     .map_err(|e| PyGsErr::from(e).into())
@@ -177,6 +195,7 @@ fn format_gspan_text(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Database>()?;
+    m.add_class::<LabeledDatabase>()?;
     m.add_function(wrap_pyfunction!(parse_gspan_text, m)?)?;
     m.add_function(wrap_pyfunction!(read_gspan_file, m)?)?;
     m.add_function(wrap_pyfunction!(read_tu_folder, m)?)?;

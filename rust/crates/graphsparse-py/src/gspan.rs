@@ -2,13 +2,12 @@
 
 use graphsparse::graph::GraphRef;
 use graphsparse::gspan::{
-    DfsCode, DfsEdge, Embeddings, Extension, Frontier, GspanError, LevelIndex, MinerParams,
-    MinerValidParams, Node, ParallelVisitor, Visit, Visitor, count_extensions, extend_frontier,
-    mine, mine_parallel,
+    Check, DfsCode, DfsEdge, Embeddings, Extension, Frontier, GspanError, LevelIndex, MinerParams,
+    MinerValidParams, Node, Parallel, ParallelVisitor, Visit, Visitor, count_extensions,
+    extend_frontier, mine,
 };
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
 
 use crate::convert::{
     Count, Flag, NodeBudget, PyGsErr, Seconds, bad_graph, bad_param, code_array, edge_list,
@@ -82,15 +81,44 @@ struct MinerArgs {
 }
 
 impl MinerArgs {
-    fn params(&self) -> Result<MinerValidParams, GspanError> {
+    fn params(&self, parallel: Parallel) -> Result<MinerValidParams, GspanError> {
         MinerParams::new()
             .min_support(self.min_support.usize())
             .max_size(self.max_size.map(Count::usize))
             .single_vertices(self.single_vertices.0)
             .max_nodes(self.max_nodes.map(|b| b.0))
             .time_limit(self.time_limit.0)
+            .parallel(parallel)
             .check()
     }
+}
+
+/// What `mine_subgraphs` found: the patterns as flat arrays, then what the search did (the
+/// core's `MiningResult`, flattened).
+///
+/// Pattern `k` has the DFS-code rows `codes[code_ptr[k]:code_ptr[k + 1]]` (none for a
+/// single-vertex pattern, whose label is `single_label[k]`; -1 for the others) and occurs in the
+/// graphs `graph_ids[gid_ptr[k]:gid_ptr[k + 1]]`.
+#[pyclass(frozen, get_all, module = "graphsparse._graphsparse")]
+struct MiningResult {
+    /// Start of each pattern's rows in `codes`, int64 `(n_patterns + 1,)`.
+    code_ptr: Py<PyArray1<i64>>,
+    /// The DFS-code rows `(i, j, l_i, l_ij, l_j)` of all patterns, int64 `(rows, 5)`.
+    codes: Py<PyArray2<i64>>,
+    /// The label of each single-vertex pattern, -1 for edge patterns, int64 `(n_patterns,)`.
+    single_label: Py<PyArray1<i64>>,
+    /// The number of graphs holding each pattern, int64 `(n_patterns,)`.
+    support: Py<PyArray1<i64>>,
+    /// Start of each pattern's graphs in `graph_ids`, int64 `(n_patterns + 1,)`.
+    gid_ptr: Py<PyArray1<i64>>,
+    /// The sorted graph ids of all patterns, int64.
+    graph_ids: Py<PyArray1<i64>>,
+    /// Enumeration-tree nodes visited.
+    nodes_visited: u64,
+    /// Why the search stopped early (`"max_nodes"`, `"time_limit"`), or `None`.
+    truncation: Option<&'static str>,
+    /// Wall time of the search in seconds.
+    seconds: f64,
 }
 
 /// Mines the frequent connected subgraphs of `db`; returns the patterns as flat arrays.
@@ -106,39 +134,34 @@ fn mine_subgraphs<'py>(
     params: &Bound<'py, PyAny>,
     n_threads: usize,
     progress: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let params = extract_params::<MinerArgs>(params)?
-        .params()
-        .map_err(PyGsErr::from)?;
+) -> PyResult<MiningResult> {
+    let args = extract_params::<MinerArgs>(params)?;
+    // the parameters are checked before the thread count, as they always were
+    args.params(Parallel::Serial).map_err(PyGsErr::from)?;
     let n_threads = threads(py, n_threads)?;
+    let params = args
+        .params(Parallel::from(n_threads > 1))
+        .map_err(PyGsErr::from)?;
     let db = &db.0;
     let (flat, stats) = run(py, Exec::Pool(n_threads), progress, |ctl| {
         let mut flat = FlatPatterns::new();
-        let stats = if n_threads == 1 {
-            mine(db, &params, &mut flat, ctl)
-        } else {
-            mine_parallel(db, &params, &mut flat, ctl)
-        };
-        stats.map(|s| (flat, s))
+        mine(db, &params, &mut flat, ctl).map(|s| (flat, s))
     })?
     .map_err(PyGsErr::from)?;
 
-    let d = PyDict::new(py);
-    let n_edges_total = flat.codes.len() / 5;
+    let n_rows = flat.codes.len() / 5;
     let support: Vec<i64> = flat.gid_ptr.windows(2).map(|w| w[1] - w[0]).collect();
-    d.set_item("code_ptr", flat.code_ptr.into_pyarray(py))?;
-    d.set_item(
-        "codes",
-        flat.codes.into_pyarray(py).reshape([n_edges_total, 5])?,
-    )?;
-    d.set_item("single_label", flat.single_label.into_pyarray(py))?;
-    d.set_item("support", support.into_pyarray(py))?;
-    d.set_item("gid_ptr", flat.gid_ptr.into_pyarray(py))?;
-    d.set_item("graph_ids", flat.graph_ids.into_pyarray(py))?;
-    d.set_item("nodes_visited", stats.nodes_visited)?;
-    d.set_item("truncated", stats.truncation.map(|t| t.as_str()))?;
-    d.set_item("seconds", stats.seconds)?;
-    Ok(d)
+    Ok(MiningResult {
+        code_ptr: flat.code_ptr.into_pyarray(py).unbind(),
+        codes: flat.codes.into_pyarray(py).reshape([n_rows, 5])?.unbind(),
+        single_label: flat.single_label.into_pyarray(py).unbind(),
+        support: support.into_pyarray(py).unbind(),
+        gid_ptr: flat.gid_ptr.into_pyarray(py).unbind(),
+        graph_ids: flat.graph_ids.into_pyarray(py).unbind(),
+        nodes_visited: stats.nodes_visited,
+        truncation: stats.truncation.map(|t| t.as_str()),
+        seconds: stats.seconds,
+    })
 }
 
 fn to_u32(values: &[i64], what: &str) -> PyResult<Vec<u32>> {
@@ -273,11 +296,57 @@ impl FrontierParts<'_> {
     }
 }
 
-type Proposed<'py> = (
-    Bound<'py, PyArray1<i64>>,
-    Bound<'py, PyArray2<i64>>,
-    Bound<'py, PyArray1<i64>>,
-);
+/// What one round of level-wise mining found in one shard (the core's `LevelCount`): the
+/// rightmost-path extensions, minimal or not, of the frontier's patterns that occur in the
+/// shard, in increasing code order.
+#[pyclass(frozen, get_all, module = "graphsparse._graphsparse")]
+struct LevelCount {
+    /// The index of the extended frontier pattern (0 for the root), int64 `(n,)`.
+    parents: Py<PyArray1<i64>>,
+    /// The appended edge `(i, j, l_i, l_ij, l_j)`, int64 `(n, 5)`.
+    edges: Py<PyArray2<i64>>,
+    /// The number of the shard's graphs holding the extension, int64 `(n,)`.
+    supports: Py<PyArray1<i64>>,
+}
+
+impl LevelCount {
+    fn new(py: Python<'_>, x: &[Extension]) -> PyResult<Self> {
+        let parents: Vec<i64> = x.iter().map(|e| e.parent as i64).collect();
+        let supports: Vec<i64> = x.iter().map(|e| e.support as i64).collect();
+        let edges = edge_rows(x.iter().map(|e| e.edge));
+        Ok(Self {
+            parents: parents.into_pyarray(py).unbind(),
+            edges: edges.into_pyarray(py).reshape([x.len(), 5])?.unbind(),
+            supports: supports.into_pyarray(py).unbind(),
+        })
+    }
+}
+
+/// One shard's frontier as flat arrays (the core's `Frontier`), in the layout
+/// [`FrontierParts`] reads back: `level_frontier` returns one, and it (or any object with
+/// these attributes) is the `frontier` of the next round.
+#[pyclass(
+    frozen,
+    get_all,
+    module = "graphsparse._graphsparse",
+    name = "Frontier"
+)]
+struct FrontierArrays {
+    /// Edges per pattern.
+    size: usize,
+    /// The patterns' DFS codes, `size` rows each, int64 `(n · size, 5)`.
+    codes: Py<PyArray2<i64>>,
+    /// The embeddings' vertex pairs, each pattern's block from `emb_ptr`, uint32 `(pairs, 2)`.
+    pairs: Py<PyArray2<u32>>,
+    /// Start of each pattern's block in `pairs`, int64 `(n + 1,)`.
+    emb_ptr: Py<PyArray1<i64>>,
+    /// Each pattern's `size + 1` level starts within its block, uint32 `(n · (size + 1),)`.
+    starts: Py<PyArray1<u32>>,
+    /// The patterns' graph ids, each pattern's from `gid_ptr`, uint32.
+    gids: Py<PyArray1<u32>>,
+    /// Start of each pattern's ids in `gids`, int64 `(n + 1,)`.
+    gid_ptr: Py<PyArray1<i64>>,
+}
 
 fn edge_rows(edges: impl Iterator<Item = DfsEdge>) -> Vec<i64> {
     edges
@@ -286,9 +355,8 @@ fn edge_rows(edges: impl Iterator<Item = DfsEdge>) -> Vec<i64> {
 }
 
 /// Round of level-wise mining on one shard: the rightmost-path extensions (minimal or not) of
-/// `frontier`'s patterns that occur in `db`, as `(parents (n,), edges (n, 5), supports (n,))`:
-/// the index of the extended frontier pattern (0 for the root), the appended edge, the local
-/// support.
+/// `frontier`'s patterns that occur in `db`, with the index of the extended frontier pattern
+/// (0 for the root), the appended edge and the local support.
 #[pyfunction]
 #[pyo3(signature = (db, frontier, n_threads = 1))]
 fn level_extensions<'py>(
@@ -296,7 +364,7 @@ fn level_extensions<'py>(
     db: &Database,
     frontier: &Bound<'py, PyAny>,
     n_threads: usize,
-) -> PyResult<Proposed<'py>> {
+) -> PyResult<LevelCount> {
     let parts: FrontierParts<'_> = frontier.extract()?;
     let n_threads = threads(py, n_threads)?;
     let db = &db.0;
@@ -306,34 +374,14 @@ fn level_extensions<'py>(
         count_extensions(db, &index, &frontier, ctl)
     })?
     .map_err(PyGsErr::from)?;
-    proposed(py, &level.extensions)
-}
-
-type FrontierArrays<'py> = (
-    Bound<'py, PyArray2<i64>>,
-    Bound<'py, PyArray2<u32>>,
-    Bound<'py, PyArray1<i64>>,
-    Bound<'py, PyArray1<u32>>,
-    Bound<'py, PyArray1<u32>>,
-    Bound<'py, PyArray1<i64>>,
-    Bound<'py, PyArray1<i64>>,
-);
-
-fn proposed<'py>(py: Python<'py>, x: &[Extension]) -> PyResult<Proposed<'py>> {
-    let parents: Vec<i64> = x.iter().map(|e| e.parent as i64).collect();
-    let supports: Vec<i64> = x.iter().map(|e| e.support as i64).collect();
-    let edges = edge_rows(x.iter().map(|e| e.edge));
-    Ok((
-        parents.into_pyarray(py),
-        edges.into_pyarray(py).reshape([x.len(), 5])?,
-        supports.into_pyarray(py),
-    ))
+    LevelCount::new(py, &level.extensions)
 }
 
 /// The next frontier of one shard: the extensions `(parents[k], edges[k])` of `frontier`'s
-/// patterns that occur in `db`, as the arrays `(codes, pairs, emb_ptr, starts, gids, gid_ptr,
-/// positions in the list given)`, and, when `grow`, the new frontier's extensions as
-/// [`level_extensions`] lists them (else `None`): one round of level-wise mining.
+/// patterns that occur in `db`, as `(frontier, positions, count)`: the new frontier, the
+/// position of each of its patterns in the list given (int64), and, when `grow`, the new
+/// frontier's extensions as [`level_extensions`] lists them (else `None`): one round of
+/// level-wise mining.
 #[pyfunction]
 #[pyo3(signature = (db, frontier, parents, edges, grow, n_threads = 1))]
 fn level_frontier<'py>(
@@ -344,7 +392,11 @@ fn level_frontier<'py>(
     edges: PyReadonlyArray2<'py, i64>,
     grow: bool,
     n_threads: usize,
-) -> PyResult<(FrontierArrays<'py>, Option<Proposed<'py>>)> {
+) -> PyResult<(
+    FrontierArrays,
+    Bound<'py, PyArray1<i64>>,
+    Option<LevelCount>,
+)> {
     let parts: FrontierParts<'_> = frontier.extract()?;
     let n_threads = threads(py, n_threads)?;
     let edges = edges_of(edges.as_slice()?, "edges")?;
@@ -389,17 +441,22 @@ fn level_frontier<'py>(
             .flat_map(|e| e.code().edges().iter().copied()),
     );
     let positions: Vec<i64> = positions.into_iter().map(|p| p as i64).collect();
-    let arrays = (
-        rows.into_pyarray(py).reshape([n * next.size(), 5])?,
-        pairs.into_pyarray(py).reshape([n_pairs, 2])?,
-        emb_ptr.into_pyarray(py),
-        starts.into_pyarray(py),
-        gids.into_pyarray(py),
-        gid_ptr.into_pyarray(py),
-        positions.into_pyarray(py),
-    );
-    let proposals = level.map(|l| proposed(py, &l.extensions)).transpose()?;
-    Ok((arrays, proposals))
+    let arrays = FrontierArrays {
+        size: next.size(),
+        codes: rows
+            .into_pyarray(py)
+            .reshape([n * next.size(), 5])?
+            .unbind(),
+        pairs: pairs.into_pyarray(py).reshape([n_pairs, 2])?.unbind(),
+        emb_ptr: emb_ptr.into_pyarray(py).unbind(),
+        starts: starts.into_pyarray(py).unbind(),
+        gids: gids.into_pyarray(py).unbind(),
+        gid_ptr: gid_ptr.into_pyarray(py).unbind(),
+    };
+    let count = level
+        .map(|l| LevelCount::new(py, &l.extensions))
+        .transpose()?;
+    Ok((arrays, positions.into_pyarray(py), count))
 }
 
 /// For each code of `codes` (rows of `(i, j, l_i, l_ij, l_j)`, `size` per code), whether it
@@ -416,6 +473,9 @@ fn dfs_codes_are_min<'py>(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<MiningResult>()?;
+    m.add_class::<LevelCount>()?;
+    m.add_class::<FrontierArrays>()?;
     m.add_function(wrap_pyfunction!(dfs_codes_are_min, m)?)?;
     m.add_function(wrap_pyfunction!(level_extensions, m)?)?;
     m.add_function(wrap_pyfunction!(level_frontier, m)?)?;

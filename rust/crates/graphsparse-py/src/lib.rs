@@ -7,11 +7,11 @@ mod compression;
 mod convert;
 mod graph;
 mod gspan;
+mod lattice;
 mod online;
 mod pcst;
 mod proj;
 mod recovery;
-mod rules;
 mod subgraph;
 mod threads;
 
@@ -32,7 +32,7 @@ mod _graphsparse {
         crate::online::register(m)?;
         crate::subgraph::register(m)?;
         crate::compression::register(m)?;
-        crate::rules::register(m)?;
+        crate::lattice::register(m)?;
         Ok(())
     }
 }

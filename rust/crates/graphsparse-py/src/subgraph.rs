@@ -6,13 +6,12 @@ use std::sync::Arc;
 use graphsparse::graph::GraphDatabase;
 use graphsparse::gspan::DfsCode;
 use graphsparse::subgraph::{
-    BcgdFit, BcgdParams, BcgdValidParams, DEFAULT_CACHE_BYTES, Logistic, SeparableFunction,
-    Squared, StumpParams, StumpSearch, StumpValidParams, SubgraphError, adaboost, fit_bcgd_path,
-    match_patterns,
+    BcgdParams, BcgdValidParams, Check, DEFAULT_CACHE_BYTES, Logistic, Parallel, SeparableFunction,
+    Squared, StumpParams, StumpValidParams, SubgraphError, adaboost, fit_bcgd_path, match_patterns,
 };
-use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::PyList;
 
 use crate::convert::{
     Count, Flag, NodeBudget, PyGsErr, Real, Seconds, bad_param, code_array, dfs_code,
@@ -52,7 +51,7 @@ macro_rules! with_search {
 }
 
 impl SearchArgs {
-    fn stump_params(&self, parallel: bool) -> Result<StumpValidParams, SubgraphError> {
+    fn stump_params(&self, parallel: Parallel) -> Result<StumpValidParams, SubgraphError> {
         with_search!(StumpParams::new(), self, parallel).check()
     }
 }
@@ -75,7 +74,7 @@ impl BcgdArgs {
         &self,
         search: &SearchArgs,
         lambda1: f64,
-        parallel: bool,
+        parallel: Parallel,
     ) -> Result<BcgdValidParams, SubgraphError> {
         let builder = BcgdParams::new(lambda1)
             .lambda2(self.lambda2.0)
@@ -91,86 +90,158 @@ impl BcgdArgs {
 /// The number of Adaboost rounds, read from the same dict as [`SearchArgs`].
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
-struct RoundsArg {
+struct AdaBoostArgs {
     n_estimators: Count,
 }
 
-/// One per-iteration history column as a NumPy array.
-fn set_column<T: numpy::Element>(
-    d: &Bound<'_, PyDict>,
-    key: &str,
-    values: impl Iterator<Item = T>,
-) -> PyResult<()> {
-    d.set_item(key, values.collect::<Vec<_>>().into_pyarray(d.py()))
+type Ids = Py<PyArray1<i64>>;
+type Code = Py<PyArray2<i64>>;
+
+/// A DFS code as an owned `(k, 5)` int64 array.
+fn code(py: Python<'_>, code: &DfsCode) -> PyResult<Code> {
+    Ok(code_array(py, code)?.unbind())
 }
 
-/// Sets `codes` (a `(k, 5)` DFS-code array per pattern) and `graph_ids` (the graphs of each).
-fn set_patterns<'a>(
-    d: &Bound<'_, PyDict>,
+/// One column of numbers as an owned NumPy array.
+fn column<T: numpy::Element>(py: Python<'_>, values: impl Iterator<Item = T>) -> Py<PyArray1<T>> {
+    values.collect::<Vec<_>>().into_pyarray(py).unbind()
+}
+
+/// Each pattern's DFS code and graph ids, as two lists of arrays.
+fn patterns<'a>(
+    py: Python<'_>,
     patterns: impl Iterator<Item = (&'a DfsCode, &'a [u32])>,
-) -> PyResult<()> {
-    let py = d.py();
-    let codes = PyList::empty(py);
-    let ids = PyList::empty(py);
-    for (code, graph_ids) in patterns {
-        codes.append(code_array(py, code)?)?;
-        ids.append(ids_array(py, graph_ids))?;
+) -> PyResult<(Vec<Code>, Vec<Ids>)> {
+    let (mut codes, mut ids) = (Vec::new(), Vec::new());
+    for (c, graph_ids) in patterns {
+        codes.push(code(py, c)?);
+        ids.push(ids_array(py, graph_ids).unbind());
     }
-    d.set_item("codes", codes)?;
-    d.set_item("graph_ids", ids)
+    Ok((codes, ids))
 }
 
-fn fit_to_dict<'py>(py: Python<'py>, fit: &BcgdFit) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("intercept", fit.intercept)?;
-    let coef: Vec<f64> = fit.features.iter().map(|f| f.coef).collect();
-    d.set_item("coef", coef.into_pyarray(py))?;
-    let features = &fit.features;
-    set_patterns(
-        &d,
-        features.iter().map(|f| (&f.code, f.graph_ids.as_slice())),
-    )?;
-    let eqs = PyList::empty(py);
-    for f in features {
-        let e = PyList::empty(py);
-        for c in &f.equivalents {
-            e.append(code_array(py, c)?)?;
-        }
-        eqs.append(e)?;
-    }
-    d.set_item("equivalents", eqs)?;
-    d.set_item("n_iter", fit.n_iter)?;
-    d.set_item("converged", fit.converged)?;
-    d.set_item("truncated", fit.truncation.map(|t| t.as_str()))?;
-    let h = &fit.history;
-    set_column(&d, "objective", h.iter().map(|s| s.objective))?;
-    set_column(&d, "nonzeros", h.iter().map(|s| s.nonzeros as i64))?;
-    set_column(&d, "visited", h.iter().map(|s| s.visited as i64))?;
-    set_column(&d, "skipped", h.iter().map(|s| s.skipped as i64))?;
-    set_column(&d, "seconds", h.iter().map(|s| s.seconds))?;
-    set_column(&d, "pruned_bound", h.iter().map(|s| s.pruned_bound as i64))?;
-    set_column(&d, "pruned_spp", h.iter().map(|s| s.pruned_spp as i64))?;
-    set_column(&d, "duality_gap", h.iter().map(|s| s.duality_gap))?;
-    d.set_item("gap", fit.duality_gap)?;
-    d.set_item("total_visited", fit.visited())?;
-    d.set_item("total_pruned_bound", fit.pruned_by_bound())?;
-    d.set_item("total_pruned_spp", fit.pruned_by_spp())?;
-    d.set_item("path_searches", fit.path_history.len())?;
-    d.set_item("lambda_max", fit.lambda_max)?;
-    let trace = PyList::empty(py);
-    for step in &fit.trace {
-        let ids = PyList::empty(py);
-        for (col, _) in &step.coefs {
-            ids.append(ids_array(py, col))?;
-        }
-        let coefs: Vec<f64> = step.coefs.iter().map(|c| c.1).collect();
-        trace.append((step.intercept, ids, coefs.into_pyarray(py)))?;
-    }
-    d.set_item("trace", trace)?;
-    Ok(d)
+/// The searches of a BCGD fit, one entry per search (the core's `IterationStats`, by column).
+#[pyclass(frozen, get_all, module = "graphsparse._graphsparse")]
+struct BcgdHistory {
+    /// The objective after the iteration's update (unchanged for the final check).
+    objective: Py<PyArray1<f64>>,
+    /// The number of nonzero coefficients after the update.
+    nonzeros: Py<PyArray1<i64>>,
+    /// Tree nodes visited by the search.
+    visited: Py<PyArray1<i64>>,
+    /// Visited nodes whose column was already seen in the same search.
+    skipped: Py<PyArray1<i64>>,
+    /// Visited nodes where the Theorem 11 bound pruned the subtree.
+    pruned_bound: Py<PyArray1<i64>>,
+    /// Visited nodes where safe pattern pruning pruned the subtree.
+    pruned_spp: Py<PyArray1<i64>>,
+    /// The duality gap at the iterate searched (before the iteration's update).
+    duality_gap: Py<PyArray1<f64>>,
+    /// The wall time of the iteration in seconds.
+    seconds: Py<PyArray1<f64>>,
 }
 
-/// Fits BCGD models along a `lambda1` grid (warm starts); returns one dict per `lambda1`.
+impl BcgdHistory {
+    fn new(py: Python<'_>, h: &[graphsparse::subgraph::IterationStats]) -> Self {
+        Self {
+            objective: column(py, h.iter().map(|s| s.objective)),
+            nonzeros: column(py, h.iter().map(|s| s.nonzeros as i64)),
+            visited: column(py, h.iter().map(|s| s.visited as i64)),
+            skipped: column(py, h.iter().map(|s| s.skipped as i64)),
+            pruned_bound: column(py, h.iter().map(|s| s.pruned_bound as i64)),
+            pruned_spp: column(py, h.iter().map(|s| s.pruned_spp as i64)),
+            duality_gap: column(py, h.iter().map(|s| s.duality_gap)),
+            seconds: column(py, h.iter().map(|s| s.seconds)),
+        }
+    }
+}
+
+/// One BCGD model and how its fit went (the core's `BcgdFit`).
+#[pyclass(frozen, get_all, module = "graphsparse._graphsparse")]
+struct BcgdFit {
+    /// The intercept.
+    intercept: f64,
+    /// The nonzero coefficients, one per selected feature.
+    coef: Py<PyArray1<f64>>,
+    /// Each feature's representative DFS code, int64 `(k, 5)`.
+    codes: Vec<Code>,
+    /// Each feature's graphs (sorted ids), int64.
+    graph_ids: Vec<Ids>,
+    /// Each feature's other patterns with the same graphs, as DFS codes.
+    equivalents: Vec<Vec<Code>>,
+    /// Updates made.
+    n_iter: usize,
+    /// Whether the tolerance was reached.
+    converged: bool,
+    /// Why the fit stopped early (`"max_iter"`, `"max_nodes"`, `"time_limit"`), or `None`.
+    truncation: Option<&'static str>,
+    /// The duality gap `P - D >= 0` of the model (`inf` when a budget cut the final search).
+    dual_gap: f64,
+    /// The fit's searches.
+    history: Py<BcgdHistory>,
+    /// Tree nodes visited, the internal screening path's included.
+    total_visited: u64,
+    /// Nodes pruned by the bound, the internal path's included.
+    total_pruned_bound: u64,
+    /// Nodes pruned by safe pattern pruning, the internal path's included.
+    total_pruned_spp: u64,
+    /// Searches of the internal screening path before the fit.
+    path_searches: usize,
+    /// The smallest `lambda1` whose model has no feature, when the fit computed it.
+    lambda_max: Option<f64>,
+    /// When asked for, `(intercept, graph ids per feature, coefficients)` after each update.
+    trace: Vec<(f64, Vec<Ids>, Py<PyArray1<f64>>)>,
+}
+
+impl BcgdFit {
+    fn new(py: Python<'_>, fit: &graphsparse::subgraph::BcgdFit) -> PyResult<Self> {
+        let features = &fit.features;
+        let (codes, graph_ids) = patterns(
+            py,
+            features.iter().map(|f| (&f.code, f.graph_ids.as_slice())),
+        )?;
+        let equivalents = features
+            .iter()
+            .map(|f| f.equivalents.iter().map(|c| code(py, c)).collect())
+            .collect::<PyResult<_>>()?;
+        let trace = fit
+            .trace
+            .iter()
+            .map(|step| {
+                let ids = step
+                    .coefs
+                    .iter()
+                    .map(|(col, _)| ids_array(py, col).unbind())
+                    .collect();
+                (
+                    step.intercept,
+                    ids,
+                    column(py, step.coefs.iter().map(|c| c.1)),
+                )
+            })
+            .collect();
+        Ok(Self {
+            intercept: fit.intercept,
+            coef: column(py, features.iter().map(|f| f.coef)),
+            codes,
+            graph_ids,
+            equivalents,
+            n_iter: fit.n_iter,
+            converged: fit.converged,
+            truncation: fit.truncation.map(|t| t.as_str()),
+            dual_gap: fit.duality_gap,
+            history: Py::new(py, BcgdHistory::new(py, &fit.history))?,
+            total_visited: fit.visited(),
+            total_pruned_bound: fit.pruned_by_bound(),
+            total_pruned_spp: fit.pruned_by_spp(),
+            path_searches: fit.path_history.len(),
+            lambda_max: fit.lambda_max,
+            trace,
+        })
+    }
+}
+
+/// Fits BCGD models along a `lambda1` grid (warm starts); returns one fit per `lambda1`.
 ///
 /// `loss` is `"logistic"` or `"squared"`; `params` a dict of the other parameters.
 #[pyfunction]
@@ -185,7 +256,7 @@ fn fit_subgraph_bcgd<'py>(
     params: &Bound<'py, PyAny>,
     n_threads: usize,
     progress: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyList>> {
+) -> PyResult<Vec<BcgdFit>> {
     let args = extract_params::<BcgdArgs>(params)?;
     let search = extract_params::<SearchArgs>(params)?;
     let n_threads = threads(py, n_threads)?;
@@ -194,7 +265,7 @@ fn fit_subgraph_bcgd<'py>(
         .first()
         .ok_or_else(|| bad_param("lambdas must hold at least one lambda1"))?;
     let params = args
-        .params(&search, first, n_threads > 1)
+        .params(&search, first, Parallel::from(n_threads > 1))
         .map_err(PyGsErr::from)?;
     let (y, db) = (y.as_slice()?, &db.0);
     let exec = Exec::Pool(n_threads);
@@ -212,25 +283,55 @@ fn fit_subgraph_bcgd<'py>(
         }
     }
     .map_err(PyGsErr::from)?;
-    let out = PyList::empty(py);
-    for f in &fits {
-        out.append(fit_to_dict(py, f)?)?;
-    }
-    Ok(out)
+    fits.iter().map(|f| BcgdFit::new(py, f)).collect()
 }
 
-fn stump_to_dict<'py>(py: Python<'py>, s: &StumpSearch) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    match &s.code {
-        Some(c) => d.set_item("code", code_array(py, c)?)?,
-        None => d.set_item("code", py.None())?,
+/// The best stump of one search (the core's `StumpSearch`).
+#[pyclass(frozen, get_all, module = "graphsparse._graphsparse")]
+struct StumpSearch {
+    /// The best pattern's DFS code, int64 `(k, 5)` (`None` when the tree is empty).
+    code: Option<Code>,
+    /// Its graphs (sorted ids), int64.
+    graph_ids: Ids,
+    /// The stump's sign (+1 or -1).
+    sign: f64,
+    /// Its gain `sum_i w_i y_i h(g_i)`.
+    gain: f64,
+    /// Tree nodes visited.
+    visited: u64,
+    /// Why the search stopped early (`"max_nodes"`, `"time_limit"`), or `None`.
+    truncation: Option<&'static str>,
+}
+
+impl StumpSearch {
+    fn new(py: Python<'_>, s: &graphsparse::subgraph::StumpSearch) -> PyResult<Self> {
+        Ok(Self {
+            code: s.code.as_ref().map(|c| code(py, c)).transpose()?,
+            graph_ids: ids_array(py, &s.graph_ids).unbind(),
+            sign: s.sign,
+            gain: s.gain,
+            visited: s.visited,
+            truncation: s.truncation.map(|t| t.as_str()),
+        })
     }
-    d.set_item("graph_ids", ids_array(py, &s.graph_ids))?;
-    d.set_item("sign", s.sign)?;
-    d.set_item("gain", s.gain)?;
-    d.set_item("visited", s.visited)?;
-    d.set_item("truncated", s.truncation.map(|t| t.as_str()))?;
-    Ok(d)
+}
+
+/// The store of embeddings of a [`StumpSearcher`] (the frontier's ancestors; the core's
+/// `FrontierStats`).
+#[pyclass(frozen, get_all, module = "graphsparse._graphsparse")]
+struct FrontierStats {
+    /// Expanded nodes whose embeddings are stored.
+    entries: usize,
+    /// Bytes charged for them (never above `budget`).
+    bytes: usize,
+    /// The byte budget (0: nothing is stored).
+    budget: usize,
+    /// Entries evicted to stay within the budget.
+    evicted: u64,
+    /// Frontier nodes expanded below a stored ancestor (from its embeddings).
+    resumed: u64,
+    /// Frontier nodes expanded by re-embedding the path to them from the root.
+    reembedded: u64,
 }
 
 /// Repeated best-stump searches on one database sharing a cache of the visited tree
@@ -254,7 +355,7 @@ impl StumpSearcher {
     ) -> PyResult<Self> {
         let n_threads = threads(py, n_threads)?;
         let params = extract_params::<SearchArgs>(params)?
-            .stump_params(n_threads > 1)
+            .stump_params(Parallel::from(n_threads > 1))
             .map_err(PyGsErr::from)?;
         let inner = graphsparse::subgraph::StumpSearcher::new(&db.0, &params);
         Ok(Self {
@@ -264,21 +365,20 @@ impl StumpSearcher {
         })
     }
 
-    /// The best stump under `weights` (one per graph, >= 0) and `labels` (+-1), as a dict
-    /// with `code`, `graph_ids`, `sign`, `gain`, `visited` and `truncated`.
+    /// The best stump under `weights` (one per graph, >= 0) and `labels` (+-1).
     fn search<'py>(
         &mut self,
         py: Python<'py>,
         weights: PyReadonlyArray1<'py, f64>,
         labels: PyReadonlyArray1<'py, f64>,
-    ) -> PyResult<Bound<'py, PyDict>> {
+    ) -> PyResult<StumpSearch> {
         let (w, l) = (weights.as_slice()?, labels.as_slice()?);
         let (db, inner) = (&self.db, &mut self.inner);
         let s = run(py, Exec::Pool(self.n_threads), None, |ctl| {
             inner.search(db, w, l, ctl)
         })?
         .map_err(PyGsErr::from)?;
-        stump_to_dict(py, &s)
+        StumpSearch::new(py, &s)
     }
 
     /// Tree nodes held in the cache (the root included).
@@ -287,21 +387,36 @@ impl StumpSearcher {
         self.inner.cached_nodes()
     }
 
-    /// The store of embeddings (the frontier's ancestors) as a dict: `entries`, `bytes`,
-    /// `budget`, `evicted`, `resumed` (frontier nodes expanded below a stored ancestor) and
-    /// `reembedded` (from the root).
+    /// The store of embeddings (the frontier's ancestors).
     #[getter]
-    fn frontier_stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    fn frontier_stats(&self) -> FrontierStats {
         let st = self.inner.frontier_stats();
-        let d = PyDict::new(py);
-        d.set_item("entries", st.entries)?;
-        d.set_item("bytes", st.bytes)?;
-        d.set_item("budget", st.budget)?;
-        d.set_item("evicted", st.evicted)?;
-        d.set_item("resumed", st.resumed)?;
-        d.set_item("reembedded", st.reembedded)?;
-        Ok(d)
+        FrontierStats {
+            entries: st.entries,
+            bytes: st.bytes,
+            budget: st.budget,
+            evicted: st.evicted,
+            resumed: st.resumed,
+            reembedded: st.reembedded,
+        }
     }
+}
+
+/// An Adaboost fit with subgraph stumps (the core's `AdaBoostFit`, by column).
+#[pyclass(frozen, get_all, module = "graphsparse._graphsparse")]
+struct AdaBoostFit {
+    /// Each round's DFS code, int64 `(k, 5)`.
+    codes: Vec<Code>,
+    /// Each round's graphs (sorted ids), int64.
+    graph_ids: Vec<Ids>,
+    /// Each round's sign (+1 or -1).
+    signs: Py<PyArray1<f64>>,
+    /// Each round's weight.
+    weights: Py<PyArray1<f64>>,
+    /// Tree nodes visited by each round's search, int64.
+    visited: Py<PyArray1<i64>>,
+    /// Why the fit stopped early (`"max_nodes"`, `"time_limit"`), or `None`.
+    truncation: Option<&'static str>,
 }
 
 /// Adaboost with subgraph stumps (searches share a cache of the visited tree); `params` holds
@@ -315,28 +430,28 @@ fn fit_subgraph_adaboost<'py>(
     params: &Bound<'py, PyAny>,
     n_threads: usize,
     progress: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<AdaBoostFit> {
     let n_threads = threads(py, n_threads)?;
-    let rounds = extract_params::<RoundsArg>(params)?.n_estimators.usize();
+    let rounds = extract_params::<AdaBoostArgs>(params)?.n_estimators.usize();
     let params = extract_params::<SearchArgs>(params)?
-        .stump_params(n_threads > 1)
+        .stump_params(Parallel::from(n_threads > 1))
         .map_err(PyGsErr::from)?;
     let (l, db) = (labels.as_slice()?, &db.0);
     let fit = run(py, Exec::Pool(n_threads), progress, |ctl| {
         adaboost(db, l, rounds, &params, ctl)
     })?
     .map_err(PyGsErr::from)?;
-    let d = PyDict::new(py);
     let stumps = &fit.stumps;
-    set_patterns(&d, stumps.iter().map(|s| (&s.code, s.graph_ids.as_slice())))?;
-    let signs: Vec<f64> = fit.stumps.iter().map(|s| s.sign).collect();
-    let weights: Vec<f64> = fit.stumps.iter().map(|s| s.weight).collect();
-    d.set_item("signs", signs.into_pyarray(py))?;
-    d.set_item("weights", weights.into_pyarray(py))?;
-    let visited: Vec<i64> = fit.visited.iter().map(|&v| v as i64).collect();
-    d.set_item("visited", visited.into_pyarray(py))?;
-    d.set_item("truncated", fit.truncation.map(|t| t.as_str()))?;
-    Ok(d)
+    let (codes, graph_ids) =
+        patterns(py, stumps.iter().map(|s| (&s.code, s.graph_ids.as_slice())))?;
+    Ok(AdaBoostFit {
+        codes,
+        graph_ids,
+        signs: column(py, stumps.iter().map(|s| s.sign)),
+        weights: column(py, stumps.iter().map(|s| s.weight)),
+        visited: column(py, fit.visited.iter().map(|&v| v as i64)),
+        truncation: fit.truncation.map(|t| t.as_str()),
+    })
 }
 
 /// For each pattern (an int64 DFS code of shape `(k, 5)`), the graphs of `db` that contain it.
@@ -356,7 +471,7 @@ fn match_subgraph_patterns<'py>(
         .collect::<PyResult<Vec<_>>>()?;
     let db = &db.0;
     let found = run(py, Exec::Pool(n_threads), None, |_ctl| {
-        match_patterns(db, &patterns, n_threads > 1)
+        match_patterns(db, &patterns, Parallel::from(n_threads > 1))
     })?;
     let out = PyList::empty(py);
     for ids in &found {
@@ -405,7 +520,12 @@ fn separable_bounds(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(separable_bounds, m)?)?;
     m.add_function(wrap_pyfunction!(fit_subgraph_bcgd, m)?)?;
+    m.add_class::<BcgdFit>()?;
+    m.add_class::<BcgdHistory>()?;
     m.add_class::<StumpSearcher>()?;
+    m.add_class::<StumpSearch>()?;
+    m.add_class::<FrontierStats>()?;
+    m.add_class::<AdaBoostFit>()?;
     m.add_function(wrap_pyfunction!(fit_subgraph_adaboost, m)?)?;
     m.add_function(wrap_pyfunction!(match_subgraph_patterns, m)?)?;
     Ok(())

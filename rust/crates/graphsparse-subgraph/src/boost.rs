@@ -14,24 +14,23 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use graphsparse_base::{Budget, RunControl, Truncation};
+use graphsparse_base::{Budget, Check, Parallel, RunControl, Truncation, check_all_nonnegative};
 use graphsparse_graph::GraphDatabase;
 use graphsparse_gspan::{
-    DfsCode, MinerValidParams, Node, ParallelVisitor, Visit, Visitor, mine_parallel_with_meter,
-    mine_with_meter,
+    DfsCode, MinerValidParams, Node, ParallelVisitor, Visit, Visitor, mine_with_meter,
 };
 
 use crate::bounds::WeightedGain;
 use crate::cache::{CachedSearch, DEFAULT_CACHE_BYTES, Traversal, TreeCache, search_cached};
 use crate::error::{Result, SubgraphError, bad, feature_miner};
 
-/// Unchecked parameters of the best-stump search (a builder); see [`StumpParams::check`].
+/// Unchecked parameters of the best-stump search (a builder); [`Check::check`] validates them.
 ///
 /// Defaults: `min_support = 1`, unbounded pattern size, no budget, pruning on, serial.
 ///
 /// # Example
 /// ```
-/// use graphsparse_subgraph::StumpParams;
+/// use graphsparse_subgraph::{Check, StumpParams};
 /// let params = StumpParams::new().max_size(Some(5)).max_nodes(Some(10_000)).check().unwrap();
 /// assert_eq!(params.max_size(), Some(5));
 /// assert!(StumpParams::new().min_support(0).check().is_err());
@@ -42,7 +41,7 @@ pub struct StumpParams {
     max_size: Option<usize>,
     budget: Budget,
     prune: bool,
-    parallel: bool,
+    parallel: Parallel,
     cache_bytes: usize,
 }
 
@@ -60,16 +59,17 @@ impl StumpParams {
             max_size: None,
             budget: Budget::UNLIMITED,
             prune: true,
-            parallel: false,
+            parallel: Parallel::Serial,
             cache_bytes: DEFAULT_CACHE_BYTES,
         }
     }
     graphsparse_base::setters! {
         /// Prune with the bound (turn off only to check that pruning is safe).
         prune: bool => prune,
-        /// Traverse sibling subtrees in parallel on the current rayon pool (in a
-        /// [`StumpSearcher`]: every search, cached walks included, with the serial result).
-        parallel: bool => parallel,
+        /// Whether sibling subtrees may be traversed in parallel on the current rayon pool
+        /// (default [`Parallel::Serial`]; in a [`StumpSearcher`]: every search, cached walks
+        /// included, with the serial result).
+        parallel: Parallel => parallel,
         /// Byte budget of a [`StumpSearcher`] for stored embeddings of its cached tree's
         /// expanded nodes (default 256 MiB; 0 stores none): the ancestors a frontier expansion
         /// re-embeds are kept, least recently used evicted first, and a later expansion below
@@ -87,6 +87,11 @@ impl StumpParams {
         /// Time budget of each search (`None`: no limit).
         time_limit: Option<Duration> => budget.time_limit,
     }
+}
+
+impl Check for StumpParams {
+    type Checked = StumpValidParams;
+    type Error = SubgraphError;
 
     /// Validates the parameters.
     ///
@@ -96,25 +101,24 @@ impl StumpParams {
     ///
     /// # Complexity
     /// O(1).
-    pub fn check(self) -> Result<StumpValidParams> {
-        let miner = feature_miner(self.min_support, self.max_size)?;
+    fn check(self) -> Result<StumpValidParams> {
+        let miner = feature_miner(self.min_support, self.max_size, self.parallel)?;
         Ok(StumpValidParams {
             miner,
             budget: self.budget,
             prune: self.prune,
-            parallel: self.parallel,
             cache_bytes: self.cache_bytes,
         })
     }
 }
 
-/// Validated best-stump parameters, from [`StumpParams::check`].
+/// Validated best-stump parameters, from [`Check::check`] on [`StumpParams`] (the parallel
+/// policy is the miner's).
 #[derive(Debug, Clone, PartialEq)]
 pub struct StumpValidParams {
     miner: MinerValidParams,
     budget: Budget,
     prune: bool,
-    parallel: bool,
     cache_bytes: usize,
 }
 
@@ -281,14 +285,13 @@ impl ParallelVisitor for Best<'_> {
 ///
 /// # Errors
 /// [`SubgraphError::InvalidResponse`] for lengths that do not match the database or labels
-/// other than ±1; [`SubgraphError::InvalidParameter`] for negative or non-finite weights or
-/// `min_support == 0`.
+/// other than ±1; [`SubgraphError::Input`] for negative or non-finite weights.
 ///
 /// # Example
 /// ```
 /// use graphsparse_base::RunControl;
 /// use graphsparse_graph::parse_gspan;
-/// use graphsparse_subgraph::{best_stump, StumpParams};
+/// use graphsparse_subgraph::{best_stump, Check, StumpParams};
 /// let text = "t # 0\nv 0 0\nv 1 1\ne 0 1 0\nt # 1\nv 0 0\nv 1 0\ne 0 1 0\n";
 /// let db = parse_gspan(text, "<doc>").unwrap().db;
 /// let params = StumpParams::new().check().unwrap();
@@ -309,11 +312,7 @@ pub fn best_stump(
     let gain = WeightedGain::new(weights, labels);
     let mut v = Best::new(&gain, params.prune);
     let meter = params.budget.start(ctl);
-    let stats = if params.parallel {
-        mine_parallel_with_meter(db, &params.miner, &mut v, &meter)?
-    } else {
-        mine_with_meter(db, &params.miner, &mut v, &meter)?
-    };
+    let stats = mine_with_meter(db, &params.miner, &mut v, &meter)?;
     Ok(v.finish(stats.nodes_visited, stats.truncation))
 }
 
@@ -325,9 +324,7 @@ fn check_weights(n: usize, weights: &[f64], labels: &[f64]) -> Result<()> {
             labels.len()
         )));
     }
-    if weights.iter().any(|w| !(w.is_finite() && *w >= 0.0)) {
-        return Err(bad("weights", "must be finite and >= 0"));
-    }
+    check_all_nonnegative("weights", weights)?;
     check_labels(labels)
 }
 
@@ -346,7 +343,7 @@ fn check_labels(labels: &[f64]) -> Result<()> {
 /// evaluates are kept with their graph ids, so a later round re-evaluates them without any
 /// embedding work and only expands the frontier it newly wants to enter (gBoost's trick; the
 /// paper's own future-work item). Each search returns exactly what [`best_stump`] returns for
-/// the same weights; with [`StumpParams::parallel`] every search (the first one, which fills the
+/// the same weights; in parallel ([`StumpParams::parallel`]) every search (the first one, which fills the
 /// cache, the walks of the cached tree and the expansions from stored frontier embeddings) runs
 /// on the current rayon pool. The embeddings of the frontier's ancestors are kept within
 /// [`StumpParams::cache_bytes`], so that expanding the frontier later does not re-embed the
@@ -356,7 +353,7 @@ fn check_labels(labels: &[f64]) -> Result<()> {
 /// ```
 /// use graphsparse_base::RunControl;
 /// use graphsparse_graph::parse_gspan;
-/// use graphsparse_subgraph::{StumpParams, StumpSearcher};
+/// use graphsparse_subgraph::{Check, StumpParams, StumpSearcher};
 /// let text = "t # 0\nv 0 0\nv 1 1\ne 0 1 0\nt # 1\nv 0 0\nv 1 0\ne 0 1 0\n";
 /// let db = parse_gspan(text, "<doc>").unwrap().db;
 /// let mut searcher = StumpSearcher::new(&db, &StumpParams::new().check().unwrap());
@@ -415,12 +412,7 @@ impl StumpSearcher {
         let p = &self.params;
         let mut v = Best::new(&gain, p.prune);
         let meter = p.budget.start(ctl);
-        let tr = Traversal {
-            db,
-            miner: &p.miner,
-            meter: &meter,
-            parallel: p.parallel,
-        };
+        let tr = Traversal::new(db, &p.miner, &meter);
         let cut = search_cached(&mut self.cache, &tr, &mut v)?;
         let visited = v.visited;
         Ok(v.finish(visited, cut))

@@ -23,11 +23,12 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
 
+use graphsparse_base::Check;
 use graphsparse_base::{Meter, Truncation};
 use graphsparse_graph::GraphDatabase;
 use graphsparse_gspan::{
     DfsCode, DfsEdge, Embeddings, MinerValidParams, MiningIndex, Node, ParallelVisitor, Visit,
-    Visitor, mine_below, mine_below_parallel, mine_parallel_with_meter, mine_with_meter,
+    Visitor, mine_below, mine_with_meter,
 };
 use rayon::prelude::*;
 use rustc_hash::FxBuildHasher;
@@ -512,18 +513,32 @@ impl<S: CachedSearch + ParallelVisitor> ParallelVisitor for Expand<'_, S> {
     }
 }
 
-/// What every traversal of one cached search shares: the database, the miner, the budget
-/// every node is claimed from, and whether it may run on the current rayon pool.
+/// What every traversal of one cached search shares: the database, the miner (whose
+/// [`Parallel`](graphsparse_base::Parallel) policy says whether the search may run on the
+/// current rayon pool) and the budget every node is claimed from.
 #[derive(Clone, Copy)]
 pub(crate) struct Traversal<'a, 'm> {
-    pub db: &'a GraphDatabase,
-    pub miner: &'a MinerValidParams,
-    pub meter: &'a Meter<'m>,
-    pub parallel: bool,
+    db: &'a GraphDatabase,
+    miner: &'a MinerValidParams,
+    meter: &'a Meter<'m>,
+}
+
+impl<'a, 'm> Traversal<'a, 'm> {
+    pub(crate) fn new(
+        db: &'a GraphDatabase,
+        miner: &'a MinerValidParams,
+        meter: &'a Meter<'m>,
+    ) -> Self {
+        Self { db, miner, meter }
+    }
+
+    fn parallel(&self) -> bool {
+        self.miner.parallel().enabled()
+    }
 }
 
 /// One search through the cache, every node it evaluates or expands claimed from `meter`;
-/// returns why it stopped early, if it did. With `parallel`, the first search (which fills the
+/// returns why it stopped early, if it did. In parallel, the first search (which fills the
 /// cache), the walk and the expansions run on the current rayon pool; the search (fork/join in
 /// DFS order) gives the serial result. The frontier nodes the search enters are expanded in
 /// code order, each group of consecutive ones below the same stored node from its embeddings,
@@ -540,7 +555,7 @@ pub(crate) fn search_cached<S: CachedSearch + ParallelVisitor>(
     let mut need = Vec::new();
     let w = WalkCtx {
         meter: tr.meter,
-        split_depth: if tr.parallel {
+        split_depth: if tr.parallel() {
             tr.miner.split_depth()
         } else {
             0
@@ -631,12 +646,8 @@ fn expand<S: CachedSearch + ParallelVisitor>(
     targets: &[(DfsCode, u32)],
     outer: At,
 ) -> Result<Option<Truncation>> {
-    let Traversal {
-        db,
-        miner,
-        meter,
-        parallel,
-    } = *tr;
+    let Traversal { db, miner, meter } = *tr;
+    let parallel = tr.parallel();
     // below the first search, fork only where a subtree is large: a fork and its join cost the
     // search a merge of what the fork saw, which small subtrees do not repay
     let coarse;
@@ -652,19 +663,14 @@ fn expand<S: CachedSearch + ParallelVisitor>(
     };
     let (stats, found) = {
         let mut ex = Expand::new(search.fork(), targets, cache, outer);
-        let stats = match (from, parallel) {
-            (None, false) => mine_with_meter(db, miner, &mut ex, meter),
-            (None, true) => mine_parallel_with_meter(db, miner, &mut ex, meter),
-            (Some(e), par) => {
+        let stats = match from {
+            None => mine_with_meter(db, miner, &mut ex, meter),
+            Some(e) => {
                 let index = cache
                     .index
                     .as_ref()
                     .expect("invariant: made before resuming");
-                if par {
-                    mine_below_parallel(index, miner, e, &mut ex, meter)
-                } else {
-                    mine_below(index, miner, e, &mut ex, meter)
-                }
+                mine_below(index, miner, e, &mut ex, meter)
             }
         };
         let Expand {
@@ -702,6 +708,14 @@ mod tests {
             fn pre(&mut self, node: &Node<'_>) -> Visit {
                 self.0.extend(node.embeddings());
                 Visit::Continue
+            }
+        }
+        impl ParallelVisitor for All {
+            fn fork(&self) -> Self {
+                All(Vec::new())
+            }
+            fn join(&mut self, child: Self) {
+                self.0.extend(child.0);
             }
         }
         let text = "t # 0\nv 0 0\nv 1 1\nv 2 0\nv 3 1\ne 0 1 0\ne 1 2 0\ne 2 3 1\ne 3 0 0\n\

@@ -4,8 +4,8 @@
 
 use graphsparse_gspan::{DfsCode, Node, ParallelVisitor, Visit, Visitor};
 
-use crate::bcgd::Feature;
 use crate::cache::CachedSearch;
+use crate::feature::Feature;
 use crate::loss::Loss;
 
 /// Relative safety margin of the SPP test against rounding in the sums and the gap.

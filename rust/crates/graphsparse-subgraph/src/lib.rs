@@ -25,12 +25,13 @@ mod bounds;
 mod cache;
 mod dual;
 mod error;
+mod feature;
 mod loss;
 mod matching;
 
 pub use bcgd::{
-    BcgdFit, BcgdParams, BcgdValidParams, Feature, IterationStats, TraceStep, fit_bcgd,
-    fit_bcgd_path, objective,
+    BcgdFit, BcgdParams, BcgdValidParams, IterationStats, TraceStep, fit_bcgd, fit_bcgd_path,
+    objective,
 };
 pub use boost::{
     AdaBoostFit, Stump, StumpParams, StumpSearch, StumpSearcher, StumpValidParams, adaboost,
@@ -39,6 +40,7 @@ pub use boost::{
 pub use bounds::{AbsCorrelation, Bounds, SeparableFunction, WeightedError, WeightedGain};
 pub use cache::{DEFAULT_CACHE_BYTES, FrontierStats};
 pub use error::{Result, SubgraphError};
-pub use graphsparse_base::{Budget, RunControl, Truncation};
+pub use feature::Feature;
+pub use graphsparse_base::{Budget, Check, Parallel, RunControl, Truncation};
 pub use loss::{Logistic, Loss, Squared};
 pub use matching::match_patterns;

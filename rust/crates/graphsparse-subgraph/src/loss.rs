@@ -1,4 +1,11 @@
 //! Twice-differentiable losses `L(y, μ)` with their derivatives in `μ`.
+//!
+//! [`Loss`] is the maths BCGD needs, monomorphised into the solver; its implementations carry
+//! the names of the house vocabulary [`graphsparse_base::Loss`] ([`Loss::kind`]). Labels
+//! follow the paper: [`Logistic`] takes `y ∈ {0, 1}` (the vocabulary's `logistic` is stated
+//! for `±1` labels, `y₀₁ = (1 + y±)/2`), [`Squared`] real responses with the same `½(u − y)²`.
+
+use graphsparse_base::sigmoid;
 
 /// A loss of one sample: value, first and second derivative in the linear predictor `μ`.
 pub trait Loss: Send + Sync {
@@ -20,6 +27,11 @@ pub trait Loss: Send + Sync {
     fn smoothness(&self) -> Option<f64> {
         None
     }
+    /// The loss of the house vocabulary this one is (`None`, the default, for a loss outside
+    /// it).
+    fn kind(&self) -> Option<graphsparse_base::Loss> {
+        None
+    }
 }
 
 /// Logistic loss for `y ∈ {0, 1}`: `log(1 + e^μ) − y μ` (paper eq. 13).
@@ -29,15 +41,6 @@ pub struct Logistic;
 /// Squared loss `½ (y − μ)²` (the scaling of scikit-learn's `Lasso` / `ElasticNet`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Squared;
-
-fn sigmoid(mu: f64) -> f64 {
-    if mu >= 0.0 {
-        1.0 / (1.0 + (-mu).exp())
-    } else {
-        let e = mu.exp();
-        e / (1.0 + e)
-    }
-}
 
 impl Loss for Logistic {
     fn value(&self, y: f64, mu: f64) -> f64 {
@@ -72,6 +75,10 @@ impl Loss for Logistic {
     fn smoothness(&self) -> Option<f64> {
         Some(0.25)
     }
+
+    fn kind(&self) -> Option<graphsparse_base::Loss> {
+        Some(graphsparse_base::Loss::Logistic)
+    }
 }
 
 impl Loss for Squared {
@@ -94,6 +101,10 @@ impl Loss for Squared {
 
     fn smoothness(&self) -> Option<f64> {
         Some(1.0)
+    }
+
+    fn kind(&self) -> Option<graphsparse_base::Loss> {
+        Some(graphsparse_base::Loss::Squared)
     }
 }
 
@@ -152,5 +163,11 @@ mod tests {
         check_derivatives(&Squared, 2.5);
         assert!((Logistic.value(1.0, 800.0)).abs() < 1e-12);
         assert!((Logistic.value(0.0, -800.0)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn kinds_name_the_vocabulary() {
+        assert_eq!(Logistic.kind(), Some(graphsparse_base::Loss::Logistic));
+        assert_eq!(Squared.kind().map(|l| l.name()), Some("squared"));
     }
 }

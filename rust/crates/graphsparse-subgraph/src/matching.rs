@@ -2,8 +2,10 @@
 //!
 //! The matcher follows the pattern's DFS code: the first edge tries every data vertex with the
 //! right label, each forward edge extends the embedding along an adjacency list, each backward
-//! edge checks one data edge. Graphs are independent, so they run in parallel.
+//! edge checks one data edge. Graphs are independent, so they may run in parallel (under the
+//! caller's [`Parallel`] policy).
 
+use graphsparse_base::Parallel;
 use graphsparse_graph::{GraphDatabase, GraphRef};
 use graphsparse_gspan::DfsCode;
 use rayon::prelude::*;
@@ -126,13 +128,19 @@ fn patterns_in(g: GraphRef<'_>, patterns: &[DfsCode]) -> Vec<u32> {
 /// ```
 /// use graphsparse_graph::parse_gspan;
 /// use graphsparse_gspan::{DfsCode, DfsEdge};
-/// use graphsparse_subgraph::match_patterns;
+/// use graphsparse_subgraph::{Parallel, match_patterns};
 /// let db = parse_gspan("t # 0\nv 0 0\nv 1 1\ne 0 1 0\nt # 1\nv 0 0\nv 1 0\ne 0 1 0\n", "<doc>").unwrap().db;
 /// let p = DfsCode::from_edges(vec![DfsEdge::new(0, 1, 0, 0, 1)]).unwrap();
-/// assert_eq!(match_patterns(&db, &[p], false), vec![vec![0]]);
+/// assert_eq!(match_patterns(&db, &[p], Parallel::Serial), vec![vec![0]]);
 /// ```
-pub fn match_patterns(db: &GraphDatabase, patterns: &[DfsCode], parallel: bool) -> Vec<Vec<u32>> {
-    let per_graph: Vec<Vec<u32>> = if parallel {
+pub fn match_patterns(
+    db: &GraphDatabase,
+    patterns: &[DfsCode],
+    parallel: Parallel,
+) -> Vec<Vec<u32>> {
+    // work: one match per (graph, pattern) pair
+    let work = db.len().saturating_mul(patterns.len());
+    let per_graph: Vec<Vec<u32>> = if parallel.use_rayon(db.len(), work) {
         (0..db.len())
             .into_par_iter()
             .map(|g| patterns_in(db.graph(g), patterns))

@@ -5,8 +5,9 @@
 use graphsparse_graph::{GraphDatabase, RandomGraphs};
 use graphsparse_gspan::{MinerParams, mine_frequent};
 use graphsparse_subgraph::{
-    BcgdFit, BcgdParams, Logistic, Loss, RunControl, Squared, StumpParams, StumpSearcher,
-    Truncation, adaboost, best_stump, fit_bcgd, fit_bcgd_path, match_patterns, objective,
+    BcgdFit, BcgdParams, Check, Logistic, Loss, Parallel, RunControl, Squared, StumpParams,
+    StumpSearcher, Truncation, adaboost, best_stump, fit_bcgd, fit_bcgd_path, match_patterns,
+    objective,
 };
 
 fn random_db(n_graphs: usize, seed: u64) -> GraphDatabase {
@@ -281,9 +282,16 @@ fn same_iterates_cached_uncached_parallel(
         .num_threads(3)
         .build()
         .unwrap();
-    let par = pool.install(|| fit(db, y, &Logistic, base.clone().cache(false).parallel(true)));
+    let par = pool.install(|| {
+        fit(
+            db,
+            y,
+            &Logistic,
+            base.clone().cache(false).parallel(Parallel::Auto),
+        )
+    });
     // the first search fills the cache in parallel, later ones walk it
-    let par_cached = pool.install(|| fit(db, y, &Logistic, base.clone().parallel(true)));
+    let par_cached = pool.install(|| fit(db, y, &Logistic, base.clone().parallel(Parallel::Auto)));
     for other in [&uncached, &par, &par_cached] {
         assert_same_fit(pruned, other);
     }
@@ -331,7 +339,7 @@ fn frontier_budget_and_parallel_walk_do_not_change_bcgd_fits() {
         for bytes in BUDGETS {
             let p = base.clone().cache_bytes(bytes);
             assert_same_fit(&reference, &fit(&db, &y, &Logistic, p.clone()));
-            let par = pool.install(|| fit(&db, &y, &Logistic, p.parallel(true)));
+            let par = pool.install(|| fit(&db, &y, &Logistic, p.parallel(Parallel::Auto)));
             assert_same_fit(&reference, &par);
         }
     }
@@ -352,7 +360,7 @@ fn frontier_budget_and_parallel_walk_do_not_change_bcgd_fits() {
     let reference = path(params.clone().cache(false));
     for bytes in BUDGETS {
         let serial = path(params.clone().cache_bytes(bytes));
-        let par = pool.install(|| path(params.clone().cache_bytes(bytes).parallel(true)));
+        let par = pool.install(|| path(params.clone().cache_bytes(bytes).parallel(Parallel::Auto)));
         for (a, (b, c)) in reference.iter().zip(serial.iter().zip(&par)) {
             assert_same_fit(a, b);
             assert_same_fit(a, c);
@@ -402,7 +410,7 @@ fn check_stump_searchers(
                 &params
                     .clone()
                     .cache_bytes(b)
-                    .parallel(true)
+                    .parallel(Parallel::Auto)
                     .check()
                     .unwrap(),
             )
@@ -483,7 +491,7 @@ proptest::proptest! {
         for bytes in BUDGETS {
             let p = base.clone().cache_bytes(bytes);
             assert_same_fit(&reference, &fit(&db, &y, &Logistic, p.clone()));
-            assert_same_fit(&reference, &pool.install(|| fit(&db, &y, &Logistic, p.parallel(true))));
+            assert_same_fit(&reference, &pool.install(|| fit(&db, &y, &Logistic, p.parallel(Parallel::Auto))));
         }
     }
 }
@@ -502,7 +510,7 @@ fn equivalent_patterns_share_the_column() {
     for feat in &f.features {
         let mut codes = vec![feat.code.clone()];
         codes.extend(feat.equivalents.iter().cloned());
-        let found = match_patterns(&db, &codes, false);
+        let found = match_patterns(&db, &codes, Parallel::Serial);
         for ids in found {
             assert_eq!(ids, feat.graph_ids);
         }
@@ -548,7 +556,7 @@ fn warm_started_path_matches_cold_starts() {
                 &db,
                 &y,
                 &Logistic,
-                &params.clone().parallel(true).check().unwrap(),
+                &params.clone().parallel(Parallel::Auto).check().unwrap(),
                 &lambdas,
                 &RunControl::new(),
             )
@@ -692,7 +700,7 @@ fn best_stump_equals_brute_force() {
                     &db,
                     &weights,
                     &labels,
-                    &params.clone().parallel(true).check().unwrap(),
+                    &params.clone().parallel(Parallel::Auto).check().unwrap(),
                     &RunControl::new(),
                 )
             })
@@ -711,12 +719,12 @@ fn matcher_agrees_with_gspan_occurrences() {
     )
     .unwrap();
     let codes: Vec<_> = all.patterns.iter().map(|p| p.code.clone()).collect();
-    let serial = match_patterns(&db, &codes, false);
+    let serial = match_patterns(&db, &codes, Parallel::Serial);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
         .build()
         .unwrap();
-    let par = pool.install(|| match_patterns(&db, &codes, true));
+    let par = pool.install(|| match_patterns(&db, &codes, Parallel::Threshold(0)));
     assert_eq!(serial, par);
     for (p, ids) in all.patterns.iter().zip(&serial) {
         assert_eq!(&p.graph_ids, ids, "{:?}", p.code);
@@ -803,7 +811,10 @@ fn stump_searcher_equals_uncached_search_under_changing_sparse_weights() {
     let cancel = RunControl::new();
     let mut searcher = StumpSearcher::new(&db, &params.clone().check().unwrap());
     // the same searches with the first one (the cache fill) run on two threads
-    let mut par_searcher = StumpSearcher::new(&db, &params.clone().parallel(true).check().unwrap());
+    let mut par_searcher = StumpSearcher::new(
+        &db,
+        &params.clone().parallel(Parallel::Auto).check().unwrap(),
+    );
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
         .build()

@@ -3,10 +3,10 @@
 
 use std::error::Error;
 
-use graphsparse::base::RunControl;
+use graphsparse::base::{Check, RunControl};
 use graphsparse::graph::{parse_gspan, read_tu};
 use graphsparse::gspan::{MinerParams, mine_frequent};
-use graphsparse::pcst::{Check, PcstParams, solve_pcst};
+use graphsparse::pcst::{PcstParams, solve_pcst};
 
 fn main() -> Result<(), Box<dyn Error>> {
     let path = concat!(

@@ -1,0 +1,317 @@
+"""Patterns and the results of a search: :class:`Pattern`, :class:`MiningResult`, and the
+decoding of the flat arrays a Rust search returns into them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import networkx as nx
+import numpy as np
+import numpy.typing as npt
+
+from .._dataset import GraphDataset
+from ..chem._smarts import dfs_code_smarts
+from ..exceptions import InvalidParameterError
+
+if TYPE_CHECKING:
+    from .. import _graphsparse as _rs
+
+DfsEdge = tuple[int, int, Any, Any, Any]
+
+
+class _PatternTable:
+    """The flat arrays of one mining run, shared by its patterns and decoded on access.
+
+    Building tens of thousands of tuples up front used to take longer than the parallel search
+    itself, so a mined ``Pattern`` only stores its row here until a field is read.
+    """
+
+    __slots__ = ("code_ptr", "codes", "el", "gid_ptr", "graph_ids", "vertex_ptr", "vl", "vx")
+
+    def __init__(self, found: _rs.MiningResult, ds: GraphDataset) -> None:
+        self.vl, self.el = ds.vertex_label_values, ds.edge_label_values
+        self.codes = np.asarray(found.codes, dtype=np.int64).reshape(-1, 5)
+        self.code_ptr = np.asarray(found.code_ptr, dtype=np.int64)
+        self.graph_ids = np.asarray(found.graph_ids, dtype=np.int64)
+        self.gid_ptr = np.asarray(found.gid_ptr, dtype=np.int64)
+        self.graph_ids.flags.writeable = False  # patterns hand out views of it
+        single = np.asarray(found.single_label, dtype=np.int64)
+        # Vertex label ids in DFS order: the first edge's source, then the target of each forward
+        # edge (a forward edge discovers one new vertex); a single-vertex pattern has its label.
+        n = len(self.code_ptr) - 1
+        codes, starts = self.codes, self.code_ptr[:-1]
+        has_edges = np.diff(self.code_ptr) > 0
+        forward = codes[:, 0] < codes[:, 1]
+        fwd_cum = np.zeros(len(codes) + 1, dtype=np.int64)
+        np.cumsum(forward, out=fwd_cum[1:])
+        n_vertices = 1 + fwd_cum[self.code_ptr[1:]] - fwd_cum[starts]
+        self.vertex_ptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(n_vertices, out=self.vertex_ptr[1:])
+        vx = np.empty(int(self.vertex_ptr[-1]), dtype=np.int64)
+        heads = self.vertex_ptr[:-1]
+        body = np.ones(len(vx), dtype=bool)
+        body[heads] = False
+        vx[body] = codes[forward, 4]
+        vx[heads[has_edges]] = codes[starts[has_edges], 2]
+        vx[heads[~has_edges]] = single[~has_edges]
+        self.vx = vx
+
+    def dfs_code(self, k: int) -> tuple[DfsEdge, ...]:
+        vl, el = self.vl, self.el
+        rows = self.codes[self.code_ptr[k] : self.code_ptr[k + 1]].tolist()
+        return tuple((i, j, vl[li], el[lij], vl[lj]) for i, j, li, lij, lj in rows)
+
+    def vertex_labels(self, k: int) -> tuple[Any, ...]:
+        vl = self.vl
+        return tuple(vl[v] for v in self.vx[self.vertex_ptr[k] : self.vertex_ptr[k + 1]].tolist())
+
+    def graph_ids_of(self, k: int) -> np.ndarray:
+        return self.graph_ids[self.gid_ptr[k] : self.gid_ptr[k + 1]]
+
+
+class Pattern:
+    """A connected subgraph pattern with its occurrences.
+
+    Attributes
+    ----------
+    dfs_code : tuple of (i, j, l_i, l_ij, l_j)
+        The minimum DFS code in your labels: edge ``(i, j)`` between pattern vertices ``i`` and
+        ``j`` (forward when ``i < j``) with vertex labels ``l_i``, ``l_j`` and edge label ``l_ij``.
+        Empty for a single-vertex pattern.
+    support : int
+        Number of graphs that contain the pattern.
+    graph_ids : ndarray of int64
+        Sorted indices (into the mined dataset) of those graphs (a read-only view).
+    vertex_labels : tuple
+        Label of each pattern vertex, in DFS order.
+    """
+
+    __slots__ = ("_dfs_code", "_graph_ids", "_k", "_support", "_table", "_vertex_labels")
+
+    def __init__(
+        self,
+        dfs_code: Sequence[DfsEdge],
+        support: int,
+        graph_ids: npt.ArrayLike,
+        vertex_labels: Sequence[Any] = (),
+    ) -> None:
+        gids = np.array(graph_ids, dtype=np.int64)
+        gids.flags.writeable = False
+        self._dfs_code: tuple[DfsEdge, ...] | None = tuple(tuple(e) for e in dfs_code)  # type: ignore[misc]
+        self._support = int(support)
+        self._graph_ids: np.ndarray | None = gids
+        self._vertex_labels: tuple[Any, ...] | None = tuple(vertex_labels)
+        self._table: _PatternTable | None = None
+        self._k = -1
+
+    @classmethod
+    def _from_table(cls, table: _PatternTable, k: int, support: int) -> Pattern:
+        p = object.__new__(cls)
+        p._table, p._k, p._support = table, k, support
+        p._dfs_code = p._graph_ids = p._vertex_labels = None
+        return p
+
+    def _field(self, slot: str, read: Callable[[_PatternTable, int], Any]) -> Any:
+        """The value in ``slot``; a pattern of a mining table reads it there on first use."""
+        value = getattr(self, slot)
+        if value is None:
+            assert self._table is not None
+            value = read(self._table, self._k)
+            setattr(self, slot, value)
+        return value
+
+    @property
+    def dfs_code(self) -> tuple[DfsEdge, ...]:
+        return self._field("_dfs_code", _PatternTable.dfs_code)
+
+    @property
+    def support(self) -> int:
+        return self._support
+
+    @property
+    def graph_ids(self) -> np.ndarray:
+        return self._field("_graph_ids", _PatternTable.graph_ids_of)
+
+    @property
+    def vertex_labels(self) -> tuple[Any, ...]:
+        return self._field("_vertex_labels", _PatternTable.vertex_labels)
+
+    @property
+    def n_edges(self) -> int:
+        """Number of edges (the pattern's size)."""
+        return len(self.dfs_code)
+
+    @property
+    def n_vertices(self) -> int:
+        """Number of vertices."""
+        return len(self.vertex_labels)
+
+    def to_networkx(self) -> nx.Graph:
+        """The pattern as a ``networkx.Graph`` with ``"label"`` attributes on vertices and edges."""
+        g = nx.Graph()
+        for v, lab in enumerate(self.vertex_labels):
+            g.add_node(v, label=lab)
+        for i, j, _, lij, _ in self.dfs_code:
+            g.add_edge(i, j, label=lij)
+        return g
+
+    def to_gspan(self) -> str:
+        """The pattern as a gSpan text record (``t # 0`` / ``v`` / ``e`` lines)."""
+        lines = ["t # 0"]
+        lines += [f"v {v} {lab}" for v, lab in enumerate(self.vertex_labels)]
+        lines += [f"e {i} {j} {lij}" for i, j, _, lij, _ in self.dfs_code]
+        return "\n".join(lines)
+
+    def to_smarts(
+        self, atoms: Mapping[Any, Any] | None = None, bonds: Mapping[Any, Any] | None = None
+    ) -> str:
+        """The pattern as a SMARTS query (needs no RDKit).
+
+        Atoms are written ``[#Z]`` (any aromaticity, charge and hydrogen count) and every bond
+        explicitly (``-``, ``=``, ``#``, ``:``), so RDKit's substructure search on the molecules a
+        dataset was read from finds the pattern in exactly the graphs of ``graph_ids``.
+
+        Parameters
+        ----------
+        atoms : mapping, optional
+            Vertex label -> element symbol or atomic number, for datasets whose vertex labels
+            are not element symbols (e.g. ``{6: 6, 7: 7}`` for atomic numbers).
+        bonds : mapping, optional
+            Edge label -> bond type name (``"SINGLE"`` ...) or order (1, 2, 3, 1.5 aromatic).
+
+        Raises
+        ------
+        InvalidGraphError
+            When a label is not an atom or a bond; patterns mined from
+            :func:`~graphsparse.datasets.from_smiles` or
+            :func:`~graphsparse.datasets.read_sdf` datasets need no mapping.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> g = nx.cycle_graph(3)
+        >>> nx.set_node_attributes(g, {0: "C", 1: "C", 2: "O"}, "label")
+        >>> nx.set_edge_attributes(g, "SINGLE", "label")
+        >>> [p.to_smarts() for p in mine_subgraphs([g], 1) if p.n_edges == 3]
+        ['[#6]-1-[#6]-[#8]1']
+        """
+        return dfs_code_smarts(self.vertex_labels, self.dfs_code, atoms, bonds)
+
+    def __str__(self) -> str:
+        if not self.dfs_code:
+            return f"({self.vertex_labels[0]})"
+        return " ".join(f"({i}:{li})-[{lij}]-({j}:{lj})" for i, j, li, lij, lj in self.dfs_code)
+
+    def __repr__(self) -> str:
+        return (
+            f"Pattern(dfs_code={self.dfs_code!r}, support={self.support!r}, "
+            f"vertex_labels={self.vertex_labels!r})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Pattern):
+            return NotImplemented
+        return (
+            self.dfs_code == other.dfs_code
+            and self.vertex_labels == other.vertex_labels
+            and self.support == other.support
+            and np.array_equal(self.graph_ids, other.graph_ids)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.dfs_code, self.vertex_labels, self.support))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickles as its decoded fields, never the whole run's table
+        return (Pattern, (self.dfs_code, self.support, self.graph_ids, self.vertex_labels))
+
+
+#: Why a search was cut short, as the Rust budget names it (``Truncation::as_str``).
+_TRUNCATIONS = ("max_nodes", "time_limit", "cancelled")
+
+
+class MiningResult(list[Pattern]):
+    """The list of patterns found, plus how the search went.
+
+    Attributes
+    ----------
+    truncated : bool
+        ``True`` when a budget stopped the search before it finished (the list then holds the
+        patterns found so far).
+    truncation : str or None
+        Why it stopped: ``None`` when the search finished, else the budget that cut it,
+        ``"max_nodes"`` or ``"time_limit"`` (``"cancelled"``: interrupted).
+    nodes_visited : int
+        Enumeration-tree nodes visited.
+    seconds : float
+        Wall-clock time of the search.
+
+    ``MiningResult(patterns, truncated=None, nodes_visited=0, seconds=0.0, *, truncation=None)``
+    builds one: ``truncated=None`` follows ``truncation`` (``False`` when both are ``None``).
+    """
+
+    truncated: bool
+    truncation: str | None
+    nodes_visited: int
+    seconds: float
+
+    def __init__(
+        self,
+        patterns: Iterable[Pattern] = (),
+        truncated: bool | None = None,
+        nodes_visited: int = 0,
+        seconds: float = 0.0,
+        *,
+        truncation: str | None = None,
+    ) -> None:
+        if truncation is not None and truncation not in _TRUNCATIONS:
+            raise InvalidParameterError(
+                f"truncation must be None or one of {', '.join(map(repr, _TRUNCATIONS))}, "
+                f"got {truncation!r}"
+            )
+        if truncated is None:  # unset: the reason decides
+            truncated = truncation is not None
+        if isinstance(truncated, str):  # the reason, where results once kept it
+            raise InvalidParameterError(
+                f"truncated must be a bool, got {truncated!r}; pass the reason as "
+                f"truncation={truncated!r}"
+            )
+        if not isinstance(truncated, bool | np.bool_):
+            raise InvalidParameterError(f"truncated must be a bool, got {truncated!r}")
+        if bool(truncated) != (truncation is not None):
+            raise InvalidParameterError(
+                f"truncated={truncated!r} contradicts truncation={truncation!r}: a cut search "
+                "needs its reason and a finished one has none"
+            )
+        super().__init__(patterns)
+        self.truncated = bool(truncated)
+        self.truncation = truncation
+        self.nodes_visited = nodes_visited
+        self.seconds = seconds
+
+
+def _patterns_from_arrays(found: _rs.MiningResult, ds: GraphDataset) -> list[Pattern]:
+    table = _PatternTable(found, ds)
+    make = Pattern._from_table
+    return [make(table, k, s) for k, s in enumerate(found.support.tolist())]
+
+
+def _pattern(code: np.ndarray, ids: np.ndarray, ds: GraphDataset) -> Pattern:
+    vl, el = ds.vertex_label_values, ds.edge_label_values
+    rows = code.tolist()
+    dfs = tuple((i, j, vl[li], el[lij], vl[lj]) for i, j, li, lij, lj in rows)
+    labels: list[Any] = [None] * (1 + max(max(i, j) for i, j, *_ in rows))
+    for i, j, li, _, lj in rows:
+        labels[i], labels[j] = vl[li], vl[lj]
+    return Pattern(dfs, len(ids), np.asarray(ids, dtype=np.int64), tuple(labels))
+
+
+def pattern_matrix(
+    patterns: Sequence[Pattern], n_graphs: int, dtype: npt.DTypeLike = np.float64
+) -> np.ndarray:
+    """The 0/1 design matrix ``X[i, j] = 1`` when graph ``i`` contains pattern ``j``."""
+    x = np.zeros((n_graphs, len(patterns)), dtype=dtype)
+    for j, p in enumerate(patterns):
+        x[p.graph_ids, j] = 1
+    return x

@@ -1,0 +1,146 @@
+"""The searches: gSpan's frequent connected subgraphs (parallel, in Rust), a graph's minimum DFS
+code, and the graphs of a dataset that contain given patterns."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+
+import networkx as nx
+import numpy as np
+
+from .. import _graphsparse as _rs
+from .._dataset import GraphDataset, as_dataset
+from .._progress import run_reported
+from .._threads import resolve_n_jobs
+from .._validation import as_optional_count, min_support_count
+from ..exceptions import BudgetExceededError, InvalidParameterError, TruncatedSearchWarning
+from ._pattern import DfsEdge, MiningResult, Pattern, _patterns_from_arrays
+
+
+def mine_subgraphs(
+    data: GraphDataset | Sequence[nx.Graph],
+    min_support: int | float,
+    max_size: int | None = None,
+    n_jobs: int | None = None,
+    *,
+    single_vertices: bool = False,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+    strict: bool = False,
+    verbose: bool | int | str = False,
+) -> MiningResult:
+    """Enumerate every connected subgraph pattern occurring in at least ``min_support`` graphs.
+
+    gSpan (Yan & Han 2002) in Rust: minimum DFS codes, rightmost-path extension, rayon-parallel
+    over subtrees. The output does not depend on ``n_jobs``, on vertex numbering or on graph order
+    (``graph_ids`` follow the order given).
+
+    Parameters
+    ----------
+    data : GraphDataset or sequence of networkx.Graph
+        The graphs. networkx graphs are read by :func:`~graphsparse.datasets.from_networkx`:
+        ``"label"`` attributes on vertices and edges, or none at all (every label 0).
+    min_support : int or float
+        An ``int`` is an absolute number of graphs in ``[1, n_graphs]``; a ``float`` in
+        ``(0, 1]`` is a fraction of the graphs, rounded up.
+    max_size : int, optional
+        Largest pattern size in edges (``None``: unbounded).
+    n_jobs : int, optional
+        Worker threads (``None``: all cores, capped by ``GRAPHSPARSE_NUM_THREADS``).
+    single_vertices : bool, default=False
+        Also report single-vertex patterns (one per frequent vertex label), first.
+    max_nodes : int, optional
+        Stop after visiting this many enumeration-tree nodes.
+    time_limit : float, optional
+        Stop after this many seconds.
+    strict : bool, default=False
+        Raise :class:`~graphsparse.exceptions.BudgetExceededError` instead of warning when a budget
+        stops the search.
+    verbose : bool, int or "bar", default=False
+        Report the nodes visited and the time while the search runs (a line on standard error
+        every second; ``"bar"``: a tqdm bar when tqdm is installed).
+
+    Returns
+    -------
+    MiningResult
+        A list of :class:`Pattern` sorted by minimum DFS code (the pre-order of the gSpan tree),
+        with ``truncated`` (bool), ``truncation`` (why it stopped: ``None``, ``"max_nodes"`` or
+        ``"time_limit"``), ``nodes_visited`` and ``seconds`` attributes.
+
+    Examples
+    --------
+    >>> import networkx as nx, graphsparse as gs
+    >>> g = nx.Graph([(0, 1), (1, 2)])
+    >>> nx.set_node_attributes(g, {0: "C", 1: "C", 2: "O"}, "label")
+    >>> nx.set_edge_attributes(g, 1, "label")
+    >>> [str(p) for p in gs.mine_subgraphs([g, g], min_support=2)]
+    ['(0:C)-[1]-(1:C)', '(0:C)-[1]-(1:C) (1:C)-[1]-(2:O)', '(0:C)-[1]-(1:O)']
+    """
+    ds = as_dataset(data)
+    if len(ds) == 0:
+        raise InvalidParameterError("data contains no graphs")
+    params: _rs.MinerArgs = {
+        "min_support": min_support_count(min_support, len(ds)),
+        "max_size": as_optional_count(max_size, "max_size"),
+        "single_vertices": single_vertices,
+        "max_nodes": as_optional_count(max_nodes, "max_nodes"),
+        "time_limit": time_limit,
+    }
+    found = run_reported(
+        lambda report: _rs.mine_subgraphs(ds._db, params, resolve_n_jobs(n_jobs), report),
+        verbose,
+        "mine_subgraphs",
+    )
+    result = MiningResult(
+        _patterns_from_arrays(found, ds),
+        truncation=found.truncation,  # the binding's reason, or None
+        nodes_visited=found.nodes_visited,
+        seconds=found.seconds,
+    )
+    if result.truncated:
+        msg = (
+            f"subgraph search stopped by its {result.truncation} budget after "
+            f"{result.nodes_visited} nodes; {len(result)} patterns were found"
+        )
+        if strict:
+            raise BudgetExceededError(msg)
+        warnings.warn(msg, TruncatedSearchWarning, stacklevel=2)
+    return result
+
+
+def min_dfs_code(graph: nx.Graph | GraphDataset) -> tuple[DfsEdge, ...]:
+    """The minimum DFS code (gSpan's canonical form) of one connected labelled graph.
+
+    Two labelled graphs are isomorphic exactly when their minimum DFS codes are equal.
+    """
+    ds = as_dataset(graph if isinstance(graph, GraphDataset) else [graph], "graph")
+    if len(ds) != 1:
+        raise InvalidParameterError(f"expected one graph, got {len(ds)}")
+    rows = _rs.min_dfs_code(ds.node_labels, ds.edges, ds.edge_labels)
+    vl, el = ds.vertex_label_values, ds.edge_label_values
+    return tuple((i, j, vl[li], el[lij], vl[lj]) for i, j, li, lij, lj in rows.tolist())
+
+
+def _codes_for(patterns: Sequence[Pattern], ds: GraphDataset) -> list[np.ndarray | None]:
+    """Each pattern's DFS code in ``ds``'s label ids (``None`` when a label does not occur)."""
+    vmap = {v: k for k, v in enumerate(ds.vertex_label_values)}
+    emap = {v: k for k, v in enumerate(ds.edge_label_values)}
+    out: list[np.ndarray | None] = []
+    for p in patterns:
+        try:
+            rows = [(i, j, vmap[li], emap[lij], vmap[lj]) for i, j, li, lij, lj in p.dfs_code]
+        except KeyError:
+            out.append(None)
+            continue
+        out.append(np.asarray(rows, dtype=np.int64).reshape(-1, 5))
+    return out
+
+
+def _occurrences(patterns: Sequence[Pattern], ds: GraphDataset, n_threads: int) -> list[np.ndarray]:
+    """For each pattern, the ids of the graphs of ``ds`` that contain it."""
+    codes = _codes_for(patterns, ds)
+    present = [c for c in codes if c is not None]
+    found = iter(_rs.match_subgraph_patterns(ds._db, present, n_threads) if present else [])
+    empty = np.zeros(0, dtype=np.int64)
+    return [empty if c is None else next(found) for c in codes]

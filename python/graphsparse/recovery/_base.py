@@ -1,0 +1,133 @@
+"""What the recovery estimators share: sparse input and ``coef_`` (every one), and the warm-started
+convex solve and its outcome (the convex ones)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from sklearn.utils.validation import check_is_fitted
+
+from .. import _graphsparse as _rs
+from .._base import GraphSparseEstimator
+from .._validation import as_count, as_edges, as_real, sklearn_data
+from ._design import FloatArray, _check_graph_of_x, _dense, _design, _time_limit, _weights
+
+
+def _restart(state: dict[str, Any]) -> dict[str, Any]:
+    """A solve's final state as the warm start of a changed problem: iterates and steps kept,
+    the step adaptation restarted (a decayed one freezes the steps; see the core's
+    ``WarmStart::adapt``)."""
+    return {**state, "adapt": 0.0}
+
+
+class _LinearModel(GraphSparseEstimator):
+    """What every estimator here shares: sparse input, fitted means ``coef_`` exists (the
+    parameter ``lambda_`` ends in ``_`` too, which would fool scikit-learn's default test)."""
+
+    def __sklearn_is_fitted__(self) -> bool:
+        return hasattr(self, "coef_")
+
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+    def _decision(self, X: Any) -> FloatArray:
+        check_is_fitted(self)
+        Xa = sklearn_data(self, X, reset=False, accept_sparse="csr")
+        return np.asarray(Xa @ self.coef_, dtype=np.float64) + self.intercept_
+
+
+class _Convex(_LinearModel):
+    """Shared fitting of the convex models (the binding's ``recovery_solve``)."""
+
+    def _solver_params(self, loss: str, lam: Any = None) -> dict[str, Any]:
+        return {
+            "lambda_": as_real(self.lambda_ if lam is None else lam, "lambda_"),
+            "alpha": as_real(getattr(self, "alpha", 0.0), "alpha"),
+            "loss": loss,
+            "penalty_form": getattr(self, "penalty_form", "budget"),
+            "solver": getattr(self, "solver", "pdhg"),
+            "gamma": None,
+            "tol": as_real(self.tol, "tol"),
+            "max_iter": as_count(self.max_iter, "max_iter"),
+            "check_every": 10,
+            "op_norm": None,
+            "diff_norm": None,
+            "step_ratio": 1.0,
+            "max_nodes": None,
+            "time_limit": _time_limit(self.time_limit),
+        }
+
+    def _warm(self, key: tuple[Any, ...]) -> dict[str, Any] | None:
+        """The previous solution's state when ``warm_start`` and the problem shape agree."""
+        if not getattr(self, "warm_start", False):
+            return None
+        state = getattr(self, "_warm_state", None)
+        return _restart(state[1]) if state is not None and state[0] == key else None
+
+    def _solve(
+        self, kind: str, design: Any, y: FloatArray, loss: str, key: tuple[Any, ...], **model: Any
+    ) -> dict[str, Any]:
+        """One ``recovery_solve`` of model ``kind`` (``model``: its graph or groups), warm-started
+        from the previous fit when ``warm_start`` and the problem ``key`` agree, with progress
+        for ``verbose``; the outcome is kept by :meth:`_store`."""
+        warm = self._warm(key)
+        out = self._run_rust(
+            _rs.recovery_solve,
+            kind,
+            design,
+            y,
+            self._solver_params(loss),
+            **model,
+            warm=warm,
+            value_name="gap",
+        )
+        self._store(out, key)
+        return out
+
+    def _store(self, out: dict[str, Any], key: tuple[Any, ...]) -> None:
+        self._warm_state = (key, out["state"])
+        self.objective_ = float(out["objective"])
+        self.history_ = {
+            "iteration": np.asarray(out["history_iteration"]),
+            "gap": np.asarray(out["history_gap"]),
+            "objective": np.asarray(out["history_primal"]),
+            "primal_residual": np.asarray(out["history_primal_residual"]),
+            "dual_residual": np.asarray(out["history_dual_residual"]),
+        }
+        self._set_outcome(
+            n_iter=out["n_iter"],
+            converged=out["converged"],
+            truncation=out["truncated"],
+            dual_gap=out["gap"],
+            detail=f"the estimate is the last iterate, at a relative duality gap of "
+            f"{float(out['gap']):.2e} (tol={self.tol})",
+        )
+
+
+class _GraphModel(_Convex):
+    """Fitting of model (6) on the graph ``edges``; ``extra`` isolated vertices are appended."""
+
+    def _fit_graph(
+        self, design: Any, y: FloatArray, loss: str, n: int, p: int, intercept_col: float | None
+    ) -> dict[str, Any]:
+        edges = as_edges(self.edges)
+        # before the intercept column becomes vertex p, which an edge must not reach
+        _check_graph_of_x(edges, p)
+        weights = _weights(self.weights, len(edges))
+        if intercept_col is not None:
+            col = np.full((n, 1), intercept_col)
+            if isinstance(design, tuple):
+                import scipy.sparse as sp
+
+                design, _, _ = _design(sp.hstack([_dense(design), col], format="csr"))
+            else:
+                design = np.hstack([design, col])
+        key = ("graph", n, p, intercept_col is not None)
+        out = self._solve("graph", design, y, loss, key, edges=edges, weights=weights)
+        # the features' coefficients and scales (an intercept column's come last)
+        self.coef_ = np.asarray(out["coef"])[:p]
+        self.sigma_ = np.asarray(out["sigma"])[:p]
+        return out
