@@ -2,20 +2,15 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use graphsparse::online::{
-    GraphDa, GraphProjectionParams, GraphProjector, Loss, OnlineLearner, ProjectionParams,
+    Check, EdgeRules, GraphDa, GraphProjectionParams, GraphProjector, Loss, OnlineLearner,
+    ProjectionValidParams, WeightedGraph,
 };
 use graphsparse::pcst::grid_edges;
 
 /// Deterministic pseudo-normal draws (splitmix64 + Box–Muller), so the bench needs no rand.
 fn normals(seed: u64, n: usize) -> Vec<f64> {
-    let mut s = seed;
-    let mut uniform = || {
-        s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        (((z ^ (z >> 31)) >> 11) as f64 + 0.5) / (1u64 << 53) as f64
-    };
+    let mut g = graphsparse::base::SplitMix64::new(seed);
+    let mut uniform = || ((g.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64;
     (0..n)
         .map(|_| {
             let (u, v) = (uniform(), uniform());
@@ -31,8 +26,9 @@ fn projections(c: &mut Criterion) {
     for v in &mut w[470..480] {
         *v += 2.0;
     }
-    let mut proj = GraphProjector::new(1089, &edges, &costs).unwrap();
-    let params = ProjectionParams::default();
+    let graph = WeightedGraph::from_edges(1089, &edges, Some(&costs), EdgeRules::MULTIGRAPH);
+    let mut proj = GraphProjector::new(graph.unwrap()).unwrap();
+    let params = ProjectionValidParams::default();
     let mut g = c.benchmark_group("wgm_projection_33x33");
     g.bench_function("head_544_598", |b| {
         b.iter(|| proj.project(&w, 544, 598, &params).unwrap())
@@ -51,8 +47,9 @@ fn graph_da_pass(c: &mut Criterion) {
     let y: Vec<f64> = (0..n)
         .map(|i| if i % 2 == 0 { 1.0 } else { -1.0 })
         .collect();
-    let params = GraphProjectionParams::new(26);
-    let mut model = GraphDa::new(p, &edges, &costs, 10.0, &params, Loss::Logistic, 0.0).unwrap();
+    let params = GraphProjectionParams::new(26).check().unwrap();
+    let graph = WeightedGraph::from_edges(p, &edges, Some(&costs), EdgeRules::MULTIGRAPH).unwrap();
+    let mut model = GraphDa::new(graph, 10.0, &params, Loss::Logistic, 0.0).unwrap();
     let mut g = c.benchmark_group("graph_da");
     g.sample_size(10);
     g.bench_function("pass_50_samples_33x33", |b| {

@@ -14,9 +14,9 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use graphsparse::base::RunControl;
 use graphsparse::graph::{GraphDatabase, read_tu};
 use graphsparse::ot::{
-    CostRule, LipschitzOptions, Method, OtGraph, OtcParams, TargetSize, TransportParams, WlParams,
-    compress_collection, degree_prior, project_lipschitz, solve_otc, solve_transport,
-    wl_subtree_features,
+    Check, CostRule, LipschitzValidOptions, Method, OtGraph, OtcParams, TargetSize,
+    TransportValidParams, WlParams, compress_collection, degree_prior, project_lipschitz,
+    solve_otc, solve_transport, wl_subtree_features,
 };
 
 fn mutagenicity() -> Option<GraphDatabase> {
@@ -86,7 +86,7 @@ fn bench_ot(c: &mut Criterion) {
         .map(|i| ((i * 7919) % 4001) as f64 / 4001.0 - 0.5)
         .collect();
     group.bench_function("lipschitz/random4000", |b| {
-        b.iter(|| project_lipschitz(black_box(&g), &y, &LipschitzOptions::default()).unwrap())
+        b.iter(|| project_lipschitz(black_box(&g), &y, &LipschitzValidOptions::default()).unwrap())
     });
     let uniform = vec![1.0 / 4000.0; 4000];
     group.bench_function("transport/random4000", |b| {
@@ -95,7 +95,7 @@ fn bench_ot(c: &mut Criterion) {
                 black_box(&g),
                 &rho0,
                 &uniform,
-                &TransportParams::default(),
+                &TransportValidParams::default(),
                 &ctl,
             )
             .unwrap()

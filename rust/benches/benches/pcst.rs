@@ -4,9 +4,10 @@
 //! Sizes 1e3, 1e4 and 1e5 nodes; set `GRAPHSPARSE_BENCH_LARGE=1` to add 1e6.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use graphsparse::graph::{EdgeRules, WeightedGraph};
 use graphsparse::pcst::grid_edges;
 use graphsparse::pcst::{
-    PcstParams, PcstSolution, PcstSolver, PcstValidParams, Pruning, solve_pcst,
+    Check, PcstParams, PcstSolution, PcstSolver, PcstValidParams, Pruning, solve_pcst,
 };
 use std::hint::black_box;
 
@@ -47,16 +48,10 @@ fn bench_grids(c: &mut Criterion) {
         });
         let mut solver = PcstSolver::new();
         let mut out = PcstSolution::default();
+        let graph = WeightedGraph::from_edges(n, &edges, Some(&costs), EdgeRules::MULTIGRAPH)
+            .expect("a valid grid");
         group.bench_with_input(BenchmarkId::new("reused_solver", n), &n, |b, _| {
-            b.iter(|| {
-                solver.solve_into(
-                    black_box(&edges),
-                    black_box(&prizes),
-                    &costs,
-                    &params,
-                    &mut out,
-                )
-            })
+            b.iter(|| solver.solve_into(black_box(&graph), black_box(&prizes), &params, &mut out))
         });
     }
     group.finish();

@@ -7,7 +7,7 @@ use std::hint::black_box;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use graphsparse::base::RunControl;
 use graphsparse::recovery::{
-    CsrMatrix, DenseMatrix, Loss, Model, Parallel, RecoveryParams, Solver, WeightedGraph,
+    Check, CsrOperator, DenseMatrix, Loss, Model, Parallel, RecoveryParams, Solver, WeightedGraph,
     lambda_max, prox_perspective_into,
 };
 
@@ -16,10 +16,7 @@ struct Rng(u64);
 impl Rng {
     fn uniform(&mut self) -> f64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+        (graphsparse::base::mix64(self.0) >> 11) as f64 / (1u64 << 53) as f64
     }
     fn normal(&mut self) -> f64 {
         let u = self.uniform().max(1e-300);
@@ -137,7 +134,7 @@ fn bench_iteration_cost(c: &mut Criterion) {
             }
             ptr.push(idx.len());
         }
-        let l = CsrMatrix::new(&ptr, &idx, &val, j, n).unwrap();
+        let l = CsrOperator::new(&ptr, &idx, &val, j, n).unwrap();
         let y: Vec<f64> = (0..j).map(|_| rng.normal()).collect();
         let p = RecoveryParams::new(0.1, n as f64 / 10.0)
             .tol(1e-300)

@@ -221,6 +221,23 @@ pub fn check_unit_interval(arg: &'static str, value: f64) -> Result<(), InputErr
     check_range(arg, value, "in [0, 1]", |v| (0.0..=1.0).contains(&v))
 }
 
+/// Checks that a count (iterations, runs, a sparsity) is at least 1.
+///
+/// # Errors
+/// [`InputError::OutOfRange`] (`"{arg} must be >= 1, got 0"`).
+#[inline]
+pub fn check_at_least_one(arg: &'static str, value: usize) -> Result<(), InputError> {
+    if value >= 1 {
+        Ok(())
+    } else {
+        Err(InputError::OutOfRange {
+            arg,
+            value: 0f64.to_bits(),
+            range: ">= 1",
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -249,6 +266,11 @@ mod tests {
             "eps must be finite and >= 0, got NaN"
         );
         assert_eq!(check_unit_interval("rho", 1.5).unwrap_err().arg(), "rho");
+        assert_eq!(
+            check_at_least_one("max_iter", 0).unwrap_err().to_string(),
+            "max_iter must be >= 1, got 0"
+        );
+        assert!(check_at_least_one("max_iter", 1).is_ok());
     }
 
     proptest! {

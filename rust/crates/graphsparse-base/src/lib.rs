@@ -55,8 +55,8 @@ mod setters;
 
 pub use budget::{Budget, Meter, Truncation};
 pub use check::{
-    Check, InputError, check_all_nonnegative, check_finite, check_len, check_nonnegative,
-    check_positive, check_range, check_unit_interval,
+    Check, InputError, check_all_nonnegative, check_at_least_one, check_finite, check_len,
+    check_nonnegative, check_positive, check_range, check_unit_interval,
 };
 pub use control::{Progress, ProgressSnapshot, RunControl};
 pub use loss::{Loss, UnknownLoss, sigmoid};

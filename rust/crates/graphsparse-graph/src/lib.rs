@@ -48,6 +48,7 @@
 //! <https://doi.org/10.1109/ICDM.2002.1184038>; C. Morris et al., "TUDataset: a collection of
 //! benchmark datasets for learning with graphs", 2020, <https://arxiv.org/abs/2007.08663>.
 
+mod csr;
 mod database;
 mod error;
 mod gspan_format;
@@ -56,7 +57,10 @@ mod labels;
 mod random;
 mod text;
 mod tu;
+mod weighted;
+mod weighted_error;
 
+pub use csr::{CsrMatrix, SparseIndex};
 pub use database::{GraphDatabase, GraphRef};
 pub use error::{GraphError, Result};
 pub use gspan_format::{format_gspan, parse_gspan, read_gspan};
@@ -64,3 +68,5 @@ pub use labeled::LabeledDatabase;
 pub use labels::{CanonicalLabels, LabelInterner, LabelKind};
 pub use random::RandomGraphs;
 pub use tu::{TuFile, TuFiles, parse_tu, read_tu};
+pub use weighted::{DuplicateEdges, EdgeRules, MAX_GRAPH_SIZE, SelfLoops, WeightedGraph};
+pub use weighted_error::WeightedGraphError;

@@ -2,10 +2,10 @@
 //! (§C.7) and Adam (§C.8).
 
 use crate::da::KappaRounding;
-use crate::error::{OnlineError, Result, invalid};
+use crate::error::{OnlineError, Result};
 use crate::learner::{Core, Needs, impl_learner};
 use crate::loss::Loss;
-use crate::params::Method;
+use crate::rules;
 
 /// `sign(x)` with `sign(0) = 0`.
 #[inline]
@@ -35,13 +35,14 @@ impl L1Rda {
     /// ℓ1-RDA on `p` features.
     ///
     /// # Errors
-    /// [`OnlineError::InvalidParameter`] for `p = 0`, `lambda < 0`, `gamma ≤ 0`, `rho < 0` or
+    /// [`OnlineError::Input`] or [`OnlineError::InvalidParameter`] for `p = 0`, `lambda < 0`,
+    /// `gamma ≤ 0`, `rho < 0` or
     /// `l2 < 0`.
     ///
     /// # Complexity
     /// O(p) time and memory; each update then costs O(p).
     pub fn new(p: usize, lambda: f64, gamma: f64, rho: f64, loss: Loss, l2: f64) -> Result<Self> {
-        Method::L1Rda { lambda, gamma, rho }.check()?;
+        rules::l1_rda(lambda, gamma, rho)?;
         Ok(Self {
             core: Core::new(p, loss, l2, Needs::GRAD_AVG)?,
             lambda,
@@ -88,13 +89,14 @@ impl AdaGradL1 {
     /// AdaGrad-ℓ1 on `p` features (the benchmark uses `delta = 1e-8`).
     ///
     /// # Errors
-    /// [`OnlineError::InvalidParameter`] for `p = 0`, `lambda < 0`, `eta ≤ 0`, `delta ≤ 0` or
+    /// [`OnlineError::Input`] or [`OnlineError::InvalidParameter`] for `p = 0`, `lambda < 0`,
+    /// `eta ≤ 0`, `delta ≤ 0` or
     /// `l2 < 0`.
     ///
     /// # Complexity
     /// O(p) time and memory; each update then costs O(p).
     pub fn new(p: usize, lambda: f64, eta: f64, delta: f64, loss: Loss, l2: f64) -> Result<Self> {
-        Method::AdaGradL1 { lambda, eta, delta }.check()?;
+        rules::adagrad_l1(lambda, eta, delta)?;
         let needs = Needs {
             grad_avg: true,
             grad_sq_sum: true,
@@ -199,9 +201,7 @@ impl Groups {
     /// # Complexity
     /// O(height · width) time and memory.
     pub fn grid_blocks(height: usize, width: usize, block: usize) -> Result<Self> {
-        if block == 0 {
-            return Err(invalid("block", ">= 1", block));
-        }
+        graphsparse_base::check_at_least_one("block", block)?;
         let mut lists = Vec::new();
         for br in (0..height).step_by(block) {
             for bc in (0..width).step_by(block) {
@@ -273,7 +273,8 @@ impl DaGroupLasso {
     /// DA-GL on `p` features.
     ///
     /// # Errors
-    /// [`OnlineError::InvalidParameter`] for `p = 0`, `lambda < 0`, `gamma ≤ 0` or `l2 < 0`;
+    /// [`OnlineError::Input`] or [`OnlineError::InvalidParameter`] for `p = 0`, `lambda < 0`,
+    /// `gamma ≤ 0` or `l2 < 0`;
     /// [`OnlineError::InvalidGroups`] if `groups` does not cover exactly `p` features.
     ///
     /// # Complexity
@@ -286,7 +287,7 @@ impl DaGroupLasso {
         loss: Loss,
         l2: f64,
     ) -> Result<Self> {
-        Method::DaGroupLasso { lambda, gamma }.check()?;
+        rules::group_lasso(lambda, gamma)?;
         Self::build(p, lambda, gamma, None, groups, loss, l2)
     }
 
@@ -306,7 +307,7 @@ impl DaGroupLasso {
         loss: Loss,
         l2: f64,
     ) -> Result<Self> {
-        Method::DaSparseGroupLasso { lambda, gamma, r }.check()?;
+        rules::sparse_group_lasso(lambda, gamma, r)?;
         Self::build(p, lambda, gamma, Some(r), groups, loss, l2)
     }
 
@@ -395,7 +396,8 @@ impl Adam {
     /// Adam on `p` features (the benchmark uses `β₁ = 0.9`, `β₂ = 0.999`, `ε = 1e-8`).
     ///
     /// # Errors
-    /// [`OnlineError::InvalidParameter`] for `p = 0`, `alpha ≤ 0`, a `beta` outside `[0, 1)`,
+    /// [`OnlineError::Input`] or [`OnlineError::InvalidParameter`] for `p = 0`, `alpha ≤ 0`, a
+    /// `beta` outside `[0, 1)`,
     /// `epsilon ≤ 0` or `l2 < 0`.
     ///
     /// # Complexity
@@ -409,13 +411,7 @@ impl Adam {
         loss: Loss,
         l2: f64,
     ) -> Result<Self> {
-        Method::Adam {
-            alpha,
-            beta1,
-            beta2,
-            epsilon,
-        }
-        .check()?;
+        rules::adam(alpha, beta1, beta2, epsilon)?;
         let needs = Needs {
             moments: Some((beta1, beta2)),
             ..Needs::GRAD

@@ -1,11 +1,14 @@
 //! Dual-averaging learners with support projections: GraphDA (spec §C.1) and DA-IHT (§C.2).
 
-use crate::error::{Result, check_positive, invalid};
+use graphsparse_graph::WeightedGraph;
+use graphsparse_pcst::projection::{
+    GraphProjection, GraphProjectionValidParams, SupportProjection, top_support_into,
+};
+
+use crate::error::Result;
 use crate::learner::{Core, Needs, impl_learner};
 use crate::loss::Loss;
-use crate::params::Method;
-use crate::select::SupportProjection;
-use crate::select::top_support_into;
+use crate::rules;
 
 /// How `κ = −√(tt+1)/γ` is rounded: the two references differ in the last bit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -37,7 +40,7 @@ impl KappaRounding {
 /// 5. `T = tail(w̃_{1:p})`, `w = P(w̃, T)` with `w_b = w̃_b`;
 /// 6. `w̄ ← running average of w`.
 ///
-/// With [`crate::GraphProjection`] (the default, built by [`GraphDa::new`]) the head and tail
+/// With [`GraphProjection`] (the default, built by [`GraphDa::new`]) the head and tail
 /// are the WGM binary searches; with [`crate::TopKProjection`] and
 /// [`KappaRounding::NegInvGammaTimesSqrt`] it is exactly [`DaIht`].
 #[derive(Debug, Clone)]
@@ -54,7 +57,8 @@ impl<P: SupportProjection> GraphDa<P> {
     /// GraphDA on `p` features with an explicit head/tail pair.
     ///
     /// # Errors
-    /// [`crate::OnlineError::InvalidParameter`] for `p = 0`, `gamma ≤ 0` or `l2 < 0`.
+    /// [`crate::OnlineError::Input`] for `gamma ≤ 0` or `l2 < 0`,
+    /// [`crate::OnlineError::InvalidParameter`] for `p = 0` or an unsupported loss.
     ///
     /// # Complexity
     /// O(p) time and memory; each update costs O(p) plus one head and one tail projection.
@@ -65,7 +69,7 @@ impl<P: SupportProjection> GraphDa<P> {
         l2: f64,
         projection: P,
     ) -> Result<Self> {
-        check_positive("gamma", gamma)?;
+        rules::dual_averaging(gamma)?;
         Ok(Self {
             core: Core::new(p, loss, l2, Needs::GRAD_AVG)?,
             gamma,
@@ -122,6 +126,28 @@ impl<P: SupportProjection> GraphDa<P> {
 
 impl_learner!(GraphDa<P>, P: SupportProjection);
 
+impl GraphDa<GraphProjection> {
+    /// GraphDA on `graph`, one node per feature (`p = graph.n_vertices()`), with its edge
+    /// weights as the PCST costs.
+    ///
+    /// # Errors
+    /// As [`GraphProjection::new`] and [`GraphDa::with_projection`].
+    ///
+    /// # Complexity
+    /// As [`GraphProjection::new`]; each update costs O(p) plus two projections.
+    pub fn new(
+        graph: WeightedGraph,
+        gamma: f64,
+        params: &GraphProjectionValidParams,
+        loss: Loss,
+        l2: f64,
+    ) -> Result<Self> {
+        let p = graph.n_vertices();
+        let proj = GraphProjection::new(graph, params)?;
+        Self::with_projection(p, gamma, loss, l2, proj)
+    }
+}
+
 /// DA-IHT (spec §C.2): dual averaging with the exact top-`s` projection of `ḡ`.
 ///
 /// `w̃ = κ ḡ` with `κ = −1/γ·√(tt+1)`; `w = w̃` on the top-`s` indices of `|ḡ_{1:p}|` (ties to
@@ -138,14 +164,16 @@ impl DaIht {
     /// DA-IHT on `p` features keeping `sparsity` of them.
     ///
     /// # Errors
-    /// [`crate::OnlineError::InvalidParameter`] for `p = 0`, `gamma ≤ 0`, `l2 < 0` or a
-    /// sparsity outside `1..=p`.
+    /// [`crate::OnlineError::Input`] for `gamma ≤ 0`, a zero sparsity or `l2 < 0`;
+    /// [`crate::OnlineError::InvalidParameter`] for `p = 0`, a sparsity above `p` or an
+    /// unsupported loss.
     ///
     /// # Complexity
     /// O(p) time and memory; each update costs O(p) (top-`s` by selection, not sorting).
     pub fn new(p: usize, gamma: f64, sparsity: usize, loss: Loss, l2: f64) -> Result<Self> {
-        Method::DaIht { gamma, sparsity }.check()?;
-        check_sparsity(sparsity, p)?;
+        rules::dual_averaging(gamma)?;
+        rules::sparsity(sparsity)?;
+        rules::sparsity_within(sparsity, p)?;
         Ok(Self {
             core: Core::new(p, loss, l2, Needs::GRAD_AVG)?,
             gamma,
@@ -176,10 +204,3 @@ impl DaIht {
 }
 
 impl_learner!(DaIht);
-
-pub(crate) fn check_sparsity(sparsity: usize, p: usize) -> Result<()> {
-    if sparsity == 0 || sparsity > p {
-        return Err(invalid("sparsity", "in 1..=n_features", sparsity));
-    }
-    Ok(())
-}

@@ -1,12 +1,14 @@
 //! Stochastic iterative hard thresholding: StoIHT (spec §C.3) and GraphStoIHT (§C.4).
 
-use crate::da::check_sparsity;
-use crate::error::{Result, check_positive};
+use graphsparse_graph::WeightedGraph;
+use graphsparse_pcst::projection::{
+    GraphProjection, GraphProjectionValidParams, SupportProjection, top_support_into,
+};
+
+use crate::error::Result;
 use crate::learner::{Core, Needs, impl_learner};
 use crate::loss::Loss;
-use crate::params::Method;
-use crate::select::SupportProjection;
-use crate::select::top_support_into;
+use crate::rules;
 
 /// StoIHT with block size 1: `w̃ = w − (lr/√t) g` (all `p + 1` coordinates, `t = tt + 1`), then
 /// `w` = `w̃` on the top-`s` indices of `|w̃_{1:p}|`, `w_b = w̃_b`.
@@ -23,14 +25,16 @@ impl StoIht {
     /// StoIHT on `p` features with step `lr` keeping `sparsity` features.
     ///
     /// # Errors
-    /// [`crate::OnlineError::InvalidParameter`] for `p = 0`, `lr ≤ 0`, `l2 < 0` or a sparsity
-    /// outside `1..=p`.
+    /// [`crate::OnlineError::Input`] for `lr ≤ 0`, a zero sparsity or `l2 < 0`;
+    /// [`crate::OnlineError::InvalidParameter`] for `p = 0`, a sparsity above `p` or an
+    /// unsupported loss.
     ///
     /// # Complexity
     /// O(p) time and memory; each update costs O(p) (top-`s` by selection, not sorting).
     pub fn new(p: usize, lr: f64, sparsity: usize, loss: Loss, l2: f64) -> Result<Self> {
-        Method::StoIht { lr, sparsity }.check()?;
-        check_sparsity(sparsity, p)?;
+        rules::sto_iht(lr)?;
+        rules::sparsity(sparsity)?;
+        rules::sparsity_within(sparsity, p)?;
         Ok(Self {
             core: Core::new(p, loss, l2, Needs::GRAD)?,
             lr,
@@ -84,12 +88,13 @@ impl<P: SupportProjection> GraphStoIht<P> {
     /// GraphStoIHT on `p` features with step `lr` and the given head/tail pair.
     ///
     /// # Errors
-    /// [`crate::OnlineError::InvalidParameter`] for `p = 0`, `lr ≤ 0` or `l2 < 0`.
+    /// [`crate::OnlineError::Input`] for `lr ≤ 0` or `l2 < 0`,
+    /// [`crate::OnlineError::InvalidParameter`] for `p = 0` or an unsupported loss.
     ///
     /// # Complexity
     /// O(p) time and memory; each update costs O(p) plus one head and one tail projection.
     pub fn with_projection(p: usize, lr: f64, loss: Loss, l2: f64, projection: P) -> Result<Self> {
-        check_positive("lr", lr)?;
+        rules::sto_iht(lr)?;
         Ok(Self {
             core: Core::new(p, loss, l2, Needs::GRAD)?,
             lr,
@@ -126,3 +131,25 @@ impl<P: SupportProjection> GraphStoIht<P> {
 }
 
 impl_learner!(GraphStoIht<P>, P: SupportProjection);
+
+impl GraphStoIht<GraphProjection> {
+    /// GraphStoIHT on `graph`, one node per feature (`p = graph.n_vertices()`), with its edge
+    /// weights as the PCST costs.
+    ///
+    /// # Errors
+    /// As [`GraphProjection::new`] and [`GraphStoIht::with_projection`].
+    ///
+    /// # Complexity
+    /// As [`GraphProjection::new`]; each update costs O(p) plus two projections.
+    pub fn new(
+        graph: WeightedGraph,
+        lr: f64,
+        params: &GraphProjectionValidParams,
+        loss: Loss,
+        l2: f64,
+    ) -> Result<Self> {
+        let p = graph.n_vertices();
+        let proj = GraphProjection::new(graph, params)?;
+        Self::with_projection(p, lr, loss, l2, proj)
+    }
+}

@@ -1,7 +1,10 @@
 //! The common online protocol (spec §C.0): state, predict-then-update, running averages.
 
-use crate::error::{OnlineError, Result, check_finite, check_len, invalid};
-use crate::loss::{Loss, predict_label};
+use graphsparse_base::{check_finite, check_len};
+
+use crate::error::{OnlineError, Result, invalid};
+use crate::loss::{Loss, check_loss, decision, gradient_into, predict_label};
+use crate::rules;
 
 /// The complete state of an online learner; every vector has length `p + 1`, intercept last.
 ///
@@ -105,7 +108,8 @@ impl Core {
         if p == 0 {
             return Err(invalid("n_features", "at least 1", p));
         }
-        crate::error::check_nonnegative("l2", l2)?;
+        rules::l2(l2)?;
+        check_loss(loss)?;
         let mut core = Self {
             loss,
             l2,
@@ -148,7 +152,7 @@ impl Core {
         let need = |name, v: &mut Vec<f64>, used: bool| -> Result<()> {
             if used {
                 check_len(name, v.len(), n)?;
-                check_finite(name, v)
+                Ok(check_finite(name, v)?)
             } else {
                 v.clear();
                 Ok(())
@@ -169,14 +173,8 @@ impl Core {
             if state.moment2.iter().any(|&g| g < 0.0) {
                 return Err(invalid("moment2", "non-negative", "a negative entry"));
             }
-            for (name, b) in [
-                ("beta1_power", state.beta1_power),
-                ("beta2_power", state.beta2_power),
-            ] {
-                if !(0.0..1.0).contains(&b) {
-                    return Err(invalid(name, "in [0, 1)", b));
-                }
-            }
+            rules::decay_power("beta1_power", state.beta1_power)?;
+            rules::decay_power("beta2_power", state.beta2_power)?;
         }
         self.state = state;
         Ok(())
@@ -188,13 +186,11 @@ impl Core {
     #[inline]
     pub fn observe(&mut self, x: &[f64], y: f64) -> f64 {
         let tt = self.tt();
-        let score = self
-            .loss
-            .gradient_into(x, y, &self.state.coef, self.l2, &mut self.grad);
+        let score = gradient_into(self.loss, x, y, &self.state.coef, self.l2, &mut self.grad);
         if predict_label(score) != label_of(y) {
             self.state.n_mistakes += 1;
         }
-        let score_avg = crate::loss::decision(x, &self.state.coef_avg);
+        let score_avg = decision(x, &self.state.coef_avg);
         if predict_label(score_avg) != label_of(y) {
             self.state.n_mistakes_avg += 1;
         }
@@ -230,7 +226,7 @@ impl Core {
     pub fn check_label(&self, y: f64, index: usize) -> Result<()> {
         let ok = match self.loss {
             Loss::Logistic => y == 1.0 || y == -1.0,
-            Loss::LeastSquares => y.is_finite(),
+            _ => y.is_finite(),
         };
         if ok {
             Ok(())
@@ -247,7 +243,7 @@ pub(crate) fn label_of(y: f64) -> f64 {
 }
 
 /// An online learner: predict with the current model, suffer the loss, update, one sample at a
-/// time (spec §C.0). Labels are ±1 for the logistic loss and any finite value for least squares.
+/// time (spec §C.0). Labels are ±1 for the logistic loss and any finite value for the squared loss.
 pub trait OnlineLearner {
     /// The learner's state.
     fn state(&self) -> &OnlineState;
@@ -255,7 +251,7 @@ pub trait OnlineLearner {
     /// Replaces the state (to continue a stored pass); validates lengths and finiteness.
     ///
     /// # Errors
-    /// [`OnlineError::LengthMismatch`], [`OnlineError::NonFinite`] or
+    /// [`OnlineError::Input`] (a length or a non-finite entry) or
     /// [`OnlineError::InvalidParameter`] for a state that does not fit this learner.
     fn set_state(&mut self, state: OnlineState) -> Result<()>;
 
@@ -271,7 +267,7 @@ pub trait OnlineLearner {
     /// Validates then checks one sample; see [`OnlineLearner::update`].
     ///
     /// # Errors
-    /// [`OnlineError::LengthMismatch`], [`OnlineError::NonFinite`] or
+    /// [`OnlineError::Input`] (a length or a non-finite entry) or
     /// [`OnlineError::InvalidLabel`] for a bad sample; the state is then unchanged.
     fn partial_fit(&mut self, x: &[f64], y: f64) -> Result<()>;
 

@@ -1,13 +1,13 @@
 //! Online learning with graph-structured sparsity (Zhou, Chen & Ying, KDD 2019).
 //!
-//! * [`GraphProjector`]: the head and tail projections of the weighted graph model, as the
-//!   binary search over a prize-collecting Steiner forest that GraphDA uses (spec §B.4);
-//! * [`TopKProjection`]: the exact top-`s` projection of the non-graph model (the support
-//!   form of `graphsparse-proj`'s top-k projection);
 //! * online learners, each an [`OnlineLearner`] with `partial_fit(x_row, y)` and `fit`:
 //!   [`GraphDa`], [`DaIht`], [`StoIht`], [`GraphStoIht`], [`L1Rda`], [`AdaGradL1`],
 //!   [`DaGroupLasso`] (DA-GL and DA-SGL) and [`Adam`], with the [`Loss::Logistic`] or
-//!   [`Loss::LeastSquares`] loss.
+//!   [`Loss::Squared`] loss (the library's one [`Loss`]; the others are refused);
+//! * the head and tail projections they use, re-exported from
+//!   [`graphsparse_pcst::projection`] (where graph-structured recovery uses them too):
+//!   [`GraphProjector`] (the binary search over prize-collecting Steiner forests of GraphDA,
+//!   spec §B.4) and [`TopKProjection`] (the exact top-`s` projection of the non-graph model).
 //!
 //! Notation (spec §C.0): the model is `w ∈ ℝ^{p+1}` with the intercept `w_b` last; `tt` is the
 //! 0-based index of the current sample and `t = tt + 1`; `ḡ` is the running average of the
@@ -30,18 +30,19 @@ mod iht;
 mod learner;
 mod loss;
 mod params;
-mod projector;
-mod select;
+mod rules;
 
 pub use baselines::{AdaGradL1, Adam, DaGroupLasso, Groups, L1Rda};
 pub use da::{DaIht, GraphDa, KappaRounding};
 pub use error::{OnlineError, Result};
+pub use graphsparse_base::Check;
+pub use graphsparse_graph::{EdgeRules, WeightedGraph};
+pub use graphsparse_pcst::projection::{
+    Fallback, GraphProjection, GraphProjectionParams, GraphProjectionValidParams, GraphProjector,
+    PROJECTION_EPS, Projection, ProjectionError, ProjectionParams, ProjectionValidParams,
+    SupportProjection, TopKProjection, head_sparsity, sparsity_range,
+};
 pub use iht::{GraphStoIht, StoIht};
 pub use learner::{OnlineLearner, OnlineState};
-pub use loss::{Loss, decision, predict_label, sigmoid};
-pub use params::{FeatureGraph, LearnerParams, LearnerValidParams, Method};
-pub use projector::{
-    Fallback, GraphProjection, GraphProjectionParams, GraphProjector, PROJECTION_EPS, Projection,
-    ProjectionParams, head_sparsity, sparsity_range,
-};
-pub use select::{SupportProjection, TopKProjection};
+pub use loss::{Loss, check_loss, decision, predict_label, sigmoid};
+pub use params::{LearnerParams, LearnerValidParams, Method};

@@ -1,19 +1,24 @@
 //! One parameter pattern for every online learner: [`LearnerParams`] (a [`Method`] with its
-//! hyperparameters, the loss and the ℓ2 weight) → [`LearnerParams::check`] →
-//! [`LearnerValidParams`] → [`LearnerValidParams::learner`] on the data's feature count.
+//! hyperparameters, the loss and the ℓ2 weight) → [`Check::check`] → [`LearnerValidParams`] →
+//! [`LearnerValidParams::learner`] on the data's feature count.
 //!
-//! [`Method::check`] owns the ranges of the scalar hyperparameters; the learners' constructors
-//! call it too, so each rule is written once. What depends on the data (a sparsity of at most
-//! `p`, groups covering the `p` features, edges inside the graph) is checked when the learner
-//! is built.
+//! [`Method::check`] applies the ranges of the scalar hyperparameters, which the learners'
+//! constructors apply too: both call the rules of the leaf module `rules`, so each rule is
+//! written once and the dependency runs one way (this module → the learners → `rules`). What
+//! depends on the data (a sparsity of at most `p`, groups covering the `p` features, a graph
+//! with one node per feature) is checked when the learner is built.
+
+use graphsparse_base::Check;
+use graphsparse_graph::WeightedGraph;
+use graphsparse_pcst::projection::GraphProjectionParams;
 
 use crate::baselines::{AdaGradL1, Adam, DaGroupLasso, Groups, L1Rda};
 use crate::da::{DaIht, GraphDa};
-use crate::error::{Result, check_nonnegative, check_positive, invalid};
+use crate::error::{OnlineError, Result, invalid};
 use crate::iht::{GraphStoIht, StoIht};
 use crate::learner::OnlineLearner;
-use crate::loss::Loss;
-use crate::projector::GraphProjectionParams;
+use crate::loss::{Loss, check_loss};
+use crate::rules;
 
 /// An online method with its own hyperparameters (spec §C; symbols as in the paper).
 #[derive(Debug, Clone, PartialEq)]
@@ -121,14 +126,15 @@ impl Method {
         matches!(self, Self::GraphDa { .. } | Self::GraphStoIht { .. })
     }
 
-    /// Checks the ranges of the hyperparameters that do not depend on the data: the one place
-    /// these rules are written (the constructors call it).
+    /// Checks the ranges of the hyperparameters that do not depend on the data (the rules the
+    /// learners' constructors apply too).
     ///
     /// # Errors
-    /// [`crate::OnlineError::InvalidParameter`] naming the first hyperparameter out of range:
-    /// `gamma`, `lr`, `alpha`, `eta`, `delta`, `epsilon` must be finite and `> 0`; `lambda`,
-    /// `rho`, `r` and the graph `ratio` finite and `≥ 0`; `beta1`, `beta2` in `[0, 1)`;
-    /// `sparsity`, `head_sparsity`, `max_iter` and `num_clusters` at least 1.
+    /// [`OnlineError::Input`] naming the first hyperparameter out of range: `gamma`, `lr`,
+    /// `alpha`, `eta`, `delta`, `epsilon` must be finite and `> 0`; `lambda`, `rho`, `r` and
+    /// the graph `ratio` and `eps` finite and `≥ 0`; `beta1`, `beta2` in `[0, 1)`;
+    /// `sparsity`, `head_sparsity`, `max_iter` and `num_clusters` at least 1 (the graph
+    /// settings' errors come as [`OnlineError::Projection`]).
     ///
     /// # Complexity
     /// O(1).
@@ -142,82 +148,44 @@ impl Method {
     /// ```
     pub fn check(&self) -> Result<()> {
         match *self {
-            Self::GraphDa { gamma, ref graph } => {
-                check_positive("gamma", gamma)?;
-                check_graph(graph)
+            Self::GraphDa { gamma, graph } => {
+                rules::dual_averaging(gamma)?;
+                graph.check()?;
             }
-            Self::GraphStoIht { lr, ref graph } => {
-                check_positive("lr", lr)?;
-                check_graph(graph)
+            Self::GraphStoIht { lr, graph } => {
+                rules::sto_iht(lr)?;
+                graph.check()?;
             }
             Self::DaIht { gamma, sparsity } => {
-                check_positive("gamma", gamma)?;
-                check_at_least_one("sparsity", sparsity)
+                rules::dual_averaging(gamma)?;
+                rules::sparsity(sparsity)?;
             }
             Self::StoIht { lr, sparsity } => {
-                check_positive("lr", lr)?;
-                check_at_least_one("sparsity", sparsity)
+                rules::sto_iht(lr)?;
+                rules::sparsity(sparsity)?;
             }
-            Self::L1Rda { lambda, gamma, rho } => {
-                check_nonnegative("lambda", lambda)?;
-                check_positive("gamma", gamma)?;
-                check_nonnegative("rho", rho)
-            }
-            Self::AdaGradL1 { lambda, eta, delta } => {
-                check_nonnegative("lambda", lambda)?;
-                check_positive("eta", eta)?;
-                check_positive("delta", delta)
-            }
-            Self::DaGroupLasso { lambda, gamma } => {
-                check_nonnegative("lambda", lambda)?;
-                check_positive("gamma", gamma)
-            }
+            Self::L1Rda { lambda, gamma, rho } => rules::l1_rda(lambda, gamma, rho)?,
+            Self::AdaGradL1 { lambda, eta, delta } => rules::adagrad_l1(lambda, eta, delta)?,
+            Self::DaGroupLasso { lambda, gamma } => rules::group_lasso(lambda, gamma)?,
             Self::DaSparseGroupLasso { lambda, gamma, r } => {
-                check_nonnegative("lambda", lambda)?;
-                check_positive("gamma", gamma)?;
-                check_nonnegative("r", r)
+                rules::sparse_group_lasso(lambda, gamma, r)?;
             }
             Self::Adam {
                 alpha,
                 beta1,
                 beta2,
                 epsilon,
-            } => {
-                check_positive("alpha", alpha)?;
-                for (name, b) in [("beta1", beta1), ("beta2", beta2)] {
-                    if !(0.0..1.0).contains(&b) {
-                        return Err(invalid(name, "in [0, 1)", b));
-                    }
-                }
-                check_positive("epsilon", epsilon)
-            }
+            } => rules::adam(alpha, beta1, beta2, epsilon)?,
         }
+        Ok(())
     }
-}
-
-fn check_at_least_one(name: &'static str, value: usize) -> Result<()> {
-    if value == 0 {
-        return Err(invalid(name, ">= 1", value));
-    }
-    Ok(())
-}
-
-/// The data-independent rules of [`GraphProjectionParams`].
-pub(crate) fn check_graph(params: &GraphProjectionParams) -> Result<()> {
-    check_at_least_one("sparsity", params.sparsity)?;
-    if let Some(hs) = params.head_sparsity {
-        check_at_least_one("head_sparsity", hs)?;
-    }
-    check_nonnegative("ratio", params.ratio)?;
-    check_at_least_one("max_iter", params.search.max_iter)?;
-    check_at_least_one("num_clusters", params.search.num_clusters)
 }
 
 /// A learner's parameters before checking: the method, the loss and the ℓ2 weight.
 ///
 /// # Example
 /// ```
-/// use graphsparse_online::{LearnerParams, Loss, Method, OnlineLearner};
+/// use graphsparse_online::{Check, LearnerParams, Loss, Method, OnlineLearner};
 /// let params = LearnerParams::new(Method::DaIht { gamma: 1.0, sparsity: 1 })
 ///     .loss(Loss::Logistic)
 ///     .check()?;
@@ -246,34 +214,30 @@ impl LearnerParams {
         }
     }
 
-    /// Sets the loss.
-    ///
-    /// # Complexity
-    /// O(1).
-    pub fn loss(mut self, loss: Loss) -> Self {
-        self.loss = loss;
-        self
+    graphsparse_base::setters! {
+        /// The loss ([`Loss::Logistic`] or [`Loss::Squared`]).
+        loss: Loss => loss,
+        /// The ℓ2 weight `l2 ≥ 0` added to the loss (`l2/2 ‖w‖²`).
+        l2: f64 => l2,
     }
+}
 
-    /// Sets the ℓ2 weight `l2 ≥ 0` added to the loss (`l2/2 ‖w‖²`).
-    ///
-    /// # Complexity
-    /// O(1).
-    pub fn l2(mut self, l2: f64) -> Self {
-        self.l2 = l2;
-        self
-    }
+impl Check for LearnerParams {
+    type Checked = LearnerValidParams;
+    type Error = OnlineError;
 
-    /// Checks every data-independent rule ([`Method::check`] and `l2 ≥ 0`).
+    /// Checks every data-independent rule ([`Method::check`], a supported loss, `l2 ≥ 0`).
     ///
     /// # Errors
-    /// [`crate::OnlineError::InvalidParameter`] naming the parameter.
+    /// [`OnlineError::Input`] or [`OnlineError::Projection`] naming the parameter;
+    /// [`OnlineError::InvalidParameter`] for an unsupported loss.
     ///
     /// # Complexity
     /// O(1).
-    pub fn check(self) -> Result<LearnerValidParams> {
+    fn check(self) -> Result<LearnerValidParams> {
         self.method.check()?;
-        check_nonnegative("l2", self.l2)?;
+        check_loss(self.loss)?;
+        rules::l2(self.l2)?;
         Ok(LearnerValidParams(self))
     }
 }
@@ -281,9 +245,6 @@ impl LearnerParams {
 /// Checked [`LearnerParams`]; builds learners for a feature count.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LearnerValidParams(LearnerParams);
-
-/// A feature graph: undirected `edges` over nodes `0..p` and one cost per edge.
-pub type FeatureGraph<'a> = (&'a [[usize; 2]], &'a [f64]);
 
 impl LearnerValidParams {
     /// The method.
@@ -314,8 +275,9 @@ impl LearnerValidParams {
     ///
     /// # Arguments
     /// * `p` – number of features (`≥ 1`).
-    /// * `graph` – the feature graph, required by the graph methods
-    ///   ([`Method::needs_graph`]) and ignored by the others.
+    /// * `graph` – the feature graph (one node per feature; its weights are the PCST edge
+    ///   costs), required by the graph methods ([`Method::needs_graph`]) and ignored by the
+    ///   others.
     /// * `groups` – the feature groups of DA-GL/DA-SGL (`None`: every feature its own group);
     ///   ignored by the other methods.
     ///
@@ -323,28 +285,39 @@ impl LearnerValidParams {
     /// The learner behind the [`OnlineLearner`] trait, ready for `partial_fit`.
     ///
     /// # Errors
-    /// [`crate::OnlineError::InvalidParameter`] for `p = 0`, a sparsity above `p` or a graph
-    /// method without a graph (named `edges`); the graph's and the groups' own errors.
+    /// [`OnlineError::InvalidParameter`] for `p = 0`, a sparsity above `p`, or a graph
+    /// method without a graph or with one whose node count is not `p` (named `edges`); the
+    /// projections' and the groups' own errors.
     ///
     /// # Complexity
     /// O(p + m) for the state and the graph.
     pub fn learner(
         &self,
         p: usize,
-        graph: Option<FeatureGraph<'_>>,
+        graph: Option<WeightedGraph>,
         groups: Option<Groups>,
     ) -> Result<Box<dyn OnlineLearner + Send>> {
         let (loss, l2) = (self.0.loss, self.0.l2);
-        let need_graph =
-            || graph.ok_or_else(|| invalid("edges", "given (a feature graph)", "None"));
+        let need_graph = || match graph {
+            None => Err(invalid("edges", "given (a feature graph)", "None")),
+            Some(g) if g.n_vertices() != p => Err(invalid(
+                "edges",
+                "a graph with one node per feature",
+                format!("{} nodes for {p} features", g.n_vertices()),
+            )),
+            Some(g) => Ok(g),
+        };
         Ok(match self.0.method {
-            Method::GraphDa { gamma, ref graph } => {
-                let (edges, costs) = need_graph()?;
-                Box::new(GraphDa::new(p, edges, costs, gamma, graph, loss, l2)?)
+            Method::GraphDa {
+                gamma,
+                graph: params,
+            } => {
+                let graph = need_graph()?;
+                Box::new(GraphDa::new(graph, gamma, &params.check()?, loss, l2)?)
             }
-            Method::GraphStoIht { lr, ref graph } => {
-                let (edges, costs) = need_graph()?;
-                Box::new(GraphStoIht::new(p, edges, costs, lr, graph, loss, l2)?)
+            Method::GraphStoIht { lr, graph: params } => {
+                let graph = need_graph()?;
+                Box::new(GraphStoIht::new(graph, lr, &params.check()?, loss, l2)?)
             }
             Method::DaIht { gamma, sparsity } => {
                 Box::new(DaIht::new(p, gamma, sparsity, loss, l2)?)
@@ -381,7 +354,6 @@ impl LearnerValidParams {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::OnlineError;
 
     fn all_methods() -> Vec<Method> {
         let graph = GraphProjectionParams::new(1);
@@ -426,12 +398,11 @@ mod tests {
 
     #[test]
     fn every_method_builds_and_learns() {
-        let edges = [[0, 1], [1, 2]];
-        let costs = [1.0, 1.0];
+        let graph = WeightedGraph::new(3, &[[0usize, 1], [1, 2]], Some(&[1.0, 1.0])).unwrap();
         for m in all_methods() {
             let name = m.name();
             let params = LearnerParams::new(m).check().unwrap();
-            let mut model = params.learner(3, Some((&edges, &costs)), None).unwrap();
+            let mut model = params.learner(3, Some(graph.clone()), None).unwrap();
             model.partial_fit(&[1.0, 0.0, -1.0], 1.0).unwrap();
             assert_eq!(model.state().n_seen, 1, "{name}");
         }
@@ -483,15 +454,12 @@ mod tests {
             ),
         ] {
             match LearnerParams::new(m).check() {
-                Err(OnlineError::InvalidParameter { name: got, .. }) => assert_eq!(got, name),
+                Err(OnlineError::Input(e)) => assert_eq!(e.arg(), name),
                 other => panic!("{name}: {other:?}"),
             }
         }
         let l2 = LearnerParams::new(all_methods().remove(2)).l2(-1.0).check();
-        assert!(matches!(
-            l2,
-            Err(OnlineError::InvalidParameter { name: "l2", .. })
-        ));
+        assert!(matches!(l2, Err(OnlineError::Input(e)) if e.arg() == "l2"));
         let big = LearnerParams::new(Method::DaIht {
             gamma: 1.0,
             sparsity: 4,

@@ -1,5 +1,6 @@
 //! Hand-computed single steps of every learner, plus the GraphDA → DA-IHT reduction.
 
+use graphsparse_base::InputError;
 use graphsparse_online::{
     AdaGradL1, Adam, DaGroupLasso, DaIht, GraphDa, GraphStoIht, Groups, KappaRounding, L1Rda, Loss,
     OnlineError, OnlineLearner, StoIht, TopKProjection,
@@ -25,7 +26,7 @@ fn close(got: &[f64], want: &[f64], tol: f64) {
 
 #[test]
 fn da_iht_two_steps() {
-    let mut m = DaIht::new(3, 2.0, 1, Loss::LeastSquares, 0.0).unwrap();
+    let mut m = DaIht::new(3, 2.0, 1, Loss::Squared, 0.0).unwrap();
     m.partial_fit(&X1, 1.0).unwrap();
     close(&m.state().coef, &[0.0, -1.0, 0.0, 0.5], 1e-15);
     close(&m.state().coef_avg, &[0.0, -1.0, 0.0, 0.5], 1e-15);
@@ -51,7 +52,7 @@ fn da_iht_two_steps() {
 #[test]
 fn graph_da_with_top_k_two_steps() {
     let proj = TopKProjection::new(2, 1).unwrap();
-    let mut m = GraphDa::with_projection(3, 2.0, Loss::LeastSquares, 0.0, proj).unwrap();
+    let mut m = GraphDa::with_projection(3, 2.0, Loss::Squared, 0.0, proj).unwrap();
     m.partial_fit(&X1, 1.0).unwrap();
     // head {0,1}: b = (-1, 2, 0, -1); κ = -0.5: w̃ = (0.5, -1, 0, 0.5); tail {1}
     close(&m.state().coef, &[0.0, -1.0, 0.0, 0.5], 1e-15);
@@ -63,7 +64,7 @@ fn graph_da_with_top_k_two_steps() {
 
 #[test]
 fn sto_iht_two_steps() {
-    let mut m = StoIht::new(3, 0.5, 1, Loss::LeastSquares, 0.0).unwrap();
+    let mut m = StoIht::new(3, 0.5, 1, Loss::Squared, 0.0).unwrap();
     m.partial_fit(&X1, 1.0).unwrap();
     // α = -0.5: w̃ = (0.5, -1, 0.25, 0.5); top-1 = {1}
     close(&m.state().coef, &[0.0, -1.0, 0.0, 0.5], 1e-15);
@@ -80,7 +81,7 @@ fn sto_iht_two_steps() {
 #[test]
 fn graph_sto_iht_two_steps_keeps_intercept_at_zero() {
     let proj = TopKProjection::new(2, 1).unwrap();
-    let mut m = GraphStoIht::with_projection(3, 0.5, Loss::LeastSquares, 0.0, proj).unwrap();
+    let mut m = GraphStoIht::with_projection(3, 0.5, Loss::Squared, 0.0, proj).unwrap();
     m.partial_fit(&X1, 1.0).unwrap();
     // head {0,1}: h = (-1, 2, 0, 0); w̃ = (0.5, -1, 0, 0); tail {1}
     close(&m.state().coef, &[0.0, -1.0, 0.0, 0.0], 1e-15);
@@ -94,7 +95,7 @@ fn graph_sto_iht_two_steps_keeps_intercept_at_zero() {
 
 #[test]
 fn l1_rda_two_steps() {
-    let mut m = L1Rda::new(3, 0.1, 2.0, 0.5, Loss::LeastSquares, 0.0).unwrap();
+    let mut m = L1Rda::new(3, 0.1, 2.0, 0.5, Loss::Squared, 0.0).unwrap();
     m.partial_fit(&X1, 1.0).unwrap();
     // λ_1 = 0.1 + 2·0.5/1 = 1.1, κ = -0.5: only |2| > 1.1 survives: -0.5·(2 - 1.1)
     close(&m.state().coef, &[0.0, -0.45, 0.0, 0.5], 1e-15);
@@ -114,7 +115,7 @@ fn l1_rda_two_steps() {
 #[test]
 fn ada_grad_two_steps() {
     let (lam, eta, d) = (0.1, 0.5, 1e-8);
-    let mut m = AdaGradL1::new(3, lam, eta, d, Loss::LeastSquares, 0.0).unwrap();
+    let mut m = AdaGradL1::new(3, lam, eta, d, Loss::Squared, 0.0).unwrap();
     m.partial_fit(&X1, 1.0).unwrap();
     // G = (1, 4, 0.25, 1), ḡ = g1; w_i = sign(-ḡ_i) η·1/(δ+√G_i) (|ḡ_i| - λ)_+
     let want = [
@@ -147,7 +148,7 @@ fn ada_grad_two_steps() {
 fn da_group_lasso_and_sparse_group_lasso_one_step() {
     let groups = Groups::new(3, &[vec![0, 1], vec![2]]).unwrap();
     let mut gl =
-        DaGroupLasso::group_lasso(3, 0.1, 2.0, groups.clone(), Loss::LeastSquares, 0.0).unwrap();
+        DaGroupLasso::group_lasso(3, 0.1, 2.0, groups.clone(), Loss::Squared, 0.0).unwrap();
     gl.partial_fit(&X1, 1.0).unwrap();
     let s01 = 1.0 - 0.1 * 2f64.sqrt() / 5f64.sqrt();
     close(
@@ -157,8 +158,7 @@ fn da_group_lasso_and_sparse_group_lasso_one_step() {
     );
 
     let mut sgl =
-        DaGroupLasso::sparse_group_lasso(3, 0.1, 2.0, 1.0, groups, Loss::LeastSquares, 0.0)
-            .unwrap();
+        DaGroupLasso::sparse_group_lasso(3, 0.1, 2.0, 1.0, groups, Loss::Squared, 0.0).unwrap();
     sgl.partial_fit(&X1, 1.0).unwrap();
     // c = (-0.9, 1.9, -0.4)
     let s01 = 1.0 - 0.1 * 2f64.sqrt() / (0.81f64 + 3.61).sqrt();
@@ -170,8 +170,7 @@ fn da_group_lasso_and_sparse_group_lasso_one_step() {
 
     // a large λ zeroes every group but keeps the intercept
     let mut big =
-        DaGroupLasso::group_lasso(3, 10.0, 2.0, Groups::singletons(3), Loss::LeastSquares, 0.0)
-            .unwrap();
+        DaGroupLasso::group_lasso(3, 10.0, 2.0, Groups::singletons(3), Loss::Squared, 0.0).unwrap();
     big.partial_fit(&X1, 1.0).unwrap();
     close(&big.state().coef, &[0.0, 0.0, 0.0, 0.5], 0.0);
 }
@@ -202,7 +201,7 @@ fn grid_blocks_match_the_benchmark_rule() {
 #[test]
 fn adam_two_steps() {
     let (a, b1, b2, e) = (0.1, 0.9, 0.999, 1e-8);
-    let mut m = Adam::new(3, a, b1, b2, e, Loss::LeastSquares, 0.0).unwrap();
+    let mut m = Adam::new(3, a, b1, b2, e, Loss::Squared, 0.0).unwrap();
     m.partial_fit(&X1, 1.0).unwrap();
     let g1 = [-1.0f64, 2.0, -0.5, -1.0];
     let mut w = [0.0f64; 4];
@@ -243,11 +242,11 @@ fn bad_input_is_rejected_without_changing_state() {
     let mut m = DaIht::new(3, 1.0, 2, Loss::Logistic, 0.0).unwrap();
     assert!(matches!(
         m.partial_fit(&[1.0, 2.0], 1.0),
-        Err(OnlineError::LengthMismatch { .. })
+        Err(OnlineError::Input(InputError::LengthMismatch { .. }))
     ));
     assert!(matches!(
         m.partial_fit(&[1.0, f64::NAN, 0.0], 1.0),
-        Err(OnlineError::NonFinite { .. })
+        Err(OnlineError::Input(InputError::NotFinite { .. }))
     ));
     assert!(matches!(
         m.partial_fit(&X1, 0.0),
@@ -267,15 +266,9 @@ fn bad_input_is_rejected_without_changing_state() {
 }
 
 fn data(seed: u64, n: usize, p: usize) -> (Vec<f64>, Vec<f64>) {
-    // a small deterministic generator (splitmix64) so the tests need no rand crate
-    let mut s = seed;
-    let mut next = || {
-        s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-    };
+    // the house generator, so the tests need no rand crate
+    let mut g = graphsparse_base::SplitMix64::new(seed);
+    let mut next = || (g.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
     let x: Vec<f64> = (0..n * p).map(|_| 4.0 * next() - 2.0).collect();
     let y: Vec<f64> = (0..n)
         .map(|_| if next() < 0.5 { -1.0 } else { 1.0 })
@@ -289,7 +282,7 @@ fn all_learners(p: usize) -> Vec<Box<dyn OnlineLearner>> {
         Box::new(DaIht::new(p, 3.0, 2, Loss::Logistic, 0.0).unwrap()),
         Box::new(StoIht::new(p, 0.3, 2, Loss::Logistic, 0.01).unwrap()),
         Box::new(L1Rda::new(p, 0.01, 3.0, 0.1, Loss::Logistic, 0.0).unwrap()),
-        Box::new(AdaGradL1::new(p, 0.01, 0.5, 1e-8, Loss::LeastSquares, 0.0).unwrap()),
+        Box::new(AdaGradL1::new(p, 0.01, 0.5, 1e-8, Loss::Squared, 0.0).unwrap()),
         Box::new(
             DaGroupLasso::group_lasso(p, 0.01, 3.0, groups.clone(), Loss::Logistic, 0.0).unwrap(),
         ),
@@ -351,10 +344,10 @@ fn set_state_rejects_wrong_lengths() {
     s.moment1.pop();
     assert!(matches!(
         m.set_state(s),
-        Err(OnlineError::LengthMismatch {
-            name: "moment1",
+        Err(OnlineError::Input(InputError::LengthMismatch {
+            arg: "moment1",
             ..
-        })
+        }))
     ));
 }
 
@@ -363,7 +356,7 @@ proptest! {
     fn prop_graph_da_with_top_s_reduces_to_da_iht(seed in 0u64..1000, p in 2usize..9, s in 1usize..9,
                                                    gamma in 0.5f64..50.0, ls in proptest::bool::ANY) {
         let s = s.min(p);
-        let loss = if ls { Loss::LeastSquares } else { Loss::Logistic };
+        let loss = if ls { Loss::Squared } else { Loss::Logistic };
         let (x, y) = data(seed, 25, p);
         let mut da = DaIht::new(p, gamma, s, loss, 0.0).unwrap();
         let proj = TopKProjection::new(s, s).unwrap();

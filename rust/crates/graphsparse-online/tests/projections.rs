@@ -1,18 +1,28 @@
 //! Head/tail projections: the golden cases of spec §B.4 and the checklist properties 10–12.
 
 use graphsparse_online::{
-    Fallback, GraphDa, GraphProjectionParams, GraphProjector, Loss, OnlineLearner,
-    ProjectionParams, sparsity_range,
+    Check, EdgeRules, Fallback, GraphDa, GraphProjectionParams, GraphProjector, Loss,
+    OnlineLearner, ProjectionParams, ProjectionValidParams, WeightedGraph, sparsity_range,
 };
 use graphsparse_pcst::grid_edges;
 use proptest::prelude::*;
 
-fn params(max_iter: usize) -> ProjectionParams {
-    ProjectionParams {
-        num_clusters: 1,
-        max_iter,
-        ..ProjectionParams::default()
-    }
+fn search(max_iter: usize) -> ProjectionParams {
+    ProjectionParams::new().num_clusters(1).max_iter(max_iter)
+}
+
+fn params(max_iter: usize) -> ProjectionValidParams {
+    search(max_iter).check().unwrap()
+}
+
+/// The projector on the multigraph `edges` over `n` nodes with the given costs.
+fn projector(
+    n: usize,
+    edges: &[[usize; 2]],
+    costs: &[f64],
+) -> Result<GraphProjector, Box<dyn std::error::Error>> {
+    let graph = WeightedGraph::from_edges(n, edges, Some(costs), EdgeRules::MULTIGRAPH)?;
+    Ok(GraphProjector::new(graph)?)
 }
 
 #[test]
@@ -20,7 +30,7 @@ fn golden_cases_of_graph_da_head_tail_binsearch() {
     let edges = grid_edges(6, 6);
     assert_eq!(edges.len(), 60);
     let w: Vec<f64> = (0..36).map(|i| ((17 * i) % 13) as f64 / 6.0).collect();
-    let mut proj = GraphProjector::new(36, &edges, &vec![1.0; 60]).unwrap();
+    let mut proj = projector(36, &edges, &vec![1.0; 60]).unwrap();
     type Case = (
         (usize, usize, usize),
         &'static [usize],
@@ -64,10 +74,7 @@ fn golden_cases_of_graph_da_head_tail_binsearch() {
                 &w,
                 lo,
                 hi,
-                &ProjectionParams {
-                    fallback: Fallback::Closest,
-                    ..params(it)
-                },
+                &search(it).fallback(Fallback::Closest).check().unwrap(),
             )
             .unwrap();
         let d = |k: usize| if k < lo { lo - k } else { k.saturating_sub(hi) };
@@ -79,7 +86,7 @@ fn golden_cases_of_graph_da_head_tail_binsearch() {
 #[test]
 fn all_zero_prizes_give_the_last_node() {
     let edges = grid_edges(3, 3);
-    let mut proj = GraphProjector::new(9, &edges, &vec![1.0; edges.len()]).unwrap();
+    let mut proj = projector(9, &edges, &vec![1.0; edges.len()]).unwrap();
     let got = proj.project(&[0.0; 9], 2, 3, &params(20)).unwrap();
     assert_eq!(got.nodes, vec![8]);
 }
@@ -97,14 +104,14 @@ fn sparsity_ranges_follow_graph_da() {
 #[test]
 fn invalid_projection_input_is_an_error() {
     let edges = grid_edges(2, 2);
-    assert!(GraphProjector::new(4, &[[0, 4]], &[1.0]).is_err());
-    assert!(GraphProjector::new(4, &edges, &[1.0, -1.0, 1.0, 1.0]).is_err());
-    assert!(GraphProjector::new(4, &edges, &[1.0]).is_err());
-    let mut p = GraphProjector::new(4, &edges, &[1.0; 4]).unwrap();
+    assert!(projector(4, &[[0, 4]], &[1.0]).is_err());
+    assert!(projector(4, &edges, &[1.0, -1.0, 1.0, 1.0]).is_err());
+    assert!(projector(4, &edges, &[1.0]).is_err());
+    let mut p = projector(4, &edges, &[1.0; 4]).unwrap();
     assert!(p.project(&[1.0; 4], 0, 2, &params(5)).is_err());
     assert!(p.project(&[1.0; 4], 3, 2, &params(5)).is_err());
     assert!(p.project(&[1.0; 4], 1, 5, &params(5)).is_err());
-    assert!(p.project(&[1.0; 4], 1, 2, &params(0)).is_err());
+    assert!(search(0).check().is_err());
     assert!(
         p.project(&[1.0, f64::NAN, 0.0, 0.0], 1, 2, &params(5))
             .is_err()
@@ -120,10 +127,7 @@ struct Normal(u64);
 impl Normal {
     fn uniform(&mut self) -> f64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        (((z ^ (z >> 31)) >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+        ((graphsparse_base::mix64(self.0) >> 11) as f64 + 0.5) / (1u64 << 53) as f64
     }
     fn sample(&mut self) -> f64 {
         let (u, v) = (self.uniform(), self.uniform());
@@ -140,7 +144,7 @@ const GRAPH01: [usize; 26] = [
 fn head_on_the_benchmark_grid_needs_one_pcst_run() {
     let edges = grid_edges(33, 33);
     assert_eq!(edges.len(), 2112);
-    let mut proj = GraphProjector::new(1089, &edges, &vec![1.0; 2112]).unwrap();
+    let mut proj = projector(1089, &edges, &vec![1.0; 2112]).unwrap();
     let mut rng = Normal(42);
     for _ in 0..5 {
         let w: Vec<f64> = (0..1089)
@@ -186,7 +190,7 @@ proptest! {
         let hi = (lo + width).min(n);
         let mut rng = Normal(seed ^ 0xABCD);
         let w: Vec<f64> = (0..n).map(|_| if rng.uniform() < zeros { 0.0 } else { rng.sample() }).collect();
-        let mut proj = GraphProjector::new(n, &edges, &costs).unwrap();
+        let mut proj = projector(n, &edges, &costs).unwrap();
         let before = proj.n_pcst_runs();
         let got = proj.project(&w, lo, hi, &params(max_iter)).unwrap();
         let k = got.nodes.len();
@@ -220,9 +224,12 @@ fn graph_da_iterates_live_on_the_tail_support() {
     let p = h * wd;
     let edges = grid_edges(h, wd);
     let costs = vec![1.0; edges.len()];
-    let mut params = GraphProjectionParams::new(4);
-    params.head_sparsity = Some(12);
-    let mut m = GraphDa::new(p, &edges, &costs, 5.0, &params, Loss::Logistic, 0.0).unwrap();
+    let params = GraphProjectionParams::new(4)
+        .head_sparsity(Some(12))
+        .check()
+        .unwrap();
+    let graph = WeightedGraph::from_edges(p, &edges, Some(&costs), EdgeRules::MULTIGRAPH).unwrap();
+    let mut m = GraphDa::new(graph, 5.0, &params, Loss::Logistic, 0.0).unwrap();
     assert_eq!(m.projection().head_range(), (12, 13));
     assert_eq!(m.projection().tail_range(), (4, 4));
     let mut rng = Normal(3);

@@ -10,8 +10,9 @@
 //! * **REC** (Loukas & Vandergheynst, ICML 2018, Alg. 1): while candidates remain, pick a
 //!   candidate edge uniformly at random (potential `φ = 1`; the OTC authors do not state
 //!   theirs), contract it and remove its edge neighbourhood from the candidates. One level is a
-//!   random maximal matching stopped at the target; randomness is a seeded xoshiro-style
-//!   generator per graph, so results do not depend on the thread count.
+//!   random maximal matching stopped at the target; randomness is the library's one seeded
+//!   generator, one stream per graph ([`SplitMix64::stream`]`(seed, graph index)`), so
+//!   results do not depend on the thread count.
 //! * **Heavy edge** (Dhillon et al. 2007; Loukas' `heavy_edge`): edges sorted by
 //!   `w_ij / max(d_i, d_j)` (weighted degrees of the current level; ties by endpoint order),
 //!   taken greedily when both ends are free, until the target. Deterministic.
@@ -25,6 +26,9 @@
 //!   `(Σ_k x_k(i) x_k(j))² / (‖x(i)‖² ‖x(j)‖²)` (affinity); edges are then matched greedily by
 //!   decreasing proximity, as heavy edge does with its weights. The number of vectors and
 //!   sweeps are the choices here (the OTC paper does not state Loukas' settings).
+
+use graphsparse_base::{SplitMix64, check_at_least_one};
+use graphsparse_graph::{EdgeRules, WeightedGraph};
 
 use crate::error::{Result, bad_param};
 
@@ -67,38 +71,6 @@ pub const TEST_VECTORS: usize = 10;
 
 /// Relaxation sweeps applied to each test vector.
 pub const RELAX_SWEEPS: usize = 20;
-
-/// SplitMix64: seeds a stream from `(seed, index)`.
-pub(crate) fn splitmix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = x;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// A small, fast generator (xorshift64*), seeded through SplitMix64.
-#[derive(Debug, Clone)]
-pub(crate) struct Rng(u64);
-
-impl Rng {
-    pub(crate) fn new(seed: u64, stream: u64) -> Self {
-        let s = splitmix(seed ^ splitmix(stream));
-        Self(if s == 0 { 0x2545_F491_4F6C_DD1D } else { s })
-    }
-    pub(crate) fn next_u64(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    /// Uniform in `0..n` (`n ≥ 1`), by Lemire's multiply-shift (bias below 2⁻³²·n).
-    pub(crate) fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
-    }
-}
 
 fn find(p: &mut [u32], mut x: u32) -> u32 {
     while p[x as usize] != x {
@@ -158,8 +130,8 @@ fn level_of(parent: &mut [u32], edges: &[[u32; 2]], id: &mut [u32]) -> Level {
 /// run out first.
 ///
 /// # Errors
-/// [`crate::OtError::InvalidParameter`] for `k = 0` or `n ≥ 2³²`,
-/// [`crate::OtError::VertexOutOfRange`] for an endpoint `≥ n`.
+/// [`crate::OtError::Input`] for `k = 0`, [`crate::OtError::InvalidParameter`] for
+/// `n ≥ 2³²`, [`crate::OtError::Graph`] for an endpoint `≥ n`.
 ///
 /// # Complexity
 /// O(levels · (n + m log m)) time, O(n + m) memory.
@@ -180,33 +152,22 @@ pub fn coarsen(
     stream: u64,
     max_levels: Option<usize>,
 ) -> Result<Contraction> {
-    if k == 0 {
-        return Err(bad_param("k", "must be >= 1, got 0"));
-    }
+    check_at_least_one("k", k)?;
     if u32::try_from(n).is_err() {
         return Err(bad_param(
             "n",
             format!("at most {} vertices are supported, got {n}", u32::MAX),
         ));
     }
-    if let Some(e) = edges
-        .iter()
-        .position(|&[u, v]| u as usize >= n || v as usize >= n)
-    {
-        return Err(crate::OtError::VertexOutOfRange {
-            edge: e,
-            u: edges[e][0].into(),
-            v: edges[e][1].into(),
-            n,
-        });
-    }
+    // the edge list's validation is the one graph's
+    WeightedGraph::from_edges(n, edges, None, EdgeRules::MULTIGRAPH)?;
     let mut parent: Vec<u32> = (0..n as u32).collect();
     let mut id = vec![0u32; n];
     let mut rng = match method {
         Coarsening::Rec { seed }
         | Coarsening::AlgebraicDistance { seed }
-        | Coarsening::Affinity { seed } => Rng::new(seed, stream),
-        Coarsening::HeavyEdge => Rng::new(0, 0),
+        | Coarsening::Affinity { seed } => SplitMix64::stream(seed, stream),
+        Coarsening::HeavyEdge => SplitMix64::stream(0, 0),
     };
     let mut levels = 0;
     let mut lvl = level_of(&mut parent, edges, &mut id);
@@ -253,7 +214,7 @@ pub fn coarsen(
 }
 
 /// One REC level: a random matching, stopped once `n − |matching| ≤ k`.
-fn rec_level(lvl: &Level, k: usize, rng: &mut Rng) -> Vec<(u32, u32)> {
+fn rec_level(lvl: &Level, k: usize, rng: &mut SplitMix64) -> Vec<(u32, u32)> {
     let m = lvl.edges.len();
     // incidence lists of the level's edges
     let mut deg = vec![0usize; lvl.n + 1];
@@ -279,7 +240,7 @@ fn rec_level(lvl: &Level, k: usize, rng: &mut Rng) -> Vec<(u32, u32)> {
     let mut out = Vec::new();
     let mut n_cur = lvl.n;
     while alive > 0 && n_cur > k {
-        let e = cand[rng.below(alive)] as usize;
+        let e = cand[rng.below(alive as u64) as usize] as usize;
         let (a, b, _) = lvl.edges[e];
         out.push((a, b));
         n_cur -= 1;
@@ -341,7 +302,7 @@ fn greedy_matching(lvl: &Level, k: usize, score: &[f64]) -> Vec<(u32, u32)> {
 /// [`TEST_VECTORS`] random vectors smoothed by [`RELAX_SWEEPS`] sweeps of weighted Jacobi
 /// (`ω = ½`) or, with `gauss_seidel`, Gauss–Seidel on `L x = 0`; stored vertex-major
 /// (`x[v · K + k]`). Isolated vertices keep their random values.
-fn test_vectors(lvl: &Level, rng: &mut Rng, gauss_seidel: bool) -> Vec<f64> {
+fn test_vectors(lvl: &Level, rng: &mut SplitMix64, gauss_seidel: bool) -> Vec<f64> {
     const K: usize = TEST_VECTORS;
     let n = lvl.n;
     let mut ptr = vec![0usize; n + 1];
@@ -360,9 +321,7 @@ fn test_vectors(lvl: &Level, rng: &mut Rng, gauss_seidel: bool) -> Vec<f64> {
         nbr[fill[b as usize]] = (a, w);
         fill[b as usize] += 1;
     }
-    let mut x: Vec<f64> = (0..n * K)
-        .map(|_| (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 - 0.5)
-        .collect();
+    let mut x: Vec<f64> = (0..n * K).map(|_| rng.uniform() - 0.5).collect();
     let mut next = x.clone();
     let mut acc = [0.0_f64; K];
     for _ in 0..RELAX_SWEEPS {

@@ -1,6 +1,8 @@
 //! Whole collections: every graph of a [`GraphDatabase`] compressed in parallel.
 
-use graphsparse_base::{RunControl, Truncation};
+use graphsparse_base::{
+    Parallel, RunControl, Truncation, check_at_least_one, check_nonnegative, check_range,
+};
 use graphsparse_graph::{GraphDatabase, GraphRef};
 use rayon::prelude::*;
 
@@ -43,7 +45,7 @@ impl CostRule {
     /// One cost per edge of `g`, in edge order.
     ///
     /// # Errors
-    /// [`OtError::InvalidParameter`] for a negative or non-finite `same`/`different`.
+    /// [`OtError::Input`] for a negative or non-finite `same`/`different`.
     ///
     /// # Complexity
     /// O(n + m).
@@ -63,11 +65,8 @@ impl CostRule {
 
     fn check(&self) -> Result<()> {
         if let Self::Labels { same, different } = *self {
-            for (name, v) in [("cost_same", same), ("cost_different", different)] {
-                if !(v.is_finite() && v >= 0.0) {
-                    return Err(bad_param(name, format!("must be finite and >= 0, got {v}")));
-                }
-            }
+            check_nonnegative("cost_same", same)?;
+            check_nonnegative("cost_different", different)?;
         }
         Ok(())
     }
@@ -114,14 +113,12 @@ pub enum TargetSize<'a> {
 impl TargetSize<'_> {
     fn check(&self, n_graphs: usize) -> Result<()> {
         match *self {
-            Self::Fixed(0) => Err(bad_param("k", "must be >= 1, got 0")),
-            Self::Fixed(_) => Ok(()),
-            Self::Ratio(r) if !(r > 0.0 && r <= 1.0) => {
-                Err(bad_param("ratio", format!("must be in (0, 1], got {r}")))
-            }
-            Self::Ratio(_) => Ok(()),
+            Self::Fixed(k) => Ok(check_at_least_one("k", k)?),
+            Self::Ratio(r) => Ok(check_range("ratio", r, "in (0, 1]", |r| {
+                r > 0.0 && r <= 1.0
+            })?),
             Self::PerGraph(ks) => {
-                crate::error::check_len("k", ks.len(), n_graphs)?;
+                graphsparse_base::check_len("k", ks.len(), n_graphs)?;
                 match ks.iter().position(|&k| k == 0) {
                     Some(i) => Err(bad_param("k", format!("must be >= 1, got 0 for graph {i}"))),
                     None => Ok(()),
@@ -182,7 +179,9 @@ pub struct Compressed {
 /// * `db` – the graphs (vertex labels drive the costs and are kept).
 /// * `method` – [`Method::Otc`] or a [`Method::Coarsen`] baseline.
 /// * `target` – the budget `k` of each graph; `k ≥ n` keeps a graph as it is.
-/// * `parallel` – compress graphs in parallel on the caller's rayon pool.
+/// * `parallel` – when to compress graphs in parallel on the caller's rayon pool (a
+///   [`Parallel`], or a `bool`: `true` is [`Parallel::Auto`]); every policy but
+///   [`Parallel::Serial`] does, since each graph is a whole solve.
 /// * `ctl` – cancellation and progress (`stage` counts finished graphs).
 ///
 /// # Returns
@@ -191,7 +190,7 @@ pub struct Compressed {
 /// contracted graph. The result is identical for every thread count.
 ///
 /// # Errors
-/// [`OtError::InvalidParameter`] for a bad target or cost rule.
+/// [`OtError::Input`] or [`OtError::InvalidParameter`] for a bad target or cost rule.
 ///
 /// # Complexity
 /// The sum of the per-graph costs ([`crate::solve_otc`], [`crate::coarsen`]), spread over
@@ -201,7 +200,7 @@ pub struct Compressed {
 /// ```
 /// use graphsparse_base::RunControl;
 /// use graphsparse_graph::GraphDatabase;
-/// use graphsparse_ot::{CostRule, Method, OtcParams, TargetSize, compress_collection};
+/// use graphsparse_ot::{Check, CostRule, Method, OtcParams, TargetSize, compress_collection};
 /// // G1 of the specification: the path C–C–N
 /// let db = GraphDatabase::new(vec![0, 3], vec![0, 0, 1], vec![0, 2], vec![[0, 1], [1, 2]], vec![0, 0])?;
 /// let method = Method::Otc { params: OtcParams::new().check()?, costs: CostRule::default() };
@@ -214,9 +213,10 @@ pub fn compress_collection(
     db: &GraphDatabase,
     method: &Method,
     target: TargetSize<'_>,
-    parallel: bool,
+    parallel: impl Into<Parallel>,
     ctl: &RunControl,
 ) -> Result<Compressed> {
+    let parallel = parallel.into().enabled() && db.len() > 1;
     target.check(db.len())?;
     let budget = match method {
         Method::Otc { params, costs } => {

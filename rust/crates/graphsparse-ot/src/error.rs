@@ -1,6 +1,7 @@
 //! Error type of the optimal-transport and compression crate.
 
-use graphsparse_graph::GraphError;
+use graphsparse_base::{InputError, check_all_nonnegative};
+use graphsparse_graph::{GraphError, WeightedGraphError};
 use graphsparse_proj::ProjError;
 
 /// Errors returned by graph optimal transport, compression, coarsening and WL features.
@@ -10,28 +11,14 @@ use graphsparse_proj::ProjError;
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum OtError {
-    /// Two inputs that must have matching lengths do not.
-    #[error("length mismatch: {arg} has length {got}, expected {expected}")]
-    LengthMismatch {
-        /// The argument with the wrong length.
-        arg: &'static str,
-        /// The length it should have.
-        expected: usize,
-        /// The length it has.
-        got: usize,
-    },
-    /// An entry of a numeric input is NaN, infinite or negative where that is not allowed.
-    #[error("{arg}[{index}] = {value} is invalid: {reason}")]
-    BadValue {
-        /// The argument (`"costs"`, `"rho0"`, `"rho1"`, ...).
-        arg: &'static str,
-        /// Position of the first bad entry.
-        index: usize,
-        /// The entry itself.
-        value: f64,
-        /// What was expected.
-        reason: &'static str,
-    },
+    /// A shared rule broken by an argument: a length, a non-finite or negative entry
+    /// (`rho0[3] must be finite and >= 0, got -1`), a scalar out of range.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// The edges and costs are not a valid weighted graph (an endpoint out of range, a
+    /// negative or non-finite cost, costs of the wrong length).
+    #[error(transparent)]
+    Graph(#[from] WeightedGraphError),
     /// A distribution does not sum to one.
     #[error("{arg} must sum to 1 (within {tol:e}), but sums to {sum}")]
     NotNormalized {
@@ -41,18 +28,6 @@ pub enum OtError {
         sum: f64,
         /// The accepted deviation.
         tol: f64,
-    },
-    /// An edge endpoint is not a vertex.
-    #[error("edge {edge} = ({u}, {v}) has an endpoint out of range for {n} vertices")]
-    VertexOutOfRange {
-        /// Index of the edge in the input.
-        edge: usize,
-        /// First endpoint.
-        u: u64,
-        /// Second endpoint.
-        v: u64,
-        /// Number of vertices.
-        n: usize,
     },
     /// A parameter is out of its range.
     #[error("invalid parameter {name}: {message}")]
@@ -85,7 +60,7 @@ pub enum OtError {
     },
     /// A graph database could not be built.
     #[error(transparent)]
-    Graph(#[from] GraphError),
+    Database(#[from] GraphError),
     /// An error in one graph of a collection (the lowest failing graph is reported).
     #[error("graph {graph}: {source}")]
     InGraph {
@@ -107,34 +82,12 @@ pub(crate) fn bad_param(name: &'static str, message: impl Into<String>) -> OtErr
     }
 }
 
-/// Checks that `v` has length `n`.
-pub(crate) fn check_len(arg: &'static str, got: usize, expected: usize) -> Result<()> {
-    if got == expected {
-        Ok(())
-    } else {
-        Err(OtError::LengthMismatch { arg, expected, got })
-    }
-}
-
-/// Checks that every entry is finite and `>= 0`.
-pub(crate) fn check_nonneg(arg: &'static str, v: &[f64]) -> Result<()> {
-    match v.iter().position(|x| !(x.is_finite() && *x >= 0.0)) {
-        None => Ok(()),
-        Some(index) => Err(OtError::BadValue {
-            arg,
-            index,
-            value: v[index],
-            reason: "must be finite and >= 0",
-        }),
-    }
-}
-
 /// Deviation from 1 accepted for the total mass of a distribution.
 pub const MASS_TOL: f64 = 1e-9;
 
 /// Checks that `v` is a probability vector (finite, `>= 0`, summing to 1 within [`MASS_TOL`]).
 pub(crate) fn check_distribution(arg: &'static str, v: &[f64]) -> Result<()> {
-    check_nonneg(arg, v)?;
+    check_all_nonnegative(arg, v)?;
     let sum: f64 = v.iter().sum();
     if (sum - 1.0).abs() > MASS_TOL {
         return Err(OtError::NotNormalized {
@@ -144,17 +97,4 @@ pub(crate) fn check_distribution(arg: &'static str, v: &[f64]) -> Result<()> {
         });
     }
     Ok(())
-}
-
-/// Checks that every entry is finite.
-pub(crate) fn check_finite(arg: &'static str, v: &[f64]) -> Result<()> {
-    match v.iter().position(|x| !x.is_finite()) {
-        None => Ok(()),
-        Some(index) => Err(OtError::BadValue {
-            arg,
-            index,
-            value: v[index],
-            reason: "must be finite",
-        }),
-    }
 }

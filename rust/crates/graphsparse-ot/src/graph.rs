@@ -1,8 +1,10 @@
 //! The graph that transport runs on: oriented edges with costs, some of them directed.
 
+use graphsparse_base::check_len;
+use graphsparse_graph::{EdgeRules, SelfLoops, WeightedGraph};
 use rustc_hash::FxHashMap;
 
-use crate::error::{OtError, Result, check_len};
+use crate::error::Result;
 
 /// Which input edges are directed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,6 +25,10 @@ pub enum Directed<'a> {
 /// `tail = min(u, v)`; every result is invariant to that choice. A directed edge keeps its
 /// direction and only carries flow along it.
 ///
+/// It is a view built on the library's one [`WeightedGraph`] ([`OtGraph::graph`]: the stored
+/// edges `[tail, head]` with their costs, validated there), plus what transport alone needs:
+/// the direction of each edge and the tail and head arrays of the incidence kernels.
+///
 /// Construction ([`OtGraph::new`]) drops self-loops, merges an undirected edge given twice
 /// (also as `(u, v)` and `(v, u)`) and directed edges given twice in the same direction,
 /// keeping the cheapest. Directed edges in both directions stay two edges (with equal costs
@@ -30,10 +36,9 @@ pub enum Directed<'a> {
 /// stay (the dual constraint of the cheaper one binds). `F` is never formed densely.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OtGraph {
-    n: usize,
+    graph: WeightedGraph,
     tail: Vec<u32>,
     head: Vec<u32>,
-    cost: Vec<f64>,
     directed: Vec<bool>,
     /// For each input edge, the stored edge it became (`u32::MAX`: dropped self-loop).
     input_to_edge: Vec<u32>,
@@ -53,9 +58,10 @@ impl OtGraph {
     /// The prepared graph; [`OtGraph::input_to_edge`] maps input edges to stored ones.
     ///
     /// # Errors
-    /// [`OtError::LengthMismatch`] when `costs` (or the mask) has the wrong length,
-    /// [`OtError::VertexOutOfRange`], [`OtError::BadValue`] for a negative, NaN or infinite
-    /// cost, [`OtError::InvalidParameter`] when `n` does not fit in 32 bits.
+    /// [`crate::OtError::Input`] when the mask has the wrong length; [`crate::OtError::Graph`] when the
+    /// edges and costs are not a valid [`WeightedGraph`] (costs of the wrong length, an
+    /// endpoint out of range, a negative, NaN or infinite cost, more than `u32::MAX`
+    /// vertices).
     ///
     /// # Complexity
     /// O(n + m) expected time and memory.
@@ -76,46 +82,25 @@ impl OtGraph {
         costs: &[f64],
         directed: Directed<'_>,
     ) -> Result<Self> {
-        if u32::try_from(n).is_err() {
-            return Err(crate::error::bad_param(
-                "n",
-                format!("at most {} vertices are supported, got {n}", u32::MAX),
-            ));
-        }
-        check_len("costs", costs.len(), edges.len())?;
         if let Directed::Mask(mask) = directed {
             check_len("directed", mask.len(), edges.len())?;
         }
-        let mut g = Self {
-            n,
-            tail: Vec::with_capacity(edges.len()),
-            head: Vec::with_capacity(edges.len()),
-            cost: Vec::with_capacity(edges.len()),
-            directed: Vec::with_capacity(edges.len()),
-            input_to_edge: Vec::with_capacity(edges.len()),
-        };
+        // validation, and the self-loops dropped: the one graph's
+        let rules = EdgeRules::MULTIGRAPH.self_loops(SelfLoops::Drop);
+        let valid = WeightedGraph::from_edges(n, edges, Some(costs), rules)?;
+        let m = valid.n_edges();
+        let (mut tail, mut head) = (Vec::with_capacity(m), Vec::with_capacity(m));
+        let (mut cost, mut dirs) = (Vec::with_capacity(m), Vec::with_capacity(m));
+        let mut input_to_edge = Vec::with_capacity(edges.len());
+        // the transport normalisation: undirected edges as (min, max), duplicates merged by
+        // (tail, head, directed) to the cheapest
         let mut seen: FxHashMap<(u32, u32, bool), u32> = FxHashMap::default();
-        for (e, (&[u, v], &c)) in edges.iter().zip(costs).enumerate() {
-            if u as usize >= n || v as usize >= n {
-                return Err(OtError::VertexOutOfRange {
-                    edge: e,
-                    u: u.into(),
-                    v: v.into(),
-                    n,
-                });
-            }
-            if !(c.is_finite() && c >= 0.0) {
-                return Err(OtError::BadValue {
-                    arg: "costs",
-                    index: e,
-                    value: c,
-                    reason: "must be finite and >= 0",
-                });
-            }
-            if u == v {
-                g.input_to_edge.push(u32::MAX);
+        for (e, &k) in valid.input_to_edge().iter().enumerate() {
+            if k == u32::MAX {
+                input_to_edge.push(u32::MAX);
                 continue;
             }
+            let ([u, v], c) = (valid.edges()[k as usize], valid.weights()[k as usize]);
             let dir = match directed {
                 Directed::None => false,
                 Directed::All => true,
@@ -123,17 +108,26 @@ impl OtGraph {
             };
             let (a, b) = if dir { (u, v) } else { (u.min(v), u.max(v)) };
             let id = *seen.entry((a, b, dir)).or_insert_with(|| {
-                g.tail.push(a);
-                g.head.push(b);
-                g.cost.push(c);
-                g.directed.push(dir);
-                (g.cost.len() - 1) as u32
+                tail.push(a);
+                head.push(b);
+                cost.push(c);
+                dirs.push(dir);
+                (cost.len() - 1) as u32
             });
-            let slot = &mut g.cost[id as usize];
+            let slot = &mut cost[id as usize];
             *slot = slot.min(c);
-            g.input_to_edge.push(id);
+            input_to_edge.push(id);
         }
-        Ok(g)
+        let pairs: Vec<[u32; 2]> = tail.iter().zip(&head).map(|(&a, &b)| [a, b]).collect();
+        let graph = WeightedGraph::from_edges(n, &pairs, Some(&cost), EdgeRules::MULTIGRAPH)
+            .expect("invariant: the edges and costs were validated above");
+        Ok(Self {
+            graph,
+            tail,
+            head,
+            directed: dirs,
+            input_to_edge,
+        })
     }
 
     /// An undirected graph: [`OtGraph::new`] with [`Directed::None`].
@@ -161,13 +155,40 @@ impl OtGraph {
         Self::new(n, edges, costs, Directed::None)
     }
 
+    /// The transport graph of a validated [`WeightedGraph`], its weights the costs.
+    ///
+    /// # Errors
+    /// As [`OtGraph::new`] (only the mask's length can be wrong).
+    ///
+    /// # Complexity
+    /// O(n + m) expected.
+    ///
+    /// # Example
+    /// ```
+    /// use graphsparse_graph::WeightedGraph;
+    /// use graphsparse_ot::{Directed, OtGraph};
+    /// let g = WeightedGraph::new(3, &[[2, 1], [1, 0]], Some(&[0.02, 0.01]))?;
+    /// let t = OtGraph::from_graph(&g, Directed::None)?;
+    /// assert_eq!(t.graph().edges(), &[[1, 2], [0, 1]]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_graph(graph: &WeightedGraph, directed: Directed<'_>) -> Result<Self> {
+        Self::new(graph.n_vertices(), graph.edges(), graph.weights(), directed)
+    }
+
+    /// The stored edges `[tail, head]` and their costs as the library's one weighted graph
+    /// (its CSR adjacency and components included).
+    pub fn graph(&self) -> &WeightedGraph {
+        &self.graph
+    }
+
     /// Number of vertices `n`.
     pub fn n_vertices(&self) -> usize {
-        self.n
+        self.graph.n_vertices()
     }
     /// Number of stored edges `m`.
     pub fn n_edges(&self) -> usize {
-        self.cost.len()
+        self.graph.n_edges()
     }
     /// Tail of each edge (`F(e, tail) = −1`).
     pub fn tail(&self) -> &[u32] {
@@ -179,7 +200,7 @@ impl OtGraph {
     }
     /// Cost `c(e)` of each edge.
     pub fn cost(&self) -> &[f64] {
-        &self.cost
+        self.graph.weights()
     }
     /// Whether each edge is directed (tail → head only).
     pub fn directed(&self) -> &[bool] {
@@ -205,7 +226,7 @@ impl OtGraph {
     /// `Ok(())` with `(F t)(e)` in `out[e]`.
     ///
     /// # Errors
-    /// [`OtError::LengthMismatch`] when `t` or `out` has the wrong length.
+    /// [`crate::OtError::Input`] when `t` or `out` has the wrong length.
     ///
     /// # Complexity
     /// O(m), no allocation.
@@ -220,7 +241,7 @@ impl OtGraph {
     /// # Ok::<(), graphsparse_ot::OtError>(())
     /// ```
     pub fn apply_f(&self, t: &[f64], out: &mut [f64]) -> Result<()> {
-        check_len("t", t.len(), self.n)?;
+        check_len("t", t.len(), self.n_vertices())?;
         check_len("out", out.len(), self.n_edges())?;
         self.apply_f_unchecked(t, out);
         Ok(())
@@ -243,7 +264,7 @@ impl OtGraph {
     /// `Ok(())` with `Σ_{e: head = v} μ_e − Σ_{e: tail = v} μ_e` in `out[v]`.
     ///
     /// # Errors
-    /// [`OtError::LengthMismatch`] when `mu` or `out` has the wrong length.
+    /// [`crate::OtError::Input`] when `mu` or `out` has the wrong length.
     ///
     /// # Complexity
     /// O(n + m), no allocation.
@@ -259,7 +280,7 @@ impl OtGraph {
     /// ```
     pub fn apply_ft(&self, mu: &[f64], out: &mut [f64]) -> Result<()> {
         check_len("mu", mu.len(), self.n_edges())?;
-        check_len("out", out.len(), self.n)?;
+        check_len("out", out.len(), self.n_vertices())?;
         self.apply_ft_unchecked(mu, out);
         Ok(())
     }
@@ -285,12 +306,7 @@ impl OtGraph {
     /// # Ok::<(), graphsparse_ot::OtError>(())
     /// ```
     pub fn degrees(&self) -> Vec<u32> {
-        let mut d = vec![0u32; self.n];
-        for (&a, &b) in self.tail.iter().zip(&self.head) {
-            d[a as usize] += 1;
-            d[b as usize] += 1;
-        }
-        d
+        self.graph.degrees()
     }
 
     /// Connected components (edge directions ignored).
@@ -300,41 +316,17 @@ impl OtGraph {
     /// vertex, and the number of components.
     ///
     /// # Complexity
-    /// O((n + m) α(n)) (union–find with path halving).
+    /// O((n + m) α(n)) the first time (union–find with path halving), O(1) after: the graph
+    /// keeps them.
     ///
     /// # Example
     /// ```
     /// let g = graphsparse_ot::OtGraph::undirected(4, &[[2, 3]], &[1.0])?;
-    /// assert_eq!(g.components(), (vec![0, 1, 2, 2], 3));
+    /// assert_eq!(g.components(), (&[0, 1, 2, 2][..], 3));
     /// # Ok::<(), graphsparse_ot::OtError>(())
     /// ```
-    pub fn components(&self) -> (Vec<u32>, usize) {
-        let mut parent: Vec<u32> = (0..self.n as u32).collect();
-        fn find(p: &mut [u32], mut x: u32) -> u32 {
-            while p[x as usize] != x {
-                p[x as usize] = p[p[x as usize] as usize];
-                x = p[x as usize];
-            }
-            x
-        }
-        for (&a, &b) in self.tail.iter().zip(&self.head) {
-            let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
-            if ra != rb {
-                let (lo, hi) = (ra.min(rb), ra.max(rb));
-                parent[hi as usize] = lo;
-            }
-        }
-        let mut comp = vec![u32::MAX; self.n];
-        let mut count = 0usize;
-        for v in 0..self.n {
-            let r = find(&mut parent, v as u32) as usize;
-            if comp[r] == u32::MAX {
-                comp[r] = count as u32;
-                count += 1;
-            }
-            comp[v] = comp[r];
-        }
-        (comp, count)
+    pub fn components(&self) -> (&[u32], usize) {
+        (self.graph.components(), self.graph.n_components())
     }
 }
 
@@ -371,6 +363,8 @@ pub fn degree_prior(g: &OtGraph) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::OtError;
+    use graphsparse_graph::WeightedGraphError;
 
     #[test]
     fn preprocessing_rules() {
@@ -389,19 +383,31 @@ mod tests {
         assert_eq!(g.input_to_edge(), &[0, 1, 2, 0]);
         assert!(matches!(
             OtGraph::new(2, &[[0, 2]], &[1.0], Directed::None),
-            Err(OtError::VertexOutOfRange { edge: 0, .. })
+            Err(OtError::Graph(WeightedGraphError::EndpointOutOfRange {
+                edge: 0,
+                ..
+            }))
         ));
         assert!(matches!(
             OtGraph::new(2, &[[0, 1]], &[-1.0], Directed::None),
-            Err(OtError::BadValue { arg: "costs", .. })
+            Err(OtError::Graph(WeightedGraphError::InvalidWeight {
+                arg: "costs",
+                ..
+            }))
         ));
         assert!(matches!(
             OtGraph::new(2, &[[0, 1]], &[f64::NAN], Directed::None),
-            Err(OtError::BadValue { arg: "costs", .. })
+            Err(OtError::Graph(WeightedGraphError::InvalidWeight {
+                arg: "costs",
+                ..
+            }))
         ));
         assert!(matches!(
             OtGraph::new(2, &[[0, 1]], &[1.0, 2.0], Directed::None),
-            Err(OtError::LengthMismatch { arg: "costs", .. })
+            Err(OtError::Graph(WeightedGraphError::WeightsLength {
+                arg: "costs",
+                ..
+            }))
         ));
     }
 
@@ -414,7 +420,7 @@ mod tests {
         let mut inflow = vec![0.0; 4];
         g.apply_ft(&[1.0, 1.0], &mut inflow).unwrap();
         assert_eq!(inflow, [-1.0, 0.0, 1.0, 0.0]);
-        assert_eq!(g.components(), (vec![0, 0, 0, 1], 2));
+        assert_eq!(g.components(), (&[0, 0, 0, 1][..], 2));
         assert_eq!(degree_prior(&g), vec![0.25, 0.5, 0.25, 0.0]);
     }
 }

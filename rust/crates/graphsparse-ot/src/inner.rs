@@ -10,11 +10,14 @@
 
 use graphsparse_base::RunControl;
 
-use crate::error::{Result, bad_param, check_distribution, check_len, check_nonneg};
+use crate::error::{Result, bad_param, check_distribution};
 use crate::graph::OtGraph;
 use crate::lipschitz::{LipschitzOptions, LipschitzWork, project_unchecked};
 use crate::otc::{grad_phi_unchecked, phi_unchecked};
-use crate::transport::{TransportParams, solve_transport};
+use crate::transport::{TransportValidParams, solve_transport};
+use graphsparse_base::{
+    check_all_nonnegative, check_at_least_one, check_len, check_positive, check_range,
+};
 
 /// The result of [`inner_value`].
 #[derive(Debug, Clone, PartialEq)]
@@ -45,8 +48,8 @@ pub struct InnerSolution {
 ///
 /// # Errors
 /// Length, value and normalisation errors for bad `rho0`/`eps`,
-/// [`crate::OtError::InvalidParameter`] for bad `lambda`, `tol`, `max_iter`, or an all-zero
-/// `eps`.
+/// [`crate::OtError::Input`] for bad `lambda`, `tol` or `max_iter`,
+/// [`crate::OtError::InvalidParameter`] for an all-zero `eps`.
 ///
 /// # Complexity
 /// O(n + m · I) per iteration (`I` projection sweeps) and one transport solve per check
@@ -75,19 +78,10 @@ pub fn inner_value(
     check_len("rho0", rho0.len(), n)?;
     check_len("eps", eps.len(), n)?;
     check_distribution("rho0", rho0)?;
-    check_nonneg("eps", eps)?;
-    if !(lambda.is_finite() && lambda > 0.0) {
-        return Err(bad_param(
-            "lambda",
-            format!("must be finite and > 0, got {lambda}"),
-        ));
-    }
-    if tol.is_nan() || tol < 0.0 {
-        return Err(bad_param("tol", format!("must be >= 0, got {tol}")));
-    }
-    if max_iter == 0 {
-        return Err(bad_param("max_iter", "must be >= 1"));
-    }
+    check_all_nonnegative("eps", eps)?;
+    check_positive("lambda", lambda)?;
+    check_range("tol", tol, ">= 0", |t| t >= 0.0)?;
+    check_at_least_one("max_iter", max_iter)?;
     let sum_eps: f64 = eps.iter().sum();
     if sum_eps <= 0.0 {
         return Err(bad_param("eps", "must have a positive entry"));
@@ -168,8 +162,13 @@ fn primal_bound(g: &OtGraph, rho0: &[f64], eps: &[f64], t: &[f64], zeta: f64, la
         return f64::INFINITY;
     }
     let r: Vec<f64> = r.iter().map(|x| x / total).collect();
-    let Ok(sol) = solve_transport(g, rho0, &r, &TransportParams::default(), &RunControl::new())
-    else {
+    let Ok(sol) = solve_transport(
+        g,
+        rho0,
+        &r,
+        &TransportValidParams::default(),
+        &RunControl::new(),
+    ) else {
         return f64::INFINITY;
     };
     let pen: f64 = (0..eps.len())
@@ -270,9 +269,7 @@ pub fn certificate(
     lambda: f64,
 ) -> Result<Certificate> {
     let n = g.n_vertices();
-    if k == 0 {
-        return Err(bad_param("k", "must be >= 1, got 0"));
-    }
+    check_at_least_one("k", k)?;
     if s.is_empty() {
         return Err(bad_param("S", "must not be empty"));
     }

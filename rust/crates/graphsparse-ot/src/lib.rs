@@ -70,7 +70,7 @@
 //! vertices, then measure how far its degree prior is from the uniform distribution:
 //! ```
 //! use graphsparse_base::RunControl;
-//! use graphsparse_ot::{OtGraph, OtcParams, degree_prior, graph_ot_distance, solve_otc};
+//! use graphsparse_ot::{Check, OtGraph, OtcParams, degree_prior, graph_ot_distance, solve_otc};
 //!
 //! let g = OtGraph::undirected(3, &[[0, 1], [1, 2]], &[0.01, 0.02])?;
 //! let rho0 = degree_prior(&g); // (1/4, 1/2, 1/4)
@@ -107,14 +107,18 @@ pub use coarsen::{Coarsening, Contraction, RELAX_SWEEPS, TEST_VECTORS, coarsen};
 pub use collection::{Compressed, CostRule, Method, TargetSize, compress_collection};
 pub use error::{MASS_TOL, OtError, Result};
 pub use graph::{Directed, OtGraph, degree_prior};
+pub use graphsparse_base::{Check, Parallel};
+pub use graphsparse_graph::{CsrMatrix, WeightedGraph};
 pub use inner::{Certificate, InnerSolution, certificate, inner_value, saddle_gap};
 pub use lipschitz::{
-    LipschitzOptions, LipschitzSolver, LipschitzWork, ProjectionInfo, project_lipschitz,
-    project_lipschitz_into,
+    LipschitzOptions, LipschitzSolver, LipschitzValidOptions, LipschitzWork, ProjectionInfo,
+    project_lipschitz, project_lipschitz_into,
 };
 pub use otc::{
     OtcParams, OtcSolution, OtcTrace, OtcValidParams, OtcWorkspace, StepMode, grad_phi, phi,
     round_top_k, solve_otc,
 };
-pub use transport::{TransportParams, TransportSolution, graph_ot_distance, solve_transport};
-pub use wl::{CsrMatrix, WlFeatures, WlParams, WlValidParams, WlVocabulary, wl_subtree_features};
+pub use transport::{
+    TransportParams, TransportSolution, TransportValidParams, graph_ot_distance, solve_transport,
+};
+pub use wl::{WlFeatures, WlParams, WlValidParams, WlVocabulary, wl_subtree_features};

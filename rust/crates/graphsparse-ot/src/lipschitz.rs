@@ -20,7 +20,9 @@
 //! `½‖t − t*‖² ≤ gap`. The dual `μ` is kept by the caller and warm-starts the next solve; the
 //! projection is unique, so a warm start changes the work, not the result.
 
-use crate::error::{Result, bad_param, check_len};
+use graphsparse_base::{Check, check_at_least_one, check_len, check_nonnegative};
+
+use crate::error::{OtError, Result};
 use crate::graph::OtGraph;
 
 /// Which algorithm solves the projection's dual.
@@ -33,21 +35,35 @@ pub enum LipschitzSolver {
     Fdpg,
 }
 
-/// Tolerances and iteration cap of [`project_lipschitz`].
+/// Tolerances and iteration cap of [`project_lipschitz`] (a builder; see [`Check::check`]).
+///
+/// Defaults: Hildreth, `tol_feas = 1e-13`, `tol_gap = 1e-15`, `10⁴` sweeps.
+///
+/// # Example
+/// ```
+/// use graphsparse_ot::{Check, LipschitzOptions, LipschitzSolver};
+/// let o = LipschitzOptions::fdpg().check()?;
+/// assert_eq!((o.solver(), o.max_iter()), (LipschitzSolver::Fdpg, 100_000));
+/// assert!(LipschitzOptions::new().tol_gap(f64::NAN).check().is_err());
+/// # Ok::<(), graphsparse_ot::OtError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LipschitzOptions {
-    /// The solver.
-    pub solver: LipschitzSolver,
-    /// Largest accepted constraint violation (absolute; default `1e-13`).
-    pub tol_feas: f64,
-    /// Largest accepted duality gap (absolute; default `1e-15`).
-    pub tol_gap: f64,
-    /// Most sweeps (Hildreth) or iterations (FDPG); defaults `10⁴` and `10⁵`.
-    pub max_iter: usize,
+    pub(crate) solver: LipschitzSolver,
+    pub(crate) tol_feas: f64,
+    pub(crate) tol_gap: f64,
+    pub(crate) max_iter: usize,
 }
 
 impl Default for LipschitzOptions {
     fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl LipschitzOptions {
+    /// Hildreth with the default tolerances and `10⁴` sweeps.
+    pub const fn new() -> Self {
         Self {
             solver: LipschitzSolver::Hildreth,
             tol_feas: 1e-13,
@@ -55,40 +71,79 @@ impl Default for LipschitzOptions {
             max_iter: 10_000,
         }
     }
-}
 
-impl LipschitzOptions {
     /// FDPG with its default cap of `10⁵` iterations (tolerances as the default).
-    ///
-    /// # Example
-    /// ```
-    /// use graphsparse_ot::{LipschitzOptions, LipschitzSolver};
-    /// let o = LipschitzOptions::fdpg();
-    /// assert_eq!((o.solver, o.max_iter), (LipschitzSolver::Fdpg, 100_000));
-    /// assert!(o.check().is_ok());
-    /// ```
-    pub fn fdpg() -> Self {
+    pub const fn fdpg() -> Self {
         Self {
             solver: LipschitzSolver::Fdpg,
             max_iter: 100_000,
-            ..Self::default()
+            ..Self::new()
         }
     }
+
+    graphsparse_base::setters! {
+        /// The solver.
+        solver: LipschitzSolver => solver,
+        /// Largest accepted constraint violation (absolute, `>= 0`; default `1e-13`).
+        tol_feas: f64 => tol_feas,
+        /// Largest accepted duality gap (absolute, `>= 0`; default `1e-15`).
+        tol_gap: f64 => tol_gap,
+        /// Most sweeps (Hildreth) or iterations (FDPG), `>= 1`; defaults `10⁴` and `10⁵`.
+        max_iter: usize => max_iter,
+    }
+}
+
+impl Check for LipschitzOptions {
+    type Checked = LipschitzValidOptions;
+    type Error = OtError;
 
     /// Validates the options.
     ///
     /// # Errors
-    /// [`crate::OtError::InvalidParameter`] for a negative or NaN tolerance or `max_iter = 0`.
-    pub fn check(&self) -> Result<()> {
-        for (name, v) in [("tol_feas", self.tol_feas), ("tol_gap", self.tol_gap)] {
-            if v.is_nan() || v < 0.0 {
-                return Err(bad_param(name, format!("must be >= 0, got {v}")));
-            }
-        }
-        if self.max_iter == 0 {
-            return Err(bad_param("max_iter", "must be >= 1"));
-        }
-        Ok(())
+    /// [`OtError::Input`] for a negative or non-finite tolerance or `max_iter = 0`.
+    fn check(self) -> Result<LipschitzValidOptions> {
+        check_nonnegative("tol_feas", self.tol_feas)?;
+        check_nonnegative("tol_gap", self.tol_gap)?;
+        check_at_least_one("max_iter", self.max_iter)?;
+        Ok(LipschitzValidOptions(self))
+    }
+}
+
+/// Checked [`LipschitzOptions`], what [`project_lipschitz`] takes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LipschitzValidOptions(pub(crate) LipschitzOptions);
+
+impl Default for LipschitzValidOptions {
+    /// The default options (Hildreth; always valid).
+    fn default() -> Self {
+        Self(LipschitzOptions::new())
+    }
+}
+
+impl LipschitzValidOptions {
+    /// FDPG with its default cap (always valid).
+    pub const fn fdpg() -> Self {
+        Self(LipschitzOptions::fdpg())
+    }
+    /// The solver.
+    pub const fn solver(&self) -> LipschitzSolver {
+        self.0.solver
+    }
+    /// The feasibility tolerance.
+    pub const fn tol_feas(&self) -> f64 {
+        self.0.tol_feas
+    }
+    /// The gap tolerance.
+    pub const fn tol_gap(&self) -> f64 {
+        self.0.tol_gap
+    }
+    /// The iteration cap.
+    pub const fn max_iter(&self) -> usize {
+        self.0.max_iter
+    }
+    /// Back to the builder.
+    pub const fn into_options(self) -> LipschitzOptions {
+        self.0
     }
 }
 
@@ -203,19 +258,18 @@ pub struct LipschitzWork {
 /// A [`ProjectionInfo`]; not converging within `max_iter` is not an error.
 ///
 /// # Errors
-/// [`crate::OtError::LengthMismatch`], [`crate::OtError::BadValue`] for a non-finite `y` or `mu`,
-/// [`crate::OtError::InvalidParameter`] for bad options.
+/// [`crate::OtError::Input`] for a non-finite `y` or `mu` or bad lengths.
 ///
 /// # Complexity
 /// O(n + m) per sweep or iteration; O(n + m) memory.
 ///
 /// # Example
 /// ```
-/// use graphsparse_ot::{LipschitzOptions, LipschitzWork, OtGraph, project_lipschitz_into};
+/// use graphsparse_ot::{LipschitzValidOptions, LipschitzWork, OtGraph, project_lipschitz_into};
 /// let g = OtGraph::undirected(2, &[[0, 1]], &[1.0])?;
 /// let (mut mu, mut t) = (vec![0.0], vec![0.0; 2]);
 /// let info = project_lipschitz_into(&g, &[0.0, 3.0], &mut mu, &mut t,
-///     &LipschitzOptions::default(), &mut LipschitzWork::default())?;
+///     &LipschitzValidOptions::default(), &mut LipschitzWork::default())?;
 /// assert!(info.converged);
 /// assert_eq!(t, [1.0, 2.0]); // both ends move 1 towards each other
 /// # Ok::<(), graphsparse_ot::OtError>(())
@@ -225,15 +279,15 @@ pub fn project_lipschitz_into(
     y: &[f64],
     mu: &mut [f64],
     t: &mut [f64],
-    opts: &LipschitzOptions,
+    opts: &LipschitzValidOptions,
     work: &mut LipschitzWork,
 ) -> Result<ProjectionInfo> {
-    opts.check()?;
+    let opts = &opts.0;
     check_len("y", y.len(), g.n_vertices())?;
     check_len("t", t.len(), g.n_vertices())?;
     check_len("mu", mu.len(), g.n_edges())?;
-    crate::error::check_finite("y", y)?;
-    crate::error::check_finite("mu", mu)?;
+    graphsparse_base::check_finite("y", y)?;
+    graphsparse_base::check_finite("mu", mu)?;
     for (e, m) in mu.iter_mut().enumerate() {
         if g.directed()[e] && *m < 0.0 {
             *m = 0.0;
@@ -348,7 +402,7 @@ fn fdpg(
 /// # Arguments
 /// * `g` – the graph.
 /// * `y` – the point, one finite value per vertex.
-/// * `opts` – solver and tolerances ([`LipschitzOptions::default`]: Hildreth, `1e-13`,
+/// * `opts` – solver and tolerances ([`LipschitzValidOptions::default`]: Hildreth, `1e-13`,
 ///   `1e-15`).
 ///
 /// # Returns
@@ -362,10 +416,10 @@ fn fdpg(
 ///
 /// # Example
 /// ```
-/// use graphsparse_ot::{LipschitzOptions, OtGraph, project_lipschitz};
+/// use graphsparse_ot::{LipschitzValidOptions, OtGraph, project_lipschitz};
 /// // G1 of the specification, first step: Proj_T(−0.1 ρ0)
 /// let g = OtGraph::undirected(3, &[[0, 1], [1, 2]], &[0.01, 0.02])?;
-/// let (t, mu, info) = project_lipschitz(&g, &[-0.025, -0.05, -0.025], &LipschitzOptions::default())?;
+/// let (t, mu, info) = project_lipschitz(&g, &[-0.025, -0.05, -0.025], &LipschitzValidOptions::default())?;
 /// let want = [-0.0325, -0.0425, -0.025];
 /// assert!(info.converged && t.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-15));
 /// assert!((mu[0] + 0.0075).abs() < 1e-15 && mu[1] == 0.0);
@@ -374,7 +428,7 @@ fn fdpg(
 pub fn project_lipschitz(
     g: &OtGraph,
     y: &[f64],
-    opts: &LipschitzOptions,
+    opts: &LipschitzValidOptions,
 ) -> Result<(Vec<f64>, Vec<f64>, ProjectionInfo)> {
     let mut mu = vec![0.0; g.n_edges()];
     let mut t = vec![0.0; g.n_vertices()];
@@ -417,8 +471,9 @@ mod tests {
         let y = [0.3, -0.2, 0.05, 0.4, -0.1, 0.0];
         for dir in [Directed::None, Directed::Mask(&mask)] {
             let g = OtGraph::new(6, &edges, &costs, dir).unwrap();
-            let (t1, mu1, i1) = project_lipschitz(&g, &y, &LipschitzOptions::default()).unwrap();
-            let (t2, mu2, i2) = project_lipschitz(&g, &y, &LipschitzOptions::fdpg()).unwrap();
+            let (t1, mu1, i1) =
+                project_lipschitz(&g, &y, &LipschitzValidOptions::default()).unwrap();
+            let (t2, mu2, i2) = project_lipschitz(&g, &y, &LipschitzValidOptions::fdpg()).unwrap();
             assert!(i1.converged && i2.converged, "{i1:?} {i2:?}");
             kkt(&g, &y, &t1, &mu1);
             kkt(&g, &y, &t2, &mu2);
@@ -432,11 +487,11 @@ mod tests {
     fn identity_cases() {
         let g = OtGraph::undirected(3, &[], &[]).unwrap();
         let (t, _, _) =
-            project_lipschitz(&g, &[1.0, -5.0, 2.0], &LipschitzOptions::default()).unwrap();
+            project_lipschitz(&g, &[1.0, -5.0, 2.0], &LipschitzValidOptions::default()).unwrap();
         assert_eq!(t, [1.0, -5.0, 2.0]);
         let g = OtGraph::undirected(2, &[[0, 1]], &[1.0]).unwrap();
         let (t, mu, info) =
-            project_lipschitz(&g, &[0.2, 0.9], &LipschitzOptions::default()).unwrap();
+            project_lipschitz(&g, &[0.2, 0.9], &LipschitzValidOptions::default()).unwrap();
         assert_eq!((t, mu, info.iterations), (vec![0.2, 0.9], vec![0.0], 0));
     }
 
@@ -444,9 +499,11 @@ mod tests {
     fn directed_edges_are_one_sided() {
         let g = OtGraph::new(2, &[[0, 1]], &[1.0], Directed::All).unwrap();
         // t(1) - t(0) = -3 is allowed for a directed edge 0 -> 1
-        let (t, _, _) = project_lipschitz(&g, &[3.0, 0.0], &LipschitzOptions::default()).unwrap();
+        let (t, _, _) =
+            project_lipschitz(&g, &[3.0, 0.0], &LipschitzValidOptions::default()).unwrap();
         assert_eq!(t, [3.0, 0.0]);
-        let (t, _, _) = project_lipschitz(&g, &[0.0, 3.0], &LipschitzOptions::default()).unwrap();
+        let (t, _, _) =
+            project_lipschitz(&g, &[0.0, 3.0], &LipschitzValidOptions::default()).unwrap();
         assert_eq!(t, [1.0, 2.0]);
     }
 }

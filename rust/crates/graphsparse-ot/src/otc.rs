@@ -23,9 +23,10 @@
 
 use graphsparse_base::{Budget, Meter, RunControl, Truncation};
 
-use crate::error::{Result, bad_param, check_distribution, check_finite, check_len};
+use crate::error::{OtError, Result, check_distribution};
 use crate::graph::OtGraph;
 use crate::lipschitz::{LipschitzOptions, LipschitzWork, project_unchecked};
+use graphsparse_base::{Check, check_at_least_one, check_finite, check_len, check_positive};
 
 /// Step sizes of the `(t, ζ)` block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -37,14 +38,14 @@ pub enum StepMode {
     Stable,
 }
 
-/// Unchecked OTC parameters (a builder); see [`OtcParams::check`].
+/// Unchecked OTC parameters (a builder); see [`Check::check`].
 ///
 /// Defaults are the paper's (§4): `λ = 1`, `α = β = γ = 0.1`, `T = 25`, paper steps, the
 /// exact projection onto `T_{F,c}` (Hildreth, `1e-13` / `1e-15`), no budget.
 ///
 /// # Example
 /// ```
-/// use graphsparse_ot::{OtcParams, StepMode};
+/// use graphsparse_ot::{Check, OtcParams, StepMode};
 /// let p = OtcParams::new().step_mode(StepMode::Stable).n_iter(100).check()?;
 /// assert_eq!(p.steps(20), (0.1, 1.0 / 21.0, 1.0 / 21.0)); // β, γ capped at λ/(1 + k)
 /// assert!(OtcParams::new().lambda(f64::NAN).check().is_err());
@@ -69,7 +70,7 @@ impl Default for OtcParams {
     }
 }
 
-/// Validated OTC parameters, from [`OtcParams::check`].
+/// Validated OTC parameters, from [`OtcParams`]' [`Check::check`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct OtcValidParams(OtcParams);
 
@@ -83,12 +84,7 @@ impl OtcParams {
             gamma: 0.1,
             n_iter: 25,
             step_mode: StepMode::Paper,
-            lipschitz: LipschitzOptions {
-                solver: crate::lipschitz::LipschitzSolver::Hildreth,
-                tol_feas: 1e-13,
-                tol_gap: 1e-15,
-                max_iter: 10_000,
-            },
+            lipschitz: LipschitzOptions::new(),
             record_trace: false,
             budget: Budget::UNLIMITED,
         }
@@ -113,28 +109,24 @@ impl OtcParams {
         /// Node/time budget (one node per Mirror Prox iteration).
         budget: Budget => budget,
     }
+}
+
+impl Check for OtcParams {
+    type Checked = OtcValidParams;
+    type Error = OtError;
 
     /// Validates the parameters.
     ///
     /// # Errors
-    /// [`crate::OtError::InvalidParameter`] naming the first parameter out of range.
-    pub fn check(self) -> Result<OtcValidParams> {
-        for (name, v) in [
-            ("lambda", self.lambda),
-            ("alpha", self.alpha),
-            ("beta", self.beta),
-            ("gamma", self.gamma),
-        ] {
-            if !(v.is_finite() && v > 0.0) {
-                return Err(bad_param(name, format!("must be finite and > 0, got {v}")));
-            }
-        }
-        if self.n_iter == 0 {
-            return Err(bad_param(
-                "n_iter",
-                "must be >= 1 (the average runs over l = 1..T)",
-            ));
-        }
+    /// [`OtError::Input`] naming the first parameter out of range: `lambda`, `alpha`, `beta`,
+    /// `gamma` finite and `> 0`, `n_iter >= 1` (the average runs over `l = 1..T`), the
+    /// projection's tolerances and cap.
+    fn check(self) -> Result<OtcValidParams> {
+        check_positive("lambda", self.lambda)?;
+        check_positive("alpha", self.alpha)?;
+        check_positive("beta", self.beta)?;
+        check_positive("gamma", self.gamma)?;
+        check_at_least_one("n_iter", self.n_iter)?;
         self.lipschitz.check()?;
         Ok(OtcValidParams(self))
     }
@@ -248,12 +240,7 @@ fn check_phi_inputs(eps: &[f64], t: &[f64], zeta: f64, rho0: &[f64], lambda: f64
     check_finite("t", t)?;
     check_finite("rho0", rho0)?;
     check_finite("zeta", &[zeta])?;
-    if !(lambda.is_finite() && lambda > 0.0) {
-        return Err(bad_param(
-            "lambda",
-            format!("must be finite and > 0, got {lambda}"),
-        ));
-    }
+    check_positive("lambda", lambda)?;
     Ok(())
 }
 
@@ -271,9 +258,8 @@ fn check_phi_inputs(eps: &[f64], t: &[f64], zeta: f64, rho0: &[f64], lambda: f64
 /// `∂Φ/∂ζ = Σ ρ̂1 − 1`.
 ///
 /// # Errors
-/// [`crate::OtError::LengthMismatch`] for inputs or outputs of different lengths,
-/// [`crate::OtError::BadValue`] for a non-finite entry, [`crate::OtError::InvalidParameter`] for a bad
-/// `λ`.
+/// [`crate::OtError::Input`] for inputs or outputs of different lengths, a non-finite entry
+/// or a bad `λ`.
 ///
 /// # Complexity
 /// O(n), no allocation.
@@ -383,7 +369,7 @@ pub(crate) fn phi_unchecked(eps: &[f64], t: &[f64], zeta: f64, rho0: &[f64], lam
 /// Prox output).
 ///
 /// # Errors
-/// [`crate::OtError::LengthMismatch`], [`crate::OtError::BadValue`] for a non-finite entry.
+/// [`crate::OtError::Input`] for a length or a non-finite entry.
 ///
 /// # Complexity
 /// O(n log n).
@@ -434,9 +420,7 @@ pub(crate) fn check_inputs(g: &OtGraph, rho0: &[f64], k: usize) -> Result<()> {
     if g.n_vertices() > 0 {
         check_distribution("rho0", rho0)?;
     }
-    if k == 0 {
-        return Err(bad_param("k", "must be >= 1, got 0"));
-    }
+    check_at_least_one("k", k)?;
     Ok(())
 }
 
@@ -454,8 +438,7 @@ pub(crate) fn check_inputs(g: &OtGraph, rho0: &[f64], k: usize) -> Result<()> {
 /// An [`OtcSolution`]: the kept vertices and the diagnostics (`ε̂`, `t̄`, `ζ̄`, `ρ̂1`).
 ///
 /// # Errors
-/// [`crate::OtError::LengthMismatch`], [`crate::OtError::BadValue`] or [`crate::OtError::NotNormalized`] for a bad
-/// prior, [`crate::OtError::InvalidParameter`] for `k = 0`.
+/// [`crate::OtError::Input`] or [`crate::OtError::NotNormalized`] for a bad prior or `k = 0`.
 ///
 /// # Complexity
 /// O(T (n + m · I)) time with `I` the sweeps per projection (a few, warm-started), O(n + m)
@@ -465,7 +448,7 @@ pub(crate) fn check_inputs(g: &OtGraph, rho0: &[f64], k: usize) -> Result<()> {
 /// The golden graph G1 of the specification (path C–C–N):
 /// ```
 /// use graphsparse_base::RunControl;
-/// use graphsparse_ot::{OtGraph, OtcParams, solve_otc};
+/// use graphsparse_ot::{Check, OtGraph, OtcParams, solve_otc};
 /// let g = OtGraph::undirected(3, &[[0, 1], [1, 2]], &[0.01, 0.02])?;
 /// let sol = solve_otc(&g, &[0.25, 0.5, 0.25], 2, &OtcParams::new().check()?, &RunControl::new())?;
 /// assert_eq!(sol.vertices, vec![0, 1]);

@@ -15,10 +15,11 @@
 //! pivot), memory is O(n + m), nothing is dense. This is the method LEMON and POT use for
 //! their exact EMD, here on a sparse graph instead of a complete bipartite one.
 
-use graphsparse_base::{Budget, RunControl, Truncation};
+use graphsparse_base::{Budget, Check, RunControl, Truncation};
 
-use crate::error::{Result, check_distribution, check_len};
+use crate::error::{OtError, Result, check_distribution};
 use crate::graph::OtGraph;
+use graphsparse_base::check_len;
 
 const NONE: u32 = u32::MAX;
 
@@ -63,9 +64,27 @@ struct Simplex {
     depth: Vec<u32>,
     pi: Vec<f64>,
     stack: Vec<u32>,
+    /// The tree's nodes in preorder from the root (scratch of the two full passes).
+    order: Vec<u32>,
 }
 
 impl Simplex {
+    /// Fills `order` with the tree's nodes in preorder from the root (children pushed in
+    /// sibling order, popped last first).
+    fn preorder(&mut self) {
+        self.order.clear();
+        self.stack.clear();
+        self.stack.push(self.root as u32);
+        while let Some(u) = self.stack.pop() {
+            self.order.push(u);
+            let mut c = self.first_child[u as usize];
+            while c != NONE {
+                self.stack.push(c);
+                c = self.next_sib[c as usize];
+            }
+        }
+    }
+
     fn remove_child(&mut self, p: usize, c: usize) {
         let (ps, ns) = (self.prev_sib[c], self.next_sib[c]);
         if ps == NONE {
@@ -109,19 +128,9 @@ impl Simplex {
     /// Potentials from the tree: `π(root) = 0` and reduced cost 0 on every tree arc.
     fn recompute_potentials(&mut self) {
         self.pi[self.root] = 0.0;
-        self.stack.clear();
-        self.stack.push(self.root as u32);
-        let mut order = Vec::with_capacity(self.n + 1);
-        while let Some(u) = self.stack.pop() {
-            order.push(u);
-            let mut c = self.first_child[u as usize];
-            while c != NONE {
-                self.stack.push(c);
-                c = self.next_sib[c as usize];
-            }
-        }
-        for &u in &order[1..] {
-            let u = u as usize;
+        self.preorder();
+        for k in 1..self.order.len() {
+            let u = self.order[k] as usize;
             let (p, a) = (self.parent[u] as usize, self.pred[u] as usize);
             // rc = cost + π(src) − π(dst) = 0
             self.pi[u] = if self.up[u] {
@@ -226,13 +235,63 @@ impl Simplex {
     }
 }
 
-/// Parameters of [`solve_transport`]: a pivot cap and a budget.
+/// Parameters of [`solve_transport`] (a builder; see [`Check::check`]): a pivot cap and a
+/// budget.
+///
+/// # Example
+/// ```
+/// use graphsparse_ot::{Check, TransportParams};
+/// let p = TransportParams::new().max_pivots(Some(100)).check()?;
+/// assert_eq!(p.max_pivots(), Some(100));
+/// # Ok::<(), graphsparse_ot::OtError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct TransportParams {
-    /// Most pivots (`None`: `1000 (n + m) + 10⁴`, far above what the method needs).
-    pub max_pivots: Option<u64>,
-    /// Node budget (one node per 256 pivots) and time budget.
-    pub budget: Budget,
+    max_pivots: Option<u64>,
+    budget: Budget,
+}
+
+impl TransportParams {
+    /// No pivot cap beyond the default, no budget.
+    pub const fn new() -> Self {
+        Self {
+            max_pivots: None,
+            budget: Budget::UNLIMITED,
+        }
+    }
+
+    graphsparse_base::setters! {
+        /// Most pivots (`None`: `1000 (n + m) + 10⁴`, far above what the method needs; a cap
+        /// reached truncates the solve).
+        max_pivots: Option<u64> => max_pivots,
+        /// Node budget (one node per 256 pivots) and time budget.
+        budget: Budget => budget,
+    }
+}
+
+impl Check for TransportParams {
+    type Checked = TransportValidParams;
+    type Error = OtError;
+
+    /// Every pivot cap and budget is valid (a cap of 0 returns the starting basis, truncated).
+    fn check(self) -> Result<TransportValidParams> {
+        Ok(TransportValidParams(self))
+    }
+}
+
+/// Checked [`TransportParams`]; the default is the one [`graph_ot_distance`] uses.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct TransportValidParams(TransportParams);
+
+impl TransportValidParams {
+    /// The pivot cap.
+    pub const fn max_pivots(&self) -> Option<u64> {
+        self.0.max_pivots
+    }
+    /// The budget.
+    pub const fn budget(&self) -> Budget {
+        self.0.budget
+    }
 }
 
 /// Solves the transport problem from `rho0` to `rho1` on `g` exactly.
@@ -246,8 +305,8 @@ pub struct TransportParams {
 /// A [`TransportSolution`] with the value, the optimal flow and the optimal potentials.
 ///
 /// # Errors
-/// [`crate::OtError::LengthMismatch`], [`crate::OtError::BadValue`] (negative, NaN or
-/// infinite mass), [`crate::OtError::NotNormalized`].
+/// [`crate::OtError::Input`] (a length; negative, NaN or infinite mass),
+/// [`crate::OtError::NotNormalized`].
 ///
 /// # Complexity
 /// O(m) per pricing block and O(cycle + re-hung subtree) per pivot; the number of pivots is
@@ -257,9 +316,9 @@ pub struct TransportParams {
 /// The worked example of spec §2.4 (path 0–1–2, costs 1 and 2):
 /// ```
 /// use graphsparse_base::RunControl;
-/// use graphsparse_ot::{OtGraph, TransportParams, solve_transport};
+/// use graphsparse_ot::{OtGraph, TransportValidParams, solve_transport};
 /// let g = OtGraph::undirected(3, &[[0, 1], [1, 2]], &[1.0, 2.0])?;
-/// let s = solve_transport(&g, &[0.1, 0.6, 0.3], &[0.4, 0.1, 0.5], &TransportParams::default(), &RunControl::new())?;
+/// let s = solve_transport(&g, &[0.1, 0.6, 0.3], &[0.4, 0.1, 0.5], &TransportValidParams::default(), &RunControl::new())?;
 /// assert!((s.value - 0.7).abs() < 1e-15 && (s.dual_value - 0.7).abs() < 1e-15);
 /// assert!((s.flow[0] + 0.3).abs() < 1e-15 && (s.flow[1] - 0.2).abs() < 1e-15);
 /// assert_eq!(s.potentials, vec![1.0, 0.0, 2.0]);
@@ -269,7 +328,7 @@ pub fn solve_transport(
     g: &OtGraph,
     rho0: &[f64],
     rho1: &[f64],
-    params: &TransportParams,
+    params: &TransportValidParams,
     ctl: &RunControl,
 ) -> Result<TransportSolution> {
     let n = g.n_vertices();
@@ -279,85 +338,14 @@ pub fn solve_transport(
         check_distribution("rho0", rho0)?;
         check_distribution("rho1", rho1)?;
     }
-    let m = g.n_edges();
-    // arcs: real ones, then one artificial arc per vertex
-    let mut src = Vec::with_capacity(2 * m + n);
-    let mut dst = Vec::with_capacity(2 * m + n);
-    let mut cost = Vec::with_capacity(2 * m + n);
-    let mut arc_edge = Vec::with_capacity(2 * m);
-    for e in 0..m {
-        let (a, b, c) = (g.tail()[e], g.head()[e], g.cost()[e]);
-        src.push(a);
-        dst.push(b);
-        cost.push(c);
-        arc_edge.push((e, 1.0));
-        if !g.directed()[e] {
-            src.push(b);
-            dst.push(a);
-            cost.push(c);
-            arc_edge.push((e, -1.0));
-        }
-    }
-    let n_real = src.len();
-    let max_c = g.cost().iter().copied().fold(0.0_f64, f64::max);
-    let big_m = 1.0 + 2.0 * (n as f64 + 1.0) * max_c.max(f64::MIN_POSITIVE);
-    let root = n;
-    let supply: Vec<f64> = rho0.iter().zip(rho1).map(|(a, b)| a - b).collect();
-    let mut s = Simplex {
-        n,
-        root,
-        src,
-        dst,
-        cost,
-        flow: vec![0.0; n_real + n],
-        in_tree: vec![false; n_real + n],
-        parent: vec![NONE; n + 1],
-        pred: vec![NONE; n + 1],
-        up: vec![false; n + 1],
-        first_child: vec![NONE; n + 1],
-        next_sib: vec![NONE; n + 1],
-        prev_sib: vec![NONE; n + 1],
-        depth: vec![0; n + 1],
-        pi: vec![0.0; n + 1],
-        stack: Vec::new(),
-    };
-    for (v, &sv) in supply.iter().enumerate() {
-        let a = n_real + v;
-        s.parent[v] = root as u32;
-        s.pred[v] = a as u32;
-        s.depth[v] = 1;
-        s.in_tree[a] = true;
-        if sv >= 0.0 {
-            s.src.push(v as u32);
-            s.dst.push(root as u32);
-            s.cost.push(0.0);
-            s.flow[a] = sv;
-            s.up[v] = true;
-        } else {
-            s.src.push(root as u32);
-            s.dst.push(v as u32);
-            s.cost.push(big_m);
-            s.flow[a] = -sv;
-            s.up[v] = false;
-        }
-    }
-    for v in (0..n).rev() {
-        s.add_child(root, v);
-    }
-    s.recompute_potentials();
+    let mut state = Transport::new(g, rho0, rho1);
     let max_pivots = params
-        .max_pivots
-        .unwrap_or(1000 * (n as u64 + m as u64) + 10_000);
-    let meter = params.budget.start(ctl);
-    let tol = 64.0 * f64::EPSILON * (big_m + max_c);
-    let block = ((n_real as f64).sqrt() as usize).max(10).min(n_real.max(1));
-    let mut next = 0usize;
+        .max_pivots()
+        .unwrap_or(1000 * (n as u64 + g.n_edges() as u64) + 10_000);
+    let meter = params.budget().start(ctl);
     let mut pivots = 0u64;
     let mut truncation = None;
-    'outer: loop {
-        if n_real == 0 {
-            break;
-        }
+    while state.n_real > 0 {
         if pivots % 256 == 0 && !meter.claim_node() {
             truncation = meter.truncation();
             break;
@@ -366,90 +354,216 @@ pub fn solve_transport(
             truncation = Some(Truncation::MaxNodes);
             break;
         }
-        // block pricing: the most negative reduced cost of the first block that has one
-        let mut best = (-tol, NONE as usize);
+        if !state.step() {
+            break;
+        }
+        pivots += 1;
+        if pivots % 1024 == 0 {
+            state.s.recompute_potentials();
+        }
+    }
+    Ok(state.finish(rho0, rho1, pivots, truncation))
+}
+
+/// A transport solve in progress: the network simplex on the arcs of `g` (two per undirected
+/// edge, one per directed edge) plus one artificial arc per vertex to the root, and the
+/// block-pricing cursor.
+struct Transport<'g> {
+    g: &'g OtGraph,
+    s: Simplex,
+    /// The edge each real arc belongs to and its direction along `tail → head`.
+    arc_edge: Vec<(usize, f64)>,
+    /// `ρ0 − ρ1` per vertex.
+    supply: Vec<f64>,
+    /// Number of real arcs (the artificial ones follow).
+    n_real: usize,
+    /// Reduced costs above `−tol` do not enter.
+    tol: f64,
+    /// Arcs per pricing block.
+    block: usize,
+    /// Where the next pricing scan starts.
+    next: usize,
+}
+
+impl<'g> Transport<'g> {
+    /// The Big-M starting basis: every vertex hangs from the root by its artificial arc.
+    fn new(g: &'g OtGraph, rho0: &[f64], rho1: &[f64]) -> Self {
+        let (n, m) = (g.n_vertices(), g.n_edges());
+        // arcs: real ones, then one artificial arc per vertex
+        let mut src = Vec::with_capacity(2 * m + n);
+        let mut dst = Vec::with_capacity(2 * m + n);
+        let mut cost = Vec::with_capacity(2 * m + n);
+        let mut arc_edge = Vec::with_capacity(2 * m);
+        for e in 0..m {
+            let (a, b, c) = (g.tail()[e], g.head()[e], g.cost()[e]);
+            src.push(a);
+            dst.push(b);
+            cost.push(c);
+            arc_edge.push((e, 1.0));
+            if !g.directed()[e] {
+                src.push(b);
+                dst.push(a);
+                cost.push(c);
+                arc_edge.push((e, -1.0));
+            }
+        }
+        let n_real = src.len();
+        let max_c = g.cost().iter().copied().fold(0.0_f64, f64::max);
+        let big_m = 1.0 + 2.0 * (n as f64 + 1.0) * max_c.max(f64::MIN_POSITIVE);
+        let root = n;
+        let supply: Vec<f64> = rho0.iter().zip(rho1).map(|(a, b)| a - b).collect();
+        let mut s = Simplex {
+            n,
+            root,
+            src,
+            dst,
+            cost,
+            flow: vec![0.0; n_real + n],
+            in_tree: vec![false; n_real + n],
+            parent: vec![NONE; n + 1],
+            pred: vec![NONE; n + 1],
+            up: vec![false; n + 1],
+            first_child: vec![NONE; n + 1],
+            next_sib: vec![NONE; n + 1],
+            prev_sib: vec![NONE; n + 1],
+            depth: vec![0; n + 1],
+            pi: vec![0.0; n + 1],
+            stack: Vec::new(),
+            order: Vec::with_capacity(n + 1),
+        };
+        for (v, &sv) in supply.iter().enumerate() {
+            let a = n_real + v;
+            s.parent[v] = root as u32;
+            s.pred[v] = a as u32;
+            s.depth[v] = 1;
+            s.in_tree[a] = true;
+            if sv >= 0.0 {
+                s.src.push(v as u32);
+                s.dst.push(root as u32);
+                s.cost.push(0.0);
+                s.flow[a] = sv;
+                s.up[v] = true;
+            } else {
+                s.src.push(root as u32);
+                s.dst.push(v as u32);
+                s.cost.push(big_m);
+                s.flow[a] = -sv;
+                s.up[v] = false;
+            }
+        }
+        for v in (0..n).rev() {
+            s.add_child(root, v);
+        }
+        s.recompute_potentials();
+        Self {
+            g,
+            s,
+            arc_edge,
+            supply,
+            n_real,
+            tol: 64.0 * f64::EPSILON * (big_m + max_c),
+            block: ((n_real as f64).sqrt() as usize).max(10).min(n_real.max(1)),
+            next: 0,
+        }
+    }
+
+    /// Block pricing: the most negative reduced cost of the first block that has one, scanning
+    /// cyclically from where the last scan stopped; `None` when no arc prices in (optimal).
+    fn entering_arc(&mut self) -> Option<usize> {
+        let n_real = self.n_real;
+        let mut best = (-self.tol, NONE as usize);
         let mut scanned = 0;
         let mut in_block = 0;
         while scanned < n_real {
-            let a = next;
-            next = if next + 1 == n_real { 0 } else { next + 1 };
+            let a = self.next;
+            self.next = if self.next + 1 == n_real {
+                0
+            } else {
+                self.next + 1
+            };
             scanned += 1;
             in_block += 1;
-            if !s.in_tree[a] {
-                let r = s.rc(a);
+            if !self.s.in_tree[a] {
+                let r = self.s.rc(a);
                 if r < best.0 {
                     best = (r, a);
                 }
             }
-            if in_block == block {
+            if in_block == self.block {
                 in_block = 0;
                 if best.1 != NONE as usize {
                     break;
                 }
             }
         }
-        if best.1 == NONE as usize {
-            break 'outer;
-        }
-        if !s.pivot(best.1) {
-            break;
-        }
-        pivots += 1;
-        if pivots % 1024 == 0 {
-            s.recompute_potentials();
-        }
+        (best.1 != NONE as usize).then_some(best.1)
     }
-    s.recompute_potentials();
-    // exact tree flows: subtree sums of the supplies, in post-order
-    let mut order = Vec::with_capacity(n + 1);
-    s.stack.clear();
-    s.stack.push(root as u32);
-    while let Some(u) = s.stack.pop() {
-        order.push(u as usize);
-        let mut c = s.first_child[u as usize];
-        while c != NONE {
-            s.stack.push(c);
-            c = s.next_sib[c as usize];
+
+    /// One simplex iteration: price, then pivot on the entering arc. False when the basis is
+    /// optimal (or the cycle unbounded, which non-negative costs rule out).
+    fn step(&mut self) -> bool {
+        match self.entering_arc() {
+            Some(a) => self.s.pivot(a),
+            None => false,
         }
     }
-    let mut sub = vec![0.0_f64; n + 1];
-    s.flow.iter_mut().for_each(|f| *f = 0.0);
-    for &u in order.iter().skip(1).rev() {
-        sub[u] += supply[u];
-        let a = s.pred[u] as usize;
-        s.flow[a] = if s.up[u] { sub[u] } else { -sub[u] }.max(0.0);
-        let p = s.parent[u] as usize;
-        sub[p] += sub[u];
+
+    /// The solution at the current basis: exact tree flows and potentials recomputed from the
+    /// tree in one pass (no drift from the pivots), the potentials shifted to minimum 0 per
+    /// weak component.
+    fn finish(
+        mut self,
+        rho0: &[f64],
+        rho1: &[f64],
+        pivots: u64,
+        truncation: Option<Truncation>,
+    ) -> TransportSolution {
+        let (n, m, root) = (self.s.n, self.g.n_edges(), self.s.root);
+        let s = &mut self.s;
+        s.recompute_potentials();
+        // exact tree flows: subtree sums of the supplies, in post-order
+        s.preorder();
+        let mut sub = vec![0.0_f64; n + 1];
+        s.flow.iter_mut().for_each(|f| *f = 0.0);
+        for &u in s.order.iter().skip(1).rev() {
+            let u = u as usize;
+            sub[u] += self.supply[u];
+            let a = s.pred[u] as usize;
+            s.flow[a] = if s.up[u] { sub[u] } else { -sub[u] }.max(0.0);
+            let p = s.parent[u] as usize;
+            sub[p] += sub[u];
+        }
+        debug_assert_eq!(s.order.first().map(|&r| r as usize), Some(root));
+        let imbalance: f64 = self.supply.iter().sum::<f64>().abs();
+        let artificial: f64 = s.flow[self.n_real..].iter().sum();
+        let feasible = artificial <= imbalance + 4.0 * crate::error::MASS_TOL;
+        let mut flow = vec![0.0; m];
+        let mut value = 0.0;
+        for (a, &(e, sign)) in self.arc_edge.iter().enumerate() {
+            flow[e] += sign * s.flow[a];
+            value += s.cost[a] * s.flow[a];
+        }
+        let (comp, n_comp) = self.g.components();
+        let mut lo = vec![f64::INFINITY; n_comp];
+        for v in 0..n {
+            lo[comp[v] as usize] = lo[comp[v] as usize].min(s.pi[v]);
+        }
+        let potentials: Vec<f64> = (0..n).map(|v| s.pi[v] - lo[comp[v] as usize]).collect();
+        let dual_value = potentials
+            .iter()
+            .zip(rho0.iter().zip(rho1))
+            .map(|(t, (a, b))| t * (b - a))
+            .sum();
+        TransportSolution {
+            value: if feasible { value } else { f64::INFINITY },
+            flow,
+            potentials,
+            dual_value,
+            feasible,
+            pivots,
+            truncation,
+        }
     }
-    let imbalance: f64 = supply.iter().sum::<f64>().abs();
-    let artificial: f64 = s.flow[n_real..].iter().sum();
-    let feasible = artificial <= imbalance + 4.0 * crate::error::MASS_TOL;
-    let mut flow = vec![0.0; m];
-    let mut value = 0.0;
-    for (a, &(e, sign)) in arc_edge.iter().enumerate() {
-        flow[e] += sign * s.flow[a];
-        value += s.cost[a] * s.flow[a];
-    }
-    let (comp, n_comp) = g.components();
-    let mut lo = vec![f64::INFINITY; n_comp];
-    for v in 0..n {
-        lo[comp[v] as usize] = lo[comp[v] as usize].min(s.pi[v]);
-    }
-    let potentials: Vec<f64> = (0..n).map(|v| s.pi[v] - lo[comp[v] as usize]).collect();
-    let dual_value = potentials
-        .iter()
-        .zip(rho0.iter().zip(rho1))
-        .map(|(t, (a, b))| t * (b - a))
-        .sum();
-    Ok(TransportSolution {
-        value: if feasible { value } else { f64::INFINITY },
-        flow,
-        potentials,
-        dual_value,
-        feasible,
-        pivots,
-        truncation,
-    })
 }
 
 /// The transport distance `W(ρ0, ρ1)` on `g` (spec §2): the exact min-cost-flow / LP value.
@@ -485,7 +599,7 @@ pub fn graph_ot_distance(g: &OtGraph, rho0: &[f64], rho1: &[f64]) -> Result<f64>
         g,
         rho0,
         rho1,
-        &TransportParams::default(),
+        &TransportValidParams::default(),
         &RunControl::new(),
     )?
     .value)
@@ -497,7 +611,14 @@ mod tests {
     use crate::graph::Directed;
 
     fn solve(g: &OtGraph, a: &[f64], b: &[f64]) -> TransportSolution {
-        solve_transport(g, a, b, &TransportParams::default(), &RunControl::new()).unwrap()
+        solve_transport(
+            g,
+            a,
+            b,
+            &TransportValidParams::default(),
+            &RunControl::new(),
+        )
+        .unwrap()
     }
 
     #[test]
@@ -555,10 +676,7 @@ mod tests {
         b[29] = 1.0;
         let full = solve(&g, &a, &b);
         assert!(full.feasible && (full.value - 29.0).abs() < 1e-12);
-        let p = TransportParams {
-            max_pivots: Some(3),
-            ..TransportParams::default()
-        };
+        let p = TransportParams::new().max_pivots(Some(3)).check().unwrap();
         let s = solve_transport(&g, &a, &b, &p, &RunControl::new()).unwrap();
         assert_eq!(s.truncation, Some(Truncation::MaxNodes));
         if s.feasible {
@@ -568,7 +686,7 @@ mod tests {
         }
         let ctl = RunControl::new();
         ctl.cancel();
-        let s = solve_transport(&g, &a, &b, &TransportParams::default(), &ctl).unwrap();
+        let s = solve_transport(&g, &a, &b, &TransportValidParams::default(), &ctl).unwrap();
         assert_eq!(s.truncation, Some(Truncation::Cancelled));
         assert!(!s.feasible && s.value == f64::INFINITY);
     }

@@ -22,12 +22,12 @@
 //! Borgwardt, "Weisfeiler–Lehman graph kernels", JMLR 12 (2011),
 //! <https://www.jmlr.org/papers/v12/shervashidze11a.html>.
 
-use graphsparse_base::{Budget, RunControl, Truncation};
-use graphsparse_graph::GraphDatabase;
+use graphsparse_base::{Budget, Check, Parallel, RunControl, Truncation};
+use graphsparse_graph::{CsrMatrix, GraphDatabase};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use crate::error::{Result, bad_param};
+use crate::error::{OtError, Result, bad_param};
 
 /// Vertex label of a signature that is not in a fitted vocabulary.
 const UNSEEN: u32 = u32::MAX;
@@ -35,80 +35,20 @@ const UNSEEN: u32 = u32::MAX;
 /// Graphs per parallel chunk.
 const CHUNK: usize = 64;
 
-/// A sparse matrix in compressed-sparse-row form (`f64` values, `u32` column indices).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct CsrMatrix {
-    /// Number of rows.
-    pub n_rows: usize,
-    /// Number of columns.
-    pub n_cols: usize,
-    /// Row offsets (`n_rows + 1` entries).
-    pub indptr: Vec<usize>,
-    /// Column of each stored value, increasing within a row.
-    pub indices: Vec<u32>,
-    /// The stored values.
-    pub data: Vec<f64>,
-}
-
-impl CsrMatrix {
-    /// The inner product of two rows: one entry of the kernel matrix `X Xᵀ`.
-    ///
-    /// # Arguments
-    /// * `a`, `b` – row indices.
-    ///
-    /// # Returns
-    /// `⟨row a, row b⟩`, or `None` when a row index is out of range.
-    ///
-    /// # Complexity
-    /// O(nnz(a) + nnz(b)) (a merge of the sorted column lists).
-    ///
-    /// # Example
-    /// ```
-    /// use graphsparse_ot::CsrMatrix;
-    /// let x = CsrMatrix { n_rows: 2, n_cols: 3, indptr: vec![0, 2, 4],
-    ///     indices: vec![0, 2, 1, 2], data: vec![1.0, 2.0, 5.0, 3.0] };
-    /// assert_eq!(x.row_dot(0, 1), Some(6.0));
-    /// assert_eq!(x.row_dot(0, 2), None);
-    /// ```
-    pub fn row_dot(&self, a: usize, b: usize) -> Option<f64> {
-        if a >= self.n_rows || b >= self.n_rows || self.indptr.len() != self.n_rows + 1 {
-            return None;
-        }
-        let (ra, rb) = (
-            self.indptr[a]..self.indptr[a + 1],
-            self.indptr[b]..self.indptr[b + 1],
-        );
-        let (ia, ib) = (&self.indices[ra.clone()], &self.indices[rb.clone()]);
-        let (da, db) = (&self.data[ra], &self.data[rb]);
-        let (mut i, mut j, mut s) = (0, 0, 0.0);
-        while i < ia.len() && j < ib.len() {
-            match ia[i].cmp(&ib[j]) {
-                std::cmp::Ordering::Less => i += 1,
-                std::cmp::Ordering::Greater => j += 1,
-                std::cmp::Ordering::Equal => {
-                    s += da[i] * db[j];
-                    i += 1;
-                    j += 1;
-                }
-            }
-        }
-        Some(s)
-    }
-}
-
 /// WL feature parameters (a builder); see [`WlParams::check`].
 ///
 /// # Example
 /// ```
-/// let p = graphsparse_ot::WlParams::new().n_iter(3).parallel(true).check()?;
-/// assert_eq!((p.n_iter(), p.parallel()), (3, true));
-/// assert!(graphsparse_ot::WlParams::new().n_iter(5000).check().is_err());
+/// use graphsparse_ot::{Check, Parallel, WlParams};
+/// let p = WlParams::new().n_iter(3).parallel(Parallel::Auto).check()?;
+/// assert_eq!((p.n_iter(), p.parallel()), (3, Parallel::Auto));
+/// assert!(WlParams::new().n_iter(5000).check().is_err());
 /// # Ok::<(), graphsparse_ot::OtError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WlParams {
     n_iter: usize,
-    parallel: bool,
+    parallel: Parallel,
 }
 
 impl Default for WlParams {
@@ -122,20 +62,27 @@ impl WlParams {
     pub const fn new() -> Self {
         Self {
             n_iter: 5,
-            parallel: false,
+            parallel: Parallel::Serial,
         }
     }
     graphsparse_base::setters! {
         /// The number of refinements `h` (levels `0..=h`); at most 1000.
         n_iter: usize => n_iter,
-        /// Process graphs in parallel chunks on the caller's rayon pool.
-        parallel: bool => parallel,
+        /// When graphs are processed in parallel chunks on the caller's rayon pool (the
+        /// result never depends on it).
+        parallel: Parallel => parallel,
     }
+}
+
+impl Check for WlParams {
+    type Checked = WlValidParams;
+    type Error = OtError;
+
     /// Validates the parameters.
     ///
     /// # Errors
-    /// [`crate::OtError::InvalidParameter`] when `n_iter > 1000`.
-    pub fn check(self) -> Result<WlValidParams> {
+    /// [`OtError::InvalidParameter`] when `n_iter > 1000`.
+    fn check(self) -> Result<WlValidParams> {
         if self.n_iter > 1000 {
             return Err(bad_param(
                 "n_iter",
@@ -146,7 +93,7 @@ impl WlParams {
     }
 }
 
-/// Validated WL parameters, from [`WlParams::check`].
+/// Validated WL parameters, from [`WlParams`]' [`Check::check`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WlValidParams(WlParams);
 
@@ -155,8 +102,8 @@ impl WlValidParams {
     pub fn n_iter(&self) -> usize {
         self.0.n_iter
     }
-    /// Whether graphs are processed in parallel.
-    pub fn parallel(&self) -> bool {
+    /// When graphs are processed in parallel.
+    pub fn parallel(&self) -> Parallel {
         self.0.parallel
     }
 }
@@ -238,7 +185,7 @@ impl WlVocabulary {
     /// ```
     /// use graphsparse_base::RunControl;
     /// use graphsparse_graph::GraphDatabase;
-    /// use graphsparse_ot::{WlParams, WlVocabulary, wl_subtree_features};
+    /// use graphsparse_ot::{Check, WlParams, WlVocabulary, wl_subtree_features};
     /// let db = GraphDatabase::new(vec![0, 3], vec![0, 1, 0], vec![0, 2], vec![[0, 1], [1, 2]], vec![0; 2])?;
     /// let params = WlParams::new().n_iter(2).check()?;
     /// let vocab = wl_subtree_features(&db, &params, &RunControl::new())?.vocabulary;
@@ -299,7 +246,8 @@ impl WlVocabulary {
     ///
     /// # Arguments
     /// * `db` – the graphs.
-    /// * `parallel` – relabel in parallel chunks on the caller's rayon pool.
+    /// * `parallel` – when to relabel in parallel chunks on the caller's rayon pool (a
+    ///   [`Parallel`], or a `bool`: `true` is [`Parallel::Auto`]).
     /// * `ctl` – cancellation (polled once per chunk of 64 graphs) and progress (one
     ///   iteration per finished level; `stage` = levels finished, `stages = h + 1`).
     ///
@@ -317,23 +265,23 @@ impl WlVocabulary {
     /// ```
     /// use graphsparse_base::RunControl;
     /// use graphsparse_graph::GraphDatabase;
-    /// use graphsparse_ot::{WlParams, wl_subtree_features};
+    /// use graphsparse_ot::{Check, Parallel, WlParams, wl_subtree_features};
     /// let db = GraphDatabase::new(vec![0, 2, 4], vec![0, 1, 0, 2], vec![0, 1, 2],
     ///     vec![[0, 1], [0, 1]], vec![0; 2])?;
     /// let ctl = RunControl::new();
     /// let fit = wl_subtree_features(&db.select(&[0])?, &WlParams::new().n_iter(1).check()?, &ctl)?;
-    /// let (y, truncation) = fit.vocabulary.transform(&db, false, &ctl);
+    /// let (y, truncation) = fit.vocabulary.transform(&db, Parallel::Serial, &ctl);
     /// assert!(truncation.is_none());
-    /// assert_eq!(y.n_cols, fit.features.n_cols);
+    /// assert_eq!(y.n_cols(), fit.features.n_cols());
     /// assert_eq!(y.row_dot(1, 1), Some(1.0)); // only label 0 of the second graph is known
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn transform(
         &self,
         db: &GraphDatabase,
-        parallel: bool,
+        parallel: impl Into<Parallel>,
         ctl: &RunControl,
-    ) -> (CsrMatrix, Option<Truncation>) {
+    ) -> (CsrMatrix<'static>, Option<Truncation>) {
         let meter = Budget::UNLIMITED.start(ctl);
         let n_iter = self.n_iter();
         let stages = n_iter as u64 + 1;
@@ -346,6 +294,9 @@ impl WlVocabulary {
         let mut all = vec![labels.clone()];
         level_done(ctl, 0, stages);
         let chunks = chunk_ranges(db.len());
+        let par = parallel
+            .into()
+            .use_rayon(chunks.len(), db.node_labels().len());
         for i in 1..=n_iter {
             if meter.poll() {
                 break;
@@ -368,7 +319,7 @@ impl WlVocabulary {
                 }
                 out
             };
-            let parts: Vec<Vec<u32>> = if parallel {
+            let parts: Vec<Vec<u32>> = if par {
                 chunks.par_iter().map(relabel).collect()
             } else {
                 chunks.iter().map(relabel).collect()
@@ -380,7 +331,7 @@ impl WlVocabulary {
             all.push(labels.clone());
             level_done(ctl, i, stages);
         }
-        let x = histogram(db, &all, &self.level_sizes(), parallel);
+        let x = histogram(db, &all, &self.level_sizes(), par);
         (x, meter.truncation())
     }
 }
@@ -448,7 +399,12 @@ fn chunk_ranges(n: usize) -> Vec<(usize, usize)> {
 }
 
 /// Per-graph histograms of every level, columns stacked level after level.
-fn histogram(db: &GraphDatabase, all: &[Vec<u32>], sizes: &[usize], parallel: bool) -> CsrMatrix {
+fn histogram(
+    db: &GraphDatabase,
+    all: &[Vec<u32>],
+    sizes: &[usize],
+    parallel: bool,
+) -> CsrMatrix<'static> {
     let mut offsets = vec![0usize; sizes.len() + 1];
     for (i, s) in sizes.iter().enumerate() {
         offsets[i + 1] = offsets[i] + s;
@@ -477,21 +433,18 @@ fn histogram(db: &GraphDatabase, all: &[Vec<u32>], sizes: &[usize], parallel: bo
     } else {
         (0..db.len()).map(row).collect()
     };
-    let mut m = CsrMatrix {
-        n_rows: db.len(),
-        n_cols: offsets[sizes.len()],
-        indptr: Vec::with_capacity(db.len() + 1),
-        ..CsrMatrix::default()
-    };
-    m.indptr.push(0);
+    let mut indptr = Vec::with_capacity(db.len() + 1);
+    let (mut indices, mut data) = (Vec::new(), Vec::new());
+    indptr.push(0);
     for r in rows {
         for (c, x) in r {
-            m.indices.push(c);
-            m.data.push(x);
+            indices.push(c);
+            data.push(x);
         }
-        m.indptr.push(m.indices.len());
+        indptr.push(indices.len());
     }
-    m
+    CsrMatrix::from_vecs(indptr, indices, data, db.len(), offsets[sizes.len()])
+        .expect("invariant: histogram rows are sorted counts within the vocabulary")
 }
 
 /// What [`wl_subtree_features`] computed.
@@ -501,7 +454,7 @@ pub struct WlFeatures {
     /// The per-level dictionaries (levels `0..=h`, fewer when truncated).
     pub vocabulary: WlVocabulary,
     /// The `n_graphs × n_features` count matrix, columns stacked by level.
-    pub features: CsrMatrix,
+    pub features: CsrMatrix<'static>,
     /// `Some` when the run was cancelled: the levels finished before are returned.
     pub truncation: Option<Truncation>,
 }
@@ -530,7 +483,7 @@ pub struct WlFeatures {
 /// ```
 /// use graphsparse_base::RunControl;
 /// use graphsparse_graph::GraphDatabase;
-/// use graphsparse_ot::{WlParams, wl_subtree_features};
+/// use graphsparse_ot::{Check, WlParams, wl_subtree_features};
 /// // two paths a-b-a and b-a-b
 /// let db = GraphDatabase::new(vec![0, 3, 6], vec![0, 1, 0, 1, 0, 1], vec![0, 2, 4],
 ///     vec![[0, 1], [1, 2], [0, 1], [1, 2]], vec![0; 4])?;
@@ -571,6 +524,9 @@ pub fn wl_subtree_features(
     let mut all = vec![labels.clone()];
     level_done(ctl, 0, stages);
     let chunks = chunk_ranges(db.len());
+    let par = params
+        .parallel
+        .use_rayon(chunks.len(), db.node_labels().len());
     for level in 1..=params.n_iter {
         if meter.poll() {
             break;
@@ -591,7 +547,7 @@ pub fn wl_subtree_features(
             }
             (d, ids)
         };
-        let parts: Vec<(LevelDict, Vec<u32>)> = if params.parallel {
+        let parts: Vec<(LevelDict, Vec<u32>)> = if par {
             chunks.par_iter().map(local).collect()
         } else {
             chunks.iter().map(local).collect()
@@ -612,7 +568,7 @@ pub fn wl_subtree_features(
         let remap = |(p, m): (&(LevelDict, Vec<u32>), &Vec<u32>)| -> Vec<u32> {
             p.1.iter().map(|&l| m[l as usize]).collect()
         };
-        let relabelled: Vec<Vec<u32>> = if params.parallel {
+        let relabelled: Vec<Vec<u32>> = if par {
             parts.par_iter().zip(maps.par_iter()).map(remap).collect()
         } else {
             parts.iter().zip(maps.iter()).map(remap).collect()
@@ -623,7 +579,7 @@ pub fn wl_subtree_features(
         level_done(ctl, level, stages);
     }
     let vocabulary = WlVocabulary { levels };
-    let features = histogram(db, &all, &vocabulary.level_sizes(), params.parallel);
+    let features = histogram(db, &all, &vocabulary.level_sizes(), par);
     Ok(WlFeatures {
         vocabulary,
         features,
@@ -653,12 +609,20 @@ mod tests {
         let p = WlParams::new().n_iter(3);
         let ctl = RunControl::new();
         let fit = wl_subtree_features(&d, &p.check().unwrap(), &ctl).unwrap();
-        let fit2 = wl_subtree_features(&d, &p.parallel(true).check().unwrap(), &ctl).unwrap();
+        let fit2 = wl_subtree_features(
+            &d,
+            &p.parallel(Parallel::Threshold(0)).check().unwrap(),
+            &ctl,
+        )
+        .unwrap();
         assert_eq!(fit, fit2);
         assert_eq!(fit.truncation, None);
         let (v, x) = (fit.vocabulary, fit.features);
         assert_eq!(v.transform(&d, false, &ctl), (x.clone(), None));
-        assert_eq!(v.transform(&d, true, &ctl), (x.clone(), None));
+        assert_eq!(
+            v.transform(&d, Parallel::Threshold(0), &ctl),
+            (x.clone(), None)
+        );
         let levels: Vec<_> = (0..=3)
             .map(|i| {
                 let (p, s) = v.level_signatures(i).unwrap();
@@ -669,8 +633,8 @@ mod tests {
         // every graph has one count per vertex per level
         for g in 0..3 {
             let n = d.graph(g).n_vertices() as f64;
-            let r = x.indptr[g]..x.indptr[g + 1];
-            assert_eq!(x.data[r].iter().sum::<f64>(), 4.0 * n);
+            let r = x.indptr()[g]..x.indptr()[g + 1];
+            assert_eq!(x.data()[r].iter().sum::<f64>(), 4.0 * n);
         }
     }
 
@@ -687,8 +651,8 @@ mod tests {
         .vocabulary;
         let (x, _) = v.transform(&d, false, &ctl);
         // the lone vertex of label 2 is unknown at every level
-        assert_eq!(x.indptr[3] - x.indptr[2], 0);
-        assert_eq!(x.n_cols, v.n_features());
+        assert_eq!(x.indptr()[3] - x.indptr()[2], 0);
+        assert_eq!(x.n_cols(), v.n_features());
     }
 
     #[test]
@@ -708,10 +672,10 @@ mod tests {
         let n0 = part.vocabulary.n_features();
         assert_eq!(n0, full.vocabulary.level_sizes()[0]);
         let row = |x: &CsrMatrix, g: usize| -> Vec<(u32, f64)> {
-            let r = x.indptr[g]..x.indptr[g + 1];
-            x.indices[r.clone()]
+            let r = x.indptr()[g]..x.indptr()[g + 1];
+            x.indices()[r.clone()]
                 .iter()
-                .zip(&x.data[r])
+                .zip(&x.data()[r])
                 .filter(|(c, _)| (**c as usize) < n0)
                 .map(|(&c, &v)| (c, v))
                 .collect()
@@ -721,7 +685,7 @@ mod tests {
         }
         let (x, t) = full.vocabulary.transform(&d, true, &cancelled);
         assert_eq!(t, Some(Truncation::Cancelled));
-        assert_eq!(x.n_cols, full.vocabulary.n_features());
+        assert_eq!(x.n_cols(), full.vocabulary.n_features());
         for g in 0..3 {
             assert_eq!(row(&x, g), row(&full.features, g));
         }

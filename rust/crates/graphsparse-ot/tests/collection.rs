@@ -6,7 +6,8 @@ use std::time::Instant;
 use graphsparse_base::{Budget, RunControl, Truncation};
 use graphsparse_graph::{GraphDatabase, read_tu};
 use graphsparse_ot::{
-    Coarsening, Compressed, CostRule, Method, OtcParams, StepMode, TargetSize, compress_collection,
+    Check, Coarsening, Compressed, CostRule, Method, OtcParams, StepMode, TargetSize,
+    compress_collection,
 };
 
 fn data_dir() -> PathBuf {

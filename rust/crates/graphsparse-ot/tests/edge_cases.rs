@@ -1,9 +1,9 @@
 //! Spec §11 items 6 and 15: gradients against central differences, and the edge cases of OTC
 //! (k ≥ n, k = 1, no edges, isolated vertices, disconnected graphs, a single directed edge).
 
-use graphsparse_base::RunControl;
+use graphsparse_base::{InputError, RunControl};
 use graphsparse_ot::{
-    Directed, OtError, OtGraph, OtcParams, StepMode, degree_prior, grad_phi, phi, solve_otc,
+    Check, Directed, OtError, OtGraph, OtcParams, StepMode, degree_prior, grad_phi, phi, solve_otc,
 };
 
 fn otc(g: &OtGraph, rho0: &[f64], k: usize) -> graphsparse_ot::OtcSolution {
@@ -56,7 +56,7 @@ fn gradient_matches_central_differences_away_from_the_kink() {
     let mut short = [0.0; 4];
     assert!(matches!(
         grad_phi(&eps, &t, zeta, &rho0, 1.0, &mut short, &mut [0.0; 5]),
-        Err(OtError::LengthMismatch { arg: "ge", .. })
+        Err(OtError::Input(InputError::LengthMismatch { arg: "ge", .. }))
     ));
     assert!(phi(&eps, &t, f64::NAN, &rho0, 1.0).is_err());
     assert!(phi(&eps, &t, zeta, &rho0, 0.0).is_err());

@@ -2,8 +2,8 @@
 
 use graphsparse_base::RunControl;
 use graphsparse_ot::{
-    LipschitzOptions, OtGraph, OtcParams, OtcSolution, StepMode, degree_prior, grad_phi,
-    project_lipschitz, solve_otc,
+    Check, LipschitzValidOptions, OtGraph, OtcParams, OtcSolution, StepMode, degree_prior,
+    grad_phi, project_lipschitz, solve_otc,
 };
 
 mod common;
@@ -49,7 +49,7 @@ fn g1_path_first_iteration_and_final() {
     .unwrap();
     assert_eq!((ge, gt, gz), ([0.0; 3], [-0.25, -0.5, -0.25], -1.0));
     let y: Vec<f64> = gt.iter().map(|x| 0.1 * x).collect();
-    let (t_h, mu, info) = project_lipschitz(&g, &y, &LipschitzOptions::default()).unwrap();
+    let (t_h, mu, info) = project_lipschitz(&g, &y, &LipschitzValidOptions::default()).unwrap();
     assert!(info.converged);
     close(&t_h, &[-0.0325, -0.0425, -0.025], 1e-15);
     close(&mu, &[-0.0075, 0.0], 1e-15);

@@ -6,7 +6,8 @@ mod common;
 use common::{figure2_tree, g1, g2, g3, indicator};
 use graphsparse_base::RunControl;
 use graphsparse_ot::{
-    OtGraph, OtcParams, StepMode, certificate, degree_prior, inner_value, saddle_gap, solve_otc,
+    Check, OtGraph, OtcParams, StepMode, certificate, degree_prior, inner_value, saddle_gap,
+    solve_otc,
 };
 
 fn v_of(g: &OtGraph, eps: &[f64]) -> f64 {

@@ -4,10 +4,10 @@
 use graphsparse_base::RunControl;
 use graphsparse_graph::GraphDatabase;
 use graphsparse_ot::{
-    Coarsening, CostRule, Directed, LipschitzOptions, Method, OtGraph, OtcParams, StepMode,
-    TargetSize, TransportParams, WlParams, coarsen, compress_collection, degree_prior,
-    graph_ot_distance, inner_value, project_lipschitz, round_top_k, solve_otc, solve_transport,
-    wl_subtree_features,
+    Check, Coarsening, CostRule, Directed, LipschitzValidOptions, Method, OtGraph, OtcParams,
+    StepMode, TargetSize, TransportValidParams, WlParams, coarsen, compress_collection,
+    degree_prior, graph_ot_distance, inner_value, project_lipschitz, round_top_k, solve_otc,
+    solve_transport, wl_subtree_features,
 };
 use proptest::prelude::*;
 
@@ -53,7 +53,7 @@ proptest! {
     fn prop_transport_certifies_its_optimum(((n, edges, costs, mask), a, b) in with_two_distributions(), mixed in any::<bool>()) {
         let dir = if mixed { Directed::Mask(&mask) } else { Directed::None };
         let g = OtGraph::new(n, &edges, &costs, dir).unwrap();
-        let s = solve_transport(&g, &a, &b, &TransportParams::default(), &RunControl::new()).unwrap();
+        let s = solve_transport(&g, &a, &b, &TransportValidParams::default(), &RunControl::new()).unwrap();
         if s.feasible {
             let mut inflow = vec![0.0; n];
             g.apply_ft(&s.flow, &mut inflow).unwrap();
@@ -108,7 +108,7 @@ proptest! {
         let mut rnd = || { x = (x * 16807.0) % 2147483647.0; x / 2147483647.0 * 4.0 - 2.0 };
         let y: Vec<f64> = (0..n).map(|_| rnd()).collect();
         let z: Vec<f64> = (0..n).map(|_| rnd()).collect();
-        let opts = LipschitzOptions::default();
+        let opts = LipschitzValidOptions::default();
         let (t, mu, info) = project_lipschitz(&g, &y, &opts).unwrap();
         prop_assert!(info.converged);
         let mut ft = vec![0.0; g.n_edges()];
@@ -129,7 +129,7 @@ proptest! {
         let shifted: Vec<f64> = y.iter().map(|v| v + 0.7).collect();
         let (ts, _, _) = project_lipschitz(&g, &shifted, &opts).unwrap();
         for v in 0..n { prop_assert!((ts[v] - t[v] - 0.7).abs() < 1e-9); }
-        let (tf, _, fi) = project_lipschitz(&g, &y, &LipschitzOptions::fdpg()).unwrap();
+        let (tf, _, fi) = project_lipschitz(&g, &y, &LipschitzValidOptions::fdpg()).unwrap();
         if fi.converged {
             for v in 0..n { prop_assert!((tf[v] - t[v]).abs() < 1e-9); }
         }
@@ -202,7 +202,7 @@ proptest! {
             let _ = solve_otc(&g, &rho, k, &OtcParams::new().check().unwrap(), &RunControl::new());
             let _ = solve_otc(&g, &degree_prior(&g), k, &OtcParams::new().check().unwrap(), &RunControl::new());
             let _ = inner_value(&g, &degree_prior(&g), &rho, 1.0, 1e-6, 50);
-            let _ = project_lipschitz(&g, &rho, &LipschitzOptions::default());
+            let _ = project_lipschitz(&g, &rho, &LipschitzValidOptions::default());
             let _ = round_top_k(&rho, &rho, k);
             let _ = graphsparse_ot::phi(&rho, &rho, 0.0, &costs, 1.0);
         }

@@ -3,7 +3,9 @@
 /// Errors returned by [`solve_pcst`](crate::solve_pcst) and [`PcstSolver`](crate::PcstSolver).
 ///
 /// Every variant names the offending argument. `pcst_fast` checks only the sign of prizes,
-/// costs and endpoints; the checks for NaN/inf, the root and the tolerance are ours.
+/// costs and endpoints; the checks for NaN/inf, the root and the tolerance are ours. The edge
+/// list and costs are validated by [`WeightedGraph`](graphsparse_graph::WeightedGraph)
+/// ([`PcstError::Graph`]).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum PcstError {
@@ -23,22 +25,6 @@ pub enum PcstError {
         /// The prize.
         value: f64,
     },
-    /// An edge cost is negative.
-    #[error("costs must be >= 0; costs[{index}] is negative ({value})")]
-    NegativeCost {
-        /// Edge index.
-        index: usize,
-        /// The cost.
-        value: f64,
-    },
-    /// An edge cost is NaN or infinite.
-    #[error("costs must be finite; costs[{index}] is not finite ({value})")]
-    NonFiniteCost {
-        /// Edge index.
-        index: usize,
-        /// The cost.
-        value: f64,
-    },
     /// The prizes and costs are so large that event times could overflow `f64`.
     #[error(
         "prizes and costs are too large: their total ({total}) must stay below f64::MAX / 4; \
@@ -48,30 +34,12 @@ pub enum PcstError {
         /// Sum of all prizes and costs.
         total: f64,
     },
-    /// An edge endpoint is not a node.
-    #[error(
-        "edges[{edge}] = [{}, {}] is out of range for {n_nodes} nodes (endpoint {endpoint})",
-        pair[0],
-        pair[1]
-    )]
-    EndpointOutOfRange {
-        /// Edge index.
-        edge: usize,
-        /// The edge's two endpoints.
-        pair: [usize; 2],
-        /// The endpoint.
-        endpoint: usize,
-        /// Number of nodes (the length of `prizes`).
-        n_nodes: usize,
-    },
-    /// `edges` and `costs` differ in length.
-    #[error("costs must have length {edges} (one per edge); costs has length {costs}")]
-    LengthMismatch {
-        /// Number of edges.
-        edges: usize,
-        /// Length of `costs`.
-        costs: usize,
-    },
+    /// A shared rule broken by an argument (`prizes` of the wrong length, `eps`).
+    #[error(transparent)]
+    Input(#[from] graphsparse_base::InputError),
+    /// The edge list or its costs do not form a valid weighted graph.
+    #[error(transparent)]
+    Graph(#[from] graphsparse_graph::WeightedGraphError),
     /// The root is not a node.
     #[error(
         "root {root} is out of range: root must be -1 (unrooted) or a node id in [0, {n_nodes})"
@@ -85,9 +53,6 @@ pub enum PcstError {
     /// A rooted problem asked for more or fewer than one tree.
     #[error("num_clusters must be 1 when a root is given (got {0})")]
     RootedNumClusters(usize),
-    /// The merge tolerance is negative or not finite.
-    #[error("eps must be finite and >= 0, got {0}")]
-    InvalidEps(f64),
     /// The graph is too large for 32-bit cluster and edge-part indices.
     #[error("graph too large: {what} = {value} exceeds the supported maximum {max}")]
     TooLarge {

@@ -15,12 +15,15 @@
 //! input.
 //!
 //! For repeated solves (the GraphDA head/tail projections call PCST many times per step),
-//! keep a [`PcstSolver`] and call [`PcstSolver::solve_into`]: it reuses every buffer.
+//! keep a [`PcstSolver`] and call [`PcstSolver::solve_into`]: it reuses every buffer. Those
+//! head and tail projections (a binary search over PCST runs) are the [`projection`] module,
+//! which the online learners and graph-structured recovery both use.
 //!
 //! # Where it differs from `pcst_fast`
 //!
 //! * Input is validated: NaN or infinite prizes and costs, out-of-range roots, a root with
-//!   `num_clusters != 1` and absurdly large totals are errors ([`PcstError`]).
+//!   `num_clusters != 1` and absurdly large totals are errors ([`PcstError`]). The edges and
+//!   costs are the one validated [`WeightedGraph`] of `graphsparse-graph`.
 //! * `pcst_fast` loops forever when an edge's remaining length falls below the floating-point
 //!   resolution of the current time (subnormal costs, costs ~1e-10 times the prizes, or
 //!   `eps = 0`). A stall guard detects this (far more growth events in a row than exact
@@ -29,7 +32,7 @@
 //!
 //! # Example
 //! ```
-//! use graphsparse_pcst::{solve_pcst, PcstParams, Pruning};
+//! use graphsparse_pcst::{solve_pcst, Check, PcstParams, Pruning};
 //! // path 0-1-2-3 with prizes at both ends
 //! let edges = [[0, 1], [1, 2], [2, 3]];
 //! let prizes = [5.0, 0.0, 0.0, 5.0];
@@ -53,13 +56,18 @@
 mod error;
 mod grid;
 pub mod pairing_heap;
+pub mod projection;
 mod queue;
 mod solver;
 
 use std::fmt;
 use std::str::FromStr;
 
+use graphsparse_base::check_nonnegative;
+use graphsparse_graph::{EdgeRules, WeightedGraph};
+
 pub use error::{PcstError, Result};
+pub use graphsparse_base::Check;
 pub use grid::grid_edges;
 pub use solver::PcstSolver;
 
@@ -111,13 +119,13 @@ impl FromStr for Pruning {
     }
 }
 
-/// Unchecked parameters of a PCST solve (a builder); see [`PcstParams::check`].
+/// Unchecked parameters of a PCST solve (a builder); see [`Check::check`].
 ///
 /// Defaults: unrooted, one tree, `gw` pruning, `eps = 1e-6` (the `pcst_fast` settings).
 ///
 /// # Example
 /// ```
-/// use graphsparse_pcst::{PcstParams, Pruning};
+/// use graphsparse_pcst::{Check, PcstParams, Pruning};
 /// let params = PcstParams::new().num_clusters(2).pruning(Pruning::Strong).check().unwrap();
 /// assert_eq!(params.num_clusters(), 2);
 /// assert!(PcstParams::new().root(Some(0)).num_clusters(2).check().is_err());
@@ -161,25 +169,28 @@ impl PcstParams {
         /// `pcst_fast` uses `1e-6`; `cluster_approx` and GraphDA's projections use `1e-10`.
         eps: f64 => eps,
     }
+}
+
+impl Check for PcstParams {
+    type Checked = PcstValidParams;
+    type Error = PcstError;
 
     /// Validates the parameters (the input-dependent checks, such as a root within the graph,
     /// happen in the solve).
     ///
     /// # Errors
     /// [`PcstError::RootedNumClusters`] for a root with `num_clusters != 1`;
-    /// [`PcstError::InvalidEps`] for a negative or non-finite `eps`.
-    pub fn check(self) -> Result<PcstValidParams> {
+    /// [`PcstError::Input`] for a negative or non-finite `eps`.
+    fn check(self) -> Result<PcstValidParams> {
         if self.root.is_some() && self.num_clusters != 1 {
             return Err(PcstError::RootedNumClusters(self.num_clusters));
         }
-        if !(self.eps.is_finite() && self.eps >= 0.0) {
-            return Err(PcstError::InvalidEps(self.eps));
-        }
+        check_nonnegative("eps", self.eps)?;
         Ok(PcstValidParams(self))
     }
 }
 
-/// Validated PCST parameters, from [`PcstParams::check`].
+/// Validated PCST parameters, from [`PcstParams`]' [`Check::check`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct PcstValidParams(PcstParams);
 
@@ -226,19 +237,27 @@ pub struct PcstSolution {
     pub edges: Vec<usize>,
 }
 
-/// Solves the prize-collecting Steiner forest problem with the GW scheme of `pcst_fast`.
+/// Solves the prize-collecting Steiner forest problem with the GW scheme of `pcst_fast`, on
+/// `pcst_fast`'s input: an edge list (self-loops and parallel edges allowed), node prizes and
+/// edge costs.
 ///
-/// A one-shot wrapper over [`PcstSolver::solve_into`]; see there for the arguments, errors
-/// and complexity.
+/// A one-shot wrapper: checks the prizes, builds the
+/// [`EdgeRules::MULTIGRAPH`] [`WeightedGraph`] of `edges` and `costs`, and calls
+/// [`PcstSolver::solve_into`]; see there for the arguments and complexity. Keep the graph
+/// and a [`PcstSolver`] to solve repeatedly.
 ///
 /// # Errors
-/// [`PcstError`] on invalid input (negative or non-finite prizes or costs, out-of-range
-/// endpoints or root, length mismatch).
+/// [`PcstError`] on invalid input, the prizes checked first: negative or non-finite prizes
+/// ([`PcstError::NegativePrize`], [`PcstError::NonFinitePrize`]), then the graph's errors in
+/// edge order ([`PcstError::Graph`]: out-of-range endpoints, negative or non-finite costs,
+/// costs of the wrong length), then the root.
 pub fn solve_pcst(
     edges: &[[usize; 2]],
     prizes: &[f64],
     costs: &[f64],
     params: &PcstValidParams,
 ) -> Result<PcstSolution> {
-    PcstSolver::new().solve(edges, prizes, costs, params)
+    solver::check_prizes(prizes)?;
+    let graph = WeightedGraph::from_edges(prizes.len(), edges, Some(costs), EdgeRules::MULTIGRAPH)?;
+    PcstSolver::new().solve(&graph, prizes, params)
 }

@@ -6,6 +6,9 @@
 //! `L2` → `kept`. Every floating-point expression is written in the reference's evaluation
 //! order (left to right, no FMA), which is what makes the output bit-identical.
 
+use graphsparse_base::check_len;
+use graphsparse_graph::WeightedGraph;
+
 use crate::error::{PcstError, Result};
 use crate::pairing_heap::{NIL, PairingArena};
 use crate::queue::IndexedQueue;
@@ -119,15 +122,18 @@ struct EdgeState {
 ///
 /// # Example
 /// ```
+/// use graphsparse_graph::{EdgeRules, WeightedGraph};
 /// use graphsparse_pcst::{PcstSolution, PcstSolver, PcstValidParams};
-/// let edges = [[0, 1], [1, 2], [2, 3]];
-/// let costs = [1.0, 1.0, 1.0];
+/// let graph = WeightedGraph::from_edges(
+///     4, &[[0usize, 1], [1, 2], [2, 3]], Some(&[1.0, 1.0, 1.0]), EdgeRules::MULTIGRAPH,
+/// )?;
 /// let mut solver = PcstSolver::new();
 /// let mut out = PcstSolution::default();
 /// for prizes in [[5.0, 0.0, 0.0, 5.0], [0.1, 0.0, 0.0, 5.0]] {
-///     solver.solve_into(&edges, &prizes, &costs, &PcstValidParams::default(), &mut out).unwrap();
+///     solver.solve_into(&graph, &prizes, &PcstValidParams::default(), &mut out)?;
 /// }
 /// assert_eq!(out.nodes, vec![3]);
+/// # Ok::<(), graphsparse_pcst::PcstError>(())
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct PcstSolver {
@@ -159,6 +165,21 @@ pub struct PcstSolver {
     dfs_stack: Vec<(bool, u32)>,
 }
 
+/// Checks that every prize is finite and `>= 0` (in index order) and returns their sum.
+pub(crate) fn check_prizes(prizes: &[f64]) -> Result<f64> {
+    let mut total = 0.0;
+    for (index, &value) in prizes.iter().enumerate() {
+        if !value.is_finite() {
+            return Err(PcstError::NonFinitePrize { index, value });
+        }
+        if value < 0.0 {
+            return Err(PcstError::NegativePrize { index, value });
+        }
+        total += value;
+    }
+    Ok(total)
+}
+
 impl PcstSolver {
     /// A solver with empty buffers.
     pub fn new() -> Self {
@@ -171,47 +192,66 @@ impl PcstSolver {
     /// As [`solve_into`](Self::solve_into).
     pub fn solve(
         &mut self,
-        edges: &[[usize; 2]],
+        graph: &WeightedGraph,
         prizes: &[f64],
-        costs: &[f64],
         params: &PcstValidParams,
     ) -> Result<PcstSolution> {
         let mut out = PcstSolution::default();
-        self.solve_into(edges, prizes, costs, params, &mut out)?;
+        self.solve_into(graph, prizes, params, &mut out)?;
         Ok(out)
     }
 
-    /// Solves the prize-collecting Steiner forest problem, writing into `out` (its vectors
-    /// are cleared and reused).
+    /// Solves the prize-collecting Steiner forest problem on `graph` (its weights are the edge
+    /// costs), writing into `out` (its vectors are cleared and reused).
     ///
     /// # Arguments
-    /// * `edges` — `m` undirected edges `[u, v]` over nodes `0..n`; self-loops and parallel
-    ///   edges are allowed (a self-loop is never output).
-    /// * `prizes` — `n` node prizes, finite and `>= 0`; `n = prizes.len()`.
-    /// * `costs` — `m` edge costs, finite and `>= 0`.
+    /// * `graph` — `m` undirected edges over nodes `0..n` with costs `>= 0`; build it with
+    ///   [`EdgeRules::MULTIGRAPH`](graphsparse_graph::EdgeRules::MULTIGRAPH) for `pcst_fast`'s
+    ///   input (self-loops and parallel edges kept; a self-loop is never output).
+    /// * `prizes` — `n` node prizes, finite and `>= 0`.
     /// * `params` — root, number of trees, pruning and merge tolerance.
     ///
     /// # Returns
-    /// `out.nodes` and `out.edges` exactly as `pcst_fast` returns them (same order).
+    /// `out.nodes` and `out.edges` exactly as `pcst_fast` returns them (same order); edge ids
+    /// index [`WeightedGraph::edges`].
     ///
     /// # Errors
-    /// [`PcstError`] for negative or non-finite prizes or costs (checked in index order, the
-    /// prizes first), an out-of-range endpoint, a length mismatch, a root out of range or
-    /// with `num_clusters != 1`, an invalid `eps`, or inputs too large.
+    /// [`PcstError`] for prizes of the wrong length, negative or non-finite prizes (in index
+    /// order), a root out of range, or inputs too large.
     ///
     /// # Complexity
     /// O((n + m) log n) expected time; O(n + m) memory, all of it kept for the next call.
     pub fn solve_into(
         &mut self,
-        edges: &[[usize; 2]],
+        graph: &WeightedGraph,
         prizes: &[f64],
-        costs: &[f64],
+        params: &PcstValidParams,
+        out: &mut PcstSolution,
+    ) -> Result<()> {
+        self.solve_scaled_into(graph, prizes, 1.0, params, out)
+    }
+
+    /// [`solve_into`](Self::solve_into) with every edge cost multiplied by `cost_scale`
+    /// (`λ c_e`, as the head/tail projections' binary search over `λ` asks): no copy of the
+    /// graph per run.
+    ///
+    /// # Errors
+    /// As [`solve_into`](Self::solve_into); [`PcstError::Overflow`] also when a scaled cost
+    /// is not finite.
+    ///
+    /// # Complexity
+    /// As [`solve_into`](Self::solve_into).
+    pub fn solve_scaled_into(
+        &mut self,
+        graph: &WeightedGraph,
+        prizes: &[f64],
+        cost_scale: f64,
         params: &PcstValidParams,
         out: &mut PcstSolution,
     ) -> Result<()> {
         out.nodes.clear();
         out.edges.clear();
-        self.validate(edges, prizes, costs, params)?;
+        self.validate(graph, prizes, cost_scale, params)?;
         self.grow(prizes, params);
         self.mark_good(prizes.len(), params.root());
         match params.pruning() {
@@ -243,15 +283,16 @@ impl PcstSolver {
         Ok(())
     }
 
-    /// Checks the input (prizes first, then edges in order) and fills the edge records.
+    /// Checks the input (prizes first) and fills the edge records with the scaled costs.
     fn validate(
         &mut self,
-        edges: &[[usize; 2]],
+        graph: &WeightedGraph,
         prizes: &[f64],
-        costs: &[f64],
+        cost_scale: f64,
         params: &PcstValidParams,
     ) -> Result<()> {
-        let n = prizes.len();
+        let n = graph.n_vertices();
+        check_len("prizes", prizes.len(), n)?;
         if n > MAX_SIZE {
             return Err(PcstError::TooLarge {
                 what: "nodes",
@@ -259,17 +300,11 @@ impl PcstSolver {
                 max: MAX_SIZE,
             });
         }
-        if edges.len() > MAX_SIZE {
+        if graph.n_edges() > MAX_SIZE {
             return Err(PcstError::TooLarge {
                 what: "edges",
-                value: edges.len(),
+                value: graph.n_edges(),
                 max: MAX_SIZE,
-            });
-        }
-        if costs.len() != edges.len() {
-            return Err(PcstError::LengthMismatch {
-                edges: edges.len(),
-                costs: costs.len(),
             });
         }
         if let Some(root) = params.root()
@@ -277,40 +312,16 @@ impl PcstSolver {
         {
             return Err(PcstError::RootOutOfRange { root, n_nodes: n });
         }
-        let mut total = 0.0;
-        for (index, &value) in prizes.iter().enumerate() {
-            if !value.is_finite() {
-                return Err(PcstError::NonFinitePrize { index, value });
-            }
-            if value < 0.0 {
-                return Err(PcstError::NegativePrize { index, value });
-            }
-            total += value;
-        }
+        let mut total = check_prizes(prizes)?;
         self.edges.clear();
-        self.edges.reserve(edges.len());
-        for (index, (&[u, v], &value)) in edges.iter().zip(costs).enumerate() {
-            for endpoint in [u, v] {
-                if endpoint >= n {
-                    return Err(PcstError::EndpointOutOfRange {
-                        edge: index,
-                        pair: [u, v],
-                        endpoint,
-                        n_nodes: n,
-                    });
-                }
-            }
-            if !value.is_finite() {
-                return Err(PcstError::NonFiniteCost { index, value });
-            }
-            if value < 0.0 {
-                return Err(PcstError::NegativeCost { index, value });
-            }
-            total += value;
+        self.edges.reserve(graph.n_edges());
+        for (&ends, &w) in graph.edges().iter().zip(graph.weights()) {
+            let cost = cost_scale * w;
+            total += cost;
             self.edges.push(EdgeState {
-                cost: value,
+                cost,
                 tau: [0.0; 2],
-                ends: [u as u32, v as u32],
+                ends,
             });
         }
         if !(total * 4.0).is_finite() {

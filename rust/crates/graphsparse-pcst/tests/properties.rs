@@ -1,6 +1,7 @@
 //! Property tests (spec checklist items 3, 5 and 6) on random multigraphs with many ties.
 
-use graphsparse_pcst::{PcstParams, PcstSolution, PcstSolver, Pruning, solve_pcst};
+use graphsparse_graph::{EdgeRules, WeightedGraph};
+use graphsparse_pcst::{Check, PcstParams, PcstSolution, PcstSolver, Pruning, solve_pcst};
 use proptest::prelude::*;
 
 #[derive(Clone, Debug)]
@@ -163,7 +164,10 @@ proptest! {
         for inst in [&a, &b, &a] {
             for pruning in [Pruning::None, Pruning::Gw, Pruning::Strong] {
                 let params = PcstParams::new().root(inst.root).num_clusters(inst.g).pruning(pruning).eps(1e-6).check().unwrap();
-                solver.solve_into(&inst.edges, &inst.prizes, &inst.costs, &params, &mut out).unwrap();
+                let graph = WeightedGraph::from_edges(
+                    inst.prizes.len(), &inst.edges, Some(&inst.costs), EdgeRules::MULTIGRAPH,
+                ).unwrap();
+                solver.solve_into(&graph, &inst.prizes, &params, &mut out).unwrap();
                 prop_assert_eq!(&out, &solve(inst, pruning));
             }
         }

@@ -4,8 +4,12 @@
 //! against `pcst_fast` 1.0.10; the cases the spec leaves out (some pruning modes) are golden
 //! values from `pcst_fast` (`pcst-fast2` 1.1.0) and agree with the spec wherever it states them.
 
+use graphsparse_base::InputError;
+use graphsparse_graph::{EdgeRules, WeightedGraph, WeightedGraphError};
 use graphsparse_pcst::grid_edges;
-use graphsparse_pcst::{PcstError, PcstParams, PcstSolver, PcstValidParams, Pruning, solve_pcst};
+use graphsparse_pcst::{
+    Check, PcstError, PcstParams, PcstSolver, PcstValidParams, Pruning, solve_pcst,
+};
 
 /// A pruning mode (by its name) and the nodes and edges it must output.
 type Case<'a> = (&'a str, &'a [usize], &'a [usize]);
@@ -258,16 +262,17 @@ fn example_11_errors() {
     ));
     assert!(matches!(
         solve_pcst(&[[0, 1]], &[1.0, 1.0], &[-1.0], &p),
-        Err(PcstError::NegativeCost { index: 0, .. })
+        Err(PcstError::Graph(WeightedGraphError::InvalidWeight { arg: "costs", index: 0, value }))
+            if value < 0.0
     ));
     assert!(matches!(
         solve_pcst(&[[0, 2]], &[1.0, 1.0], &[1.0], &p),
-        Err(PcstError::EndpointOutOfRange {
+        Err(PcstError::Graph(WeightedGraphError::EndpointOutOfRange {
             edge: 0,
             endpoint: 2,
-            n_nodes: 2,
+            n_vertices: 2,
             ..
-        })
+        }))
     ));
     // prizes are checked before edges, edges in index order
     assert!(matches!(
@@ -276,7 +281,8 @@ fn example_11_errors() {
     ));
     assert!(matches!(
         solve_pcst(&[[0, 1], [0, 5]], &[1.0, 2.0], &[-1.0, 1.0], &p),
-        Err(PcstError::NegativeCost { index: 0, .. })
+        Err(PcstError::Graph(WeightedGraphError::InvalidWeight { index: 0, value, .. }))
+            if value < 0.0
     ));
 }
 
@@ -294,11 +300,16 @@ fn errors_beyond_pcst_fast() {
     ));
     assert!(matches!(
         solve_pcst(&e, &[1.0, 1.0], &[f64::NAN], &p),
-        Err(PcstError::NonFiniteCost { index: 0, .. })
+        Err(PcstError::Graph(WeightedGraphError::InvalidWeight { index: 0, value, .. }))
+            if value.is_nan()
     ));
     assert!(matches!(
         solve_pcst(&e, &[1.0, 1.0], &[1.0, 2.0], &p),
-        Err(PcstError::LengthMismatch { edges: 1, costs: 2 })
+        Err(PcstError::Graph(WeightedGraphError::WeightsLength {
+            arg: "costs",
+            expected: 1,
+            got: 2
+        }))
     ));
     assert!(matches!(
         solve_pcst(&e, &[f64::MAX, f64::MAX], &[1.0], &p),
@@ -324,7 +335,7 @@ fn errors_beyond_pcst_fast() {
     for eps in [-1e-6, f64::NAN, f64::INFINITY] {
         assert!(matches!(
             p.clone().into_params().eps(eps).check(),
-            Err(PcstError::InvalidEps(_))
+            Err(PcstError::Input(InputError::OutOfRange { arg: "eps", .. }))
         ));
     }
     for bad in ["GW", "Strong", "", "gw "] {
@@ -399,8 +410,15 @@ fn solver_reuse_matches_fresh_solves() {
                     .root(root)
                     .check()
                     .unwrap();
+                let graph = WeightedGraph::from_edges(
+                    prizes.len(),
+                    edges,
+                    Some(costs),
+                    EdgeRules::MULTIGRAPH,
+                )
+                .unwrap();
                 solver
-                    .solve_into(edges, prizes, costs, &params, &mut out)
+                    .solve_into(&graph, prizes, &params, &mut out)
                     .unwrap();
                 assert_eq!(out, solve_pcst(edges, prizes, costs, &params).unwrap());
             }

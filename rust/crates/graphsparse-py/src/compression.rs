@@ -3,9 +3,10 @@
 
 use std::sync::Arc;
 
+use graphsparse::base::{Check, Parallel};
 use graphsparse::ot::{
     Coarsening, CostRule, Directed, Method, OtGraph, OtcParams, OtcValidParams, StepMode,
-    TargetSize, TransportParams, WlParams, WlVocabulary, compress_collection, degree_prior,
+    TargetSize, TransportValidParams, WlParams, WlVocabulary, compress_collection, degree_prior,
     solve_otc, solve_transport, wl_subtree_features,
 };
 use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2};
@@ -53,7 +54,7 @@ fn ot_distance(
     let (a, b) = (rho0.as_slice()?, rho1.as_slice()?);
     let g = graph(a.len(), &edges, &costs, Some(directed.as_slice()?))?;
     let out = run(py, Exec::Thread, None, |ctl| {
-        solve_transport(&g, a, b, &TransportParams::default(), ctl)
+        solve_transport(&g, a, b, &TransportValidParams::default(), ctl)
     })?
     .map_err(PyGsErr::from)?;
     if out.truncation.is_some() {
@@ -211,14 +212,19 @@ fn ot_compress<'py>(
     Ok(d)
 }
 
-fn csr<'py>(py: Python<'py>, x: graphsparse::ot::CsrMatrix) -> PyResult<Bound<'py, PyTuple>> {
-    let indptr: Vec<i64> = x.indptr.iter().map(|&p| p as i64).collect();
-    let indices: Vec<i64> = x.indices.iter().map(|&c| i64::from(c)).collect();
+fn csr<'py>(
+    py: Python<'py>,
+    x: graphsparse::ot::CsrMatrix<'static>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let n_cols = x.n_cols();
+    let (indptr, indices, data) = x.into_vecs();
+    let indptr: Vec<i64> = indptr.iter().map(|&p| p as i64).collect();
+    let indices: Vec<i64> = indices.iter().map(|&c| i64::from(c)).collect();
     (
         indptr.into_pyarray(py),
         indices.into_pyarray(py),
-        x.data.into_pyarray(py),
-        x.n_cols,
+        data.into_pyarray(py),
+        n_cols,
     )
         .into_pyobject(py)
 }
@@ -235,7 +241,7 @@ fn wl_fit_transform<'py>(
 ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyTuple>)> {
     let p = WlParams::new()
         .n_iter(n_iter)
-        .parallel(true)
+        .parallel(Parallel::Auto)
         .check()
         .map_err(PyGsErr::from)?;
     let n_threads = threads(py, n_threads)?;
@@ -287,7 +293,7 @@ fn wl_transform<'py>(
     let n_threads = threads(py, n_threads)?;
     let db = Arc::clone(&db.0);
     let (x, truncation) = run(py, Exec::Pool(n_threads), progress, |ctl| {
-        vocab.transform(&db, n_threads > 1, ctl)
+        vocab.transform(&db, Parallel::from(n_threads > 1), ctl)
     })?;
     if truncation.is_some() {
         return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err("cancelled"));

@@ -72,11 +72,33 @@ impl From<graphsparse::gspan::GspanError> for PyGsErr {
     }
 }
 
+impl From<graphsparse::graph::WeightedGraphError> for PyGsErr {
+    fn from(err: graphsparse::graph::WeightedGraphError) -> Self {
+        use graphsparse::graph::WeightedGraphError as E;
+        Self(match err {
+            // the weights' length or a matrix's non-finite entry: a bad argument
+            E::Input(_) | E::WeightsLength { .. } => bad_param(err.to_string()),
+            _ => bad_graph(err.to_string()),
+        })
+    }
+}
+
+impl From<graphsparse::pcst::projection::ProjectionError> for PyGsErr {
+    fn from(err: graphsparse::pcst::projection::ProjectionError) -> Self {
+        use graphsparse::pcst::projection::ProjectionError as E;
+        match err {
+            E::Pcst(e) => Self::from(e),
+            _ => Self(bad_param(err.to_string())),
+        }
+    }
+}
+
 impl From<graphsparse::pcst::PcstError> for PyGsErr {
     fn from(err: graphsparse::pcst::PcstError) -> Self {
         use graphsparse::pcst::PcstError as E;
         Self(match err {
-            E::EndpointOutOfRange { .. } | E::TooLarge { .. } => bad_graph(err.to_string()),
+            E::Graph(g) => return Self::from(g),
+            E::TooLarge { .. } => bad_graph(err.to_string()),
             // Python spelling of the choices (the Rust message quotes them Rust-style)
             E::UnknownPruning(name) => bad_param(format!(
                 "pruning must be one of 'none', 'simple', 'gw', 'strong' (case-sensitive); \
@@ -96,10 +118,11 @@ impl From<graphsparse::proj::ProjError> for PyGsErr {
 impl From<graphsparse::online::OnlineError> for PyGsErr {
     fn from(err: graphsparse::online::OnlineError) -> Self {
         use graphsparse::online::OnlineError as E;
-        Self(match err {
-            E::EdgeOutOfRange { .. } => bad_graph(err.to_string()),
-            _ => bad_param(err.to_string()),
-        })
+        match err {
+            E::Graph(g) => Self::from(g),
+            E::Projection(p) => Self::from(p),
+            _ => Self(bad_param(err.to_string())),
+        }
     }
 }
 
@@ -115,13 +138,17 @@ impl From<graphsparse::subgraph::SubgraphError> for PyGsErr {
 
 impl From<graphsparse::recovery::RecoveryError> for PyGsErr {
     fn from(err: graphsparse::recovery::RecoveryError) -> Self {
+        use graphsparse::graph::WeightedGraphError as G;
         use graphsparse::recovery::RecoveryError as E;
         Self(match err {
-            E::EdgeOutOfRange { .. }
-            | E::SelfLoop { .. }
-            | E::DuplicateEdge { .. }
-            | E::InvalidWeight { .. }
-            | E::GraphSizeMismatch { .. } => bad_graph(err.to_string()),
+            // a length, a non-finite entry or a malformed design matrix `L`: a bad argument
+            E::Graph(
+                G::Input(_) | G::WeightsLength { .. } | G::InvalidSparse { name: "matrix", .. },
+            ) => bad_param(err.to_string()),
+            E::Graph(_) | E::InvalidWeight { .. } | E::GraphSizeMismatch { .. } => {
+                bad_graph(err.to_string())
+            }
+            E::Projection(p) => return Self::from(p),
             _ => bad_param(err.to_string()),
         })
     }
@@ -131,8 +158,8 @@ impl From<graphsparse::ot::OtError> for PyGsErr {
     fn from(err: graphsparse::ot::OtError) -> Self {
         use graphsparse::ot::OtError as E;
         match err {
+            E::Database(g) => Self::from(g),
             E::Graph(g) => Self::from(g),
-            E::VertexOutOfRange { .. } => Self(bad_graph(err.to_string())),
             _ => Self(bad_param(err.to_string())),
         }
     }

@@ -1,8 +1,8 @@
 //! Online learners and WGM head/tail projections (`graphsparse.online`).
 
 use graphsparse::online::{
-    Fallback, GraphProjection, GraphProjectionParams, Groups, LearnerParams, Loss, Method,
-    OnlineError, OnlineState, ProjectionParams, SupportProjection, head_sparsity,
+    Check, EdgeRules, Fallback, GraphProjection, GraphProjectionParams, Groups, LearnerParams,
+    Loss, Method, OnlineError, OnlineState, SupportProjection, WeightedGraph, head_sparsity,
 };
 use numpy::{
     IntoPyArray, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods,
@@ -41,22 +41,21 @@ fn graph_projection<'py>(
     let s = a
         .sparsity
         .map_or_else(|| head_sparsity(w.len()), Count::usize);
-    let params = GraphProjectionParams {
-        sparsity: s,
-        head_sparsity: Some(s),
-        ratio: a.ratio.0,
-        search: ProjectionParams {
-            num_clusters: a.num_clusters.usize(),
-            max_iter: a.max_iter.usize(),
-            fallback: a.fallback.0,
-            eps: a.eps.0,
-        },
-    };
+    let params = GraphProjectionParams::new(s)
+        .head_sparsity(Some(s))
+        .ratio(a.ratio.0)
+        .num_clusters(a.num_clusters.usize())
+        .max_iter(a.max_iter.usize())
+        .fallback(a.fallback.0)
+        .eps(a.eps.0);
     let edges = edge_list(&edges)?;
     let costs = costs.as_slice()?;
     let out = py
         .detach(|| {
-            let mut proj = GraphProjection::new(w.len(), &edges, costs, &params)?;
+            let params = params.check()?;
+            let graph =
+                WeightedGraph::from_edges(w.len(), &edges, Some(costs), EdgeRules::MULTIGRAPH)?;
+            let mut proj = GraphProjection::new(graph, &params)?;
             let mut support = Vec::new();
             proj.tail_into(w, &mut support)?;
             Ok::<_, OnlineError>(proj.last_tail().clone())
@@ -84,17 +83,12 @@ struct GraphArgs {
 
 impl GraphArgs {
     fn params(&self) -> GraphProjectionParams {
-        GraphProjectionParams {
-            sparsity: self.sparsity.usize(),
-            head_sparsity: self.head_sparsity.map(Count::usize),
-            ratio: self.ratio.0,
-            search: ProjectionParams {
-                num_clusters: self.num_clusters.usize(),
-                max_iter: self.max_iter.usize(),
-                fallback: self.fallback.0,
-                ..ProjectionParams::default()
-            },
-        }
+        GraphProjectionParams::new(self.sparsity.usize())
+            .head_sparsity(self.head_sparsity.map(Count::usize))
+            .ratio(self.ratio.0)
+            .num_clusters(self.num_clusters.usize())
+            .max_iter(self.max_iter.usize())
+            .fallback(self.fallback.0)
     }
 }
 
@@ -116,7 +110,7 @@ impl<'py> FromPyObject<'_, 'py> for FallbackArg {
     }
 }
 
-/// `"logistic"` or `"least_squares"`.
+/// `"logistic"` or `"least_squares"` (the squared loss).
 struct LossArg(Loss);
 
 impl<'py> FromPyObject<'_, 'py> for LossArg {
@@ -125,7 +119,7 @@ impl<'py> FromPyObject<'_, 'py> for LossArg {
     fn extract(obj: Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
         match obj.extract::<&str>().ok() {
             Some("logistic") => Ok(Self(Loss::Logistic)),
-            Some("least_squares") => Ok(Self(Loss::LeastSquares)),
+            Some("least_squares") => Ok(Self(Loss::Squared)),
             _ => Err(bad_param(format!(
                 "must be 'logistic' or 'least_squares', got {}",
                 obj.repr()?
@@ -331,7 +325,10 @@ fn online_pass<'py>(
     let edge_list = edges.as_ref().map(edge_list).transpose()?;
     let cost_slice = costs.as_ref().map(|c| c.as_slice()).transpose()?;
     let graph = match (&edge_list, cost_slice) {
-        (Some(e), Some(c)) => Some((e.as_slice(), c)),
+        (Some(e), Some(c)) => Some(
+            WeightedGraph::from_edges(p, e, Some(c), EdgeRules::MULTIGRAPH)
+                .map_err(PyGsErr::from)?,
+        ),
         (None, None) => None,
         _ => return Err(bad_param("edges and costs must be given together")),
     };

@@ -1,6 +1,6 @@
 //! Prize-collecting Steiner forest (`graphsparse.pcst`).
 
-use graphsparse::pcst::{PcstParams, PcstSolver, Pruning};
+use graphsparse::pcst::{Check, PcstParams, Pruning, solve_pcst};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 
@@ -51,7 +51,7 @@ fn pcst<'py>(
     let pairs = edge_list(&edges)?;
     let (prizes, costs) = (prizes.as_slice()?, costs.as_slice()?);
     let sol = py
-        .detach(|| PcstSolver::new().solve(&pairs, prizes, costs, &params))
+        .detach(|| solve_pcst(&pairs, prizes, costs, &params))
         .map_err(PyGsErr::from)?;
     let to_i64 = |v: Vec<usize>| v.into_iter().map(|x| x as i64).collect::<Vec<i64>>();
     Ok((

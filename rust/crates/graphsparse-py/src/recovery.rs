@@ -8,8 +8,8 @@
 
 use graphsparse::base::Budget;
 use graphsparse::recovery::{
-    CsrMatrix, DenseMatrix, IhtMethod, IhtParams, LatentGroups, LinearOperator, Loss, Model,
-    PenaltyForm, Recovery, RecoveryError, RecoveryParams, Solver, WarmStart, WeightedGraph,
+    Check, CsrOperator, DenseMatrix, IhtMethod, IhtParams, LatentGroups, LinearOperator, Loss,
+    Model, PenaltyForm, Recovery, RecoveryError, RecoveryParams, Solver, WarmStart, WeightedGraph,
     lambda_max, penalty, prox_perspective_into,
 };
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
@@ -73,7 +73,7 @@ impl<'py> Design<'py> {
                 data,
                 shape,
             } => {
-                let op = CsrMatrix::new(
+                let op = CsrOperator::new(
                     indptr.as_slice()?,
                     indices.as_slice()?,
                     data.as_slice()?,

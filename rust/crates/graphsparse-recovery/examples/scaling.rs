@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use graphsparse_base::RunControl;
 use graphsparse_recovery::{
-    CsrMatrix, DenseMatrix, Loss, Model, Parallel, RecoveryParams, Solver, WeightedGraph,
+    Check, CsrOperator, DenseMatrix, Loss, Model, Parallel, RecoveryParams, Solver, WeightedGraph,
     lambda_max,
 };
 
@@ -115,7 +115,7 @@ fn per_iteration(sides: &[usize]) {
         let j = n / 2;
         let mut rng = Rng(3);
         let s = sparse(j, n, 4, &mut rng);
-        let l = CsrMatrix::new(&s.ptr, &s.idx, &s.val, j, n).expect("valid matrix");
+        let l = CsrOperator::new(&s.ptr, &s.idx, &s.val, j, n).expect("valid matrix");
         let graph = WeightedGraph::new(n, &grid_edges(side, side), None).expect("valid graph");
         let y: Vec<f64> = (0..j).map(|_| rng.normal()).collect();
         for (label, par) in [("serial", Parallel::Serial), ("auto", Parallel::Auto)] {
@@ -148,7 +148,7 @@ fn big_solve() {
     let j = n / 2;
     let mut rng = Rng(11);
     let s = sparse(j, n, 4, &mut rng);
-    let l = CsrMatrix::new(&s.ptr, &s.idx, &s.val, j, n).expect("valid matrix");
+    let l = CsrOperator::new(&s.ptr, &s.idx, &s.val, j, n).expect("valid matrix");
     let graph = WeightedGraph::new(n, &grid_edges(side, side), None).expect("valid graph");
     // a signal on a 100 x 100 block of the grid
     let mut x = vec![0.0; n];

@@ -5,18 +5,19 @@
 //! vertex → latent-slot index (fixed order, parallel over vertices) and `Pᵀ u = u[member]`.
 //! The duplicated design `L P` is never formed.
 
-use graphsparse_proj::Parallel;
+use graphsparse_base::Parallel;
 
-use crate::error::{RecoveryError, Result, check_len};
+use crate::error::{RecoveryError, Result};
 use crate::graph::{MAX_GRAPH_SIZE, WeightedGraph};
 use crate::operator::LinearOperator;
 use crate::par::for_chunks;
+use graphsparse_base::check_len;
 
 /// Groups of vertices with their weights `d_g`, laid out for the latent group lasso.
 ///
 /// # Example
 /// ```
-/// use graphsparse_recovery::{LatentGroups, WeightedGraph};
+/// use graphsparse_recovery::{Check, LatentGroups, WeightedGraph};
 /// let g = WeightedGraph::new(3, &[[0, 1], [1, 2]], None)?;
 /// let groups = LatentGroups::neighbourhoods(&g)?;
 /// assert_eq!(groups.n_groups(), 3);
@@ -51,7 +52,7 @@ impl LatentGroups {
     /// # Errors
     /// [`RecoveryError::InvalidGroups`] for an empty group, a repeated or out-of-range
     /// vertex; [`RecoveryError::InvalidParameter`] for a bad weight;
-    /// [`RecoveryError::LengthMismatch`] for weights vs groups; [`RecoveryError::TooLarge`].
+    /// [`RecoveryError::Input`] for weights vs groups; [`RecoveryError::TooLarge`].
     ///
     /// # Complexity
     /// O(N + M).
@@ -154,15 +155,16 @@ impl LatentGroups {
     /// # Complexity
     /// O(N + m).
     pub fn neighbourhoods(graph: &WeightedGraph) -> Result<Self> {
-        let n = graph.n_nodes();
-        let mut adj: Vec<Vec<usize>> = (0..n).map(|i| vec![i]).collect();
-        for &[u, v] in graph.edges() {
-            adj[u as usize].push(v as usize);
-            adj[v as usize].push(u as usize);
-        }
-        for a in &mut adj {
-            a.sort_unstable();
-        }
+        let n = graph.n_vertices();
+        let adj: Vec<Vec<usize>> = (0..n)
+            .map(|i| {
+                let mut a: Vec<usize> = std::iter::once(i)
+                    .chain(graph.neighbors(i).iter().map(|&v| v as usize))
+                    .collect();
+                a.sort_unstable();
+                a
+            })
+            .collect();
         Self::new(n, &adj, None)
     }
 
@@ -179,7 +181,7 @@ impl LatentGroups {
             .iter()
             .map(|&[u, v]| vec![u as usize, v as usize])
             .collect();
-        Self::new(graph.n_nodes(), &groups, None)
+        Self::new(graph.n_vertices(), &groups, None)
     }
 
     /// Number of variables `N`.
@@ -226,7 +228,7 @@ impl LatentGroups {
     /// `x = P v`: the sum of each vertex's latent copies.
     ///
     /// # Errors
-    /// [`RecoveryError::LengthMismatch`].
+    /// [`RecoveryError::Input`].
     ///
     /// # Complexity
     /// O(N + M).

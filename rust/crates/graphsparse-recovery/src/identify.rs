@@ -1,8 +1,11 @@
 //! The subgraphs a solution identifies (spec §3.9): the edges along which `σ` does not jump,
 //! and the connected pieces of the support they form (the paper's `G*`).
 
-use crate::error::{Result, check_finite, check_len, check_nonnegative};
-use crate::graph::{WeightedGraph, label_components};
+use crate::error::Result;
+use graphsparse_base::{check_finite, check_len, check_nonnegative};
+use graphsparse_graph::EdgeRules;
+
+use crate::graph::WeightedGraph;
 
 /// The structure read off a solution `(x̂, σ)` of model (6).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,15 +30,14 @@ pub struct Subgraphs {
 /// The [`Subgraphs`]; no components when `x̂ = 0`.
 ///
 /// # Errors
-/// [`crate::RecoveryError::LengthMismatch`], [`crate::RecoveryError::NonFinite`],
-/// [`crate::RecoveryError::InvalidParameter`] for `tol`.
+/// [`crate::RecoveryError::Input`] for a length, a non-finite entry or a bad `tol`.
 ///
 /// # Complexity
 /// O(N + m).
 ///
 /// # Example
 /// ```
-/// use graphsparse_recovery::{WeightedGraph, identified_subgraphs};
+/// use graphsparse_recovery::{Check, WeightedGraph, identified_subgraphs};
 /// // a path 0-1-2-3-4; σ is flat on {0, 1} and on {3, 4}, and jumps around vertex 2
 /// let g = WeightedGraph::new(5, &[[0, 1], [1, 2], [2, 3], [3, 4]], None)?;
 /// let s = identified_subgraphs(&g, &[1.0, -1.0, 0.0, 2.0, 2.0], &[1.0, 1.0, 0.0, 2.0, 2.0], 1e-6)?;
@@ -49,7 +51,7 @@ pub fn identified_subgraphs(
     sigma: &[f64],
     tol: f64,
 ) -> Result<Subgraphs> {
-    let n = graph.n_nodes();
+    let n = graph.n_vertices();
     check_len("x", x.len(), n)?;
     check_len("sigma", sigma.len(), n)?;
     check_finite("x", x)?;
@@ -64,9 +66,10 @@ pub fn identified_subgraphs(
         .filter(|(_, [u, v])| (sigma[*u as usize] - sigma[*v as usize]).abs() <= limit)
         .map(|(e, _)| e)
         .collect();
-    let ends = kept_edges.iter().map(|&e| graph.edges()[e]);
-    let (label, sizes) = label_components(n, ends)?;
-    let mut slot = vec![usize::MAX; sizes.len()];
+    let ends: Vec<[u32; 2]> = kept_edges.iter().map(|&e| graph.edges()[e]).collect();
+    let kept = WeightedGraph::from_edges(n, &ends, None, EdgeRules::MULTIGRAPH)?;
+    let label = kept.components();
+    let mut slot = vec![usize::MAX; kept.n_components()];
     let mut components: Vec<Vec<usize>> = Vec::new();
     // vertices in increasing order: components come out ordered by smallest support vertex,
     // then re-sorted by smallest vertex overall

@@ -1,6 +1,6 @@
 //! Non-convex graph-structured recovery: Graph-IHT and Graph-CoSaMP (Hegde, Indyk & Schmidt,
 //! "A nearly-linear time framework for graph-structured sparsity", ICML 2015), with the head
-//! and tail projections of the weighted graph model from `graphsparse-online`
+//! and tail projections of the weighted graph model from `graphsparse-pcst`
 //! ([`GraphProjection`], a binary search over prize-collecting Steiner forests).
 //!
 //! Least squares `½‖y − L x‖²` over `x` supported on a forest of `g` trees with about `s`
@@ -14,19 +14,17 @@
 //!
 //! Both stop when `‖x_new − x‖ ≤ tol·‖x_new‖` or the support and residual stop changing.
 
+use graphsparse_base::Check;
+use graphsparse_base::Parallel;
 use graphsparse_base::{Budget, RunControl, Truncation};
-use graphsparse_online::{
-    GraphProjection, GraphProjectionParams, ProjectionParams, SupportProjection,
-};
-use graphsparse_proj::Parallel;
+use graphsparse_graph::EdgeRules;
+use graphsparse_pcst::projection::{GraphProjection, GraphProjectionParams, SupportProjection};
 
-use crate::error::{
-    RecoveryError, Result, check_at_least_one, check_len, check_nonnegative, check_positive,
-    invalid,
-};
+use crate::error::{RecoveryError, Result, invalid};
 use crate::graph::WeightedGraph;
 use crate::operator::LinearOperator;
 use crate::params::OpCounts;
+use graphsparse_base::{check_at_least_one, check_len, check_nonnegative, check_positive};
 
 /// The iteration of [`IhtParams`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -42,7 +40,7 @@ pub enum IhtMethod {
 ///
 /// # Example
 /// ```
-/// use graphsparse_recovery::{IhtMethod, IhtParams};
+/// use graphsparse_recovery::{Check, IhtMethod, IhtParams};
 /// let p = IhtParams::new(10).method(IhtMethod::Cosamp).max_iter(50).check()?;
 /// assert!(IhtParams::new(0).check().is_err());
 /// # Ok::<(), graphsparse_recovery::RecoveryError>(())
@@ -134,14 +132,19 @@ impl IhtParams {
         /// Parallelism of the operator products.
         parallel: Parallel => parallel,
     }
+}
+
+impl Check for IhtParams {
+    type Checked = IhtValidParams;
+    type Error = RecoveryError;
 
     /// Validates the settings (the sparsity against `N` is checked at solve time).
     ///
     /// # Errors
-    /// [`RecoveryError::InvalidParameter`] for `s = 0`, a zero head sparsity, a negative or
+    /// [`RecoveryError::Input`] for `s = 0`, a zero head sparsity, a negative or
     /// non-finite ratio, zero trees, runs, iterations or CGLS steps, `tol ≤ 0`, or a
     /// non-positive step.
-    pub fn check(self) -> Result<IhtValidParams> {
+    fn check(self) -> Result<IhtValidParams> {
         check_at_least_one("sparsity", self.sparsity)?;
         if let Some(s_h) = self.head_sparsity {
             check_at_least_one("head_sparsity", s_h)?;
@@ -181,9 +184,9 @@ impl IhtValidParams {
     /// The [`IhtResult`].
     ///
     /// # Errors
-    /// [`RecoveryError::LengthMismatch`], [`RecoveryError::NonFinite`],
+    /// [`RecoveryError::Input`] (lengths, non-finite values),
     /// [`RecoveryError::GraphSizeMismatch`], [`RecoveryError::InvalidParameter`] for a
-    /// sparsity above `N`, [`RecoveryError::Projection`] for bad costs.
+    /// sparsity above `N`, [`RecoveryError::Graph`] for bad costs.
     ///
     /// # Complexity
     /// Per iteration a few products with `L`/`Lᵀ` (IHT: 3; CoSaMP: 3 + 2 per CGLS step) and
@@ -192,8 +195,8 @@ impl IhtValidParams {
     /// # Example
     /// ```
     /// use graphsparse_base::RunControl;
-    /// use graphsparse_recovery::{Identity, IhtParams, WeightedGraph};
-    /// let g = WeightedGraph::new(5, &[[0, 1], [1, 2], [2, 3], [3, 4]], None)?;
+    /// use graphsparse_recovery::{Check, Identity, IhtParams, WeightedGraph};
+    /// let g = WeightedGraph::new(5, &[[0usize, 1], [1, 2], [2, 3], [3, 4]], None)?;
     /// let y = [0.0, 3.0, 2.0, 0.0, 0.1];
     /// let r = IhtParams::new(2).ratio(0.0).check()?.solve(&Identity(5), &y, &g, None, &RunControl::new())?;
     /// assert_eq!(r.support, vec![1, 2]);
@@ -209,9 +212,9 @@ impl IhtValidParams {
         ctl: &RunControl,
     ) -> Result<IhtResult> {
         let n = op.n_cols();
-        if graph.n_nodes() != n {
+        if graph.n_vertices() != n {
             return Err(RecoveryError::GraphSizeMismatch {
-                n_nodes: graph.n_nodes(),
+                n_nodes: graph.n_vertices(),
                 n_cols: n,
             });
         }
@@ -223,38 +226,22 @@ impl IhtValidParams {
                 p.sparsity,
             ));
         }
-        let edges: Vec<[usize; 2]> = graph
-            .edges()
-            .iter()
-            .map(|&[u, v]| [u as usize, v as usize])
-            .collect();
-        let unit;
-        let costs = match costs {
-            Some(c) => c,
-            None => {
-                unit = vec![1.0; edges.len()];
-                &unit
-            }
-        };
+        // the graph model's costs on G₀'s topology (unit costs by default)
+        let model = WeightedGraph::from_edges(n, graph.edges(), costs, EdgeRules::MULTIGRAPH)?;
         let head = p.head_sparsity.unwrap_or(2 * p.sparsity).min(n);
-        let gp = GraphProjectionParams {
-            sparsity: p.sparsity,
-            head_sparsity: Some(head),
-            ratio: p.ratio,
-            search: ProjectionParams {
-                num_clusters: p.num_clusters,
-                max_iter: p.pcst_runs,
-                ..ProjectionParams::default()
-            },
-        };
-        let mut proj = GraphProjection::new(n, &edges, costs, &gp)
-            .map_err(|e| RecoveryError::Projection(e.to_string()))?;
+        let gp = GraphProjectionParams::new(p.sparsity)
+            .head_sparsity(Some(head))
+            .ratio(p.ratio)
+            .num_clusters(p.num_clusters)
+            .max_iter(p.pcst_runs)
+            .check()?;
+        let mut proj = GraphProjection::new(model, &gp)?;
         let mut r = self.solve_with_projection(op, y, &mut proj, ctl)?;
         r.n_projection_runs = proj.projector().n_pcst_runs();
         Ok(r)
     }
 
-    /// Runs the iteration with any head/tail pair (for example `graphsparse-online`'s
+    /// Runs the iteration with any head/tail pair (for example `graphsparse-pcst`'s
     /// `TopKProjection`, which makes it plain IHT / CoSaMP).
     ///
     /// # Arguments
@@ -266,8 +253,7 @@ impl IhtValidParams {
     /// The [`IhtResult`] (`n_projection_runs` is 0: the caller owns the projection).
     ///
     /// # Errors
-    /// [`RecoveryError::LengthMismatch`], [`RecoveryError::NonFinite`],
-    /// [`RecoveryError::Projection`].
+    /// [`RecoveryError::Input`], [`RecoveryError::Projection`].
     ///
     /// # Complexity
     /// As [`IhtValidParams::solve`].
@@ -275,8 +261,8 @@ impl IhtValidParams {
     /// # Example
     /// ```
     /// use graphsparse_base::RunControl;
-    /// use graphsparse_online::TopKProjection;
-    /// use graphsparse_recovery::{Identity, IhtParams};
+    /// use graphsparse_pcst::projection::TopKProjection;
+    /// use graphsparse_recovery::{Check, Identity, IhtParams};
     /// let mut top = TopKProjection::new(2, 1).unwrap();
     /// let r = IhtParams::new(1).check()?
     ///     .solve_with_projection(&Identity(3), &[0.5, -4.0, 1.0], &mut top, &RunControl::new())?;
@@ -293,9 +279,8 @@ impl IhtValidParams {
         let p = &self.0;
         let (j, n) = (op.n_rows(), op.n_cols());
         check_len("y", y.len(), j)?;
-        crate::error::check_finite("y", y)?;
+        graphsparse_base::check_finite("y", y)?;
         let par = p.parallel;
-        let perr = |e: graphsparse_online::OnlineError| RecoveryError::Projection(e.to_string());
         let mut counts = OpCounts::default();
         let mut x = vec![0.0; n];
         let mut x_new = vec![0.0; n];
@@ -330,7 +315,7 @@ impl IhtValidParams {
                 converged = true;
                 break;
             }
-            proj.head_into(&grad, &mut head).map_err(perr)?;
+            proj.head_into(&grad, &mut head)?;
             match p.method {
                 IhtMethod::Iht => {
                     dir.fill(0.0);
@@ -371,7 +356,7 @@ impl IhtValidParams {
                     )?;
                 }
             }
-            proj.tail_into(&dir, &mut tail).map_err(perr)?;
+            proj.tail_into(&dir, &mut tail)?;
             x_new.fill(0.0);
             for &i in &tail {
                 x_new[i] = dir[i];

@@ -7,11 +7,11 @@
 //! certificate is `v₁ = −(μ₁/γ) r₁` (projected onto `dom f*`) and `v₂ = −(μ₂/γ) r₂`
 //! (spec §3.2), which costs one extra `Lᵀ` and `Dᵀ W` per check.
 
-use graphsparse_base::RunControl;
+use graphsparse_base::{Parallel, RunControl};
 use graphsparse_proj::project_l1_ball_into;
 
 use crate::error::{RecoveryError, Result};
-use crate::graph::WeightedGraph;
+use crate::graph::GraphDifference;
 use crate::loss::Fit;
 use crate::operator::LinearOperator;
 use crate::par::{Reducer, for_chunks, for_chunks2};
@@ -19,149 +19,41 @@ use crate::params::{HistoryEntry, OpCounts, Recovery, RecoveryValidParams, WarmS
 use crate::pdhg::{GapInput, Penalty, STEP_FACTOR, check, load, step_norms, stop_holds};
 use crate::prox::prox_persp;
 
-/// Solves the graph model with Algorithm 1.
+/// Solves the graph model with Algorithm 1: the state is set up once, then stepped, with a
+/// certificate check every `check_every` iterations and at the end.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_kk<Op: LinearOperator + ?Sized>(
     params: &RecoveryValidParams,
     fit: Fit,
     op: &Op,
     y: &[f64],
-    graph: &WeightedGraph,
+    graph: &GraphDifference<'_>,
     alpha: f64,
     lagrangian: bool,
     gamma: Option<f64>,
     warm: Option<&WarmStart>,
     ctl: &RunControl,
 ) -> Result<Recovery> {
-    let par = params.parallel();
-    let lam = params.lam();
-    let (j, n, m) = (op.n_rows(), op.n_cols(), graph.n_edges());
     let pen = Penalty::Graph {
         graph,
         alpha,
         lagrangian,
     };
-    let mut counts = OpCounts::default();
-    let (lnorm, dnorm) = step_norms(params, op, pen, &mut counts)?;
-    let gamma = gamma.unwrap_or(params.step_ratio() / if lnorm > 0.0 { lnorm } else { 1.0 });
-    let mu1 = STEP_FACTOR / (lnorm * lnorm + 1.0).sqrt();
-    let mu2 = STEP_FACTOR / (dnorm * dnorm + 1.0).sqrt();
-
-    let (mut x, mut s) = (vec![0.0; n], vec![0.0; n]);
-    let (mut u, mut r1) = (vec![0.0; j], vec![0.0; j]);
-    let (mut eta, mut r2) = (vec![0.0; m], vec![0.0; m]);
-    if let Some(w) = warm {
-        load("warm_start.x", &w.x, &mut x)?;
-        load("warm_start.sigma", &w.sigma, &mut s)?;
-        load("warm_start.dual_data", &w.dual_data, &mut r1)?;
-        load("warm_start.dual_graph", &w.dual_graph, &mut r2)?;
-        load("warm_start.aux_data", &w.aux_data, &mut u)?;
-        load("warm_start.aux_graph", &w.aux_graph, &mut eta)?;
-        s.iter_mut().for_each(|v| *v = v.max(0.0));
-    }
-    let mut lx = vec![0.0; j];
-    let mut ds = vec![0.0; m];
-    let mut e1 = vec![0.0; j];
-    let mut e2 = vec![0.0; m];
-    let mut ltv = vec![0.0; n];
-    let mut dtv = vec![0.0; n];
-    let mut x_old = vec![0.0; n];
-    let mut s_old = vec![0.0; n];
-    let mut ball = vec![0.0; m];
-    let mut v1 = vec![0.0; j];
-    let mut v2 = vec![0.0; m];
-    let mut red = Reducer::default();
-    let mut comp_sum = Vec::new();
-    let apply_l = |x: &[f64], out: &mut [f64], c: &mut OpCounts| {
-        c.forward += 1;
-        c.work += op.cost();
-        op.apply_into(x, out, par)
-    };
-    let apply_lt = |v: &[f64], out: &mut [f64], c: &mut OpCounts| {
-        c.adjoint += 1;
-        c.work += op.cost();
-        op.apply_adjoint_into(v, out, par)
-    };
-    let apply_d = |s: &[f64], out: &mut [f64], c: &mut OpCounts| {
-        if m > 0 {
-            c.diff += 1;
-            c.work += graph.diff_cost();
-            graph.diff(s, out, par);
-        }
-    };
-    let apply_dt = |v: &[f64], out: &mut [f64], c: &mut OpCounts| {
-        if m > 0 {
-            c.diff_adjoint += 1;
-            c.work += graph.diff_cost();
-            graph.diff_adjoint(v, out, par);
-        } else {
-            out.fill(0.0);
-        }
-    };
-    apply_l(&x, &mut lx, &mut counts)?;
-    apply_d(&s, &mut ds, &mut counts);
-
+    let mut state = Kk::new(params, fit, op, y, pen, gamma, warm)?;
     let meter = params.budget().start(ctl);
-    let (check_every, stop, max_iter) = (params.check_every(), params.stop(), params.max_iter());
+    let (check_every, max_iter) = (params.check_every(), params.max_iter());
     let mut history = Vec::new();
     let mut last: Option<HistoryEntry> = None;
     let mut converged = false;
     let mut it = 0;
-    let (mut pres, mut dres) = (f64::NAN, f64::NAN);
-    let c = gamma * lam;
-    if !(c.is_finite() && c > 0.0) {
-        return Err(crate::error::invalid(
-            "gamma * lambda",
-            "finite and > 0 (rescale lambda or gamma)",
-            c,
-        ));
-    }
     loop {
         let stopping = it >= max_iter || !meter.claim_node();
         let is_check = stopping || (it > 0 && it % check_every == 0);
         if is_check && last.is_none_or(|e| e.iteration != it) && (it > 0 || stopping) {
-            // dual point of the certificate
-            let k1 = -mu1 / gamma;
-            for ((v, &r), &yy) in v1.iter_mut().zip(&r1).zip(y) {
-                *v = fit.project_dual(yy, k1 * r);
-            }
-            let k2 = -mu2 / gamma;
-            // the Lagrangian form's dual block must lie in [−λβ, λβ]
-            let cap = if lagrangian {
-                lam * alpha
-            } else {
-                f64::INFINITY
-            };
-            for (v, &r) in v2.iter_mut().zip(&r2) {
-                *v = (k2 * r).clamp(-cap, cap);
-            }
-            apply_lt(&v1, &mut ltv, &mut counts)?;
-            apply_dt(&v2, &mut dtv, &mut counts);
-            let entry = check(
-                &GapInput {
-                    fit,
-                    y,
-                    lam,
-                    pen,
-                    z: &x,
-                    s: &s,
-                    kz: &lx,
-                    ds: &ds,
-                    v1: &v1,
-                    v2: &v2,
-                    ktv: &ltv,
-                    dtv: &dtv,
-                    par,
-                },
-                &mut red,
-                &mut comp_sum,
-                it,
-                pres,
-                dres,
-            )?;
+            let entry = state.check(it)?;
             ctl.progress().set_value(entry.gap);
             if it > 0 {
-                converged = stop_holds(stop, params.tol(), &entry, [&ltv, &dtv], [&lx, &ds]);
+                converged = state.converged(&entry);
                 if params.record_history() {
                     history.push(entry);
                 }
@@ -175,76 +67,382 @@ pub(crate) fn solve_kk<Op: LinearOperator + ?Sized>(
             break;
         }
         it += 1;
-        x_old.copy_from_slice(&x);
-        s_old.copy_from_slice(&s);
-        // e = r − μ (K z − aux); x̃ = x + μ Kᵀ e; ũ = u − μ e
-        {
-            let (lxr, ur) = (&lx, &u);
-            for_chunks2(par, &mut e1, &mut r1, |off, e, r| {
-                for (i, (ei, ri)) in e.iter_mut().zip(r.iter()).enumerate() {
-                    *ei = ri - mu1 * (lxr[off + i] - ur[off + i]);
-                }
-            });
-            let (dsr, er) = (&ds, &eta);
-            for_chunks2(par, &mut e2, &mut r2, |off, e, r| {
-                for (i, (ei, ri)) in e.iter_mut().zip(r.iter()).enumerate() {
-                    *ei = ri - mu2 * (dsr[off + i] - er[off + i]);
-                }
-            });
+        state.step(it)?;
+        ctl.progress().add_iteration();
+    }
+    let last = last.expect("invariant: the final iterate is always checked");
+    Ok(state.into_recovery(it, converged, last, history, meter.truncation()))
+}
+
+/// `out = L x`, counted.
+fn apply_l<Op: LinearOperator + ?Sized>(
+    op: &Op,
+    par: Parallel,
+    x: &[f64],
+    out: &mut [f64],
+    c: &mut OpCounts,
+) -> Result<()> {
+    c.forward += 1;
+    c.work += op.cost();
+    op.apply_into(x, out, par)
+}
+
+/// `out = Lᵀ v`, counted.
+fn apply_lt<Op: LinearOperator + ?Sized>(
+    op: &Op,
+    par: Parallel,
+    v: &[f64],
+    out: &mut [f64],
+    c: &mut OpCounts,
+) -> Result<()> {
+    c.adjoint += 1;
+    c.work += op.cost();
+    op.apply_adjoint_into(v, out, par)
+}
+
+/// `out = W D σ`, counted (nothing without edges).
+fn apply_d(
+    graph: &GraphDifference<'_>,
+    par: Parallel,
+    s: &[f64],
+    out: &mut [f64],
+    c: &mut OpCounts,
+) {
+    if graph.graph().n_edges() > 0 {
+        c.diff += 1;
+        c.work += graph.diff_cost();
+        graph.diff(s, out, par);
+    }
+}
+
+/// `out = Dᵀ W v`, counted (zeros without edges).
+fn apply_dt(
+    graph: &GraphDifference<'_>,
+    par: Parallel,
+    v: &[f64],
+    out: &mut [f64],
+    c: &mut OpCounts,
+) {
+    if graph.graph().n_edges() > 0 {
+        c.diff_adjoint += 1;
+        c.work += graph.diff_cost();
+        graph.diff_adjoint(v, out, par);
+    } else {
+        out.fill(0.0);
+    }
+}
+
+/// The iterate of Algorithm 1, its products and every buffer (allocated once in
+/// [`Kk::new`]; a step allocates nothing). Notation as in the module docs; `lx = L x`,
+/// `ds = W D σ`, `e1`, `e2` the multiplier residuals of a step, `ltv`, `dtv` the adjoint
+/// products, `v1`, `v2` the dual point of the certificate.
+struct Kk<'a, Op: LinearOperator + ?Sized> {
+    params: &'a RecoveryValidParams,
+    fit: Fit,
+    op: &'a Op,
+    y: &'a [f64],
+    pen: Penalty<'a>,
+    graph: &'a GraphDifference<'a>,
+    alpha: f64,
+    lagrangian: bool,
+    par: Parallel,
+    lam: f64,
+    /// `(J, N, m)`.
+    dims: (usize, usize, usize),
+    lnorm: f64,
+    dnorm: f64,
+    gamma: f64,
+    mu1: f64,
+    mu2: f64,
+    /// `γλ`, the scale of the perspective prox.
+    c: f64,
+    counts: OpCounts,
+    x: Vec<f64>,
+    s: Vec<f64>,
+    u: Vec<f64>,
+    r1: Vec<f64>,
+    eta: Vec<f64>,
+    r2: Vec<f64>,
+    lx: Vec<f64>,
+    ds: Vec<f64>,
+    e1: Vec<f64>,
+    e2: Vec<f64>,
+    ltv: Vec<f64>,
+    dtv: Vec<f64>,
+    x_old: Vec<f64>,
+    s_old: Vec<f64>,
+    ball: Vec<f64>,
+    v1: Vec<f64>,
+    v2: Vec<f64>,
+    red: Reducer,
+    comp_sum: Vec<f64>,
+    pres: f64,
+    dres: f64,
+}
+
+impl<'a, Op: LinearOperator + ?Sized> Kk<'a, Op> {
+    /// Steps from the norms, the starting point (zeros or the warm start), the buffers and
+    /// the first products `L x`, `W D σ`.
+    ///
+    /// # Errors
+    /// [`crate::RecoveryError::InvalidParameter`] when `γλ` is not finite and `> 0`; the norm
+    /// estimates' and warm start's errors.
+    fn new(
+        params: &'a RecoveryValidParams,
+        fit: Fit,
+        op: &'a Op,
+        y: &'a [f64],
+        pen: Penalty<'a>,
+        gamma: Option<f64>,
+        warm: Option<&WarmStart>,
+    ) -> Result<Self> {
+        let Penalty::Graph {
+            graph,
+            alpha,
+            lagrangian,
+        } = pen
+        else {
+            unreachable!("invariant: Algorithm 1 solves the graph model only")
+        };
+        let par = params.parallel();
+        let lam = params.lam();
+        let (j, n, m) = (op.n_rows(), op.n_cols(), graph.graph().n_edges());
+        let mut counts = OpCounts::default();
+        let (lnorm, dnorm) = step_norms(params, op, pen, &mut counts)?;
+        let gamma = gamma.unwrap_or(params.step_ratio() / if lnorm > 0.0 { lnorm } else { 1.0 });
+        let mu1 = STEP_FACTOR / (lnorm * lnorm + 1.0).sqrt();
+        let mu2 = STEP_FACTOR / (dnorm * dnorm + 1.0).sqrt();
+
+        let (mut x, mut s) = (vec![0.0; n], vec![0.0; n]);
+        let (mut u, mut r1) = (vec![0.0; j], vec![0.0; j]);
+        let (mut eta, mut r2) = (vec![0.0; m], vec![0.0; m]);
+        if let Some(w) = warm {
+            load("warm_start.x", &w.x, &mut x)?;
+            load("warm_start.sigma", &w.sigma, &mut s)?;
+            load("warm_start.dual_data", &w.dual_data, &mut r1)?;
+            load("warm_start.dual_graph", &w.dual_graph, &mut r2)?;
+            load("warm_start.aux_data", &w.aux_data, &mut u)?;
+            load("warm_start.aux_graph", &w.aux_graph, &mut eta)?;
+            s.iter_mut().for_each(|v| *v = v.max(0.0));
         }
-        apply_lt(&e1, &mut ltv, &mut counts)?;
-        apply_dt(&e2, &mut dtv, &mut counts);
-        {
-            let (lt, dt) = (&ltv, &dtv);
-            for_chunks2(par, &mut x, &mut s, |off, xc, sc| {
-                for (i, (xi, si)) in xc.iter_mut().zip(sc.iter_mut()).enumerate() {
-                    let q = off + i;
-                    (*xi, *si) = prox_persp(*xi + mu1 * lt[q], *si + mu2 * dt[q], c);
-                }
-            });
+        let mut lx = vec![0.0; j];
+        let mut ds = vec![0.0; m];
+        apply_l(op, par, &x, &mut lx, &mut counts)?;
+        apply_d(graph, par, &s, &mut ds, &mut counts);
+        let c = gamma * lam;
+        if !(c.is_finite() && c > 0.0) {
+            return Err(crate::error::invalid(
+                "gamma * lambda",
+                "finite and > 0 (rescale lambda or gamma)",
+                c,
+            ));
         }
-        counts.prox += n as u64;
-        {
-            let er = &e1;
-            for_chunks(par, &mut u, |off, uc| {
-                for (i, ui) in uc.iter_mut().enumerate() {
-                    let q = off + i;
-                    *ui = fit.prox(y[q], *ui - mu1 * er[q], gamma);
-                }
-            });
+        Ok(Self {
+            params,
+            fit,
+            op,
+            y,
+            pen,
+            graph,
+            alpha,
+            lagrangian,
+            par,
+            lam,
+            dims: (j, n, m),
+            lnorm,
+            dnorm,
+            gamma,
+            mu1,
+            mu2,
+            c,
+            counts,
+            x,
+            s,
+            u,
+            r1,
+            eta,
+            r2,
+            lx,
+            ds,
+            e1: vec![0.0; j],
+            e2: vec![0.0; m],
+            ltv: vec![0.0; n],
+            dtv: vec![0.0; n],
+            x_old: vec![0.0; n],
+            s_old: vec![0.0; n],
+            ball: vec![0.0; m],
+            v1: vec![0.0; j],
+            v2: vec![0.0; m],
+            red: Reducer::default(),
+            comp_sum: Vec::new(),
+            pres: f64::NAN,
+            dres: f64::NAN,
+        })
+    }
+
+    /// The certificate at iteration `it`: the dual point `v₁ = −(μ₁/γ) r₁` (projected onto
+    /// `dom f*`), `v₂ = −(μ₂/γ) r₂` (clipped to `[−λβ, λβ]` in the Lagrangian form), its
+    /// adjoint products and the gap.
+    ///
+    /// # Errors
+    /// [`crate::RecoveryError::Diverged`] when the iterate is not finite.
+    fn check(&mut self, it: usize) -> Result<HistoryEntry> {
+        let (fit, par) = (self.fit, self.par);
+        let k1 = -self.mu1 / self.gamma;
+        for ((v, &r), &yy) in self.v1.iter_mut().zip(&self.r1).zip(self.y) {
+            *v = fit.project_dual(yy, k1 * r);
         }
+        let k2 = -self.mu2 / self.gamma;
+        // the Lagrangian form's dual block must lie in [−λβ, λβ]
+        let cap = if self.lagrangian {
+            self.lam * self.alpha
+        } else {
+            f64::INFINITY
+        };
+        for (v, &r) in self.v2.iter_mut().zip(&self.r2) {
+            *v = (k2 * r).clamp(-cap, cap);
+        }
+        apply_lt(self.op, par, &self.v1, &mut self.ltv, &mut self.counts)?;
+        apply_dt(self.graph, par, &self.v2, &mut self.dtv, &mut self.counts);
+        check(
+            &GapInput {
+                fit,
+                y: self.y,
+                lam: self.lam,
+                pen: self.pen,
+                z: &self.x,
+                s: &self.s,
+                kz: &self.lx,
+                ds: &self.ds,
+                v1: &self.v1,
+                v2: &self.v2,
+                ktv: &self.ltv,
+                dtv: &self.dtv,
+                par,
+            },
+            &mut self.red,
+            &mut self.comp_sum,
+            it,
+            self.pres,
+            self.dres,
+        )
+    }
+
+    /// Whether the stopping rule holds at `entry`.
+    fn converged(&self, entry: &HistoryEntry) -> bool {
+        stop_holds(
+            self.params.stop(),
+            self.params.tol(),
+            entry,
+            [&self.ltv, &self.dtv],
+            [&self.lx, &self.ds],
+        )
+    }
+
+    /// Iteration `it` of Algorithm 1: `e = r − μ (K z − aux)`; `x̃ = x + μ Kᵀ e`, the
+    /// perspective prox; `ũ = u − μ e`, the loss prox; the `ℓ1`-ball projection (or
+    /// soft-thresholding) of `η`; the multiplier update and the residuals.
+    ///
+    /// # Errors
+    /// [`crate::RecoveryError::Diverged`] when the ball projection meets a non-finite value.
+    fn step(&mut self, it: usize) -> Result<()> {
+        self.x_old.copy_from_slice(&self.x);
+        self.s_old.copy_from_slice(&self.s);
+        self.directions()?;
+        self.prox_steps(it)?;
+        self.multipliers()?;
+        self.residuals();
+        Ok(())
+    }
+
+    /// `e = r − μ (K z − aux)` for both blocks, and `Kᵀ e` into `ltv`, `dtv`.
+    fn directions(&mut self) -> Result<()> {
+        let (par, mu1, mu2) = (self.par, self.mu1, self.mu2);
+        let (lxr, ur) = (&self.lx, &self.u);
+        for_chunks2(par, &mut self.e1, &mut self.r1, |off, e, r| {
+            for (i, (ei, ri)) in e.iter_mut().zip(r.iter()).enumerate() {
+                *ei = ri - mu1 * (lxr[off + i] - ur[off + i]);
+            }
+        });
+        let (dsr, er) = (&self.ds, &self.eta);
+        for_chunks2(par, &mut self.e2, &mut self.r2, |off, e, r| {
+            for (i, (ei, ri)) in e.iter_mut().zip(r.iter()).enumerate() {
+                *ei = ri - mu2 * (dsr[off + i] - er[off + i]);
+            }
+        });
+        apply_lt(self.op, par, &self.e1, &mut self.ltv, &mut self.counts)?;
+        apply_dt(self.graph, par, &self.e2, &mut self.dtv, &mut self.counts);
+        Ok(())
+    }
+
+    /// `(x, σ) ← prox_{cφ}(x + μ₁ Lᵀ e₁, σ + μ₂ Dᵀ W e₂)`, `u ← prox_{γf}(u − μ₁ e₁)` and
+    /// `η ←` the `ℓ1`-ball projection (soft-thresholding in the Lagrangian form) of
+    /// `η − μ₂ e₂`.
+    fn prox_steps(&mut self, it: usize) -> Result<()> {
+        let (par, fit, y) = (self.par, self.fit, self.y);
+        let (mu1, mu2, gamma, c) = (self.mu1, self.mu2, self.gamma, self.c);
+        let (n, m) = (self.dims.1, self.dims.2);
+        let (lt, dt) = (&self.ltv, &self.dtv);
+        for_chunks2(par, &mut self.x, &mut self.s, |off, xc, sc| {
+            for (i, (xi, si)) in xc.iter_mut().zip(sc.iter_mut()).enumerate() {
+                let q = off + i;
+                (*xi, *si) = prox_persp(*xi + mu1 * lt[q], *si + mu2 * dt[q], c);
+            }
+        });
+        self.counts.prox += n as u64;
+        let er = &self.e1;
+        for_chunks(par, &mut self.u, |off, uc| {
+            for (i, ui) in uc.iter_mut().enumerate() {
+                let q = off + i;
+                *ui = fit.prox(y[q], *ui - mu1 * er[q], gamma);
+            }
+        });
         if m > 0 {
-            for ((b, &e), &v) in ball.iter_mut().zip(&e2).zip(&eta) {
+            for ((b, &e), &v) in self.ball.iter_mut().zip(&self.e2).zip(&self.eta) {
                 *b = v - mu2 * e;
             }
-            if lagrangian {
+            if self.lagrangian {
                 // prox of γλβ‖·‖₁: soft-thresholding
-                let thr = c * alpha;
-                for (e, &b) in eta.iter_mut().zip(&ball) {
+                let thr = c * self.alpha;
+                for (e, &b) in self.eta.iter_mut().zip(&self.ball) {
                     *e = (b.abs() - thr).max(0.0).copysign(b);
                 }
             } else {
-                project_l1_ball_into(&ball, alpha, &mut eta)
+                project_l1_ball_into(&self.ball, self.alpha, &mut self.eta)
                     .map_err(|_| RecoveryError::Diverged { iteration: it })?;
-                counts.ball_projections += 1;
+                self.counts.ball_projections += 1;
             }
         }
-        apply_l(&x, &mut lx, &mut counts)?;
-        apply_d(&s, &mut ds, &mut counts);
-        {
-            let (lxr, ur) = (&lx, &u);
-            for_chunks(par, &mut r1, |off, rc| {
-                for (i, ri) in rc.iter_mut().enumerate() {
-                    *ri -= mu1 * (lxr[off + i] - ur[off + i]);
-                }
-            });
-            let (dsr, er) = (&ds, &eta);
-            for_chunks(par, &mut r2, |off, rc| {
-                for (i, ri) in rc.iter_mut().enumerate() {
-                    *ri -= mu2 * (dsr[off + i] - er[off + i]);
-                }
-            });
-        }
+        Ok(())
+    }
+
+    /// The new products `L x`, `W D σ` and the multipliers `r ← r − μ (K z − aux)`.
+    fn multipliers(&mut self) -> Result<()> {
+        let (par, mu1, mu2) = (self.par, self.mu1, self.mu2);
+        apply_l(self.op, par, &self.x, &mut self.lx, &mut self.counts)?;
+        apply_d(self.graph, par, &self.s, &mut self.ds, &mut self.counts);
+        let (lxr, ur) = (&self.lx, &self.u);
+        for_chunks(par, &mut self.r1, |off, rc| {
+            for (i, ri) in rc.iter_mut().enumerate() {
+                *ri -= mu1 * (lxr[off + i] - ur[off + i]);
+            }
+        });
+        let (dsr, er) = (&self.ds, &self.eta);
+        for_chunks(par, &mut self.r2, |off, rc| {
+            for (i, ri) in rc.iter_mut().enumerate() {
+                *ri -= mu2 * (dsr[off + i] - er[off + i]);
+            }
+        });
+        Ok(())
+    }
+
+    /// The primal residual `‖(L x − u, W D σ − η)‖` and the dual residual
+    /// `‖(x, σ) − (x_old, σ_old)‖/γ` of the step just made.
+    fn residuals(&mut self) {
+        let (par, (j, n, m)) = (self.par, self.dims);
+        let (lx, u, ds, eta) = (&self.lx, &self.u, &self.ds, &self.eta);
+        let (x, x_old, s, s_old) = (&self.x, &self.x_old, &self.s, &self.s_old);
+        let red = &mut self.red;
         let feas = red.sum(par, j, |r| r.map(|q| (lx[q] - u[q]) * (lx[q] - u[q])).sum())
             + red.sum(par, m, |r| {
                 r.map(|q| (ds[q] - eta[q]) * (ds[q] - eta[q])).sum()
@@ -256,34 +454,43 @@ pub(crate) fn solve_kk<Op: LinearOperator + ?Sized>(
             })
             .sum()
         });
-        pres = feas.sqrt();
-        dres = mv.sqrt() / gamma;
-        ctl.progress().add_iteration();
+        self.pres = feas.sqrt();
+        self.dres = mv.sqrt() / self.gamma;
     }
-    let last = last.expect("invariant: the final iterate is always checked");
-    Ok(Recovery {
-        x: x.clone(),
-        sigma: s.clone(),
-        latent: Vec::new(),
-        n_iter: it,
-        converged,
-        objective: last.primal,
-        dual_objective: last.dual,
-        gap: last.gap,
-        history,
-        counts,
-        truncation: meter.truncation(),
-        op_norm: lnorm,
-        diff_norm: dnorm,
-        state: WarmStart {
-            x,
-            sigma: s,
-            dual_data: r1,
-            dual_graph: r2,
-            aux_data: u,
-            aux_graph: eta,
-            tau: gamma,
-            adapt: 0.0,
-        },
-    })
+
+    /// The result, with the state for a warm start.
+    fn into_recovery(
+        self,
+        it: usize,
+        converged: bool,
+        last: HistoryEntry,
+        history: Vec<HistoryEntry>,
+        truncation: Option<graphsparse_base::Truncation>,
+    ) -> Recovery {
+        Recovery {
+            x: self.x.clone(),
+            sigma: self.s.clone(),
+            latent: Vec::new(),
+            n_iter: it,
+            converged,
+            objective: last.primal,
+            dual_objective: last.dual,
+            gap: last.gap,
+            history,
+            counts: self.counts,
+            truncation,
+            op_norm: self.lnorm,
+            diff_norm: self.dnorm,
+            state: WarmStart {
+                x: self.x,
+                sigma: self.s,
+                dual_data: self.r1,
+                dual_graph: self.r2,
+                aux_data: self.u,
+                aux_graph: self.eta,
+                tau: self.gamma,
+                adapt: 0.0,
+            },
+        }
+    }
 }

@@ -10,7 +10,7 @@
 //! |---|---|
 //! | graph `G₀`, weights `w`, `W D` | [`WeightedGraph`] (`D` never formed), [`GraphDifference`] |
 //! | `φ` and `prox_{cφ}` (closed form, Cardano) | [`perspective`], [`prox_perspective`], [`prox_perspective_into`] |
-//! | data terms and their proxes | [`Loss`] (squared, absolute, logistic, hinge) |
+//! | data terms and their proxes | [`Loss`] (the library's one vocabulary: squared, absolute, logistic, hinge) and [`DataFit`] |
 //! | operators `L` | [`LinearOperator`]: [`DenseMatrix`], [`CsrMatrix`], [`Identity`] |
 //! | `‖L‖`, `‖W D‖` | [`estimate_op_norm`] (Lanczos), [`power_iteration_norm`], [`WeightedGraph::diff_norm_bound`] |
 //! | model (6) | [`RecoveryParams`] → [`RecoveryValidParams::solve`] (PDHG or Algorithm 1), [`RecoveryValidParams::solve_path`] |
@@ -50,7 +50,7 @@
 //! # Example
 //! ```
 //! use graphsparse_base::RunControl;
-//! use graphsparse_recovery::{DenseMatrix, Loss, Model, RecoveryParams, WeightedGraph, lambda_max};
+//! use graphsparse_recovery::{Check, DenseMatrix, Loss, Model, RecoveryParams, WeightedGraph, lambda_max};
 //!
 //! // a path graph on 6 vertices, a random-ish 4 × 6 design, signal on {1, 2}
 //! let a: Vec<f64> = (0..24).map(|k| ((k * 7919 % 23) as f64 - 11.0) / 11.0).collect();
@@ -88,14 +88,18 @@ mod prox;
 mod solve;
 
 pub use error::{RecoveryError, Result};
-pub use graph::{DuplicateEdges, GraphDifference, MAX_GRAPH_SIZE, WeightedGraph};
-pub use graphsparse_proj::Parallel;
+pub use graph::{
+    DuplicateEdges, GraphDiff, GraphDifference, MAX_GRAPH_SIZE, WeightedGraph,
+    check_positive_weights,
+};
+pub use graphsparse_base::{Check, Parallel};
+pub use graphsparse_graph::{CsrMatrix, EdgeRules, SelfLoops, SparseIndex};
 pub use groups::LatentGroups;
 pub use identify::{Subgraphs, identified_subgraphs};
 pub use iht::{IhtMethod, IhtParams, IhtResult, IhtValidParams};
-pub use loss::Loss;
+pub use loss::{DataFit, Loss};
 pub use norm::{NORM_SAFETY, NormEstimate, estimate_op_norm, power_iteration_norm};
-pub use operator::{CsrMatrix, DenseMatrix, Identity, LinearOperator, SparseIndex};
+pub use operator::{CsrOperator, DenseMatrix, Identity, LinearOperator};
 pub use params::{
     HistoryEntry, OpCounts, PenaltyForm, Recovery, RecoveryParams, RecoveryValidParams, Solver,
     StopRule, WarmStart,

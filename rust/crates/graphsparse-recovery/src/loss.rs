@@ -13,43 +13,117 @@
 //! iteration that bisects whenever Newton leaves the bracket or fails to halve the step
 //! ("rtsafe"); a plain bracketed Newton cycles on some inputs (spec §2.3).
 
-use crate::error::{RecoveryError, Result, check_finite, check_len, check_positive};
+use crate::error::{RecoveryError, Result};
+use graphsparse_base::{check_finite, check_len, check_positive};
 
-/// The data-fit term `f` of model (6).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Loss {
-    /// `f(u) = ½‖y − u‖²` (no `1/J` factor).
-    #[default]
-    Squared,
-    /// `f(u) = ‖y − u‖₁`.
-    Absolute,
-    /// `f(u) = Σ log(1 + exp(−y_j u_j))`, labels `±1`.
-    Logistic,
-    /// `f(u) = Σ max(1 − y_j u_j, 0)`, labels `±1`.
-    Hinge,
-}
+pub use graphsparse_base::Loss;
 
-impl Loss {
-    /// `"squared"`, `"absolute"`, `"logistic"` or `"hinge"`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Loss::Squared => "squared",
-            Loss::Absolute => "absolute",
-            Loss::Logistic => "logistic",
-            Loss::Hinge => "hinge",
-        }
-    }
-
-    /// Whether the loss takes `±1` labels.
-    pub const fn is_classification(self) -> bool {
-        matches!(self, Loss::Logistic | Loss::Hinge)
-    }
-
+/// The data-fit term `f(u) = Σ_j ℓ(y_j, u_j)` of model (6) for each [`Loss`], the library's
+/// one loss vocabulary: target checks, values, conjugates and proximity operators. Import the
+/// trait to call them on a [`Loss`].
+///
+/// `f(u)` is `½‖y − u‖²` (squared, no `1/J` factor), `‖y − u‖₁` (absolute),
+/// `Σ log(1 + exp(−y_j u_j))` (logistic, labels `±1`) or `Σ max(1 − y_j u_j, 0)` (hinge,
+/// labels `±1`).
+pub trait DataFit: Copy {
     /// Checks the targets: finite, and `±1` for the classification losses.
     ///
     /// # Errors
-    /// [`RecoveryError::NonFinite`] (named `"y"`), [`RecoveryError::InvalidLabel`].
-    pub fn check_targets(self, y: &[f64]) -> Result<()> {
+    /// [`RecoveryError::Input`] (non-finite, named `"y"`), [`RecoveryError::InvalidLabel`].
+    fn check_targets(self, y: &[f64]) -> Result<()>;
+
+    /// `f(u)` for targets `y`.
+    ///
+    /// # Errors
+    /// [`RecoveryError::Input`] (a length), or the errors of [`DataFit::check_targets`].
+    ///
+    /// # Complexity
+    /// O(J).
+    ///
+    /// # Example
+    /// ```
+    /// use graphsparse_recovery::{DataFit, Loss};
+    /// assert_eq!(Loss::Squared.value(&[1.0, 2.0], &[0.0, 0.0])?, 2.5);
+    /// assert_eq!(Loss::Hinge.value(&[0.5], &[1.0])?, 0.5);
+    /// # Ok::<(), graphsparse_recovery::RecoveryError>(())
+    /// ```
+    fn value(self, u: &[f64], y: &[f64]) -> Result<f64>;
+
+    /// `prox_{γf}(v)` into `out`.
+    ///
+    /// # Arguments
+    /// * `v` – the point (length `J`, finite).
+    /// * `y` – the targets.
+    /// * `gamma` – the step `γ`, finite and `> 0`.
+    /// * `out` – output buffer of length `J`.
+    ///
+    /// # Returns
+    /// `Ok(())` with the prox in `out`.
+    ///
+    /// # Errors
+    /// [`RecoveryError::Input`] (lengths, non-finite values, `γ`),
+    /// [`RecoveryError::InvalidLabel`].
+    ///
+    /// # Complexity
+    /// O(J) (logistic: a few safeguarded Newton steps per entry).
+    ///
+    /// # Example
+    /// ```
+    /// use graphsparse_recovery::{DataFit, Loss};
+    /// let mut out = [0.0; 2];
+    /// Loss::Absolute.prox_into(&[3.0, 0.2], &[0.0, 0.0], 1.0, &mut out)?;
+    /// assert_eq!(out, [2.0, 0.0]);
+    /// # Ok::<(), graphsparse_recovery::RecoveryError>(())
+    /// ```
+    fn prox_into(self, v: &[f64], y: &[f64], gamma: f64, out: &mut [f64]) -> Result<()>;
+
+    /// `prox_{γf*}(v)` into `out` (the conjugate's prox, computed directly).
+    ///
+    /// # Arguments
+    /// As [`DataFit::prox_into`].
+    ///
+    /// # Returns
+    /// `Ok(())` with the prox in `out`, which lies in `dom f*`.
+    ///
+    /// # Errors
+    /// As [`DataFit::prox_into`].
+    ///
+    /// # Complexity
+    /// O(J).
+    ///
+    /// # Example
+    /// ```
+    /// use graphsparse_recovery::{DataFit, Loss};
+    /// // Moreau: prox_{γf}(v) + γ·prox_{f*/γ}(v/γ) = v
+    /// let (v, y, g) = (1.7, 1.0, 0.8);
+    /// let (mut p, mut q) = ([0.0], [0.0]);
+    /// Loss::Logistic.prox_into(&[v], &[y], g, &mut p)?;
+    /// Loss::Logistic.prox_conjugate_into(&[v / g], &[y], 1.0 / g, &mut q)?;
+    /// assert!((p[0] + g * q[0] - v).abs() < 1e-12);
+    /// # Ok::<(), graphsparse_recovery::RecoveryError>(())
+    /// ```
+    fn prox_conjugate_into(self, v: &[f64], y: &[f64], gamma: f64, out: &mut [f64]) -> Result<()>;
+
+    /// `f*(v)` (`+∞` outside `dom f*`).
+    ///
+    /// # Errors
+    /// [`RecoveryError::Input`] (a length), or the errors of [`DataFit::check_targets`].
+    ///
+    /// # Complexity
+    /// O(J).
+    ///
+    /// # Example
+    /// ```
+    /// use graphsparse_recovery::{DataFit, Loss};
+    /// assert_eq!(Loss::Absolute.conjugate(&[0.5], &[2.0])?, 1.0);
+    /// assert_eq!(Loss::Absolute.conjugate(&[1.5], &[2.0])?, f64::INFINITY);
+    /// # Ok::<(), graphsparse_recovery::RecoveryError>(())
+    /// ```
+    fn conjugate(self, v: &[f64], y: &[f64]) -> Result<f64>;
+}
+
+impl DataFit for Loss {
+    fn check_targets(self, y: &[f64]) -> Result<()> {
         check_finite("y", y)?;
         if self.is_classification() {
             if let Some((index, &value)) = y
@@ -67,56 +141,15 @@ impl Loss {
         Ok(())
     }
 
-    /// `f(u)` for targets `y`.
-    ///
-    /// # Errors
-    /// [`RecoveryError::LengthMismatch`], or the errors of [`Loss::check_targets`].
-    ///
-    /// # Complexity
-    /// O(J).
-    ///
-    /// # Example
-    /// ```
-    /// use graphsparse_recovery::Loss;
-    /// assert_eq!(Loss::Squared.value(&[1.0, 2.0], &[0.0, 0.0])?, 2.5);
-    /// assert_eq!(Loss::Hinge.value(&[0.5], &[1.0])?, 0.5);
-    /// # Ok::<(), graphsparse_recovery::RecoveryError>(())
-    /// ```
-    pub fn value(self, u: &[f64], y: &[f64]) -> Result<f64> {
+    fn value(self, u: &[f64], y: &[f64]) -> Result<f64> {
         check_len("u", u.len(), y.len())?;
         self.check_targets(y)?;
         let fit = Fit::from(self);
         Ok(y.iter().zip(u).map(|(&yj, &uj)| fit.value(yj, uj)).sum())
     }
 
-    /// `prox_{γf}(v)` into `out`.
-    ///
-    /// # Arguments
-    /// * `v` – the point (length `J`, finite).
-    /// * `y` – the targets.
-    /// * `gamma` – the step `γ`, finite and `> 0`.
-    /// * `out` – output buffer of length `J`.
-    ///
-    /// # Returns
-    /// `Ok(())` with the prox in `out`.
-    ///
-    /// # Errors
-    /// [`RecoveryError::LengthMismatch`], [`RecoveryError::NonFinite`],
-    /// [`RecoveryError::InvalidLabel`], [`RecoveryError::InvalidParameter`] for `γ`.
-    ///
-    /// # Complexity
-    /// O(J) (logistic: a few safeguarded Newton steps per entry).
-    ///
-    /// # Example
-    /// ```
-    /// use graphsparse_recovery::Loss;
-    /// let mut out = [0.0; 2];
-    /// Loss::Absolute.prox_into(&[3.0, 0.2], &[0.0, 0.0], 1.0, &mut out)?;
-    /// assert_eq!(out, [2.0, 0.0]);
-    /// # Ok::<(), graphsparse_recovery::RecoveryError>(())
-    /// ```
-    pub fn prox_into(self, v: &[f64], y: &[f64], gamma: f64, out: &mut [f64]) -> Result<()> {
-        self.check_prox_args(v, y, gamma, out)?;
+    fn prox_into(self, v: &[f64], y: &[f64], gamma: f64, out: &mut [f64]) -> Result<()> {
+        check_prox_args(self, v, y, gamma, out)?;
         let fit = Fit::from(self);
         for ((o, &vj), &yj) in out.iter_mut().zip(v).zip(y) {
             *o = fit.prox(yj, vj, gamma);
@@ -124,39 +157,8 @@ impl Loss {
         Ok(())
     }
 
-    /// `prox_{γf*}(v)` into `out` (the conjugate's prox, computed directly).
-    ///
-    /// # Arguments
-    /// As [`Loss::prox_into`].
-    ///
-    /// # Returns
-    /// `Ok(())` with the prox in `out`, which lies in `dom f*`.
-    ///
-    /// # Errors
-    /// As [`Loss::prox_into`].
-    ///
-    /// # Complexity
-    /// O(J).
-    ///
-    /// # Example
-    /// ```
-    /// use graphsparse_recovery::Loss;
-    /// // Moreau: prox_{γf}(v) + γ·prox_{f*/γ}(v/γ) = v
-    /// let (v, y, g) = (1.7, 1.0, 0.8);
-    /// let (mut p, mut q) = ([0.0], [0.0]);
-    /// Loss::Logistic.prox_into(&[v], &[y], g, &mut p)?;
-    /// Loss::Logistic.prox_conjugate_into(&[v / g], &[y], 1.0 / g, &mut q)?;
-    /// assert!((p[0] + g * q[0] - v).abs() < 1e-12);
-    /// # Ok::<(), graphsparse_recovery::RecoveryError>(())
-    /// ```
-    pub fn prox_conjugate_into(
-        self,
-        v: &[f64],
-        y: &[f64],
-        gamma: f64,
-        out: &mut [f64],
-    ) -> Result<()> {
-        self.check_prox_args(v, y, gamma, out)?;
+    fn prox_conjugate_into(self, v: &[f64], y: &[f64], gamma: f64, out: &mut [f64]) -> Result<()> {
+        check_prox_args(self, v, y, gamma, out)?;
         let fit = Fit::from(self);
         for ((o, &vj), &yj) in out.iter_mut().zip(v).zip(y) {
             *o = fit.prox_conj(yj, vj, gamma);
@@ -164,36 +166,22 @@ impl Loss {
         Ok(())
     }
 
-    /// `f*(v)` (`+∞` outside `dom f*`).
-    ///
-    /// # Errors
-    /// [`RecoveryError::LengthMismatch`], or the errors of [`Loss::check_targets`].
-    ///
-    /// # Complexity
-    /// O(J).
-    ///
-    /// # Example
-    /// ```
-    /// use graphsparse_recovery::Loss;
-    /// assert_eq!(Loss::Absolute.conjugate(&[0.5], &[2.0])?, 1.0);
-    /// assert_eq!(Loss::Absolute.conjugate(&[1.5], &[2.0])?, f64::INFINITY);
-    /// # Ok::<(), graphsparse_recovery::RecoveryError>(())
-    /// ```
-    pub fn conjugate(self, v: &[f64], y: &[f64]) -> Result<f64> {
+    fn conjugate(self, v: &[f64], y: &[f64]) -> Result<f64> {
         check_len("v", v.len(), y.len())?;
         self.check_targets(y)?;
         check_finite("v", v)?;
         let fit = Fit::from(self);
         Ok(y.iter().zip(v).map(|(&yj, &vj)| fit.conj(yj, vj)).sum())
     }
+}
 
-    fn check_prox_args(self, v: &[f64], y: &[f64], gamma: f64, out: &[f64]) -> Result<()> {
-        check_len("y", y.len(), v.len())?;
-        check_len("out", out.len(), v.len())?;
-        check_finite("v", v)?;
-        self.check_targets(y)?;
-        check_positive("gamma", gamma)
-    }
+/// The shared checks of the two proxes.
+fn check_prox_args(loss: Loss, v: &[f64], y: &[f64], gamma: f64, out: &[f64]) -> Result<()> {
+    check_len("y", y.len(), v.len())?;
+    check_len("out", out.len(), v.len())?;
+    check_finite("v", v)?;
+    loss.check_targets(y)?;
+    Ok(check_positive("gamma", gamma)?)
 }
 
 /// The data-fit terms the solvers handle: the public losses and the exact fit `ι{u = y}`
@@ -228,11 +216,7 @@ fn softplus(z: f64) -> f64 {
     }
 }
 
-/// `1/(1 + e^{−z})` without overflow.
-#[inline]
-pub(crate) fn sigmoid(z: f64) -> f64 {
-    0.5 * (1.0 + (0.5 * z).tanh())
-}
+pub(crate) use graphsparse_base::sigmoid;
 
 /// `w log w` with `0 log 0 = 0`.
 #[inline]

@@ -9,11 +9,12 @@
 //! ([`NORM_SAFETY`]) and use a step factor 0.99. Start vectors are fixed pseudo-random
 //! sequences, so estimates are deterministic.
 
-use graphsparse_proj::Parallel;
+use graphsparse_base::Parallel;
 
-use crate::error::{Result, check_at_least_one, check_nonnegative};
+use crate::error::Result;
 use crate::operator::LinearOperator;
 use crate::par::{Reducer, dot};
+use graphsparse_base::{check_at_least_one, check_nonnegative};
 
 /// Factor by which the solvers inflate an estimated operator norm (spec §3.5).
 pub const NORM_SAFETY: f64 = 1.01;
@@ -32,10 +33,8 @@ pub struct NormEstimate {
 /// A deterministic start vector with entries in `(−1, 1)` (a hash of the index).
 pub(crate) fn start_vector(out: &mut [f64]) {
     for (i, o) in out.iter_mut().enumerate() {
-        let mut z = (i as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
+        // the first draw of the stream seeded with the index
+        let z = graphsparse_base::SplitMix64::new(i as u64).next_u64();
         *o = (z >> 11) as f64 / (1u64 << 52) as f64 - 1.0;
     }
 }
@@ -121,7 +120,7 @@ fn tridiagonal_max_eig(a: &[f64], b: &[f64]) -> f64 {
 /// The estimate; 0 for a zero operator or an empty dimension.
 ///
 /// # Errors
-/// [`crate::RecoveryError::InvalidParameter`] for `max_iter = 0` or a negative `tol`.
+/// [`crate::RecoveryError::Input`] for `max_iter = 0` or a negative `tol`.
 ///
 /// # Complexity
 /// `max_iter` products, plus O(k²) per step for the tridiagonal eigenvalue (k ≤ `max_iter`);
@@ -129,7 +128,7 @@ fn tridiagonal_max_eig(a: &[f64], b: &[f64]) -> f64 {
 ///
 /// # Example
 /// ```
-/// use graphsparse_recovery::{DenseMatrix, Parallel, estimate_op_norm};
+/// use graphsparse_recovery::{Check, DenseMatrix, Parallel, estimate_op_norm};
 /// let l = DenseMatrix::new(&[3.0, 0.0, 0.0, 4.0], 2, 2)?;
 /// let e = estimate_op_norm(&l, 50, 1e-12, Parallel::Serial)?;
 /// assert!((e.value - 4.0).abs() < 1e-12);
@@ -205,7 +204,7 @@ pub fn estimate_op_norm<Op: LinearOperator + ?Sized>(
 ///
 /// # Example
 /// ```
-/// use graphsparse_recovery::{DenseMatrix, Parallel, power_iteration_norm};
+/// use graphsparse_recovery::{Check, DenseMatrix, Parallel, power_iteration_norm};
 /// let l = DenseMatrix::new(&[3.0, 0.0, 0.0, 4.0], 2, 2)?;
 /// let e = power_iteration_norm(&l, 500, 1e-14, Parallel::Serial)?;
 /// assert!((e.value - 4.0).abs() < 1e-6);

@@ -1,16 +1,18 @@
-//! Linear maps `L : ℝᴺ → ℝᴶ` applied without forming anything: dense row-major, CSR, identity.
+//! Linear maps `L : ℝᴺ → ℝᴶ` applied without forming anything: dense row-major, CSR (the
+//! library's one [`CsrMatrix`] with its transpose), identity.
 //!
 //! Every implementation computes each output entry by the same serial expression whatever the
 //! thread count (rows of `L x` are dot products in a fixed order; `Lᵀ v` is accumulated row by
 //! row per column block, or read from a CSR of `Lᵀ`), so results are bitwise independent of
 //! parallelism.
 
-use graphsparse_proj::Parallel;
+use graphsparse_base::Parallel;
+use graphsparse_graph::{CsrMatrix, SparseIndex};
 use rayon::prelude::*;
 
-use crate::error::{RecoveryError, Result, check_finite, check_len};
-use crate::graph::{MAX_GRAPH_SIZE, try_vec};
+use crate::error::{RecoveryError, Result};
 use crate::par::dot;
+use graphsparse_base::{check_finite, check_len};
 
 /// A real matrix `L ∈ ℝ^{J×N}` seen through its two products.
 ///
@@ -18,7 +20,7 @@ use crate::par::dot;
 ///
 /// # Example
 /// ```
-/// use graphsparse_recovery::{DenseMatrix, LinearOperator, Parallel};
+/// use graphsparse_recovery::{Check, DenseMatrix, LinearOperator, Parallel};
 /// let l = DenseMatrix::new(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0], 2, 3)?; // [[1,2,3],[4,5,6]]
 /// let mut y = [0.0; 2];
 /// l.apply_into(&[1.0, 0.0, -1.0], &mut y, Parallel::Serial)?;
@@ -39,12 +41,12 @@ pub trait LinearOperator: Sync {
     /// `out = L x`.
     ///
     /// # Errors
-    /// [`RecoveryError::LengthMismatch`] unless `x.len() == N` and `out.len() == J`.
+    /// [`RecoveryError::Input`] unless `x.len() == N` and `out.len() == J`.
     fn apply_into(&self, x: &[f64], out: &mut [f64], par: Parallel) -> Result<()>;
     /// `out = Lᵀ v`.
     ///
     /// # Errors
-    /// [`RecoveryError::LengthMismatch`] unless `v.len() == J` and `out.len() == N`.
+    /// [`RecoveryError::Input`] unless `v.len() == J` and `out.len() == N`.
     fn apply_adjoint_into(&self, v: &[f64], out: &mut [f64], par: Parallel) -> Result<()>;
 }
 
@@ -73,7 +75,7 @@ fn check_shapes(op: &impl LinearOperator, x: usize, out: usize, adjoint: bool) -
         (op.n_cols(), op.n_rows())
     };
     check_len(if adjoint { "v" } else { "x" }, x, a)?;
-    check_len("out", out, b)
+    Ok(check_len("out", out, b)?)
 }
 
 /// Multiply-adds per rayon task of the dense products.
@@ -102,9 +104,8 @@ impl<'a> DenseMatrix<'a> {
     /// The operator (borrowing `data`).
     ///
     /// # Errors
-    /// [`RecoveryError::LengthMismatch`] when `data.len() != n_rows·n_cols`,
-    /// [`RecoveryError::TooLarge`] when the product overflows, [`RecoveryError::NonFinite`]
-    /// (named `"L"`, flat index) for NaN/inf.
+    /// [`RecoveryError::Input`] when `data.len() != n_rows·n_cols` or for NaN/inf (named
+    /// `"L"`, flat index), [`RecoveryError::TooLarge`] when the product overflows.
     ///
     /// # Complexity
     /// O(J·N) for the finiteness check.
@@ -192,46 +193,34 @@ impl LinearOperator for DenseMatrix<'_> {
     }
 }
 
-/// An index type of CSR arrays (`i32` and `i64` as SciPy stores them, `u32`, `u64`, `usize`).
-pub trait SparseIndex: Copy + Send + Sync + std::fmt::Debug {
-    /// The index as `usize`, or `None` when negative or too large.
-    fn to_index(self) -> Option<usize>;
-}
-
-macro_rules! impl_sparse_index {
-    ($($t:ty),*) => {$(
-        impl SparseIndex for $t {
-            #[inline(always)]
-            fn to_index(self) -> Option<usize> {
-                usize::try_from(self).ok()
-            }
-        }
-    )*};
-}
-impl_sparse_index!(i32, i64, u32, u64, usize);
-
-/// A sparse matrix in CSR form, borrowed (the caller's arrays are not copied), with an owned
-/// CSR of its transpose for `Lᵀ v`.
+/// A sparse `L` for the solvers: the library's one [`CsrMatrix`] (borrowed from the caller's
+/// arrays, any of SciPy's index types) with an owned CSR of its transpose for `Lᵀ v`.
 ///
 /// Both products are row-parallel gathers, so they are deterministic. Column indices within
 /// a row may be unsorted or repeated (repeats add up, as in SciPy).
+///
+/// # Example
+/// ```
+/// use graphsparse_recovery::{Check, CsrOperator, LinearOperator, Parallel};
+/// // [[0, 2], [3, 0], [0, 0]]
+/// let l = CsrOperator::new(&[0i32, 1, 2, 2], &[1i32, 0], &[2.0, 3.0], 3, 2)?;
+/// let mut x = [0.0; 2];
+/// l.apply_adjoint_into(&[1.0, 1.0, 5.0], &mut x, Parallel::Serial)?;
+/// assert_eq!(x, [3.0, 2.0]);
+/// # Ok::<(), graphsparse_recovery::RecoveryError>(())
+/// ```
 #[derive(Debug, Clone)]
-pub struct CsrMatrix<'a, I: SparseIndex = usize> {
-    indptr: &'a [I],
-    indices: &'a [I],
-    data: &'a [f64],
-    rows: usize,
-    cols: usize,
-    t_ptr: Vec<usize>,
-    t_idx: Vec<u32>,
-    t_data: Vec<f64>,
+pub struct CsrOperator<'a, P: SparseIndex = usize, I: SparseIndex = P> {
+    matrix: CsrMatrix<'a, P, I>,
+    transpose: CsrMatrix<'static, usize, u32>,
 }
 
 /// Rows per rayon task of the sparse products.
 const SPARSE_ROWS: usize = 512;
 
-impl<'a, I: SparseIndex> CsrMatrix<'a, I> {
-    /// Validates the CSR arrays of an `n_rows × n_cols` matrix and builds its transpose.
+impl<'a, P: SparseIndex, I: SparseIndex> CsrOperator<'a, P, I> {
+    /// Validates the CSR arrays of an `n_rows × n_cols` matrix ([`CsrMatrix::new`]) and
+    /// builds its transpose.
     ///
     /// # Arguments
     /// * `indptr` – row offsets, length `n_rows + 1`, non-decreasing from 0 to `nnz`.
@@ -242,147 +231,70 @@ impl<'a, I: SparseIndex> CsrMatrix<'a, I> {
     /// The operator (borrowing the three arrays).
     ///
     /// # Errors
-    /// [`RecoveryError::InvalidSparse`] (named `"L"`) for malformed offsets or indices,
-    /// [`RecoveryError::NonFinite`] for NaN/inf data, [`RecoveryError::TooLarge`] for more
-    /// than `u32::MAX` rows or columns.
+    /// [`RecoveryError::Graph`] with the matrix's error: malformed offsets or indices, NaN/inf
+    /// data, more than `u32::MAX` rows or columns.
     ///
     /// # Complexity
     /// O(nnz + J + N) time, O(nnz + N) memory for the transpose.
-    ///
-    /// # Example
-    /// ```
-    /// use graphsparse_recovery::{CsrMatrix, LinearOperator, Parallel};
-    /// // [[0, 2], [3, 0], [0, 0]]
-    /// let l = CsrMatrix::new(&[0i32, 1, 2, 2], &[1i32, 0], &[2.0, 3.0], 3, 2)?;
-    /// let mut x = [0.0; 2];
-    /// l.apply_adjoint_into(&[1.0, 1.0, 5.0], &mut x, Parallel::Serial)?;
-    /// assert_eq!(x, [3.0, 2.0]);
-    /// # Ok::<(), graphsparse_recovery::RecoveryError>(())
-    /// ```
     pub fn new(
-        indptr: &'a [I],
+        indptr: &'a [P],
         indices: &'a [I],
         data: &'a [f64],
         n_rows: usize,
         n_cols: usize,
     ) -> Result<Self> {
-        let bad = |reason: String| RecoveryError::InvalidSparse { name: "L", reason };
-        for (name, n) in [("n_rows", n_rows), ("n_cols", n_cols)] {
-            if n > MAX_GRAPH_SIZE {
-                return Err(RecoveryError::TooLarge {
-                    name,
-                    value: n as u128,
-                    limit: MAX_GRAPH_SIZE as u128,
-                });
-            }
-        }
-        if indptr.len() != n_rows + 1 {
-            return Err(bad(format!(
-                "indptr has length {}, expected n_rows + 1 = {}",
-                indptr.len(),
-                n_rows as u128 + 1
-            )));
-        }
-        if indices.len() != data.len() {
-            return Err(bad(format!(
-                "indices has length {} but data has length {}",
-                indices.len(),
-                data.len()
-            )));
-        }
-        let nnz = data.len();
-        let mut prev = 0usize;
-        for (i, p) in indptr.iter().enumerate() {
-            let p = p
-                .to_index()
-                .ok_or_else(|| bad(format!("indptr[{i}] = {p:?} is negative")))?;
-            if (i == 0 && p != 0) || p < prev || p > nnz {
-                return Err(bad(format!(
-                    "indptr must increase from 0 to nnz = {nnz}; indptr[{i}] = {p}"
-                )));
-            }
-            prev = p;
-        }
-        if prev != nnz {
-            return Err(bad(format!("indptr ends at {prev}, expected nnz = {nnz}")));
-        }
-        let mut count = try_vec("n_cols", n_cols + 1, 0usize)?;
-        for (k, c) in indices.iter().enumerate() {
-            match c.to_index() {
-                Some(c) if c < n_cols => count[c + 1] += 1,
-                _ => {
-                    return Err(bad(format!(
-                        "column index {c:?} at position {k} is out of range for {n_cols} columns"
-                    )));
-                }
-            }
-        }
-        check_finite("L", data)?;
-        for c in 0..n_cols {
-            count[c + 1] += count[c];
-        }
-        let t_ptr = count.clone();
-        let mut fill = count;
-        let mut t_idx = try_vec("nnz", nnz, 0u32)?;
-        let mut t_data = try_vec("nnz", nnz, 0.0)?;
-        for r in 0..n_rows {
-            let (a, b) = (row_start(indptr, r), row_start(indptr, r + 1));
-            for k in a..b {
-                let c = indices[k].to_index().expect("invariant: validated index");
-                let slot = &mut fill[c];
-                t_idx[*slot] = r as u32;
-                t_data[*slot] = data[k];
-                *slot += 1;
-            }
-        }
-        Ok(Self {
-            indptr,
-            indices,
-            data,
-            rows: n_rows,
-            cols: n_cols,
-            t_ptr,
-            t_idx,
-            t_data,
-        })
+        Self::from_matrix(CsrMatrix::new(indptr, indices, data, n_rows, n_cols)?)
+    }
+
+    /// The operator of a validated matrix.
+    ///
+    /// # Errors
+    /// [`RecoveryError::Graph`] when the transpose's memory cannot be reserved.
+    ///
+    /// # Complexity
+    /// O(nnz + J + N).
+    pub fn from_matrix(matrix: CsrMatrix<'a, P, I>) -> Result<Self> {
+        let transpose = matrix.transpose()?;
+        Ok(Self { matrix, transpose })
+    }
+
+    /// The matrix.
+    pub fn matrix(&self) -> &CsrMatrix<'a, P, I> {
+        &self.matrix
     }
 
     /// Number of stored entries.
     pub fn nnz(&self) -> usize {
-        self.data.len()
+        self.matrix.nnz()
     }
 }
 
-#[inline(always)]
-fn row_start<I: SparseIndex>(indptr: &[I], r: usize) -> usize {
-    indptr[r].to_index().expect("invariant: validated offsets")
-}
-
-impl<I: SparseIndex> LinearOperator for CsrMatrix<'_, I> {
+impl<P: SparseIndex, I: SparseIndex> LinearOperator for CsrOperator<'_, P, I> {
     fn n_rows(&self) -> usize {
-        self.rows
+        self.matrix.n_rows()
     }
     fn n_cols(&self) -> usize {
-        self.cols
+        self.matrix.n_cols()
     }
     fn cost(&self) -> u64 {
-        self.data.len() as u64
+        self.nnz() as u64
     }
 
     fn apply_into(&self, x: &[f64], out: &mut [f64], par: Parallel) -> Result<()> {
         check_shapes(self, x.len(), out.len(), false)?;
+        let (indices, data) = (self.matrix.indices(), self.matrix.data());
         let body = |(k, chunk): (usize, &mut [f64])| {
             for (i, o) in chunk.iter_mut().enumerate() {
-                let r = k * SPARSE_ROWS + i;
-                let (a, b) = (row_start(self.indptr, r), row_start(self.indptr, r + 1));
+                let range = self.matrix.row_range(k * SPARSE_ROWS + i);
                 let mut s = 0.0;
-                for (c, v) in self.indices[a..b].iter().zip(&self.data[a..b]) {
+                for (c, v) in indices[range.clone()].iter().zip(&data[range]) {
                     s += v * x[c.to_index().expect("invariant: validated index")];
                 }
                 *o = s;
             }
         };
-        if par.use_rayon(self.rows.div_ceil(SPARSE_ROWS), self.nnz() + self.rows) {
+        let rows = self.n_rows();
+        if par.use_rayon(rows.div_ceil(SPARSE_ROWS), self.nnz() + rows) {
             out.par_chunks_mut(SPARSE_ROWS).enumerate().for_each(body);
         } else {
             out.chunks_mut(SPARSE_ROWS).enumerate().for_each(body);
@@ -392,18 +304,21 @@ impl<I: SparseIndex> LinearOperator for CsrMatrix<'_, I> {
 
     fn apply_adjoint_into(&self, v: &[f64], out: &mut [f64], par: Parallel) -> Result<()> {
         check_shapes(self, v.len(), out.len(), true)?;
+        let t = &self.transpose;
+        let (t_ptr, t_idx, t_data) = (t.indptr(), t.indices(), t.data());
         let body = |(k, chunk): (usize, &mut [f64])| {
             for (i, o) in chunk.iter_mut().enumerate() {
                 let c = k * SPARSE_ROWS + i;
-                let (a, b) = (self.t_ptr[c], self.t_ptr[c + 1]);
+                let (a, b) = (t_ptr[c], t_ptr[c + 1]);
                 let mut s = 0.0;
-                for (&r, &x) in self.t_idx[a..b].iter().zip(&self.t_data[a..b]) {
+                for (&r, &x) in t_idx[a..b].iter().zip(&t_data[a..b]) {
                     s += x * v[r as usize];
                 }
                 *o = s;
             }
         };
-        if par.use_rayon(self.cols.div_ceil(SPARSE_ROWS), self.nnz() + self.cols) {
+        let cols = self.n_cols();
+        if par.use_rayon(cols.div_ceil(SPARSE_ROWS), self.nnz() + cols) {
             out.par_chunks_mut(SPARSE_ROWS).enumerate().for_each(body);
         } else {
             out.chunks_mut(SPARSE_ROWS).enumerate().for_each(body);
@@ -471,7 +386,7 @@ mod tests {
             }
             ptr.push(idx.len() as i64);
         }
-        let csr = CsrMatrix::new(&ptr, &idx, &val, rows, cols).unwrap();
+        let csr = CsrOperator::new(&ptr, &idx, &val, rows, cols).unwrap();
         let x = pseudo(cols, 3);
         let v = pseudo(rows, 4);
         let naive_lx: Vec<f64> = (0..rows)
@@ -518,21 +433,35 @@ mod tests {
         assert!(DenseMatrix::new(&[1.0, 2.0], 1, 3).is_err());
         assert!(matches!(
             DenseMatrix::new(&[1.0, f64::NAN], 1, 2),
-            Err(RecoveryError::NonFinite {
-                name: "L",
-                index: 1,
-                ..
-            })
+            Err(RecoveryError::Input(
+                graphsparse_base::InputError::NotFinite {
+                    arg: "L",
+                    index: 1,
+                    ..
+                }
+            ))
         ));
         assert!(DenseMatrix::new(&[], usize::MAX, 2).is_err());
-        let bad =
-            |r: Result<CsrMatrix<'_, i32>>| matches!(r, Err(RecoveryError::InvalidSparse { .. }));
-        assert!(bad(CsrMatrix::new(&[0, 1], &[5], &[1.0], 1, 2)));
-        assert!(bad(CsrMatrix::new(&[0, -1], &[0], &[1.0], 1, 2)));
-        assert!(bad(CsrMatrix::new(&[1, 1], &[0], &[1.0], 1, 2)));
-        assert!(bad(CsrMatrix::new(&[0, 1], &[0, 1], &[1.0], 1, 2)));
-        assert!(bad(CsrMatrix::new(&[0, 2, 1], &[0, 1], &[1.0, 1.0], 2, 2)));
-        assert!(bad(CsrMatrix::new(&[0], &[], &[], 1, 2)));
+        let bad = |r: Result<CsrOperator<'_, i32>>| {
+            matches!(
+                r,
+                Err(RecoveryError::Graph(
+                    graphsparse_graph::WeightedGraphError::InvalidSparse { .. }
+                ))
+            )
+        };
+        assert!(bad(CsrOperator::new(&[0, 1], &[5], &[1.0], 1, 2)));
+        assert!(bad(CsrOperator::new(&[0, -1], &[0], &[1.0], 1, 2)));
+        assert!(bad(CsrOperator::new(&[1, 1], &[0], &[1.0], 1, 2)));
+        assert!(bad(CsrOperator::new(&[0, 1], &[0, 1], &[1.0], 1, 2)));
+        assert!(bad(CsrOperator::new(
+            &[0, 2, 1],
+            &[0, 1],
+            &[1.0, 1.0],
+            2,
+            2
+        )));
+        assert!(bad(CsrOperator::new(&[0], &[], &[], 1, 2)));
         let l = DenseMatrix::new(&[1.0, 2.0], 1, 2).unwrap();
         let mut out = [0.0; 2];
         assert!(

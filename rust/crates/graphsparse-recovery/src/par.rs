@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use graphsparse_proj::Parallel;
+use graphsparse_base::Parallel;
 use rayon::prelude::*;
 
 /// Entries per chunk of every chunked loop and reduction (fixed: never derived from the

@@ -1,9 +1,12 @@
 //! Parameters of the convex solvers (the linfa pattern: builder → `check()` → valid params).
 
+use graphsparse_base::Parallel;
 use graphsparse_base::{Budget, Truncation};
-use graphsparse_proj::Parallel;
 
-use crate::error::{Result, check_at_least_one, check_nonnegative, check_positive};
+use graphsparse_base::Check;
+use graphsparse_base::{check_at_least_one, check_nonnegative, check_positive};
+
+use crate::error::{RecoveryError, Result};
 use crate::loss::Loss;
 
 /// The primal–dual method.
@@ -59,7 +62,7 @@ pub enum StopRule {
     GapAndResiduals,
 }
 
-/// Settings of the convex solvers, unchecked (see [`RecoveryParams::check`]).
+/// Settings of the convex solvers, unchecked (see [`Check::check`]).
 ///
 /// The same settings drive the graph model ([`RecoveryValidParams::solve`]), the lasso
 /// ([`RecoveryValidParams::solve_lasso`]) and the latent group lasso
@@ -67,7 +70,7 @@ pub enum StopRule {
 ///
 /// # Example
 /// ```
-/// use graphsparse_recovery::{Loss, RecoveryParams};
+/// use graphsparse_recovery::{Check, Loss, RecoveryParams};
 /// let p = RecoveryParams::new(0.5, 100.0).loss(Loss::Absolute).tol(1e-8).check()?;
 /// assert_eq!(p.lam(), 0.5);
 /// assert!(RecoveryParams::new(0.0, 1.0).check().is_err()); // λ must be > 0
@@ -93,7 +96,7 @@ pub struct RecoveryParams {
     history: bool,
 }
 
-/// Checked settings: every range holds. Built only by [`RecoveryParams::check`].
+/// Checked settings: every range holds. Built only by [`RecoveryParams`]' [`Check::check`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct RecoveryValidParams(pub(crate) RecoveryParams);
 
@@ -158,15 +161,19 @@ impl RecoveryParams {
         /// Whether to record one [`HistoryEntry`] per check.
         history: bool => history,
     }
+}
+
+impl Check for RecoveryParams {
+    type Checked = RecoveryValidParams;
+    type Error = RecoveryError;
 
     /// Validates every setting.
     ///
     /// # Errors
-    /// [`crate::RecoveryError::InvalidParameter`] unless `λ` is finite and `> 0`, `α` finite
-    /// and `≥ 0`, `tol` finite and `> 0`, `max_iter`, `check_every`, `norm_iter ≥ 1`, the
-    /// norms (when given) finite and `> 0`, `step_ratio` and `γ` (when given) finite and
-    /// `> 0`.
-    pub fn check(self) -> Result<RecoveryValidParams> {
+    /// [`RecoveryError::Input`] unless `λ` is finite and `> 0`, `α` finite and `≥ 0`, `tol`
+    /// finite and `> 0`, `max_iter`, `check_every`, `norm_iter ≥ 1`, the norms (when given)
+    /// finite and `> 0`, `step_ratio` and `γ` (when given) finite and `> 0`.
+    fn check(self) -> Result<RecoveryValidParams> {
         check_positive("lambda", self.lam)?;
         check_nonnegative("alpha", self.alpha)?;
         check_positive("tol", self.tol)?;

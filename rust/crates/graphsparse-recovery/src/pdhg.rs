@@ -23,11 +23,12 @@
 //! the graph model, `σ` shrunk towards its per-component means until `‖W D σ‖₁ ≤ α`) and a
 //! feasible dual point (the dual scaled into `dom G*`), spec §3.6.
 
+use graphsparse_base::Parallel;
 use graphsparse_base::RunControl;
-use graphsparse_proj::{Parallel, project_l1_ball_into};
+use graphsparse_proj::project_l1_ball_into;
 
 use crate::error::{RecoveryError, Result};
-use crate::graph::WeightedGraph;
+use crate::graph::GraphDifference;
 use crate::groups::{LatentDesign, LatentGroups};
 use crate::loss::Fit;
 use crate::norm::{NORM_SAFETY, estimate_op_norm};
@@ -49,7 +50,7 @@ const ADAPT_DELTA: f64 = 1.5;
 pub(crate) enum Penalty<'a> {
     /// `Ψ_α` on the graph (the `σ` block); with `lagrangian`, `Ψ^pen_β` with `β = alpha`.
     Graph {
-        graph: &'a WeightedGraph,
+        graph: &'a GraphDifference<'a>,
         alpha: f64,
         lagrangian: bool,
     },
@@ -126,15 +127,10 @@ pub(crate) fn step_norms<Op: LinearOperator + ?Sized>(
         }
     };
     let dnorm = match pen {
-        Penalty::Graph { graph, .. } if graph.n_edges() > 0 => match params.diff_norm() {
+        Penalty::Graph { graph, .. } if graph.graph().n_edges() > 0 => match params.diff_norm() {
             Some(n) => n,
             None => {
-                let e = estimate_op_norm(
-                    &graph.difference_operator(),
-                    params.norm_iter(),
-                    NORM_TOL,
-                    par,
-                )?;
+                let e = estimate_op_norm(graph, params.norm_iter(), NORM_TOL, par)?;
                 counts.diff += e.n_iter as u64;
                 counts.diff_adjoint += e.n_iter as u64;
                 counts.work += 2 * e.n_iter as u64 * graph.diff_cost();
@@ -151,8 +147,8 @@ pub(crate) fn load(name: &'static str, src: &[f64], dst: &mut [f64]) -> Result<(
     if src.is_empty() {
         return Ok(());
     }
-    crate::error::check_len(name, src.len(), dst.len())?;
-    crate::error::check_finite(name, src)?;
+    graphsparse_base::check_len(name, src.len(), dst.len())?;
+    graphsparse_base::check_finite(name, src)?;
     dst.copy_from_slice(src);
     Ok(())
 }
@@ -200,6 +196,7 @@ pub(crate) fn duality_gap(
             } else {
                 1.0
             };
+            let graph = graph.graph();
             comp_sum.clear();
             comp_sum.resize(graph.n_components(), 0.0);
             if theta < 1.0 {
@@ -289,7 +286,8 @@ pub(crate) fn relative_gap(primal: f64, dual: f64) -> f64 {
     }
 }
 
-/// Solves with PDHG (see the module docs).
+/// Solves with PDHG (see the module docs): the state is set up once, then stepped until the
+/// stopping rule holds at a check, `max_iter` or the budget.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_pdhg<Op: LinearOperator + ?Sized>(
     params: &RecoveryValidParams,
@@ -301,314 +299,25 @@ pub(crate) fn solve_pdhg<Op: LinearOperator + ?Sized>(
     ctl: &RunControl,
     adaptive: bool,
 ) -> Result<Recovery> {
-    let par = params.parallel();
-    let lam = params.lam();
-    let (j, n) = (op.n_rows(), op.n_cols());
-    let (n1, ns, m, alpha, lagrangian) = match pen {
-        Penalty::Graph {
-            graph,
-            alpha,
-            lagrangian,
-        } => (n, n, graph.n_edges(), alpha, lagrangian),
-        Penalty::L1 => (n, 0, 0, 0.0, false),
-        Penalty::Groups(g) => (g.n_latent(), 0, 0, 0.0, false),
-    };
-    let graph = match pen {
-        Penalty::Graph { graph, .. } => Some(graph),
-        _ => None,
-    };
-    let mut counts = OpCounts::default();
-    let (knorm, dnorm) = step_norms(params, op, pen, &mut counts)?;
-    let knorm = if knorm > 0.0 { knorm } else { 1.0 };
-
-    let mut z = vec![0.0; n1];
-    let mut s = vec![0.0; ns];
-    let mut v1 = vec![0.0; j];
-    let mut v2 = vec![0.0; m];
-    let mut tau = params.step_ratio() / knorm;
-    let mut a = ADAPT_A0;
-    if let Some(w) = warm {
-        load("warm_start.x", &w.x, &mut z)?;
-        load("warm_start.sigma", &w.sigma, &mut s)?;
-        load("warm_start.dual_data", &w.dual_data, &mut v1)?;
-        load("warm_start.dual_graph", &w.dual_graph, &mut v2)?;
-        if w.tau.is_finite() && w.tau > 0.0 {
-            tau = w.tau;
-        }
-        if w.adapt > 0.0 && w.adapt <= ADAPT_A0 {
-            a = w.adapt;
-        }
-        if ns > 0 {
-            // the prox keeps σ ≥ 0; a warm σ must respect it too
-            s.iter_mut().for_each(|v| *v = v.max(0.0));
-        }
-    }
-    let mut s1 = STEP_FACTOR / (tau * knorm * knorm);
-    let mut s2 = if dnorm > 0.0 {
-        STEP_FACTOR / (tau * dnorm * dnorm)
-    } else {
-        0.0
-    };
-
-    let mut block = DataBlock {
-        op,
-        groups: match pen {
-            Penalty::Groups(g) => Some(g),
-            _ => None,
-        },
-        xfull: vec![
-            0.0;
-            if matches!(pen, Penalty::Groups(_)) {
-                n
-            } else {
-                0
-            }
-        ],
-        par,
-    };
-    let mut kz = vec![0.0; j];
-    let mut kz_bar = vec![0.0; j];
-    let mut kz_new = vec![0.0; j];
-    let mut ds = vec![0.0; m];
-    let mut ds_bar = vec![0.0; m];
-    let mut ds_new = vec![0.0; m];
-    let mut ktv = vec![0.0; n1];
-    let mut dtv = vec![0.0; ns];
-    let (mut z_old, mut s_old, mut v1_old, mut v2_old) =
-        (vec![0.0; n1], vec![0.0; ns], vec![0.0; j], vec![0.0; m]);
-    let mut ball = vec![0.0; m];
-    let mut ball_out = vec![0.0; m];
-    let mut red = Reducer::default();
-    let mut comp_sum = Vec::new();
-
-    block.forward(&z, &mut kz, &mut counts)?;
-    if let Some(g) = graph {
-        if m > 0 {
-            g.diff(&s, &mut ds, par);
-            counts.diff += 1;
-            counts.work += g.diff_cost();
-        }
-    }
-    kz_bar.copy_from_slice(&kz);
-    ds_bar.copy_from_slice(&ds);
-
+    let mut state = Pdhg::new(params, fit, op, y, pen, warm, adaptive)?;
     let meter = params.budget().start(ctl);
-    let check_every = params.check_every();
-    let stop = params.stop();
-    let need_res_always = adaptive;
+    let (check_every, max_iter) = (params.check_every(), params.max_iter());
     let mut history = Vec::new();
     let mut last: Option<HistoryEntry> = None;
     let mut converged = false;
     let mut it = 0;
-    let (mut pres, mut dres) = (f64::NAN, f64::NAN);
-    let max_iter = params.max_iter();
-    // the convergence check at the current iterate (in the loop and after a budget stop)
-    macro_rules! gap_check {
-        () => {
-            check(
-                &GapInput {
-                    fit,
-                    y,
-                    lam,
-                    pen,
-                    z: &z,
-                    s: &s,
-                    kz: &kz,
-                    ds: &ds,
-                    v1: &v1,
-                    v2: &v2,
-                    ktv: &ktv,
-                    dtv: &dtv,
-                    par,
-                },
-                &mut red,
-                &mut comp_sum,
-                it,
-                pres,
-                dres,
-            )?
-        };
-    }
     while it < max_iter {
         if !meter.claim_node() {
             break;
         }
         it += 1;
         let is_check = it % check_every == 0 || it == max_iter;
-        let need_res =
-            need_res_always || (is_check && (params.record_history() || stop != StopRule::Gap));
-        if need_res {
-            v1_old.copy_from_slice(&v1);
-            v2_old.copy_from_slice(&v2);
-            z_old.copy_from_slice(&z);
-            s_old.copy_from_slice(&s);
-        }
-        // dual steps
-        {
-            let kb = &kz_bar;
-            for_chunks(par, &mut v1, |off, c| {
-                for (i, v) in c.iter_mut().enumerate() {
-                    let q = off + i;
-                    *v = fit.prox_conj(y[q], *v + s1 * kb[q], s1);
-                }
-            });
-        }
-        if m > 0 && lagrangian {
-            // prox of ς(λβ‖·‖₁)* = the clip to [−λβ, λβ]
-            let (db, cap) = (&ds_bar, lam * alpha);
-            for_chunks(par, &mut v2, |off, c| {
-                for (i, v) in c.iter_mut().enumerate() {
-                    *v = (*v + s2 * db[off + i]).clamp(-cap, cap);
-                }
-            });
-        } else if m > 0 {
-            let db = &ds_bar;
-            for_chunks2(par, &mut v2, &mut ball, |off, c, b| {
-                for (i, (v, bb)) in c.iter_mut().zip(b.iter_mut()).enumerate() {
-                    *v += s2 * db[off + i];
-                    *bb = *v / s2;
-                }
-            });
-            project_l1_ball_into(&ball, alpha, &mut ball_out)
-                .map_err(|_| RecoveryError::Diverged { iteration: it })?;
-            counts.ball_projections += 1;
-            let bo = &ball_out;
-            for_chunks(par, &mut v2, |off, c| {
-                for (i, v) in c.iter_mut().enumerate() {
-                    *v -= s2 * bo[off + i];
-                }
-            });
-        }
-        block.adjoint(&v1, &mut ktv, &mut counts)?;
-        if let Some(g) = graph {
-            if m > 0 {
-                g.diff_adjoint(&v2, &mut dtv, par);
-                counts.diff_adjoint += 1;
-                counts.work += g.diff_cost();
-            }
-        }
-        // primal step
-        let c = tau * lam;
-        if !(c.is_finite() && c > 0.0) {
-            // τλ under- or overflowed: the data are out of float64's range at these steps
-            return Err(RecoveryError::Diverged { iteration: it });
-        }
-        match pen {
-            Penalty::Graph { .. } => {
-                let (kt, dt) = (&ktv, &dtv);
-                for_chunks2(par, &mut z, &mut s, |off, zc, sc| {
-                    for (i, (zi, si)) in zc.iter_mut().zip(sc.iter_mut()).enumerate() {
-                        let q = off + i;
-                        (*zi, *si) = prox_persp(*zi - tau * kt[q], *si - tau * dt[q], c);
-                    }
-                });
-            }
-            Penalty::L1 => {
-                let kt = &ktv;
-                for_chunks(par, &mut z, |off, zc| {
-                    for (i, zi) in zc.iter_mut().enumerate() {
-                        let w = *zi - tau * kt[off + i];
-                        *zi = (w.abs() - c).max(0.0).copysign(w);
-                    }
-                });
-            }
-            Penalty::Groups(groups) => {
-                let off = groups.offsets();
-                for (k, &d) in groups.weights().iter().enumerate() {
-                    let r = off[k]..off[k + 1];
-                    let zg = &mut z[r.clone()];
-                    for (zi, &g) in zg.iter_mut().zip(&ktv[r]) {
-                        *zi -= tau * g;
-                    }
-                    let nrm = dot(zg, zg).sqrt();
-                    let shrink = if nrm > c * d { 1.0 - c * d / nrm } else { 0.0 };
-                    zg.iter_mut().for_each(|v| *v *= shrink);
-                }
-            }
-        }
-        counts.prox += n1 as u64;
-        block.forward(&z, &mut kz_new, &mut counts)?;
-        if let Some(g) = graph {
-            if m > 0 {
-                g.diff(&s, &mut ds_new, par);
-                counts.diff += 1;
-                counts.work += g.diff_cost();
-            }
-        }
-        if need_res {
-            let inv_tau = 1.0 / tau;
-            let pz = red.sum(par, n1, |r| {
-                r.map(|q| {
-                    let d = (z_old[q] - z[q]) * inv_tau;
-                    d * d
-                })
-                .sum()
-            });
-            let ps = red.sum(par, ns, |r| {
-                r.map(|q| {
-                    let d = (s_old[q] - s[q]) * inv_tau;
-                    d * d
-                })
-                .sum()
-            });
-            let d1 = red.sum(par, j, |r| {
-                r.map(|q| {
-                    let d = (v1_old[q] - v1[q]) / s1 - (kz_new[q] - kz_bar[q]);
-                    d * d
-                })
-                .sum()
-            });
-            let d2 = if m > 0 {
-                red.sum(par, m, |r| {
-                    r.map(|q| {
-                        let d = (v2_old[q] - v2[q]) / s2 - (ds_new[q] - ds_bar[q]);
-                        d * d
-                    })
-                    .sum()
-                })
-            } else {
-                0.0
-            };
-            pres = (pz + ps).sqrt();
-            dres = (d1 + d2).sqrt();
-        }
-        // extrapolation through the cached products
-        {
-            let kn = &kz_new;
-            for_chunks2(par, &mut kz_bar, &mut kz, |off, b, k| {
-                for (i, (bb, kk)) in b.iter_mut().zip(k.iter_mut()).enumerate() {
-                    let new = kn[off + i];
-                    *bb = 2.0 * new - *kk;
-                    *kk = new;
-                }
-            });
-            let dn = &ds_new;
-            for_chunks2(par, &mut ds_bar, &mut ds, |off, b, k| {
-                for (i, (bb, kk)) in b.iter_mut().zip(k.iter_mut()).enumerate() {
-                    let new = dn[off + i];
-                    *bb = 2.0 * new - *kk;
-                    *kk = new;
-                }
-            });
-        }
-        if adaptive && pres.is_finite() && dres.is_finite() {
-            if pres > ADAPT_DELTA * dres {
-                tau /= 1.0 - a;
-                s1 *= 1.0 - a;
-                s2 *= 1.0 - a;
-                a *= ADAPT_ETA;
-            } else if dres > ADAPT_DELTA * pres {
-                tau *= 1.0 - a;
-                s1 /= 1.0 - a;
-                s2 /= 1.0 - a;
-                a *= ADAPT_ETA;
-            }
-        }
+        state.step(it, is_check)?;
         ctl.progress().add_iteration();
         if is_check {
-            let entry = gap_check!();
+            let entry = state.check(it)?;
             ctl.progress().set_value(entry.gap);
-            converged = stop_holds(stop, params.tol(), &entry, [&ktv, &dtv], [&kz, &ds]);
+            converged = state.converged(&entry);
             if params.record_history() {
                 history.push(entry);
             }
@@ -622,10 +331,10 @@ pub(crate) fn solve_pdhg<Op: LinearOperator + ?Sized>(
         Some(e) if e.iteration == it => e,
         _ => {
             // no check at the final iterate yet (budget stop, or no iteration at all)
-            let e = gap_check!();
+            let e = state.check(it)?;
             if it > 0 {
                 // the gap at a dual iterate never stepped with is meaningless at it = 0
-                converged = stop_holds(stop, params.tol(), &e, [&ktv, &dtv], [&kz, &ds]);
+                converged = state.converged(&e);
             }
             if params.record_history() && it > 0 {
                 history.push(e);
@@ -633,39 +342,503 @@ pub(crate) fn solve_pdhg<Op: LinearOperator + ?Sized>(
             e
         }
     };
-    let (x, latent) = match pen {
-        Penalty::Groups(g) => {
-            let mut x = vec![0.0; n];
-            g.gather_sum(&z, &mut x, par);
-            (x, z.clone())
+    Ok(state.into_recovery(it, converged, last, history, meter.truncation()))
+}
+
+/// The PDHG iterate, its cached operator products and every buffer of the iteration
+/// (allocated once in [`Pdhg::new`]; a step allocates nothing).
+///
+/// Notation: `z` (primal: `x`, or the latent `v`), `s` (`σ`), `v1`, `v2` (dual blocks),
+/// `kz = K₁ z`, `ds = W D σ` and their extrapolations `kz_bar`, `ds_bar`, `ktv = K₁ᵀ v₁`,
+/// `dtv = Dᵀ W v₂`; `tau`, `s1`, `s2` the steps and `a` the adaptive decay.
+struct Pdhg<'a, Op: LinearOperator + ?Sized> {
+    params: &'a RecoveryValidParams,
+    fit: Fit,
+    y: &'a [f64],
+    pen: Penalty<'a>,
+    graph: Option<&'a GraphDifference<'a>>,
+    block: DataBlock<'a, Op>,
+    adaptive: bool,
+    par: Parallel,
+    lam: f64,
+    alpha: f64,
+    lagrangian: bool,
+    /// Sizes: data rows `j`, columns of `L` `n`, primal `n1`, `σ` `ns`, edges `m`.
+    dims: (usize, usize, usize, usize, usize),
+    knorm: f64,
+    dnorm: f64,
+    counts: OpCounts,
+    z: Vec<f64>,
+    s: Vec<f64>,
+    v1: Vec<f64>,
+    v2: Vec<f64>,
+    tau: f64,
+    a: f64,
+    s1: f64,
+    s2: f64,
+    kz: Vec<f64>,
+    kz_bar: Vec<f64>,
+    kz_new: Vec<f64>,
+    ds: Vec<f64>,
+    ds_bar: Vec<f64>,
+    ds_new: Vec<f64>,
+    ktv: Vec<f64>,
+    dtv: Vec<f64>,
+    z_old: Vec<f64>,
+    s_old: Vec<f64>,
+    v1_old: Vec<f64>,
+    v2_old: Vec<f64>,
+    ball: Vec<f64>,
+    ball_out: Vec<f64>,
+    red: Reducer,
+    comp_sum: Vec<f64>,
+    /// Residuals of the last step that computed them (NaN before).
+    pres: f64,
+    dres: f64,
+}
+
+impl<'a, Op: LinearOperator + ?Sized> Pdhg<'a, Op> {
+    /// The starting point (zeros or the warm start), the steps from the norms, the buffers and
+    /// the first products `K₁ z`, `W D σ`.
+    fn new(
+        params: &'a RecoveryValidParams,
+        fit: Fit,
+        op: &'a Op,
+        y: &'a [f64],
+        pen: Penalty<'a>,
+        warm: Option<&WarmStart>,
+        adaptive: bool,
+    ) -> Result<Self> {
+        let par = params.parallel();
+        let lam = params.lam();
+        let (j, n) = (op.n_rows(), op.n_cols());
+        let (n1, ns, m, alpha, lagrangian) = match pen {
+            Penalty::Graph {
+                graph,
+                alpha,
+                lagrangian,
+            } => (n, n, graph.graph().n_edges(), alpha, lagrangian),
+            Penalty::L1 => (n, 0, 0, 0.0, false),
+            Penalty::Groups(g) => (g.n_latent(), 0, 0, 0.0, false),
+        };
+        let graph = match pen {
+            Penalty::Graph { graph, .. } => Some(graph),
+            _ => None,
+        };
+        let mut counts = OpCounts::default();
+        let (knorm, dnorm) = step_norms(params, op, pen, &mut counts)?;
+        let knorm = if knorm > 0.0 { knorm } else { 1.0 };
+
+        let mut z = vec![0.0; n1];
+        let mut s = vec![0.0; ns];
+        let mut v1 = vec![0.0; j];
+        let mut v2 = vec![0.0; m];
+        let mut tau = params.step_ratio() / knorm;
+        let mut a = ADAPT_A0;
+        if let Some(w) = warm {
+            load("warm_start.x", &w.x, &mut z)?;
+            load("warm_start.sigma", &w.sigma, &mut s)?;
+            load("warm_start.dual_data", &w.dual_data, &mut v1)?;
+            load("warm_start.dual_graph", &w.dual_graph, &mut v2)?;
+            if w.tau.is_finite() && w.tau > 0.0 {
+                tau = w.tau;
+            }
+            if w.adapt > 0.0 && w.adapt <= ADAPT_A0 {
+                a = w.adapt;
+            }
+            if ns > 0 {
+                // the prox keeps σ ≥ 0; a warm σ must respect it too
+                s.iter_mut().for_each(|v| *v = v.max(0.0));
+            }
         }
-        _ => (z.clone(), Vec::new()),
-    };
-    Ok(Recovery {
-        x,
-        sigma: s.clone(),
-        latent,
-        n_iter: it,
-        converged,
-        objective: last.primal,
-        dual_objective: last.dual,
-        gap: last.gap,
-        history,
-        counts,
-        truncation: meter.truncation(),
-        op_norm: knorm,
-        diff_norm: dnorm,
-        state: WarmStart {
-            x: z,
-            sigma: s,
-            dual_data: v1,
-            dual_graph: v2,
-            aux_data: Vec::new(),
-            aux_graph: Vec::new(),
+        let s1 = STEP_FACTOR / (tau * knorm * knorm);
+        let s2 = if dnorm > 0.0 {
+            STEP_FACTOR / (tau * dnorm * dnorm)
+        } else {
+            0.0
+        };
+
+        let block = DataBlock {
+            op,
+            groups: match pen {
+                Penalty::Groups(g) => Some(g),
+                _ => None,
+            },
+            xfull: vec![
+                0.0;
+                if matches!(pen, Penalty::Groups(_)) {
+                    n
+                } else {
+                    0
+                }
+            ],
+            par,
+        };
+        let mut state = Self {
+            params,
+            fit,
+            y,
+            pen,
+            graph,
+            block,
+            adaptive,
+            par,
+            lam,
+            alpha,
+            lagrangian,
+            dims: (j, n, n1, ns, m),
+            knorm,
+            dnorm,
+            counts,
+            z,
+            s,
+            v1,
+            v2,
             tau,
-            adapt: a,
-        },
-    })
+            a,
+            s1,
+            s2,
+            kz: vec![0.0; j],
+            kz_bar: vec![0.0; j],
+            kz_new: vec![0.0; j],
+            ds: vec![0.0; m],
+            ds_bar: vec![0.0; m],
+            ds_new: vec![0.0; m],
+            ktv: vec![0.0; n1],
+            dtv: vec![0.0; ns],
+            z_old: vec![0.0; n1],
+            s_old: vec![0.0; ns],
+            v1_old: vec![0.0; j],
+            v2_old: vec![0.0; m],
+            ball: vec![0.0; m],
+            ball_out: vec![0.0; m],
+            red: Reducer::default(),
+            comp_sum: Vec::new(),
+            pres: f64::NAN,
+            dres: f64::NAN,
+        };
+        state
+            .block
+            .forward(&state.z, &mut state.kz, &mut state.counts)?;
+        if let Some(g) = state.graph {
+            if m > 0 {
+                g.diff(&state.s, &mut state.ds, par);
+                state.counts.diff += 1;
+                state.counts.work += g.diff_cost();
+            }
+        }
+        state.kz_bar.copy_from_slice(&state.kz);
+        state.ds_bar.copy_from_slice(&state.ds);
+        Ok(state)
+    }
+
+    /// Iteration `it`: dual steps, primal step, the new products, the residuals (when the
+    /// adaptive steps or a recorded check at `is_check` need them), the extrapolation and the
+    /// step adaptation.
+    ///
+    /// # Errors
+    /// [`RecoveryError::Diverged`] when the iterate leaves float64's range.
+    fn step(&mut self, it: usize, is_check: bool) -> Result<()> {
+        let need_res = self.adaptive
+            || (is_check && (self.params.record_history() || self.params.stop() != StopRule::Gap));
+        if need_res {
+            self.v1_old.copy_from_slice(&self.v1);
+            self.v2_old.copy_from_slice(&self.v2);
+            self.z_old.copy_from_slice(&self.z);
+            self.s_old.copy_from_slice(&self.s);
+        }
+        self.dual_step(it)?;
+        self.primal_step(it)?;
+        if need_res {
+            self.residuals();
+        }
+        self.extrapolate();
+        if self.adaptive {
+            self.adapt_steps();
+        }
+        Ok(())
+    }
+
+    /// `v₁ ← prox_{ς₁f*}(v₁ + ς₁ K₁ z̄)`, `v₂ ← prox_{ς₂ α‖·‖∞}(v₂ + ς₂ W D σ̄)` (the clip to
+    /// `[−λβ, λβ]` in the Lagrangian form), then `K₁ᵀ v₁` and `Dᵀ W v₂`.
+    fn dual_step(&mut self, it: usize) -> Result<()> {
+        let (par, fit, y, s1, s2) = (self.par, self.fit, self.y, self.s1, self.s2);
+        let m = self.dims.4;
+        {
+            let kb = &self.kz_bar;
+            for_chunks(par, &mut self.v1, |off, c| {
+                for (i, v) in c.iter_mut().enumerate() {
+                    let q = off + i;
+                    *v = fit.prox_conj(y[q], *v + s1 * kb[q], s1);
+                }
+            });
+        }
+        if m > 0 && self.lagrangian {
+            // prox of ς(λβ‖·‖₁)* = the clip to [−λβ, λβ]
+            let (db, cap) = (&self.ds_bar, self.lam * self.alpha);
+            for_chunks(par, &mut self.v2, |off, c| {
+                for (i, v) in c.iter_mut().enumerate() {
+                    *v = (*v + s2 * db[off + i]).clamp(-cap, cap);
+                }
+            });
+        } else if m > 0 {
+            let db = &self.ds_bar;
+            for_chunks2(par, &mut self.v2, &mut self.ball, |off, c, b| {
+                for (i, (v, bb)) in c.iter_mut().zip(b.iter_mut()).enumerate() {
+                    *v += s2 * db[off + i];
+                    *bb = *v / s2;
+                }
+            });
+            project_l1_ball_into(&self.ball, self.alpha, &mut self.ball_out)
+                .map_err(|_| RecoveryError::Diverged { iteration: it })?;
+            self.counts.ball_projections += 1;
+            let bo = &self.ball_out;
+            for_chunks(par, &mut self.v2, |off, c| {
+                for (i, v) in c.iter_mut().enumerate() {
+                    *v -= s2 * bo[off + i];
+                }
+            });
+        }
+        self.block
+            .adjoint(&self.v1, &mut self.ktv, &mut self.counts)?;
+        if let Some(g) = self.graph {
+            if m > 0 {
+                g.diff_adjoint(&self.v2, &mut self.dtv, par);
+                self.counts.diff_adjoint += 1;
+                self.counts.work += g.diff_cost();
+            }
+        }
+        Ok(())
+    }
+
+    /// `z ← prox_{τG}(z − τ K₁ᵀ v₁, σ − τ Dᵀ W v₂)`, then `K₁ z` and `W D σ` into the `_new`
+    /// buffers.
+    fn primal_step(&mut self, it: usize) -> Result<()> {
+        let (par, tau) = (self.par, self.tau);
+        let (n1, m) = (self.dims.2, self.dims.4);
+        let c = tau * self.lam;
+        if !(c.is_finite() && c > 0.0) {
+            // τλ under- or overflowed: the data are out of float64's range at these steps
+            return Err(RecoveryError::Diverged { iteration: it });
+        }
+        match self.pen {
+            Penalty::Graph { .. } => {
+                let (kt, dt) = (&self.ktv, &self.dtv);
+                for_chunks2(par, &mut self.z, &mut self.s, |off, zc, sc| {
+                    for (i, (zi, si)) in zc.iter_mut().zip(sc.iter_mut()).enumerate() {
+                        let q = off + i;
+                        (*zi, *si) = prox_persp(*zi - tau * kt[q], *si - tau * dt[q], c);
+                    }
+                });
+            }
+            Penalty::L1 => {
+                let kt = &self.ktv;
+                for_chunks(par, &mut self.z, |off, zc| {
+                    for (i, zi) in zc.iter_mut().enumerate() {
+                        let w = *zi - tau * kt[off + i];
+                        *zi = (w.abs() - c).max(0.0).copysign(w);
+                    }
+                });
+            }
+            Penalty::Groups(groups) => {
+                let off = groups.offsets();
+                for (k, &d) in groups.weights().iter().enumerate() {
+                    let r = off[k]..off[k + 1];
+                    let zg = &mut self.z[r.clone()];
+                    for (zi, &g) in zg.iter_mut().zip(&self.ktv[r]) {
+                        *zi -= tau * g;
+                    }
+                    let nrm = dot(zg, zg).sqrt();
+                    let shrink = if nrm > c * d { 1.0 - c * d / nrm } else { 0.0 };
+                    zg.iter_mut().for_each(|v| *v *= shrink);
+                }
+            }
+        }
+        self.counts.prox += n1 as u64;
+        self.block
+            .forward(&self.z, &mut self.kz_new, &mut self.counts)?;
+        if let Some(g) = self.graph {
+            if m > 0 {
+                g.diff(&self.s, &mut self.ds_new, par);
+                self.counts.diff += 1;
+                self.counts.work += g.diff_cost();
+            }
+        }
+        Ok(())
+    }
+
+    /// The primal residual `‖(z_old − z)/τ‖` and the dual residual
+    /// `‖(v_old − v)/ς − (K z − K z̄)‖` of the step just made.
+    fn residuals(&mut self) {
+        let (par, red) = (self.par, &mut self.red);
+        let (j, _, n1, ns, m) = self.dims;
+        let inv_tau = 1.0 / self.tau;
+        let (z, z_old, s, s_old) = (&self.z, &self.z_old, &self.s, &self.s_old);
+        let pz = red.sum(par, n1, |r| {
+            r.map(|q| {
+                let d = (z_old[q] - z[q]) * inv_tau;
+                d * d
+            })
+            .sum()
+        });
+        let ps = red.sum(par, ns, |r| {
+            r.map(|q| {
+                let d = (s_old[q] - s[q]) * inv_tau;
+                d * d
+            })
+            .sum()
+        });
+        let (v1, v1_old, kz_new, kz_bar, s1) =
+            (&self.v1, &self.v1_old, &self.kz_new, &self.kz_bar, self.s1);
+        let d1 = red.sum(par, j, |r| {
+            r.map(|q| {
+                let d = (v1_old[q] - v1[q]) / s1 - (kz_new[q] - kz_bar[q]);
+                d * d
+            })
+            .sum()
+        });
+        let (v2, v2_old, ds_new, ds_bar, s2) =
+            (&self.v2, &self.v2_old, &self.ds_new, &self.ds_bar, self.s2);
+        let d2 = if m > 0 {
+            red.sum(par, m, |r| {
+                r.map(|q| {
+                    let d = (v2_old[q] - v2[q]) / s2 - (ds_new[q] - ds_bar[q]);
+                    d * d
+                })
+                .sum()
+            })
+        } else {
+            0.0
+        };
+        self.pres = (pz + ps).sqrt();
+        self.dres = (d1 + d2).sqrt();
+    }
+
+    /// `K z̄ ← 2 K z − K z_old` through the cached products (and the same for `W D σ`).
+    fn extrapolate(&mut self) {
+        let par = self.par;
+        let kn = &self.kz_new;
+        for_chunks2(par, &mut self.kz_bar, &mut self.kz, |off, b, k| {
+            for (i, (bb, kk)) in b.iter_mut().zip(k.iter_mut()).enumerate() {
+                let new = kn[off + i];
+                *bb = 2.0 * new - *kk;
+                *kk = new;
+            }
+        });
+        let dn = &self.ds_new;
+        for_chunks2(par, &mut self.ds_bar, &mut self.ds, |off, b, k| {
+            for (i, (bb, kk)) in b.iter_mut().zip(k.iter_mut()).enumerate() {
+                let new = dn[off + i];
+                *bb = 2.0 * new - *kk;
+                *kk = new;
+            }
+        });
+    }
+
+    /// Goldstein–Li–Yuan balancing: `τ` up and the `ς` down by `1/(1−a)` (or the reverse) when
+    /// one residual exceeds the other by [`ADAPT_DELTA`]; `a` decays by [`ADAPT_ETA`].
+    fn adapt_steps(&mut self) {
+        let (pres, dres, a) = (self.pres, self.dres, self.a);
+        if !(pres.is_finite() && dres.is_finite()) {
+            return;
+        }
+        if pres > ADAPT_DELTA * dres {
+            self.tau /= 1.0 - a;
+            self.s1 *= 1.0 - a;
+            self.s2 *= 1.0 - a;
+            self.a *= ADAPT_ETA;
+        } else if dres > ADAPT_DELTA * pres {
+            self.tau *= 1.0 - a;
+            self.s1 /= 1.0 - a;
+            self.s2 /= 1.0 - a;
+            self.a *= ADAPT_ETA;
+        }
+    }
+
+    /// The convergence check at the current iterate (iteration `it`).
+    ///
+    /// # Errors
+    /// [`RecoveryError::Diverged`] when the iterate is not finite.
+    fn check(&mut self, it: usize) -> Result<HistoryEntry> {
+        check(
+            &GapInput {
+                fit: self.fit,
+                y: self.y,
+                lam: self.lam,
+                pen: self.pen,
+                z: &self.z,
+                s: &self.s,
+                kz: &self.kz,
+                ds: &self.ds,
+                v1: &self.v1,
+                v2: &self.v2,
+                ktv: &self.ktv,
+                dtv: &self.dtv,
+                par: self.par,
+            },
+            &mut self.red,
+            &mut self.comp_sum,
+            it,
+            self.pres,
+            self.dres,
+        )
+    }
+
+    /// Whether the stopping rule holds at `entry`.
+    fn converged(&self, entry: &HistoryEntry) -> bool {
+        stop_holds(
+            self.params.stop(),
+            self.params.tol(),
+            entry,
+            [&self.ktv, &self.dtv],
+            [&self.kz, &self.ds],
+        )
+    }
+
+    /// The result, with the state for a warm start.
+    fn into_recovery(
+        self,
+        it: usize,
+        converged: bool,
+        last: HistoryEntry,
+        history: Vec<HistoryEntry>,
+        truncation: Option<graphsparse_base::Truncation>,
+    ) -> Recovery {
+        let n = self.dims.1;
+        let (x, latent) = match self.pen {
+            Penalty::Groups(g) => {
+                let mut x = vec![0.0; n];
+                g.gather_sum(&self.z, &mut x, self.par);
+                (x, self.z.clone())
+            }
+            _ => (self.z.clone(), Vec::new()),
+        };
+        Recovery {
+            x,
+            sigma: self.s.clone(),
+            latent,
+            n_iter: it,
+            converged,
+            objective: last.primal,
+            dual_objective: last.dual,
+            gap: last.gap,
+            history,
+            counts: self.counts,
+            truncation,
+            op_norm: self.knorm,
+            diff_norm: self.dnorm,
+            state: WarmStart {
+                x: self.z,
+                sigma: self.s,
+                dual_data: self.v1,
+                dual_graph: self.v2,
+                aux_data: Vec::new(),
+                aux_graph: Vec::new(),
+                tau: self.tau,
+                adapt: self.a,
+            },
+        }
+    }
 }
 
 /// One convergence check; errors if the iterate went non-finite.

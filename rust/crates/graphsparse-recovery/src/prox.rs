@@ -19,7 +19,8 @@
 //! `ε t³ + t − 1`, `ε = 4X²/p³`), with coefficients formed without `X` or `p`; below
 //! `c < 2⁻¹⁰²²·max(|x|, |σ|)` they are formed through logarithms.
 
-use crate::error::{Result, check_finite, check_len, check_positive};
+use crate::error::Result;
+use graphsparse_base::{check_finite, check_len, check_positive};
 
 /// The perspective function `φ(x, τ)` of the penalty (`+∞` outside its domain).
 ///
@@ -61,7 +62,7 @@ pub fn perspective(x: f64, tau: f64) -> f64 {
 /// Accurate to a few ulps of `max(|x|, |σ|, c)` over the whole float64 range.
 ///
 /// # Errors
-/// [`crate::RecoveryError::NonFinite`] for NaN/inf `x` or `σ`,
+/// [`crate::RecoveryError::Input`] for NaN/inf `x` or `σ`,
 /// [`crate::RecoveryError::InvalidParameter`] unless `c` is finite and `> 0`.
 ///
 /// # Complexity
@@ -100,8 +101,7 @@ pub fn prox_perspective(x: f64, sigma: f64, c: f64) -> Result<(f64, f64)> {
 /// `Ok(())` with the prox in the output buffers.
 ///
 /// # Errors
-/// [`crate::RecoveryError::LengthMismatch`], [`crate::RecoveryError::NonFinite`],
-/// [`crate::RecoveryError::InvalidParameter`] for `c`.
+/// [`crate::RecoveryError::Input`] for mismatched lengths, a non-finite entry or a bad `c`.
 ///
 /// # Complexity
 /// O(n), no allocation.

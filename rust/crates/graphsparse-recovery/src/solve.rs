@@ -1,16 +1,17 @@
 //! The public solve entry points: the graph model (6), the lasso, the latent group lasso,
 //! `λ` paths and `λ_max`.
 
-use graphsparse_base::RunControl;
+use graphsparse_base::{Check, RunControl};
 
-use crate::error::{RecoveryError, Result, check_len, check_positive, invalid};
-use crate::graph::WeightedGraph;
+use crate::error::{RecoveryError, Result, invalid};
+use crate::graph::{GraphDifference, WeightedGraph, check_positive_weights};
 use crate::groups::LatentGroups;
 use crate::kk::solve_kk;
-use crate::loss::{Fit, Loss};
+use crate::loss::{DataFit, Fit, Loss};
 use crate::operator::LinearOperator;
 use crate::params::{PenaltyForm, Recovery, RecoveryValidParams, Solver, WarmStart};
 use crate::pdhg::{Penalty, solve_pdhg};
+use graphsparse_base::{check_len, check_positive};
 
 /// Which penalty a [`lambda_max`] or path refers to.
 #[derive(Debug, Clone, Copy)]
@@ -62,9 +63,10 @@ impl RecoveryValidParams {
     /// reported (`converged = false`, `truncation`), not an error.
     ///
     /// # Errors
-    /// [`RecoveryError::LengthMismatch`] (`y` vs `J`, warm-start vectors),
-    /// [`RecoveryError::GraphSizeMismatch`] (`N` vs the graph), [`RecoveryError::NonFinite`],
-    /// [`RecoveryError::InvalidLabel`], [`RecoveryError::Diverged`] if float64 overflows.
+    /// [`RecoveryError::Input`] (`y` vs `J`, warm-start vectors, non-finite values),
+    /// [`RecoveryError::GraphSizeMismatch`] (`N` vs the graph), [`RecoveryError::InvalidWeight`]
+    /// (a weight not `> 0`), [`RecoveryError::InvalidLabel`], [`RecoveryError::Diverged`] if
+    /// float64 overflows.
     ///
     /// # Complexity
     /// Per iteration one product each with `L`, `Lᵀ`, `W D`, `Dᵀ W`, `N` perspective proxes,
@@ -74,7 +76,7 @@ impl RecoveryValidParams {
     /// # Example
     /// ```
     /// use graphsparse_base::RunControl;
-    /// use graphsparse_recovery::{DenseMatrix, RecoveryParams, WeightedGraph};
+    /// use graphsparse_recovery::{Check, DenseMatrix, RecoveryParams, WeightedGraph};
     /// // denoising on a path: L = I
     /// let l = DenseMatrix::new(&[1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0], 3, 3)?;
     /// let g = WeightedGraph::new(3, &[[0, 1], [1, 2]], None)?;
@@ -96,7 +98,8 @@ impl RecoveryValidParams {
         ctl: &RunControl,
     ) -> Result<Recovery> {
         check_data(op, y, self.loss())?;
-        check_graph_size(graph.n_nodes(), op.n_cols())?;
+        check_graph_size(graph.n_vertices(), op.n_cols())?;
+        check_positive_weights(graph)?;
         let fit = Fit::from(self.loss());
         self.dispatch(op, y, graph, fit, warm, ctl)
     }
@@ -112,9 +115,13 @@ impl RecoveryValidParams {
     ) -> Result<Recovery> {
         let alpha = self.alpha();
         let lagrangian = self.penalty_form() == PenaltyForm::Lagrangian;
+        let diff = GraphDifference::new(graph);
+        let graph = &diff;
         match self.solver() {
-            Solver::Pdhg { adaptive } if alpha == 0.0 && !lagrangian && graph.n_edges() > 0 => {
-                self.solve_components(op, y, graph, fit, warm, ctl, adaptive)
+            Solver::Pdhg { adaptive }
+                if alpha == 0.0 && !lagrangian && graph.graph().n_edges() > 0 =>
+            {
+                self.solve_components(op, y, graph.graph(), fit, warm, ctl, adaptive)
             }
             Solver::Pdhg { adaptive } => solve_pdhg(
                 self,
@@ -151,7 +158,7 @@ impl RecoveryValidParams {
         ctl: &RunControl,
         adaptive: bool,
     ) -> Result<Recovery> {
-        let n = graph.n_nodes();
+        let n = graph.n_vertices();
         let mut members: Vec<Vec<usize>> = vec![Vec::new(); graph.n_components()];
         for (v, &c) in graph.components().iter().enumerate() {
             members[c as usize].push(v);
@@ -224,7 +231,7 @@ impl RecoveryValidParams {
     /// # Example
     /// ```
     /// use graphsparse_base::RunControl;
-    /// use graphsparse_recovery::{Identity, RecoveryParams};
+    /// use graphsparse_recovery::{Check, Identity, RecoveryParams};
     /// // L = I: the lasso is soft-thresholding
     /// let fit = RecoveryParams::new(1.0, 0.0).tol(1e-12).check()?
     ///     .solve_lasso(&Identity(3), &[3.0, -0.5, -2.0], None, &RunControl::new())?;
@@ -272,7 +279,7 @@ impl RecoveryValidParams {
     /// # Example
     /// ```
     /// use graphsparse_base::RunControl;
-    /// use graphsparse_recovery::{Identity, LatentGroups, RecoveryParams};
+    /// use graphsparse_recovery::{Check, Identity, LatentGroups, RecoveryParams};
     /// // one group {0, 1}: block soft-thresholding of (3, 4) by λ d = 1·√2
     /// let groups = LatentGroups::new(2, &[vec![0, 1]], None)?;
     /// let fit = RecoveryParams::new(1.0, 0.0).tol(1e-12).check()?
@@ -327,8 +334,7 @@ impl RecoveryValidParams {
     /// last one then carries the truncation).
     ///
     /// # Errors
-    /// As [`RecoveryValidParams::solve`], and [`RecoveryError::InvalidParameter`] for a bad
-    /// `λ`.
+    /// As [`RecoveryValidParams::solve`], and [`RecoveryError::Input`] for a bad `λ`.
     ///
     /// # Complexity
     /// The sum of the solves; warm starts make later ones short.
@@ -336,7 +342,7 @@ impl RecoveryValidParams {
     /// # Example
     /// ```
     /// use graphsparse_base::RunControl;
-    /// use graphsparse_recovery::{Identity, Model, RecoveryParams, WeightedGraph, lambda_max, Loss};
+    /// use graphsparse_recovery::{Check, Identity, Model, RecoveryParams, WeightedGraph, lambda_max, Loss};
     /// let g = WeightedGraph::new(3, &[[0, 1], [1, 2]], None)?;
     /// let y = [1.0, 2.0, -0.5];
     /// let top = lambda_max(&Identity(3), &y, Loss::Squared, Model::Graph { graph: &g, alpha: 1.0 })?;
@@ -404,15 +410,15 @@ impl RecoveryValidParams {
 /// `λ_max ≥ 0`.
 ///
 /// # Errors
-/// [`RecoveryError::LengthMismatch`], [`RecoveryError::GraphSizeMismatch`], the target
-/// checks of the loss, [`RecoveryError::InvalidParameter`] for a bad `α`.
+/// [`RecoveryError::Input`] (a length, a bad `α`), [`RecoveryError::GraphSizeMismatch`],
+/// [`RecoveryError::InvalidWeight`], the target checks of the loss.
 ///
 /// # Complexity
 /// One product with `Lᵀ`, plus O(N + M).
 ///
 /// # Example
 /// ```
-/// use graphsparse_recovery::{Identity, Loss, Model, lambda_max};
+/// use graphsparse_recovery::{Check, Identity, Loss, Model, lambda_max};
 /// assert_eq!(lambda_max(&Identity(2), &[3.0, -4.0], Loss::Squared, Model::Lasso)?, 4.0);
 /// # Ok::<(), graphsparse_recovery::RecoveryError>(())
 /// ```
@@ -426,13 +432,14 @@ pub fn lambda_max<Op: LinearOperator + ?Sized>(
     let fit = Fit::from(loss);
     let g: Vec<f64> = y.iter().map(|&v| fit.grad_at_zero(v)).collect();
     let mut a = vec![0.0; op.n_cols()];
-    op.apply_adjoint_into(&g, &mut a, graphsparse_proj::Parallel::Auto)?;
+    op.apply_adjoint_into(&g, &mut a, graphsparse_base::Parallel::Auto)?;
     let inf = a.iter().fold(0.0f64, |m, v| m.max(v.abs()));
     match model {
         Model::Lasso => Ok(inf),
         Model::Graph { graph, alpha } => {
-            crate::error::check_nonnegative("alpha", alpha)?;
-            check_graph_size(graph.n_nodes(), op.n_cols())?;
+            graphsparse_base::check_nonnegative("alpha", alpha)?;
+            check_graph_size(graph.n_vertices(), op.n_cols())?;
+            check_positive_weights(graph)?;
             if alpha > 0.0 {
                 return Ok(inf);
             }
@@ -496,15 +503,15 @@ pub struct PenaltyValue {
 /// The [`PenaltyValue`].
 ///
 /// # Errors
-/// [`RecoveryError::LengthMismatch`], [`RecoveryError::NonFinite`],
-/// [`RecoveryError::InvalidParameter`] for `α`, `tol` or `max_iter`.
+/// [`RecoveryError::Input`] for a length, a non-finite entry, `α`, `tol` or `max_iter`;
+/// [`RecoveryError::InvalidWeight`] for a weight that is not `> 0`.
 ///
 /// # Complexity
 /// O(N + m) for the closed forms; O(N + m) per inner iteration otherwise.
 ///
 /// # Example
 /// ```
-/// use graphsparse_recovery::{WeightedGraph, penalty};
+/// use graphsparse_recovery::{Check, WeightedGraph, penalty};
 /// let g = WeightedGraph::new(4, &[[0, 1], [1, 2], [2, 3]], None)?;
 /// let x = [1.0, -2.0, 2.0, 0.0];
 /// // α = 0 on a connected graph: √N ‖x‖₂ = 2·3
@@ -522,9 +529,11 @@ pub fn penalty(
     tol: f64,
     max_iter: usize,
 ) -> Result<PenaltyValue> {
-    check_len("x", x.len(), graph.n_nodes())?;
-    crate::error::check_finite("x", x)?;
-    crate::error::check_nonnegative("alpha", alpha)?;
+    check_len("x", x.len(), graph.n_vertices())?;
+    graphsparse_base::check_finite("x", x)?;
+    graphsparse_base::check_nonnegative("alpha", alpha)?;
+    check_positive_weights(graph)?;
+    let diff = GraphDifference::new(graph);
     let abs: Vec<f64> = x.iter().map(|v| v.abs()).collect();
     let l1: f64 = abs.iter().sum();
     let closed = |value: f64, sigma: Vec<f64>| PenaltyValue {
@@ -534,7 +543,7 @@ pub fn penalty(
         n_iter: 0,
         converged: true,
     };
-    if graph.n_edges() == 0 || graph.weighted_total_variation(&abs)? <= alpha {
+    if graph.n_edges() == 0 || diff.weighted_total_variation(&abs)? <= alpha {
         return Ok(closed(l1, abs));
     }
     if alpha == 0.0 {
@@ -564,7 +573,7 @@ pub fn penalty(
         .max_iter(max_iter)
         .history(false)
         .check()?;
-    let n = graph.n_nodes();
+    let n = graph.n_vertices();
     let r = params.dispatch(
         &crate::operator::Identity(n),
         x,
@@ -574,7 +583,7 @@ pub fn penalty(
         &RunControl::new(),
     )?;
     // the value at the feasible σ of the certificate
-    let tv = graph.weighted_total_variation(&r.sigma)?;
+    let tv = diff.weighted_total_variation(&r.sigma)?;
     let theta = if tv > alpha { alpha / tv } else { 1.0 };
     let mut means = vec![0.0; graph.n_components()];
     for (&c, &s) in graph.components().iter().zip(&r.sigma) {

@@ -7,8 +7,8 @@ mod common;
 use common::{instance, rel};
 use graphsparse_base::RunControl;
 use graphsparse_recovery::{
-    DenseMatrix, Loss, Model, PenaltyForm, Recovery, RecoveryParams, Solver, WeightedGraph,
-    lambda_max,
+    Check, DenseMatrix, GraphDiff, Loss, Model, PenaltyForm, Recovery, RecoveryParams, Solver,
+    WeightedGraph, lambda_max,
 };
 
 fn fit(p: RecoveryParams, l: &DenseMatrix<'_>, y: &[f64], g: &WeightedGraph) -> Recovery {

@@ -3,8 +3,8 @@
 
 use graphsparse_base::{Budget, RunControl};
 use graphsparse_recovery::{
-    CsrMatrix, DenseMatrix, DuplicateEdges, IhtParams, LatentGroups, Loss, Model, PenaltyForm,
-    RecoveryParams, Solver, WeightedGraph, lambda_max, penalty, prox_perspective,
+    Check, CsrOperator, DataFit, DenseMatrix, DuplicateEdges, IhtParams, LatentGroups, Loss, Model,
+    PenaltyForm, RecoveryParams, Solver, WeightedGraph, lambda_max, penalty, prox_perspective,
     prox_perspective_into,
 };
 use proptest::prelude::*;
@@ -103,7 +103,7 @@ proptest! {
         let _ = WeightedGraph::from_csr(n, &uptr, &uidx, &data[..data.len().min(uidx.len())]);
         let _ = DenseMatrix::new(&data, rows, cols);
         let _ = DenseMatrix::new(&data, usize::MAX, 3);
-        let _ = CsrMatrix::new(&ptr, &idx, &data[..data.len().min(idx.len())], rows, cols);
+        let _ = CsrOperator::new(&ptr, &idx, &data[..data.len().min(idx.len())], rows, cols);
         let groups: Vec<Vec<usize>> = e.iter().map(|&[u, v]| vec![u, v]).collect();
         let _ = LatentGroups::new(n, &groups, Some(&w));
     }
@@ -119,7 +119,7 @@ proptest! {
         op_norm in proptest::option::of(wild()),
         lagrangian in any::<bool>(),
     ) {
-        let edges = [[0, 1], [1, 2], [0, 2]];
+        let edges: [[usize; 2]; 3] = [[0, 1], [1, 2], [0, 2]];
         let ctl = RunControl::new();
         let Ok(mat) = DenseMatrix::new(&a, 2, 3) else { return Ok(()) };
         let Ok(g) = WeightedGraph::new(3, &edges[..n_edges], Some(&vec![weight; n_edges])) else {

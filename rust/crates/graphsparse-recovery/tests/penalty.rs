@@ -4,7 +4,7 @@
 mod common;
 
 use common::Rng;
-use graphsparse_recovery::{DuplicateEdges, WeightedGraph, penalty};
+use graphsparse_recovery::{DuplicateEdges, GraphDiff, WeightedGraph, penalty};
 
 const TOL: f64 = 1e-10;
 const MAX_ITER: usize = 200_000;

@@ -1,6 +1,7 @@
 //! The perspective prox against an independent 1-D reference (spec §2.1 step 1, §2.2 item 6)
 //! and its structural properties (spec §2.1 items 6–7), over many orders of magnitude.
 
+use graphsparse_base::InputError;
 use graphsparse_recovery::{RecoveryError, perspective, prox_perspective, prox_perspective_into};
 use proptest::prelude::*;
 
@@ -170,24 +171,30 @@ fn invalid_scalars_are_errors_not_nan() {
     for c in [0.0, -1.0, f64::NAN, f64::INFINITY, -0.0] {
         assert!(matches!(
             prox_perspective(1.0, 1.0, c),
-            Err(RecoveryError::InvalidParameter { name: "c", .. })
+            Err(RecoveryError::Input(InputError::OutOfRange {
+                arg: "c",
+                ..
+            }))
         ));
     }
     assert!(matches!(
         prox_perspective(f64::NAN, 1.0, 1.0),
-        Err(RecoveryError::NonFinite { name: "x", .. })
+        Err(RecoveryError::Input(InputError::NotFinite { arg: "x", .. }))
     ));
     assert!(matches!(
         prox_perspective(1.0, f64::NEG_INFINITY, 1.0),
-        Err(RecoveryError::NonFinite { name: "sigma", .. })
+        Err(RecoveryError::Input(InputError::NotFinite {
+            arg: "sigma",
+            ..
+        }))
     ));
     let (mut a, mut b) = ([0.0; 2], [0.0; 1]);
     assert!(matches!(
         prox_perspective_into(&[1.0, 2.0], &[1.0, 2.0], 1.0, &mut a, &mut b),
-        Err(RecoveryError::LengthMismatch {
-            name: "out_sigma",
+        Err(RecoveryError::Input(InputError::LengthMismatch {
+            arg: "out_sigma",
             ..
-        })
+        }))
     ));
 }
 

@@ -7,9 +7,9 @@ mod common;
 use common::{Instance, Rng, instance, rel};
 use graphsparse_base::{Budget, RunControl, Truncation};
 use graphsparse_recovery::{
-    CsrMatrix, DenseMatrix, DuplicateEdges, Identity, IhtMethod, IhtParams, LatentGroups,
-    LinearOperator, Loss, Model, Parallel, Recovery, RecoveryParams, Solver, WarmStart,
-    WeightedGraph, lambda_max, penalty,
+    Check, CsrOperator, DataFit, DenseMatrix, DuplicateEdges, GraphDiff, Identity, IhtMethod,
+    IhtParams, LatentGroups, LinearOperator, Loss, Model, Parallel, Recovery, RecoveryParams,
+    Solver, WarmStart, WeightedGraph, lambda_max, penalty,
 };
 
 fn ctl() -> RunControl {
@@ -440,7 +440,7 @@ fn serial_and_parallel_runs_are_bitwise_identical() {
         }
         ptr.push(idx.len());
     }
-    let l = CsrMatrix::new(&ptr, &idx, &val, j, n).unwrap();
+    let l = CsrOperator::new(&ptr, &idx, &val, j, n).unwrap();
     let edges: Vec<[usize; 2]> = (0..n).map(|i| [i, (i + 1) % n]).collect();
     let g = WeightedGraph::new(n, &edges, None).unwrap();
     let y = rng.normals(j);
@@ -605,7 +605,7 @@ fn operator_norm_estimates_and_the_graph_bound() {
         }
         ptr.push(idx.len());
     }
-    let sparse = CsrMatrix::new(&ptr, &idx, &val, 300, 400).unwrap();
+    let sparse = CsrOperator::new(&ptr, &idx, &val, 300, 400).unwrap();
     for op in [
         &dense as &dyn LinearOperator,
         &sparse as &dyn LinearOperator,

@@ -8,16 +8,14 @@ pub fn rel(a: f64, b: f64) -> f64 {
     (a - b).abs() / a.abs().max(b.abs()).max(1e-300)
 }
 
-/// SplitMix64: a tiny deterministic generator.
+/// SplitMix64 (the increment here, the mixer `graphsparse_base::mix64`): a tiny deterministic
+/// generator.
 pub struct Rng(pub u64);
 
 impl Rng {
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        graphsparse_base::mix64(self.0)
     }
     /// Uniform in [0, 1).
     pub fn uniform(&mut self) -> f64 {
