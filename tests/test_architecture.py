@@ -145,8 +145,11 @@ def test_crates_stand_in_layers() -> None:
 SHARED_DEFINITIONS = {
     "the Check trait": re.compile(r"\btrait\s+Check\b"),
     "the Parallel policy": re.compile(r"\benum\s+Parallel\b"),
+    # a generator's own arithmetic (the SplitMix64 step and finaliser, xorshift's shift
+    # triple), not a seed that happens to be the golden-ratio constant
     "a seeded generator": re.compile(
-        r"0x9E37_?79B9_?7F4A_?7C15|\bx\s*\^=\s*x\s*<<\s*13\b|\bstate\s*\^=\s*state\s*<<\s*13\b",
+        r"wrapping_(?:add|mul)\(\s*0x9E37_?79B9_?7F4A_?7C15|0xBF58_?476D_?1CE4_?E5B9"
+        r"|\^=\s*\*?\w+\s*<<\s*13\b",
         re.IGNORECASE,
     ),
     "a loss enum": re.compile(r"\benum\s+Loss\b"),

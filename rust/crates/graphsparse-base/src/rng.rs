@@ -54,6 +54,21 @@ impl SplitMix64 {
         Self::new(mix64(seed.wrapping_add(GOLDEN_GAMMA)) ^ mix64(stream.wrapping_add(GOLDEN_GAMMA)))
     }
 
+    /// The state: [`SplitMix64::new`] of it resumes the stream where it stands.
+    ///
+    /// # Example
+    /// ```
+    /// use graphsparse_base::SplitMix64;
+    /// let mut a = SplitMix64::new(3);
+    /// a.next_u64();
+    /// let mut b = SplitMix64::new(a.state());
+    /// assert_eq!(a.next_u64(), b.next_u64());
+    /// ```
+    #[inline]
+    pub const fn state(&self) -> u64 {
+        self.state
+    }
+
     /// The next 64 random bits.
     #[inline]
     #[allow(clippy::should_implement_trait)] // not an iterator: it never ends

@@ -3,8 +3,28 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use crate::weighted::{MAX_GRAPH_SIZE, try_filled};
 use crate::weighted_error::WeightedGraphError;
+
+/// Largest vertex or edge count: ids are stored as `u32`.
+pub const MAX_GRAPH_SIZE: usize = u32::MAX as usize;
+
+/// A `Vec` of `n` copies of `value`, or [`WeightedGraphError::TooLarge`] instead of aborting
+/// when the memory cannot be reserved.
+pub(crate) fn try_filled<T: Clone>(
+    what: &'static str,
+    n: usize,
+    value: T,
+) -> Result<Vec<T>, WeightedGraphError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)
+        .map_err(|_| WeightedGraphError::TooLarge {
+            what,
+            value: n,
+            max: isize::MAX as usize / std::mem::size_of::<T>().max(1),
+        })?;
+    v.resize(n, value);
+    Ok(v)
+}
 
 /// An index type of CSR arrays and edge lists: `i32` and `i64` as SciPy and NumPy store them,
 /// `u32`, `u64` and `usize`.

@@ -60,6 +60,7 @@ mod tu;
 mod weighted;
 mod weighted_error;
 
+pub use csr::MAX_GRAPH_SIZE;
 pub use csr::{CsrMatrix, SparseIndex};
 pub use database::{GraphDatabase, GraphRef};
 pub use error::{GraphError, Result};
@@ -68,5 +69,5 @@ pub use labeled::LabeledDatabase;
 pub use labels::{CanonicalLabels, LabelInterner, LabelKind};
 pub use random::RandomGraphs;
 pub use tu::{TuFile, TuFiles, parse_tu, read_tu};
-pub use weighted::{DuplicateEdges, EdgeRules, MAX_GRAPH_SIZE, SelfLoops, WeightedGraph};
+pub use weighted::{DuplicateEdges, EdgeRules, SelfLoops, WeightedGraph};
 pub use weighted_error::WeightedGraphError;

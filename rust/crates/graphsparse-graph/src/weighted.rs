@@ -3,29 +3,8 @@
 
 use std::sync::OnceLock;
 
-use crate::csr::{CsrMatrix, SparseIndex};
+use crate::csr::{CsrMatrix, MAX_GRAPH_SIZE, SparseIndex, try_filled};
 use crate::weighted_error::WeightedGraphError;
-
-/// Largest vertex or edge count: ids are stored as `u32`.
-pub const MAX_GRAPH_SIZE: usize = u32::MAX as usize;
-
-/// A `Vec` of `n` copies of `value`, or [`WeightedGraphError::TooLarge`] instead of aborting
-/// when the memory cannot be reserved.
-pub(crate) fn try_filled<T: Clone>(
-    what: &'static str,
-    n: usize,
-    value: T,
-) -> Result<Vec<T>, WeightedGraphError> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n)
-        .map_err(|_| WeightedGraphError::TooLarge {
-            what,
-            value: n,
-            max: isize::MAX as usize / std::mem::size_of::<T>().max(1),
-        })?;
-    v.resize(n, value);
-    Ok(v)
-}
 
 /// An input vertex id as an index (a negative id becomes `usize::MAX`: out of range).
 #[inline(always)]

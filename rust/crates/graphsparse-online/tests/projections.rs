@@ -126,8 +126,10 @@ fn invalid_projection_input_is_an_error() {
 struct Normal(u64);
 impl Normal {
     fn uniform(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        ((graphsparse_base::mix64(self.0) >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+        let mut g = graphsparse_base::SplitMix64::new(self.0);
+        let z = g.next_u64();
+        self.0 = g.state();
+        ((z >> 11) as f64 + 0.5) / (1u64 << 53) as f64
     }
     fn sample(&mut self) -> f64 {
         let (u, v) = (self.uniform(), self.uniform());

@@ -217,13 +217,8 @@ mod tests {
 
     #[test]
     fn matches_an_ordered_set() {
-        let mut s = 12345_u64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut g = graphsparse_base::SplitMix64::new(12345);
+        let mut next = || g.next_u64();
         let cap = 50;
         let mut q = IndexedQueue::default();
         q.reset(cap);

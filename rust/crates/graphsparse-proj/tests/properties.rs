@@ -375,13 +375,8 @@ proptest! {
 /// linear-time weighted variant run on them).
 fn long_vector() -> impl Strategy<Value = Vec<f64>> {
     (4097..30_000usize, 0..6u8, any::<u64>()).prop_map(|(n, shape, seed)| {
-        let mut s = seed | 1;
-        let mut u = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut g = graphsparse_base::SplitMix64::new(seed);
+        let mut u = || g.uniform();
         (0..n)
             .map(|i| match shape {
                 0 => 4.0 * u() - 1.0,            // uniform

@@ -358,12 +358,8 @@ mod tests {
     use super::*;
 
     fn pseudo(n: usize, seed: u64) -> Vec<f64> {
-        (0..n)
-            .map(|i| {
-                let z = (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ seed;
-                (z >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-            })
-            .collect()
+        let mut g = graphsparse_base::SplitMix64::new(seed);
+        (0..n).map(|_| g.uniform() - 0.5).collect()
     }
 
     #[test]

@@ -7,16 +7,16 @@ use std::collections::HashMap;
 
 use graphsparse_lattice::{Dag, PropositionMatrix};
 
-/// A small deterministic generator (splitmix64), so the tests need no `rand`.
+/// The house generator (`graphsparse_base::SplitMix64`) as a resumable state, so the tests
+/// need no `rand`.
 pub struct Rng(pub u64);
 
 impl Rng {
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        let mut g = graphsparse_base::SplitMix64::new(self.0);
+        let z = g.next_u64();
+        self.0 = g.state();
+        z
     }
     pub fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64

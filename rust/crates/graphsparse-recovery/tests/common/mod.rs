@@ -8,14 +8,15 @@ pub fn rel(a: f64, b: f64) -> f64 {
     (a - b).abs() / a.abs().max(b.abs()).max(1e-300)
 }
 
-/// SplitMix64 (the increment here, the mixer `graphsparse_base::mix64`): a tiny deterministic
-/// generator.
+/// The house generator (`graphsparse_base::SplitMix64`) as a resumable state.
 pub struct Rng(pub u64);
 
 impl Rng {
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        graphsparse_base::mix64(self.0)
+        let mut g = graphsparse_base::SplitMix64::new(self.0);
+        let z = g.next_u64();
+        self.0 = g.state();
+        z
     }
     /// Uniform in [0, 1).
     pub fn uniform(&mut self) -> f64 {
