@@ -6,6 +6,7 @@
 //! The duplicated design `L P` is never formed.
 
 use graphsparse_base::Parallel;
+use graphsparse_graph::SparseIndex;
 
 use crate::error::{RecoveryError, Result};
 use crate::graph::{MAX_GRAPH_SIZE, WeightedGraph};
@@ -40,6 +41,8 @@ pub struct LatentGroups {
 impl LatentGroups {
     /// Groups from explicit vertex lists.
     ///
+    /// Flattens the lists and calls [`LatentGroups::from_offsets`], which checks them.
+    ///
     /// # Arguments
     /// * `n_nodes` – number of variables `N`.
     /// * `groups` – each group's vertices (non-empty, no repeats; groups may overlap, and
@@ -50,9 +53,7 @@ impl LatentGroups {
     /// The layout.
     ///
     /// # Errors
-    /// [`RecoveryError::InvalidGroups`] for an empty group, a repeated or out-of-range
-    /// vertex; [`RecoveryError::InvalidParameter`] for a bad weight;
-    /// [`RecoveryError::Input`] for weights vs groups; [`RecoveryError::TooLarge`].
+    /// As [`LatentGroups::from_offsets`].
     ///
     /// # Complexity
     /// O(N + M).
@@ -64,6 +65,55 @@ impl LatentGroups {
     /// # Ok::<(), graphsparse_recovery::RecoveryError>(())
     /// ```
     pub fn new(n_nodes: usize, groups: &[Vec<usize>], weights: Option<&[f64]>) -> Result<Self> {
+        let mut offsets = Vec::with_capacity(groups.len() + 1);
+        offsets.push(0);
+        let mut members = Vec::with_capacity(groups.iter().map(Vec::len).sum());
+        for g in groups {
+            members.extend_from_slice(g);
+            offsets.push(members.len());
+        }
+        Self::from_offsets(n_nodes, &offsets, &members, weights)
+    }
+
+    /// Groups in compressed form: group `g` holds `members[offsets[g]..offsets[g + 1]]`.
+    ///
+    /// Every rule on the groups is checked here (and only here). The offsets and members may
+    /// be of any [`SparseIndex`] type, so that signed arrays (NumPy's `int64`) pass without a
+    /// conversion; a negative value is an error.
+    ///
+    /// # Arguments
+    /// * `n_nodes` – number of variables `N`.
+    /// * `offsets` – `n_groups + 1` offsets into `members`, from 0 to `members.len()`.
+    /// * `members` – the groups' vertices, one group after the other (each group non-empty,
+    ///   without repeats; groups may overlap, and vertices in no group are forced to 0).
+    /// * `weights` – `d_g > 0` per group, or `None` for `d_g = √|g|`.
+    ///
+    /// # Returns
+    /// The layout.
+    ///
+    /// # Errors
+    /// [`RecoveryError::InvalidGroups`] for malformed offsets, an empty group, a repeated or
+    /// out-of-range vertex; [`RecoveryError::InvalidParameter`] for a bad weight;
+    /// [`RecoveryError::Input`] for weights vs groups; [`RecoveryError::TooLarge`].
+    ///
+    /// # Complexity
+    /// O(N + M).
+    ///
+    /// # Example
+    /// ```
+    /// use graphsparse_recovery::LatentGroups;
+    /// // the groups {0, 1} and {1, 2}, from NumPy-style int64 arrays
+    /// let g = LatentGroups::from_offsets(3, &[0i64, 2, 4], &[0i64, 1, 1, 2], None)?;
+    /// assert_eq!(g, LatentGroups::new(3, &[vec![0, 1], vec![1, 2]], None)?);
+    /// assert!(LatentGroups::from_offsets(3, &[0i64, 2, 1], &[0i64, 1], None).is_err());
+    /// # Ok::<(), graphsparse_recovery::RecoveryError>(())
+    /// ```
+    pub fn from_offsets<P: SparseIndex, I: SparseIndex>(
+        n_nodes: usize,
+        offsets: &[P],
+        members: &[I],
+        weights: Option<&[f64]>,
+    ) -> Result<Self> {
         if n_nodes > MAX_GRAPH_SIZE {
             return Err(RecoveryError::TooLarge {
                 name: "n_nodes",
@@ -71,8 +121,39 @@ impl LatentGroups {
                 limit: MAX_GRAPH_SIZE as u128,
             });
         }
+        let bad = |msg: String| RecoveryError::InvalidGroups(msg);
+        let ptr = offsets
+            .iter()
+            .enumerate()
+            .map(|(g, &o)| {
+                o.to_index()
+                    .ok_or_else(|| bad(format!("offset {g} is {o:?}, not an index")))
+            })
+            .collect::<Result<Vec<usize>>>()?;
+        match (ptr.first(), ptr.last()) {
+            (Some(0), Some(&last)) if last == members.len() => {}
+            (Some(0), Some(&last)) => {
+                return Err(bad(format!(
+                    "the offsets end at {last}, but there are {} members",
+                    members.len()
+                )));
+            }
+            _ => {
+                return Err(bad(
+                    "the offsets must start at 0 (n_groups + 1 of them)".to_owned()
+                ));
+            }
+        }
+        if let Some(g) = ptr.windows(2).position(|w| w[1] < w[0]) {
+            return Err(bad(format!(
+                "the offsets decrease at group {g} ({} then {})",
+                ptr[g],
+                ptr[g + 1]
+            )));
+        }
+        let n_groups = ptr.len() - 1;
         if let Some(w) = weights {
-            check_len("weights", w.len(), groups.len())?;
+            check_len("weights", w.len(), n_groups)?;
             if let Some((g, &v)) = w
                 .iter()
                 .enumerate()
@@ -85,7 +166,7 @@ impl LatentGroups {
                 });
             }
         }
-        let total: usize = groups.iter().map(Vec::len).sum();
+        let total = members.len();
         if total > MAX_GRAPH_SIZE {
             return Err(RecoveryError::TooLarge {
                 name: "total group size",
@@ -94,32 +175,33 @@ impl LatentGroups {
             });
         }
         let mut seen = vec![u32::MAX; n_nodes];
-        let mut ptr = Vec::with_capacity(groups.len() + 1);
-        ptr.push(0);
         let mut member = Vec::with_capacity(total);
-        for (g, group) in groups.iter().enumerate() {
-            if group.is_empty() {
-                return Err(RecoveryError::InvalidGroups(format!("group {g} is empty")));
+        for (g, span) in ptr.windows(2).enumerate() {
+            if span[0] == span[1] {
+                return Err(bad(format!("group {g} is empty")));
             }
-            for &v in group {
-                if v >= n_nodes {
-                    return Err(RecoveryError::InvalidGroups(format!(
-                        "group {g} holds vertex {v}, out of range for {n_nodes} variables"
-                    )));
-                }
+            for &v in &members[span[0]..span[1]] {
+                let v = match v.to_index() {
+                    Some(v) if v < n_nodes => v,
+                    _ => {
+                        return Err(bad(format!(
+                            "group {g} holds vertex {v:?}, out of range for {n_nodes} variables"
+                        )));
+                    }
+                };
                 if seen[v] == g as u32 {
-                    return Err(RecoveryError::InvalidGroups(format!(
-                        "group {g} lists vertex {v} twice"
-                    )));
+                    return Err(bad(format!("group {g} lists vertex {v} twice")));
                 }
                 seen[v] = g as u32;
                 member.push(v as u32);
             }
-            ptr.push(member.len());
         }
         let weights = match weights {
             Some(w) => w.to_vec(),
-            None => groups.iter().map(|g| (g.len() as f64).sqrt()).collect(),
+            None => ptr
+                .windows(2)
+                .map(|s| ((s[1] - s[0]) as f64).sqrt())
+                .collect(),
         };
         let mut vptr = vec![0usize; n_nodes + 1];
         for &v in &member {
@@ -156,16 +238,17 @@ impl LatentGroups {
     /// O(N + m).
     pub fn neighbourhoods(graph: &WeightedGraph) -> Result<Self> {
         let n = graph.n_vertices();
-        let adj: Vec<Vec<usize>> = (0..n)
-            .map(|i| {
-                let mut a: Vec<usize> = std::iter::once(i)
-                    .chain(graph.neighbors(i).iter().map(|&v| v as usize))
-                    .collect();
-                a.sort_unstable();
-                a
-            })
-            .collect();
-        Self::new(n, &adj, None)
+        let mut offsets = Vec::with_capacity(n + 1);
+        offsets.push(0);
+        let mut members: Vec<u32> = Vec::with_capacity(n + 2 * graph.n_edges());
+        for i in 0..n {
+            let start = members.len();
+            members.push(i as u32);
+            members.extend_from_slice(graph.neighbors(i));
+            members[start..].sort_unstable();
+            offsets.push(members.len());
+        }
+        Self::from_offsets(n, &offsets, &members, None)
     }
 
     /// Every edge `{u, v}` as a group of two, `d_g = √2` (the "graph lasso" of Jacob et al.).
@@ -176,12 +259,9 @@ impl LatentGroups {
     /// # Complexity
     /// O(N + m).
     pub fn edges(graph: &WeightedGraph) -> Result<Self> {
-        let groups: Vec<Vec<usize>> = graph
-            .edges()
-            .iter()
-            .map(|&[u, v]| vec![u as usize, v as usize])
-            .collect();
-        Self::new(graph.n_vertices(), &groups, None)
+        let members: Vec<u32> = graph.edges().iter().flatten().copied().collect();
+        let offsets: Vec<usize> = (0..=graph.n_edges()).map(|k| 2 * k).collect();
+        Self::from_offsets(graph.n_vertices(), &offsets, &members, None)
     }
 
     /// Number of variables `N`.
@@ -327,5 +407,35 @@ mod tests {
         assert!(LatentGroups::new(2, &[vec![2]], None).is_err());
         assert!(LatentGroups::new(2, &[vec![1]], Some(&[0.0])).is_err());
         assert!(LatentGroups::new(2, &[vec![1]], Some(&[1.0, 1.0])).is_err());
+    }
+
+    #[test]
+    fn offsets_are_checked_once_and_agree_with_lists() {
+        let lists = [vec![2, 0], vec![1], vec![0, 1, 2]];
+        let from_lists = LatentGroups::new(3, &lists, None).unwrap();
+        let from_offsets =
+            LatentGroups::from_offsets(3, &[0i64, 2, 3, 6], &[2i64, 0, 1, 0, 1, 2], None).unwrap();
+        assert_eq!(from_lists, from_offsets);
+        let groups = |ptr: &[i64], members: &[i64]| match LatentGroups::from_offsets(
+            3, ptr, members, None,
+        ) {
+            Err(RecoveryError::InvalidGroups(msg)) => msg,
+            other => panic!("{other:?}"),
+        };
+        assert!(groups(&[], &[]).contains("start at 0"));
+        assert!(groups(&[1, 2], &[0, 1]).contains("start at 0"));
+        assert!(groups(&[0, 1], &[0, 1]).contains("end at 1"));
+        assert!(groups(&[0, -1, 1], &[0]).contains("offset 1 is -1"));
+        assert!(groups(&[0, 2, 1, 2], &[0, 1]).contains("decrease at group 1"));
+        assert!(groups(&[0, 0, 1], &[0]).contains("group 0 is empty"));
+        assert!(groups(&[0, 1], &[-2]).contains("vertex -2"));
+        assert!(groups(&[0, 1], &[3]).contains("vertex 3, out of range"));
+        // no groups at all: every variable is fixed at 0
+        assert_eq!(
+            LatentGroups::from_offsets(3, &[0usize], &[0usize; 0], None)
+                .unwrap()
+                .n_groups(),
+            0
+        );
     }
 }

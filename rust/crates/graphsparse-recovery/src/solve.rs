@@ -159,14 +159,21 @@ impl RecoveryValidParams {
         adaptive: bool,
     ) -> Result<Recovery> {
         let n = graph.n_vertices();
-        let mut members: Vec<Vec<usize>> = vec![Vec::new(); graph.n_components()];
-        for (v, &c) in graph.components().iter().enumerate() {
-            members[c as usize].push(v);
+        let sizes = graph.component_sizes();
+        let mut offsets = Vec::with_capacity(sizes.len() + 1);
+        offsets.push(0usize);
+        for &size in sizes {
+            offsets.push(offsets[offsets.len() - 1] + size as usize);
         }
-        let weights: Vec<f64> = members.iter().map(|m| (m.len() as f64).sqrt()).collect();
-        let groups = LatentGroups::new(n, &members, Some(&weights))?;
         // the latent vector of a partition is x listed component by component
-        let order: Vec<usize> = members.iter().flatten().copied().collect();
+        let mut fill = offsets.clone();
+        let mut order = vec![0usize; n];
+        for (v, &c) in graph.components().iter().enumerate() {
+            order[fill[c as usize]] = v;
+            fill[c as usize] += 1;
+        }
+        let weights: Vec<f64> = sizes.iter().map(|&s| f64::from(s).sqrt()).collect();
+        let groups = LatentGroups::from_offsets(n, &offsets, &order, Some(&weights))?;
         let warm = match warm {
             Some(w) => {
                 let x = if w.x.is_empty() {
@@ -195,7 +202,7 @@ impl RecoveryValidParams {
             ctl,
             adaptive,
         )?;
-        let mut sq = vec![0.0; members.len()];
+        let mut sq = vec![0.0; sizes.len()];
         for (&c, v) in graph.components().iter().zip(&r.x) {
             sq[c as usize] += v * v;
         }
