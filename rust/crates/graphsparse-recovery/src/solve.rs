@@ -1,7 +1,9 @@
 //! The public solve entry points: the graph model (6), the lasso, the latent group lasso,
 //! `λ` paths and `λ_max`.
 
-use graphsparse_base::{Check, RunControl};
+use std::time::Instant;
+
+use graphsparse_base::{Budget, Check, RunControl};
 
 use crate::error::{RecoveryError, Result, invalid};
 use crate::graph::{GraphDifference, WeightedGraph, check_positive_weights};
@@ -332,6 +334,11 @@ impl RecoveryValidParams {
     /// Solves model (6) along a sequence of `λ` values, each solve warm-started from the
     /// previous one (decreasing `λ` from [`lambda_max`] is the natural order).
     ///
+    /// Each solve after the first starts from the previous one's [`Recovery::state`] with
+    /// the step adaptation restarted (`adapt = 0`, see [`WarmStart::adapt`]) and reuses its
+    /// norm estimates `‖L‖` and `‖W D‖`. The budget covers the whole path: each solve gets
+    /// the time and the iterations (its nodes) that the solves before it left.
+    ///
     /// # Arguments
     /// * `op`, `y`, `graph`, `ctl` – as [`RecoveryValidParams::solve`].
     /// * `lams` – the `λ` values (finite, `> 0`); this params' own `λ` is ignored.
@@ -373,11 +380,16 @@ impl RecoveryValidParams {
         }
         let mut out: Vec<Recovery> = Vec::with_capacity(lams.len());
         let mut base = self.to_params();
+        let (budget, start) = (self.budget(), Instant::now());
+        let mut iterations = 0u64;
         // the norms do not depend on λ: estimate them once
         let mut norms: Option<(f64, f64)> = None;
         for (k, &l) in lams.iter().enumerate() {
             ctl.progress().set_stage(k as u64, lams.len() as u64);
-            base = base.lam(l);
+            let left = Budget::new()
+                .max_nodes(budget.max_nodes.map(|n| n.saturating_sub(iterations)))
+                .time_limit(budget.time_limit.map(|t| t.saturating_sub(start.elapsed())));
+            base = base.lam(l).budget(left);
             if let Some((a, b)) = norms {
                 base = base.op_norm(Some(a));
                 if b > 0.0 {
@@ -391,6 +403,7 @@ impl RecoveryValidParams {
                 ..r.state.clone()
             });
             let fit = p.solve(op, y, graph, warm.as_ref(), ctl)?;
+            iterations += fit.n_iter as u64;
             norms = Some((fit.op_norm, fit.diff_norm));
             let stop = fit.truncation.is_some();
             out.push(fit);
@@ -612,4 +625,39 @@ pub fn penalty(
         n_iter: r.n_iter,
         converged: r.converged,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::operator::Identity;
+    use crate::params::RecoveryParams;
+
+    #[test]
+    fn the_budget_covers_the_whole_path() {
+        let g = WeightedGraph::new(4, &[[0, 1], [1, 2], [2, 3]], None).unwrap();
+        let y = [1.0, 2.0, -0.5, 0.3];
+        let lams = [1.0, 0.5, 0.25, 0.125, 0.0625];
+        let path = |max_nodes| {
+            RecoveryParams::new(1.0, 0.5)
+                .tol(1e-14)
+                .budget(Budget::new().max_nodes(max_nodes))
+                .check()
+                .unwrap()
+                .solve_path(&Identity(4), &y, &g, &lams, &RunControl::new())
+                .unwrap()
+        };
+        let free = path(None);
+        let total: usize = free.iter().map(|r| r.n_iter).sum();
+        assert_eq!(free.len(), lams.len());
+        assert!(free.iter().all(|r| r.truncation.is_none()) && total > 60);
+        // 60 iterations for the path: it stops in the solve that uses the last of them
+        let cut = path(Some(60));
+        assert_eq!(cut.iter().map(|r| r.n_iter).sum::<usize>(), 60);
+        assert_eq!(
+            cut.last().unwrap().truncation,
+            Some(graphsparse_base::Truncation::MaxNodes)
+        );
+        assert!(cut[..cut.len() - 1].iter().all(|r| r.truncation.is_none()));
+    }
 }
