@@ -403,18 +403,154 @@ def match_subgraph_patterns(
 # recovery: X is a 2-D float64 array or a CSR triple (indptr, indices, data, (n_rows, n_cols))
 _Design = npt.NDArray[np.float64] | tuple[Any, Any, Any, tuple[int, int]]
 
+class SolverArgs(TypedDict):
+    alpha: float
+    loss: str  # "squared", "absolute", "logistic" or "hinge"
+    penalty_form: str  # "budget" or "lagrangian"
+    solver: str  # "pdhg", "pdhg-fixed" or "kk"
+    gamma: float | None
+    tol: float
+    max_iter: int
+    check_every: int
+    op_norm: float | None
+    diff_norm: float | None
+    step_ratio: float
+    max_nodes: int | None
+    time_limit: float | None
+
+# read as two structs from the one dict: SolverArgs and lambda_ (a path takes an array instead)
+class SolveArgs(SolverArgs):
+    lambda_: float
+
+@final
+class RecoveryState:
+    """A solve's final iterates and steps (opaque), the warm start of a later solve."""
+
+    def __new__(
+        cls,
+        x: npt.NDArray[np.float64],
+        sigma: npt.NDArray[np.float64],
+        dual_data: npt.NDArray[np.float64],
+        dual_graph: npt.NDArray[np.float64],
+        aux_data: npt.NDArray[np.float64],
+        aux_graph: npt.NDArray[np.float64],
+        tau: float,
+        adapt: float,
+    ) -> RecoveryState: ...
+    def restarted(self) -> RecoveryState: ...
+    def __reduce__(self) -> tuple[type[RecoveryState], tuple[Any, ...]]: ...
+
+@final
+class RecoveryHistory:
+    @property
+    def iteration(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def primal(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def dual(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def gap(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def primal_residual(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def dual_residual(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def infeasibility(self) -> npt.NDArray[np.float64]: ...
+
+@final
+class OpCounts:
+    @property
+    def forward(self) -> int: ...
+    @property
+    def adjoint(self) -> int: ...
+    @property
+    def diff(self) -> int: ...
+    @property
+    def diff_adjoint(self) -> int: ...
+    @property
+    def prox(self) -> int: ...
+    @property
+    def ball_projections(self) -> int: ...
+    @property
+    def work(self) -> int: ...
+
+@final
+class RecoveryFit:
+    @property
+    def coef(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def sigma(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def latent(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def n_iter(self) -> int: ...
+    @property
+    def converged(self) -> bool: ...
+    @property
+    def objective(self) -> float: ...
+    @property
+    def dual_objective(self) -> float: ...
+    @property
+    def dual_gap(self) -> float: ...
+    @property
+    def truncation(self) -> str | None: ...
+    @property
+    def op_norm(self) -> float: ...
+    @property
+    def diff_norm(self) -> float: ...
+    @property
+    def history(self) -> RecoveryHistory: ...
+    @property
+    def counts(self) -> OpCounts: ...
+    @property
+    def state(self) -> RecoveryState: ...
+
 def recovery_solve(
     model: str,
     x: _Design,
     y: npt.NDArray[np.float64],
-    params: Mapping[str, Any],
+    params: SolveArgs,
     edges: npt.NDArray[np.int64] | None = None,
     weights: npt.NDArray[np.float64] | None = None,
-    groups: tuple[Any, Any, Any] | None = None,
+    groups: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]
+    | None = None,  # (offsets, members, weights)
     n_threads: int = 1,
     progress: _Progress | None = None,
-    warm: Mapping[str, Any] | None = None,
-) -> dict[str, Any]: ...
+    warm: RecoveryState | None = None,
+) -> RecoveryFit: ...
+
+# one row per lambda solved
+@final
+class RecoveryPathFit:
+    @property
+    def lambdas(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def coef(self) -> npt.NDArray[np.float64]: ...  # (n_lambdas, n_features)
+    @property
+    def sigma(self) -> npt.NDArray[np.float64]: ...  # (n_lambdas, n_features)
+    @property
+    def n_iter(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def converged(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def dual_gap(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def objective(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def truncation(self) -> str | None: ...
+
+# relative: the lambdas are fractions of lambda_max (computed on the same design)
+def recovery_path(
+    x: _Design,
+    y: npt.NDArray[np.float64],
+    edges: npt.NDArray[np.int64],
+    params: SolverArgs,
+    lambdas: npt.NDArray[np.float64],
+    weights: npt.NDArray[np.float64] | None = None,
+    relative: bool = False,
+    n_threads: int = 1,
+    progress: _Progress | None = None,
+) -> RecoveryPathFit: ...
 def recovery_lambda_max(
     x: _Design,
     y: npt.NDArray[np.float64],
@@ -434,14 +570,41 @@ def recovery_penalty(
     tol: float = 1e-9,
     max_iter: int = 100_000,
 ) -> tuple[float, npt.NDArray[np.float64], float, int, bool]: ...
+
+class IhtArgs(TypedDict):
+    sparsity: int
+    n_components: int
+    method: str  # "iht" or "cosamp"
+    max_iter: int
+    tol: float
+    ratio: float
+    time_limit: float | None
+
+@final
+class IhtFit:
+    @property
+    def coef(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def support(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def n_iter(self) -> int: ...
+    @property
+    def converged(self) -> bool: ...
+    @property
+    def residual_norms(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def n_projection_runs(self) -> int: ...
+    @property
+    def truncation(self) -> str | None: ...
+
 def recovery_graph_iht(
     x: _Design,
     y: npt.NDArray[np.float64],
     edges: npt.NDArray[np.int64],
-    params: Mapping[str, Any],
+    params: IhtArgs,
     n_threads: int = 1,
     progress: _Progress | None = None,
-) -> dict[str, Any]: ...
+) -> IhtFit: ...
 
 # compression (graphsparse-ot)
 def ot_distance(

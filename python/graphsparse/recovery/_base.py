@@ -14,13 +14,6 @@ from .._validation import as_count, as_edges, as_real, sklearn_data
 from ._design import FloatArray, _check_graph_of_x, _dense, _design, _time_limit, _weights
 
 
-def _restart(state: dict[str, Any]) -> dict[str, Any]:
-    """A solve's final state as the warm start of a changed problem: iterates and steps kept,
-    the step adaptation restarted (a decayed one freezes the steps; see the core's
-    ``WarmStart::adapt``)."""
-    return {**state, "adapt": 0.0}
-
-
 class _LinearModel(GraphSparseEstimator):
     """What every estimator here shares: sparse input, fitted means ``coef_`` exists (the
     parameter ``lambda_`` ends in ``_`` too, which would fool scikit-learn's default test)."""
@@ -42,9 +35,9 @@ class _LinearModel(GraphSparseEstimator):
 class _Convex(_LinearModel):
     """Shared fitting of the convex models (the binding's ``recovery_solve``)."""
 
-    def _solver_params(self, loss: str, lam: Any = None) -> dict[str, Any]:
+    def _solver_params(self, loss: str) -> _rs.SolverArgs:
+        """The solver settings (all but ``lambda_``: a path takes its values as an array)."""
         return {
-            "lambda_": as_real(self.lambda_ if lam is None else lam, "lambda_"),
             "alpha": as_real(getattr(self, "alpha", 0.0), "alpha"),
             "loss": loss,
             "penalty_form": getattr(self, "penalty_form", "budget"),
@@ -60,26 +53,34 @@ class _Convex(_LinearModel):
             "time_limit": _time_limit(self.time_limit),
         }
 
-    def _warm(self, key: tuple[Any, ...]) -> dict[str, Any] | None:
-        """The previous solution's state when ``warm_start`` and the problem shape agree."""
+    def _warm(self, key: tuple[Any, ...]) -> _rs.RecoveryState | None:
+        """The previous solution's state when ``warm_start`` and the problem shape agree, with
+        the step adaptation restarted (the problem changed: see ``RecoveryState.restarted``)."""
         if not getattr(self, "warm_start", False):
             return None
         state = getattr(self, "_warm_state", None)
-        return _restart(state[1]) if state is not None and state[0] == key else None
+        # a model pickled before the state was a RecoveryState starts cold
+        if state is None or state[0] != key or not isinstance(state[1], _rs.RecoveryState):
+            return None
+        return state[1].restarted()
 
     def _solve(
         self, kind: str, design: Any, y: FloatArray, loss: str, key: tuple[Any, ...], **model: Any
-    ) -> dict[str, Any]:
+    ) -> _rs.RecoveryFit:
         """One ``recovery_solve`` of model ``kind`` (``model``: its graph or groups), warm-started
         from the previous fit when ``warm_start`` and the problem ``key`` agree, with progress
         for ``verbose``; the outcome is kept by :meth:`_store`."""
         warm = self._warm(key)
+        params: _rs.SolveArgs = {
+            **self._solver_params(loss),
+            "lambda_": as_real(self.lambda_, "lambda_"),
+        }
         out = self._run_rust(
             _rs.recovery_solve,
             kind,
             design,
             y,
-            self._solver_params(loss),
+            params,
             **model,
             warm=warm,
             value_name="gap",
@@ -87,23 +88,24 @@ class _Convex(_LinearModel):
         self._store(out, key)
         return out
 
-    def _store(self, out: dict[str, Any], key: tuple[Any, ...]) -> None:
-        self._warm_state = (key, out["state"])
-        self.objective_ = float(out["objective"])
+    def _store(self, out: _rs.RecoveryFit, key: tuple[Any, ...]) -> None:
+        self._warm_state = (key, out.state)
+        self.objective_ = float(out.objective)
+        h = out.history
         self.history_ = {
-            "iteration": np.asarray(out["history_iteration"]),
-            "gap": np.asarray(out["history_gap"]),
-            "objective": np.asarray(out["history_primal"]),
-            "primal_residual": np.asarray(out["history_primal_residual"]),
-            "dual_residual": np.asarray(out["history_dual_residual"]),
+            "iteration": h.iteration,
+            "gap": h.gap,
+            "objective": h.primal,
+            "primal_residual": h.primal_residual,
+            "dual_residual": h.dual_residual,
         }
         self._set_outcome(
-            n_iter=out["n_iter"],
-            converged=out["converged"],
-            truncation=out["truncated"],
-            dual_gap=out["gap"],
+            n_iter=out.n_iter,
+            converged=out.converged,
+            truncation=out.truncation,
+            dual_gap=out.dual_gap,
             detail=f"the estimate is the last iterate, at a relative duality gap of "
-            f"{float(out['gap']):.2e} (tol={self.tol})",
+            f"{out.dual_gap:.2e} (tol={self.tol})",
         )
 
 
@@ -112,7 +114,7 @@ class _GraphModel(_Convex):
 
     def _fit_graph(
         self, design: Any, y: FloatArray, loss: str, n: int, p: int, intercept_col: float | None
-    ) -> dict[str, Any]:
+    ) -> _rs.RecoveryFit:
         edges = as_edges(self.edges)
         # before the intercept column becomes vertex p, which an edge must not reach
         _check_graph_of_x(edges, p)
@@ -128,6 +130,6 @@ class _GraphModel(_Convex):
         key = ("graph", n, p, intercept_col is not None)
         out = self._solve("graph", design, y, loss, key, edges=edges, weights=weights)
         # the features' coefficients and scales (an intercept column's come last)
-        self.coef_ = np.asarray(out["coef"])[:p]
-        self.sigma_ = np.asarray(out["sigma"])[:p]
+        self.coef_ = out.coef[:p]
+        self.sigma_ = out.sigma[:p]
         return out

@@ -124,7 +124,7 @@ class LatentGroupLasso(RegressorMixin, _Convex):
             ("latent", n, p, len(members)),
             groups=(ptr, members, np.ascontiguousarray(w, dtype=np.float64)),
         )
-        self.coef_ = np.asarray(out["coef"])
+        self.coef_ = out.coef
         self.intercept_ = 0.0
         return self
 
@@ -184,7 +184,7 @@ class GraphIHT(RegressorMixin, _LinearModel):
         edges = as_edges(self.edges)
         _check_graph_of_x(edges, p)
         sparsity = as_count(self.sparsity, "sparsity")
-        params = {
+        params: _rs.IhtArgs = {
             "sparsity": min(sparsity, p) if sparsity >= 1 else sparsity,
             "n_components": as_count(self.n_components, "n_components"),
             "method": self.method,
@@ -194,14 +194,14 @@ class GraphIHT(RegressorMixin, _LinearModel):
             "time_limit": _time_limit(self.time_limit),
         }
         out = self._run_rust(_rs.recovery_graph_iht, design, yy, edges, params)
-        self.coef_ = np.asarray(out["coef"])
+        self.coef_ = out.coef
         self.intercept_ = 0.0
-        self.support_ = np.asarray(out["support"])
-        self.residual_norms_ = np.asarray(out["residual_norms"])
+        self.support_ = out.support
+        self.residual_norms_ = out.residual_norms
         self._set_outcome(
-            n_iter=out["n_iter"],
-            converged=out["converged"],
-            truncation=out["truncated"],
+            n_iter=out.n_iter,
+            converged=out.converged,
+            truncation=out.truncation,
             detail=f"the estimate is the last iterate (tol={self.tol})",
         )
         return self

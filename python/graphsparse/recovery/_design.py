@@ -22,8 +22,9 @@ _CLASSIFICATION_LOSSES = ("logistic", "hinge")
 def _design(X: Any) -> tuple[Any, int, int]:
     """``X`` as a dense float64 array or a CSR triple for the binding, with its shape.
 
-    Only a conversion: finiteness is checked once, by scikit-learn's ``validate_data`` for the
-    estimators (:func:`_fit_data`) and by :func:`_function_design` for the functions."""
+    Only a conversion: finiteness is checked by scikit-learn's ``validate_data`` for the
+    estimators (:func:`_fit_data`) and by the core for the functions, once per call, with a
+    message naming ``X`` and the entry (the binding builds the design once)."""
     import scipy.sparse as sp
 
     if sp.issparse(X):
@@ -58,16 +59,6 @@ def _design(X: Any) -> tuple[Any, int, int]:
         )
     arr = as_float_array(arr, "X", ndim=(2,))
     return arr, arr.shape[0], arr.shape[1]
-
-
-def _function_design(X: Any) -> tuple[Any, int, int]:
-    """:func:`_design` for the functions, whose ``X`` no ``validate_data`` has seen: a dense
-    ``X`` is checked for finite values here, naming it (the binding's own check, the backstop,
-    names the operator ``L``)."""
-    design, n, p = _design(X)
-    if not isinstance(design, tuple) and not np.all(np.isfinite(design)):
-        raise InvalidParameterError("X (the operator L) contains NaN or inf")
-    return design, n, p
 
 
 def _fit_data(

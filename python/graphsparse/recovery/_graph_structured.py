@@ -258,7 +258,7 @@ class GraphStructuredClassifier(ClassifierMixin, _GraphModel):
                     f"intercept_scaling must be finite and > 0, got {self.intercept_scaling!r}"
                 )
         out = self._fit_graph(design, t, self.loss, n, p, scale)
-        self.intercept_ = float(out["coef"][p] * scale) if scale is not None else 0.0
+        self.intercept_ = float(out.coef[p] * scale) if scale is not None else 0.0
         return self
 
     def decision_function(self, X: Any) -> FloatArray:

@@ -13,8 +13,7 @@ from .._base import warn_budget_stop
 from .._threads import resolve_n_jobs
 from .._validation import as_count, as_edges, as_float_array, as_real, as_real_target
 from ..exceptions import InvalidParameterError
-from ._base import _restart
-from ._design import FloatArray, _check_graph_of_x, _function_design, _time_limit, _weights
+from ._design import FloatArray, _check_graph_of_x, _design, _weights
 from ._graph_structured import GraphStructuredRecovery
 
 
@@ -32,7 +31,7 @@ def lambda_max(
     ``alpha = 0`` ``max_c ‖(Xᵀg)_c‖₂/√|c|`` over the connected components. For the
     classification losses ``y`` holds ``±1`` labels (no intercept).
     """
-    design, n, p = _function_design(X)
+    design, n, p = _design(X)
     yy = as_real_target(y, n, "lambda_max")
     if edges is None:
         return float(_rs.recovery_lambda_max(design, yy, loss, 0.0))
@@ -101,6 +100,10 @@ def recovery_path(
 ) -> RecoveryPath:
     """Model (6) along a ``λ`` path, each solve warm-started from the previous one.
 
+    The whole path runs in Rust in one call (``X`` and the graph built once, the GIL
+    released, Ctrl-C honoured); each solve reuses the previous one's iterates, steps and
+    norm estimates.
+
     Parameters
     ----------
     X, y, edges, alpha, loss, weights, penalty_form, solver, tol, max_iter, n_jobs
@@ -119,9 +122,7 @@ def recovery_path(
     -------
     RecoveryPath
     """
-    import time
-
-    design, n, p = _function_design(X)
+    design, n, p = _design(X)
     if n < 1 or p < 1:
         raise InvalidParameterError(f"X must have at least one row and one column, got ({n}, {p})")
     yy = as_real_target(y, n, "recovery_path")
@@ -130,17 +131,15 @@ def recovery_path(
     w = _weights(weights, len(e))
     k = as_count(n_lambdas, "n_lambdas")  # checked even when lambdas makes it unused
     if lambdas is None:
-        top = float(_rs.recovery_lambda_max(design, yy, loss, as_real(alpha, "alpha"), e, w))
         ratio = as_real(eps, "eps")
         if k < 1 or not (0.0 < ratio <= 1.0):
             raise InvalidParameterError(
                 f"n_lambdas must be >= 1 and eps in (0, 1], got {n_lambdas!r} and {eps!r}"
             )
-        if top <= 0.0:
-            raise InvalidParameterError("lambda_max is 0 (X.T @ y = 0): every lambda gives w = 0")
-        lams = top * np.logspace(0.0, np.log10(ratio), k)
+        # fractions of lambda_max, which the binding computes on the design it builds
+        grid, relative = np.logspace(0.0, np.log10(ratio), k), True
     else:
-        lams = as_float_array(lambdas, "lambdas")
+        grid, relative = as_float_array(lambdas, "lambdas"), False
     template = GraphStructuredRecovery(
         e,
         alpha=alpha,
@@ -149,40 +148,31 @@ def recovery_path(
         solver=solver,
         tol=tol,
         max_iter=max_iter,
+        time_limit=time_limit,
     )
-    limit = _time_limit(time_limit)
-    start = time.perf_counter()
-    warm: dict[str, Any] | None = None
-    norms: tuple[float, float] | None = None
-    rows: list[dict[str, Any]] = []
-    for lam in lams:
-        params = template._solver_params(loss, lam)
-        if norms is not None:
-            params["op_norm"], params["diff_norm"] = norms[0], norms[1] or None
-        if limit is not None:
-            params["time_limit"] = max(limit - (time.perf_counter() - start), 1e-9)
-        out = _rs.recovery_solve(
-            "graph",
-            design,
-            yy,
-            params,
-            edges=e,
-            weights=w,
-            n_threads=resolve_n_jobs(n_jobs),
-            warm=warm,
+    # one call: X and the graph are built once, the time limit is the whole path's
+    fit = _rs.recovery_path(
+        design,
+        yy,
+        e,
+        template._solver_params(loss),
+        grid,
+        weights=w,
+        relative=relative,
+        n_threads=resolve_n_jobs(n_jobs),
+    )
+    if fit.truncation is not None:
+        warn_budget_stop(
+            "recovery_path",
+            fit.truncation,
+            time_limit,
+            f"{len(fit.lambdas)} of {len(grid)} values",
         )
-        warm, norms = _restart(out["state"]), (float(out["op_norm"]), float(out["diff_norm"]))
-        rows.append(out)
-        if out["truncated"] is not None:
-            warn_budget_stop(
-                "recovery_path", out["truncated"], time_limit, f"{len(rows)} of {len(lams)} values"
-            )
-            break
     return RecoveryPath(
-        lambdas=np.asarray(lams[: len(rows)], dtype=np.float64),
-        coefs=np.array([r["coef"] for r in rows]).reshape(len(rows), p),
-        sigmas=np.array([r["sigma"] for r in rows]).reshape(len(rows), p),
-        n_iter=np.array([r["n_iter"] for r in rows], dtype=np.int64),
-        gaps=np.array([r["gap"] for r in rows], dtype=np.float64),
-        converged=np.array([r["converged"] for r in rows], dtype=bool),
+        lambdas=fit.lambdas,
+        coefs=fit.coef,
+        sigmas=fit.sigma,
+        n_iter=fit.n_iter,
+        gaps=fit.dual_gap,
+        converged=fit.converged,
     )

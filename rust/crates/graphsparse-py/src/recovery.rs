@@ -1,23 +1,29 @@
-//! Convex graph-structured recovery (`graphsparse.recovery`): model (6) of Kuroda & Kitahara,
-//! the lasso and latent group lasso baselines, Graph-IHT / Graph-CoSaMP, the perspective prox,
-//! the penalty and `λ_max`.
+//! Convex graph-structured recovery (`graphsparse.recovery`): model (6) of Kuroda & Kitahara
+//! and its `λ` path, the lasso and latent group lasso baselines, Graph-IHT / Graph-CoSaMP, the
+//! perspective prox, the penalty and `λ_max`.
 //!
-//! The design `L` arrives as a C-contiguous 2-D float64 array or as the CSR triple
-//! `(indptr, indices, data)` with its shape; everything else as arrays and one dict of
-//! parameters. Ranges are the core's to check.
+//! The design `L` (the Python argument `X`) arrives as a C-contiguous 2-D float64 array or as
+//! the CSR triple `(indptr, indices, data)` with its shape; everything else as arrays and one
+//! dict of parameters. Results leave as typed objects ([`RecoveryFit`], [`RecoveryPathFit`],
+//! [`IhtFit`]); a solve's final iterates leave as an opaque [`RecoveryState`] that a later
+//! solve takes back as its warm start. Ranges are the core's to check.
 
-use graphsparse::base::Budget;
+use graphsparse::base::{Budget, InputError};
+use graphsparse::graph::WeightedGraphError;
 use graphsparse::recovery::{
-    Check, CsrOperator, DenseMatrix, IhtMethod, IhtParams, LatentGroups, LinearOperator, Loss,
-    Model, PenaltyForm, Recovery, RecoveryError, RecoveryParams, Solver, WarmStart, WeightedGraph,
-    lambda_max, penalty, prox_perspective_into,
+    Check, CsrOperator, DenseMatrix, HistoryEntry, IhtMethod, IhtParams, LatentGroups,
+    LinearOperator, Loss, Model, PenaltyForm, Recovery, RecoveryError, RecoveryParams, Solver,
+    WarmStart, WeightedGraph, lambda_max, penalty, prox_perspective_into,
 };
-use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use numpy::{
+    IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2,
+    PyUntypedArrayMethods,
+};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::PyType;
 
 use crate::convert::{
-    Count, NodeBudget, PyGsErr, Real, Seconds, bad_param, edge_list, extract_params,
+    Count, NodeBudget, PyGsErr, Real, Seconds, bad_param, edge_list, extract_params, ids_array,
 };
 use crate::threads::{Exec, run, threads};
 
@@ -59,12 +65,16 @@ impl<'py> Design<'py> {
     }
 
     /// Calls `f` with the validated core operator.
+    ///
+    /// The core validates the operator (finite entries included) once, here; a non-finite
+    /// entry is reported under the Python name `X` (the core's name is `L`, or `data` for the
+    /// CSR arrays), with its position.
     fn with<T>(&self, f: impl FnOnce(&dyn LinearOperator) -> PyResult<T>) -> PyResult<T> {
         match self {
             Design::Dense(a) => {
                 let shape = a.shape();
-                let op =
-                    DenseMatrix::new(a.as_slice()?, shape[0], shape[1]).map_err(PyGsErr::from)?;
+                let op = DenseMatrix::new(a.as_slice()?, shape[0], shape[1])
+                    .map_err(|e| design_error(e, Some(shape[1])))?;
                 f(&op)
             }
             Design::Csr {
@@ -80,10 +90,35 @@ impl<'py> Design<'py> {
                     shape.0,
                     shape.1,
                 )
-                .map_err(PyGsErr::from)?;
+                .map_err(|e| design_error(e, None))?;
                 f(&op)
             }
         }
+    }
+}
+
+/// A design that does not validate, as the Python exception naming `X`: a non-finite entry
+/// by row and column (`n_cols` given: dense) or by stored entry (CSR).
+fn design_error(err: RecoveryError, n_cols: Option<usize>) -> PyErr {
+    let non_finite = match &err {
+        RecoveryError::Input(InputError::NotFinite { index, value, .. })
+        | RecoveryError::Graph(WeightedGraphError::Input(InputError::NotFinite {
+            index,
+            value,
+            ..
+        })) => Some((*index, f64::from_bits(*value))),
+        _ => None,
+    };
+    match (non_finite, n_cols) {
+        (Some((k, v)), Some(cols)) if cols > 0 => bad_param(format!(
+            "X contains a non-finite value ({v}) at row {}, column {}",
+            k / cols,
+            k % cols
+        )),
+        (Some((k, v)), _) => bad_param(format!(
+            "X contains a non-finite value ({v}) at stored entry {k} (X.data[{k}])"
+        )),
+        (None, _) => PyGsErr::from(err).into(),
     }
 }
 
@@ -99,11 +134,11 @@ fn loss(name: &str) -> PyResult<Loss> {
     }
 }
 
-/// The solver settings, as a dict of Python values.
+/// The solver settings of one solve and of a path (all but `lambda_`), as a dict of Python
+/// values.
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
-struct SolveArgs {
-    lambda_: Real,
+struct SolverArgs {
     alpha: Real,
     loss: String,
     penalty_form: String,
@@ -119,8 +154,16 @@ struct SolveArgs {
     time_limit: Seconds,
 }
 
-impl SolveArgs {
-    fn params(&self) -> PyResult<RecoveryParams> {
+/// `λ` of one solve, read from the same dict as its [`SolverArgs`] (a path takes its `λ`
+/// values as an array instead).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct LambdaArg {
+    lambda_: Real,
+}
+
+impl SolverArgs {
+    fn params(&self, lam: f64) -> PyResult<RecoveryParams> {
         let form = match self.penalty_form.as_str() {
             "budget" => PenaltyForm::Budget,
             "lagrangian" => PenaltyForm::Lagrangian,
@@ -142,7 +185,7 @@ impl SolveArgs {
                 )));
             }
         };
-        Ok(RecoveryParams::new(self.lambda_.0, self.alpha.0)
+        Ok(RecoveryParams::new(lam, self.alpha.0)
             .loss(loss(&self.loss)?)
             .penalty_form(form)
             .solver(solver)
@@ -173,79 +216,204 @@ fn graph(
     Ok(WeightedGraph::new(n, &pairs, w).map_err(PyGsErr::from)?)
 }
 
-/// A warm start: the `state` dict of an earlier result (arrays may be empty: zeros).
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct WarmArgs<'py> {
-    x: PyReadonlyArray1<'py, f64>,
-    sigma: PyReadonlyArray1<'py, f64>,
-    dual_data: PyReadonlyArray1<'py, f64>,
-    dual_graph: PyReadonlyArray1<'py, f64>,
-    aux_data: PyReadonlyArray1<'py, f64>,
-    aux_graph: PyReadonlyArray1<'py, f64>,
-    tau: f64,
-    adapt: f64,
-}
+/// The final iterates and steps of a solve (the core's `WarmStart`), opaque: a later
+/// `recovery_solve` on a problem of the same shape takes it back as `warm`. It pickles (the
+/// estimators keep it for `warm_start`).
+#[pyclass(frozen, module = "graphsparse._graphsparse")]
+struct RecoveryState(WarmStart);
 
-impl WarmArgs<'_> {
-    fn state(&self) -> PyResult<WarmStart> {
-        Ok(WarmStart {
-            x: self.x.as_slice()?.to_vec(),
-            sigma: self.sigma.as_slice()?.to_vec(),
-            dual_data: self.dual_data.as_slice()?.to_vec(),
-            dual_graph: self.dual_graph.as_slice()?.to_vec(),
-            aux_data: self.aux_data.as_slice()?.to_vec(),
-            aux_graph: self.aux_graph.as_slice()?.to_vec(),
-            tau: self.tau,
-            adapt: self.adapt,
+type StateParts<'py> = (
+    Arr<'py>,
+    Arr<'py>,
+    Arr<'py>,
+    Arr<'py>,
+    Arr<'py>,
+    Arr<'py>,
+    f64,
+    f64,
+);
+
+#[pymethods]
+impl RecoveryState {
+    /// The state from its parts, in the order of `__reduce__` (for unpickling).
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        x: PyReadonlyArray1<'_, f64>,
+        sigma: PyReadonlyArray1<'_, f64>,
+        dual_data: PyReadonlyArray1<'_, f64>,
+        dual_graph: PyReadonlyArray1<'_, f64>,
+        aux_data: PyReadonlyArray1<'_, f64>,
+        aux_graph: PyReadonlyArray1<'_, f64>,
+        tau: f64,
+        adapt: f64,
+    ) -> PyResult<Self> {
+        Ok(Self(WarmStart {
+            x: x.to_vec()?,
+            sigma: sigma.to_vec()?,
+            dual_data: dual_data.to_vec()?,
+            dual_graph: dual_graph.to_vec()?,
+            aux_data: aux_data.to_vec()?,
+            aux_graph: aux_graph.to_vec()?,
+            tau,
+            adapt,
+        }))
+    }
+
+    /// The same iterates and steps with the step adaptation restarted: the warm start of a
+    /// changed problem (a new `λ` or `α`; see the core's `WarmStart::adapt`).
+    fn restarted(&self) -> Self {
+        Self(WarmStart {
+            adapt: 0.0,
+            ..self.0.clone()
         })
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyType>, StateParts<'py>)> {
+        let py = slf.py();
+        let s = &slf.get().0;
+        let a = |v: &[f64]| PyArray1::from_slice(py, v);
+        Ok((
+            slf.get_type(),
+            (
+                a(&s.x),
+                a(&s.sigma),
+                a(&s.dual_data),
+                a(&s.dual_graph),
+                a(&s.aux_data),
+                a(&s.aux_graph),
+                s.tau,
+                s.adapt,
+            ),
+        ))
     }
 }
 
-fn result<'py>(py: Python<'py>, r: Recovery) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    let column = |f: fn(&graphsparse::recovery::HistoryEntry) -> f64| -> Vec<f64> {
-        r.history.iter().map(f).collect()
-    };
-    let its: Vec<i64> = r.history.iter().map(|h| h.iteration as i64).collect();
-    d.set_item("history_gap", column(|h| h.gap).into_pyarray(py))?;
-    d.set_item("history_primal", column(|h| h.primal).into_pyarray(py))?;
-    d.set_item(
-        "history_primal_residual",
-        column(|h| h.primal_residual).into_pyarray(py),
-    )?;
-    d.set_item(
-        "history_dual_residual",
-        column(|h| h.dual_residual).into_pyarray(py),
-    )?;
-    d.set_item("history_iteration", its.into_pyarray(py))?;
-    let c = r.counts;
-    d.set_item(
-        "op_counts",
-        (c.forward, c.adjoint, c.diff, c.diff_adjoint, c.prox),
-    )?;
-    let s = PyDict::new(py);
-    s.set_item("x", r.state.x.into_pyarray(py))?;
-    s.set_item("sigma", r.state.sigma.into_pyarray(py))?;
-    s.set_item("dual_data", r.state.dual_data.into_pyarray(py))?;
-    s.set_item("dual_graph", r.state.dual_graph.into_pyarray(py))?;
-    s.set_item("aux_data", r.state.aux_data.into_pyarray(py))?;
-    s.set_item("aux_graph", r.state.aux_graph.into_pyarray(py))?;
-    s.set_item("tau", r.state.tau)?;
-    s.set_item("adapt", r.state.adapt)?;
-    d.set_item("state", s)?;
-    d.set_item("coef", r.x.into_pyarray(py))?;
-    d.set_item("sigma", r.sigma.into_pyarray(py))?;
-    d.set_item("latent", r.latent.into_pyarray(py))?;
-    d.set_item("n_iter", r.n_iter)?;
-    d.set_item("converged", r.converged)?;
-    d.set_item("objective", r.objective)?;
-    d.set_item("dual_objective", r.dual_objective)?;
-    d.set_item("gap", r.gap)?;
-    d.set_item("truncated", r.truncation.map(|t| t.as_str()))?;
-    d.set_item("op_norm", r.op_norm)?;
-    d.set_item("diff_norm", r.diff_norm)?;
-    Ok(d)
+/// One column of numbers as an owned NumPy array.
+fn column<T: numpy::Element>(py: Python<'_>, values: impl Iterator<Item = T>) -> Py<PyArray1<T>> {
+    values.collect::<Vec<_>>().into_pyarray(py).unbind()
+}
+
+/// The convergence checks of a solve, one entry per check (the core's `HistoryEntry`, by
+/// column).
+#[pyclass(frozen, get_all, module = "graphsparse._graphsparse")]
+struct RecoveryHistory {
+    /// Iterations done at the check, int64.
+    iteration: Py<PyArray1<i64>>,
+    /// The objective at the feasible primal point.
+    primal: Py<PyArray1<f64>>,
+    /// The dual objective at the feasible dual point.
+    dual: Py<PyArray1<f64>>,
+    /// The relative duality gap.
+    gap: Py<PyArray1<f64>>,
+    /// The norm of the primal residual.
+    primal_residual: Py<PyArray1<f64>>,
+    /// The norm of the dual residual.
+    dual_residual: Py<PyArray1<f64>>,
+    /// `max(0, ‖W D σ‖₁ − α)` of the iterate (graph model; 0 otherwise).
+    infeasibility: Py<PyArray1<f64>>,
+}
+
+impl RecoveryHistory {
+    fn new(py: Python<'_>, h: &[HistoryEntry]) -> Self {
+        Self {
+            iteration: column(py, h.iter().map(|e| e.iteration as i64)),
+            primal: column(py, h.iter().map(|e| e.primal)),
+            dual: column(py, h.iter().map(|e| e.dual)),
+            gap: column(py, h.iter().map(|e| e.gap)),
+            primal_residual: column(py, h.iter().map(|e| e.primal_residual)),
+            dual_residual: column(py, h.iter().map(|e| e.dual_residual)),
+            infeasibility: column(py, h.iter().map(|e| e.infeasibility)),
+        }
+    }
+}
+
+/// How often a solve applied each operator (the core's `OpCounts`).
+#[pyclass(frozen, get_all, module = "graphsparse._graphsparse")]
+struct OpCounts {
+    /// Products `L x`.
+    forward: u64,
+    /// Products `Lᵀ v`.
+    adjoint: u64,
+    /// Products `W D σ`.
+    diff: u64,
+    /// Products `Dᵀ W v`.
+    diff_adjoint: u64,
+    /// Scalar proxes of the penalty.
+    prox: u64,
+    /// Projections onto the `ℓ1` ball of radius `α`.
+    ball_projections: u64,
+    /// Multiply-adds of all the operator products.
+    work: u64,
+}
+
+impl From<graphsparse::recovery::OpCounts> for OpCounts {
+    fn from(c: graphsparse::recovery::OpCounts) -> Self {
+        Self {
+            forward: c.forward,
+            adjoint: c.adjoint,
+            diff: c.diff,
+            diff_adjoint: c.diff_adjoint,
+            prox: c.prox,
+            ball_projections: c.ball_projections,
+            work: c.work,
+        }
+    }
+}
+
+/// One solve of the graph model, the lasso or the latent group lasso and how it went (the
+/// core's `Recovery`).
+#[pyclass(frozen, get_all, module = "graphsparse._graphsparse")]
+struct RecoveryFit {
+    /// The estimate `x̂` (exact zeros off the support).
+    coef: Py<PyArray1<f64>>,
+    /// The latent scales `σ` (graph model; empty otherwise).
+    sigma: Py<PyArray1<f64>>,
+    /// The latent group copies `v` with `x = P v` (latent group lasso; empty otherwise).
+    latent: Py<PyArray1<f64>>,
+    /// Iterations made.
+    n_iter: usize,
+    /// Whether the stopping rule held at the last check.
+    converged: bool,
+    /// The objective at the feasible primal point of the last check.
+    objective: f64,
+    /// The dual objective at the last check.
+    dual_objective: f64,
+    /// The relative duality gap at the last check (the certificate `tol` bounds).
+    dual_gap: f64,
+    /// Why the solve stopped early (`"max_nodes"`, `"time_limit"`, `"cancelled"`), or `None`.
+    truncation: Option<&'static str>,
+    /// `‖L‖` used for the steps (after the safety factor).
+    op_norm: f64,
+    /// `‖W D‖` used for the steps.
+    diff_norm: f64,
+    /// The convergence checks.
+    history: Py<RecoveryHistory>,
+    /// The operator applications.
+    counts: Py<OpCounts>,
+    /// The final iterates, to warm-start the next solve.
+    state: Py<RecoveryState>,
+}
+
+impl RecoveryFit {
+    fn new(py: Python<'_>, r: Recovery) -> PyResult<Self> {
+        Ok(Self {
+            history: Py::new(py, RecoveryHistory::new(py, &r.history))?,
+            counts: Py::new(py, OpCounts::from(r.counts))?,
+            coef: r.x.into_pyarray(py).unbind(),
+            sigma: r.sigma.into_pyarray(py).unbind(),
+            latent: r.latent.into_pyarray(py).unbind(),
+            n_iter: r.n_iter,
+            converged: r.converged,
+            objective: r.objective,
+            dual_objective: r.dual_objective,
+            dual_gap: r.gap,
+            truncation: r.truncation.map(|t| t.as_str()),
+            op_norm: r.op_norm,
+            diff_norm: r.diff_norm,
+            state: Py::new(py, RecoveryState(r.state))?,
+        })
+    }
 }
 
 /// Extracts the design `x`, the targets and the thread count, then runs `solve(op, y,
@@ -267,10 +435,10 @@ fn solve_on_design<'py, T>(
 
 /// Solves `model` ("graph", "lasso" or "latent") for the design `x` and targets `y`.
 ///
-/// `edges`/`weights` describe the graph ("graph"); `groups` is `(ptr, members, weights)`
-/// ("latent"). `params` is a dict (see `SolveArgs`); `progress(nodes, iterations, stage,
-/// stages, value, seconds)` is called every 100 ms when given; `warm` is the `state` dict of
-/// an earlier result on the same problem shape.
+/// `edges`/`weights` describe the graph ("graph"); `groups` is `(offsets, members, weights)`
+/// ("latent"), passed to the core as they are. `params` is a dict (see `SolverArgs`, and
+/// `lambda_`); `progress(nodes, iterations, stage, stages, value, seconds)` is called every
+/// 100 ms when given; `warm` is the `state` of an earlier result on the same problem shape.
 #[pyfunction]
 #[pyo3(signature = (model, x, y, params, edges = None, weights = None, groups = None, n_threads = 1, progress = None, warm = None))]
 #[allow(clippy::too_many_arguments)]
@@ -289,15 +457,12 @@ fn recovery_solve<'py>(
     )>,
     n_threads: usize,
     progress: Option<&Bound<'py, PyAny>>,
-    warm: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let warm = match warm {
-        Some(w) => Some(extract_params::<WarmArgs<'py>>(w)?.state()?),
-        None => None,
-    };
-    let warm = warm.as_ref();
-    let params = extract_params::<SolveArgs>(params)?
-        .params()?
+    warm: Option<Bound<'py, RecoveryState>>,
+) -> PyResult<RecoveryFit> {
+    let warm = warm.as_ref().map(|w| &w.get().0);
+    let lam = extract_params::<LambdaArg>(params)?.lambda_.0;
+    let params = extract_params::<SolverArgs>(params)?
+        .params(lam)?
         .check()
         .map_err(PyGsErr::from)?;
     let r = solve_on_design(py, x, &y, n_threads, |op, y, n_threads| {
@@ -314,24 +479,15 @@ fn recovery_solve<'py>(
                 params.solve_lasso(op, y, warm, ctl)
             }),
             "latent" => {
-                let (ptr, members, w) = groups.ok_or_else(|| bad_param("groups are required"))?;
-                let (ptr, members) = (ptr.as_slice()?, members.as_slice()?);
-                let mut lists = Vec::with_capacity(ptr.len().saturating_sub(1));
-                for k in 0..ptr.len().saturating_sub(1) {
-                    let (a, b) = (ptr[k], ptr[k + 1]);
-                    if a < 0 || b < a || b as usize > members.len() {
-                        return Err(bad_param(format!("groups: bad offsets at group {k}")));
-                    }
-                    let mut g = Vec::with_capacity((b - a) as usize);
-                    for &v in &members[a as usize..b as usize] {
-                        g.push(usize::try_from(v).map_err(|_| {
-                            bad_param(format!("groups: negative vertex {v} in group {k}"))
-                        })?);
-                    }
-                    lists.push(g);
-                }
-                let groups =
-                    LatentGroups::new(n, &lists, Some(w.as_slice()?)).map_err(PyGsErr::from)?;
+                let (offsets, members, w) =
+                    groups.ok_or_else(|| bad_param("groups are required"))?;
+                let groups = LatentGroups::from_offsets(
+                    n,
+                    offsets.as_slice()?,
+                    members.as_slice()?,
+                    Some(w.as_slice()?),
+                )
+                .map_err(PyGsErr::from)?;
                 run(py, Exec::Pool(n_threads), progress, |ctl| {
                     params.solve_latent_group(op, y, &groups, warm, ctl)
                 })
@@ -341,7 +497,104 @@ fn recovery_solve<'py>(
             ))),
         }
     })?;
-    result(py, r)
+    RecoveryFit::new(py, r)
+}
+
+/// The solves of a `λ` path of the graph model (the core's `Vec<Recovery>`, by `λ`): one row
+/// per `λ` solved, in the order solved.
+#[pyclass(frozen, get_all, module = "graphsparse._graphsparse")]
+struct RecoveryPathFit {
+    /// The `λ` values solved (fewer than asked for when a budget stopped the path).
+    lambdas: Py<PyArray1<f64>>,
+    /// The estimates, float64 `(n_lambdas, n_features)`.
+    coef: Py<PyArray2<f64>>,
+    /// The latent scales `σ`, float64 `(n_lambdas, n_features)`.
+    sigma: Py<PyArray2<f64>>,
+    /// Iterations of each solve, int64.
+    n_iter: Py<PyArray1<i64>>,
+    /// Whether each solve's stopping rule held.
+    converged: Py<PyArray1<bool>>,
+    /// The relative duality gap of each solve.
+    dual_gap: Py<PyArray1<f64>>,
+    /// The objective of each solve.
+    objective: Py<PyArray1<f64>>,
+    /// Why the path stopped early (`"max_nodes"`, `"time_limit"`, `"cancelled"`), or `None`.
+    truncation: Option<&'static str>,
+}
+
+impl RecoveryPathFit {
+    fn new(py: Python<'_>, lams: &[f64], p: usize, fits: &[Recovery]) -> PyResult<Self> {
+        let k = fits.len();
+        let rows = |f: fn(&Recovery) -> &[f64]| -> PyResult<Py<PyArray2<f64>>> {
+            let mut flat = Vec::with_capacity(k * p);
+            for r in fits {
+                flat.extend_from_slice(f(r));
+            }
+            Ok(flat.into_pyarray(py).reshape([k, p])?.unbind())
+        };
+        Ok(Self {
+            lambdas: lams[..k].to_vec().into_pyarray(py).unbind(),
+            coef: rows(|r| &r.x)?,
+            sigma: rows(|r| &r.sigma)?,
+            n_iter: column(py, fits.iter().map(|r| r.n_iter as i64)),
+            converged: column(py, fits.iter().map(|r| r.converged)),
+            dual_gap: column(py, fits.iter().map(|r| r.gap)),
+            objective: column(py, fits.iter().map(|r| r.objective)),
+            truncation: fits.last().and_then(|r| r.truncation).map(|t| t.as_str()),
+        })
+    }
+}
+
+/// Model (6) along a `λ` path in one call (the core's `solve_path`): the design and the graph
+/// are built once, each solve starts from the previous one's state (step adaptation
+/// restarted) and reuses its norm estimates, and the budget in `params` (a dict, see
+/// `SolverArgs`) covers the whole path.
+///
+/// `lambdas` are the `λ` values in the order solved, or, with `relative`, fractions of
+/// `λ_max` (computed here, on the same design).
+#[pyfunction]
+#[pyo3(signature = (x, y, edges, params, lambdas, weights = None, relative = false, n_threads = 1, progress = None))]
+#[allow(clippy::too_many_arguments)]
+fn recovery_path<'py>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    y: PyReadonlyArray1<'py, f64>,
+    edges: PyReadonlyArray2<'py, i64>,
+    params: &Bound<'py, PyAny>,
+    lambdas: PyReadonlyArray1<'py, f64>,
+    weights: Option<PyReadonlyArray1<'py, f64>>,
+    relative: bool,
+    n_threads: usize,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<RecoveryPathFit> {
+    let lambdas = lambdas.as_slice()?;
+    // the path's own λ is never used: any valid value checks the others
+    let params = extract_params::<SolverArgs>(params)?
+        .params(1.0)?
+        .check()
+        .map_err(PyGsErr::from)?;
+    let (alpha, l) = (params.alpha(), params.loss());
+    let (lams, p, fits) = solve_on_design(py, x, &y, n_threads, |op, y, n_threads| {
+        let g = graph(op.n_cols(), &edges, weights.as_ref())?;
+        let lams = if relative {
+            let top = py
+                .detach(|| lambda_max(op, y, l, Model::Graph { graph: &g, alpha }))
+                .map_err(PyGsErr::from)?;
+            if top <= 0.0 {
+                return Err(bad_param(
+                    "lambda_max is 0 (X.T @ y = 0): every lambda gives w = 0",
+                ));
+            }
+            lambdas.iter().map(|&f| top * f).collect()
+        } else {
+            lambdas.to_vec()
+        };
+        let fits = run(py, Exec::Pool(n_threads), progress, |ctl| {
+            params.solve_path(op, y, &g, &lams, ctl)
+        })?;
+        Ok(fits.map(|fits| (lams, op.n_cols(), fits)))
+    })?;
+    RecoveryPathFit::new(py, &lams, p, &fits)
 }
 
 /// `λ_max` of the graph model ("graph"), the lasso ("lasso").
@@ -422,6 +675,25 @@ struct IhtArgs {
     time_limit: Seconds,
 }
 
+/// One Graph-IHT / Graph-CoSaMP run and how it went (the core's `IhtResult`).
+#[pyclass(frozen, get_all, module = "graphsparse._graphsparse")]
+struct IhtFit {
+    /// The estimate (supported on `support`).
+    coef: Py<PyArray1<f64>>,
+    /// The final support (a tail projection), ascending, int64.
+    support: Py<PyArray1<i64>>,
+    /// Iterations made.
+    n_iter: usize,
+    /// Whether the iterate stopped moving (relative change `<= tol`).
+    converged: bool,
+    /// `‖y − L x‖₂` after each iteration.
+    residual_norms: Py<PyArray1<f64>>,
+    /// PCST runs made by the head and tail projections.
+    n_projection_runs: u64,
+    /// Why the run stopped early (`"time_limit"`, `"cancelled"`), or `None`.
+    truncation: Option<&'static str>,
+}
+
 /// Graph-IHT (or Graph-CoSaMP) with the WGM head and tail projections.
 #[pyfunction]
 #[pyo3(signature = (x, y, edges, params, n_threads = 1, progress = None))]
@@ -433,7 +705,7 @@ fn recovery_graph_iht<'py>(
     params: &Bound<'py, PyAny>,
     n_threads: usize,
     progress: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<IhtFit> {
     let a = extract_params::<IhtArgs>(params)?;
     let method = match a.method.as_str() {
         "iht" => IhtMethod::Iht,
@@ -459,19 +731,26 @@ fn recovery_graph_iht<'py>(
             params.solve(op, y, &g, None, ctl)
         })
     })?;
-    let d = PyDict::new(py);
-    let support: Vec<i64> = r.support.iter().map(|&v| v as i64).collect();
-    d.set_item("coef", r.x.into_pyarray(py))?;
-    d.set_item("support", support.into_pyarray(py))?;
-    d.set_item("n_iter", r.n_iter)?;
-    d.set_item("converged", r.converged)?;
-    d.set_item("residual_norms", r.residual_norms.into_pyarray(py))?;
-    d.set_item("truncated", r.truncation.map(|t| t.as_str()))?;
-    Ok(d)
+    Ok(IhtFit {
+        support: ids_array(py, &r.support).unbind(),
+        coef: r.x.into_pyarray(py).unbind(),
+        n_iter: r.n_iter,
+        converged: r.converged,
+        residual_norms: r.residual_norms.into_pyarray(py).unbind(),
+        n_projection_runs: r.n_projection_runs,
+        truncation: r.truncation.map(|t| t.as_str()),
+    })
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<RecoveryState>()?;
+    m.add_class::<RecoveryHistory>()?;
+    m.add_class::<OpCounts>()?;
+    m.add_class::<RecoveryFit>()?;
+    m.add_class::<RecoveryPathFit>()?;
+    m.add_class::<IhtFit>()?;
     m.add_function(wrap_pyfunction!(recovery_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(recovery_path, m)?)?;
     m.add_function(wrap_pyfunction!(recovery_lambda_max, m)?)?;
     m.add_function(wrap_pyfunction!(recovery_prox_perspective, m)?)?;
     m.add_function(wrap_pyfunction!(recovery_penalty, m)?)?;
