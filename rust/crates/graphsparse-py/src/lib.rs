@@ -3,12 +3,12 @@
 //! Each area lives in its own module with a `register` function, so adding an area touches one
 //! line here.
 
-mod compression;
 mod convert;
 mod graph;
 mod gspan;
 mod lattice;
 mod online;
+mod ot;
 mod pcst;
 mod proj;
 mod recovery;
@@ -31,7 +31,7 @@ mod _graphsparse {
         crate::recovery::register(m)?;
         crate::online::register(m)?;
         crate::subgraph::register(m)?;
-        crate::compression::register(m)?;
+        crate::ot::register(m)?;
         crate::lattice::register(m)?;
         Ok(())
     }
