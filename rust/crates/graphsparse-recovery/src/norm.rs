@@ -46,11 +46,7 @@ fn norm(r: &mut Reducer, par: Parallel, v: &[f64]) -> f64 {
 /// Checks the shared settings of the estimators and returns what both start from: a
 /// reducer, the start vector `q` (length N, [`start_vector`]) and the scratch of `L q`
 /// (length J); `None` when a dimension is empty (the norm is then 0).
-fn start<Op: LinearOperator + ?Sized>(
-    op: &Op,
-    max_iter: usize,
-    tol: f64,
-) -> Result<Option<(Reducer, Vec<f64>, Vec<f64>)>> {
+fn start<Op: LinearOperator + ?Sized>(op: &Op, max_iter: usize, tol: f64) -> Result<Option<Start>> {
     check_at_least_one("max_iter", max_iter)?;
     check_nonnegative("tol", tol)?;
     let (n, m) = (op.n_cols(), op.n_rows());
@@ -59,7 +55,18 @@ fn start<Op: LinearOperator + ?Sized>(
     }
     let mut q = vec![0.0; n];
     start_vector(&mut q);
-    Ok(Some((Reducer::default(), q, vec![0.0; m])))
+    Ok(Some(Start {
+        red: Reducer::default(),
+        q,
+        tmp: vec![0.0; m],
+    }))
+}
+
+/// What both estimators start from (see [`start`]).
+struct Start {
+    red: Reducer,
+    q: Vec<f64>,
+    tmp: Vec<f64>,
 }
 
 /// The estimate of a zero operator, found after `n_iter` products.
@@ -146,7 +153,12 @@ pub fn estimate_op_norm<Op: LinearOperator + ?Sized>(
     tol: f64,
     par: Parallel,
 ) -> Result<NormEstimate> {
-    let Some((mut red, mut q, mut tmp)) = start(op, max_iter, tol)? else {
+    let Some(Start {
+        mut red,
+        mut q,
+        mut tmp,
+    }) = start(op, max_iter, tol)?
+    else {
         return Ok(zero_norm(0));
     };
     let n = q.len();
@@ -219,7 +231,12 @@ pub fn power_iteration_norm<Op: LinearOperator + ?Sized>(
     tol: f64,
     par: Parallel,
 ) -> Result<NormEstimate> {
-    let Some((mut red, mut q, mut tmp)) = start(op, max_iter, tol)? else {
+    let Some(Start {
+        mut red,
+        mut q,
+        mut tmp,
+    }) = start(op, max_iter, tol)?
+    else {
         return Ok(zero_norm(0));
     };
     let mut est = 0.0;
