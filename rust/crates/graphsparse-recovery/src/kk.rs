@@ -14,9 +14,9 @@ use crate::error::{RecoveryError, Result};
 use crate::graph::GraphDifference;
 use crate::loss::Fit;
 use crate::operator::LinearOperator;
-use crate::par::{Reducer, for_chunks, for_chunks2};
+use crate::par::{for_chunks, for_chunks2};
 use crate::params::{HistoryEntry, OpCounts, Recovery, RecoveryValidParams, WarmStart};
-use crate::pdhg::{GapInput, Penalty, STEP_FACTOR, check, load, step_norms, stop_holds};
+use crate::pdhg::{Iterate, Penalty, RunEnd, STEP_FACTOR, load, step_norms};
 use crate::prox::prox_persp;
 
 /// Solves the graph model with Algorithm 1: the state is set up once, then stepped, with a
@@ -53,7 +53,7 @@ pub(crate) fn solve_kk<Op: LinearOperator + ?Sized>(
             let entry = state.check(it)?;
             ctl.progress().set_value(entry.gap);
             if it > 0 {
-                converged = state.converged(&entry);
+                converged = state.pt.converged(params, &entry);
                 if params.record_history() {
                     history.push(entry);
                 }
@@ -71,7 +71,13 @@ pub(crate) fn solve_kk<Op: LinearOperator + ?Sized>(
         ctl.progress().add_iteration();
     }
     let last = last.expect("invariant: the final iterate is always checked");
-    Ok(state.into_recovery(it, converged, last, history, meter.truncation()))
+    Ok(state.into_recovery(RunEnd {
+        it,
+        converged,
+        last,
+        history,
+        truncation: meter.truncation(),
+    }))
 }
 
 /// `out = L x`, counted.
@@ -137,7 +143,6 @@ fn apply_dt(
 /// `ds = W D σ`, `e1`, `e2` the multiplier residuals of a step, `ltv`, `dtv` the adjoint
 /// products, `v1`, `v2` the dual point of the certificate.
 struct Kk<'a, Op: LinearOperator + ?Sized> {
-    params: &'a RecoveryValidParams,
     fit: Fit,
     op: &'a Op,
     y: &'a [f64],
@@ -157,27 +162,18 @@ struct Kk<'a, Op: LinearOperator + ?Sized> {
     /// `γλ`, the scale of the perspective prox.
     c: f64,
     counts: OpCounts,
-    x: Vec<f64>,
-    s: Vec<f64>,
+    /// `x` (as `z`), `σ`, `L x` (as `kz`), `W D σ`, the certificate's dual point, its adjoint
+    /// products (also the scratch of `Kᵀ e`) and the residuals.
+    pt: Iterate,
     u: Vec<f64>,
     r1: Vec<f64>,
     eta: Vec<f64>,
     r2: Vec<f64>,
-    lx: Vec<f64>,
-    ds: Vec<f64>,
     e1: Vec<f64>,
     e2: Vec<f64>,
-    ltv: Vec<f64>,
-    dtv: Vec<f64>,
     x_old: Vec<f64>,
     s_old: Vec<f64>,
     ball: Vec<f64>,
-    v1: Vec<f64>,
-    v2: Vec<f64>,
-    red: Reducer,
-    comp_sum: Vec<f64>,
-    pres: f64,
-    dres: f64,
 }
 
 impl<'a, Op: LinearOperator + ?Sized> Kk<'a, Op> {
@@ -225,10 +221,9 @@ impl<'a, Op: LinearOperator + ?Sized> Kk<'a, Op> {
             load("warm_start.aux_graph", &w.aux_graph, &mut eta)?;
             s.iter_mut().for_each(|v| *v = v.max(0.0));
         }
-        let mut lx = vec![0.0; j];
-        let mut ds = vec![0.0; m];
-        apply_l(op, par, &x, &mut lx, &mut counts)?;
-        apply_d(graph, par, &s, &mut ds, &mut counts);
+        let mut pt = Iterate::new(x, s, vec![0.0; j], vec![0.0; m]);
+        apply_l(op, par, &pt.z, &mut pt.kz, &mut counts)?;
+        apply_d(graph, par, &pt.s, &mut pt.ds, &mut counts);
         let c = gamma * lam;
         if !(c.is_finite() && c > 0.0) {
             return Err(crate::error::invalid(
@@ -238,7 +233,6 @@ impl<'a, Op: LinearOperator + ?Sized> Kk<'a, Op> {
             ));
         }
         Ok(Self {
-            params,
             fit,
             op,
             y,
@@ -256,27 +250,16 @@ impl<'a, Op: LinearOperator + ?Sized> Kk<'a, Op> {
             mu2,
             c,
             counts,
-            x,
-            s,
+            pt,
             u,
             r1,
             eta,
             r2,
-            lx,
-            ds,
             e1: vec![0.0; j],
             e2: vec![0.0; m],
-            ltv: vec![0.0; n],
-            dtv: vec![0.0; n],
             x_old: vec![0.0; n],
             s_old: vec![0.0; n],
             ball: vec![0.0; m],
-            v1: vec![0.0; j],
-            v2: vec![0.0; m],
-            red: Reducer::default(),
-            comp_sum: Vec::new(),
-            pres: f64::NAN,
-            dres: f64::NAN,
         })
     }
 
@@ -289,7 +272,7 @@ impl<'a, Op: LinearOperator + ?Sized> Kk<'a, Op> {
     fn check(&mut self, it: usize) -> Result<HistoryEntry> {
         let (fit, par) = (self.fit, self.par);
         let k1 = -self.mu1 / self.gamma;
-        for ((v, &r), &yy) in self.v1.iter_mut().zip(&self.r1).zip(self.y) {
+        for ((v, &r), &yy) in self.pt.v1.iter_mut().zip(&self.r1).zip(self.y) {
             *v = fit.project_dual(yy, k1 * r);
         }
         let k2 = -self.mu2 / self.gamma;
@@ -299,44 +282,24 @@ impl<'a, Op: LinearOperator + ?Sized> Kk<'a, Op> {
         } else {
             f64::INFINITY
         };
-        for (v, &r) in self.v2.iter_mut().zip(&self.r2) {
+        for (v, &r) in self.pt.v2.iter_mut().zip(&self.r2) {
             *v = (k2 * r).clamp(-cap, cap);
         }
-        apply_lt(self.op, par, &self.v1, &mut self.ltv, &mut self.counts)?;
-        apply_dt(self.graph, par, &self.v2, &mut self.dtv, &mut self.counts);
-        check(
-            &GapInput {
-                fit,
-                y: self.y,
-                lam: self.lam,
-                pen: self.pen,
-                z: &self.x,
-                s: &self.s,
-                kz: &self.lx,
-                ds: &self.ds,
-                v1: &self.v1,
-                v2: &self.v2,
-                ktv: &self.ltv,
-                dtv: &self.dtv,
-                par,
-            },
-            &mut self.red,
-            &mut self.comp_sum,
-            it,
-            self.pres,
-            self.dres,
-        )
-    }
-
-    /// Whether the stopping rule holds at `entry`.
-    fn converged(&self, entry: &HistoryEntry) -> bool {
-        stop_holds(
-            self.params.stop(),
-            self.params.tol(),
-            entry,
-            [&self.ltv, &self.dtv],
-            [&self.lx, &self.ds],
-        )
+        apply_lt(
+            self.op,
+            par,
+            &self.pt.v1,
+            &mut self.pt.ktv,
+            &mut self.counts,
+        )?;
+        apply_dt(
+            self.graph,
+            par,
+            &self.pt.v2,
+            &mut self.pt.dtv,
+            &mut self.counts,
+        );
+        (self.pt).check(fit, self.y, self.lam, self.pen, par, it)
     }
 
     /// Iteration `it` of Algorithm 1: `e = r − μ (K z − aux)`; `x̃ = x + μ Kᵀ e`, the
@@ -346,8 +309,8 @@ impl<'a, Op: LinearOperator + ?Sized> Kk<'a, Op> {
     /// # Errors
     /// [`crate::RecoveryError::Diverged`] when the ball projection meets a non-finite value.
     fn step(&mut self, it: usize) -> Result<()> {
-        self.x_old.copy_from_slice(&self.x);
-        self.s_old.copy_from_slice(&self.s);
+        self.x_old.copy_from_slice(&self.pt.z);
+        self.s_old.copy_from_slice(&self.pt.s);
         self.directions()?;
         self.prox_steps(it)?;
         self.multipliers()?;
@@ -358,20 +321,26 @@ impl<'a, Op: LinearOperator + ?Sized> Kk<'a, Op> {
     /// `e = r − μ (K z − aux)` for both blocks, and `Kᵀ e` into `ltv`, `dtv`.
     fn directions(&mut self) -> Result<()> {
         let (par, mu1, mu2) = (self.par, self.mu1, self.mu2);
-        let (lxr, ur) = (&self.lx, &self.u);
+        let (lxr, ur) = (&self.pt.kz, &self.u);
         for_chunks2(par, &mut self.e1, &mut self.r1, |off, e, r| {
             for (i, (ei, ri)) in e.iter_mut().zip(r.iter()).enumerate() {
                 *ei = ri - mu1 * (lxr[off + i] - ur[off + i]);
             }
         });
-        let (dsr, er) = (&self.ds, &self.eta);
+        let (dsr, er) = (&self.pt.ds, &self.eta);
         for_chunks2(par, &mut self.e2, &mut self.r2, |off, e, r| {
             for (i, (ei, ri)) in e.iter_mut().zip(r.iter()).enumerate() {
                 *ei = ri - mu2 * (dsr[off + i] - er[off + i]);
             }
         });
-        apply_lt(self.op, par, &self.e1, &mut self.ltv, &mut self.counts)?;
-        apply_dt(self.graph, par, &self.e2, &mut self.dtv, &mut self.counts);
+        apply_lt(self.op, par, &self.e1, &mut self.pt.ktv, &mut self.counts)?;
+        apply_dt(
+            self.graph,
+            par,
+            &self.e2,
+            &mut self.pt.dtv,
+            &mut self.counts,
+        );
         Ok(())
     }
 
@@ -382,8 +351,8 @@ impl<'a, Op: LinearOperator + ?Sized> Kk<'a, Op> {
         let (par, fit, y) = (self.par, self.fit, self.y);
         let (mu1, mu2, gamma, c) = (self.mu1, self.mu2, self.gamma, self.c);
         let (n, m) = (self.dims.1, self.dims.2);
-        let (lt, dt) = (&self.ltv, &self.dtv);
-        for_chunks2(par, &mut self.x, &mut self.s, |off, xc, sc| {
+        let (lt, dt) = (&self.pt.ktv, &self.pt.dtv);
+        for_chunks2(par, &mut self.pt.z, &mut self.pt.s, |off, xc, sc| {
             for (i, (xi, si)) in xc.iter_mut().zip(sc.iter_mut()).enumerate() {
                 let q = off + i;
                 (*xi, *si) = prox_persp(*xi + mu1 * lt[q], *si + mu2 * dt[q], c);
@@ -419,15 +388,21 @@ impl<'a, Op: LinearOperator + ?Sized> Kk<'a, Op> {
     /// The new products `L x`, `W D σ` and the multipliers `r ← r − μ (K z − aux)`.
     fn multipliers(&mut self) -> Result<()> {
         let (par, mu1, mu2) = (self.par, self.mu1, self.mu2);
-        apply_l(self.op, par, &self.x, &mut self.lx, &mut self.counts)?;
-        apply_d(self.graph, par, &self.s, &mut self.ds, &mut self.counts);
-        let (lxr, ur) = (&self.lx, &self.u);
+        apply_l(self.op, par, &self.pt.z, &mut self.pt.kz, &mut self.counts)?;
+        apply_d(
+            self.graph,
+            par,
+            &self.pt.s,
+            &mut self.pt.ds,
+            &mut self.counts,
+        );
+        let (lxr, ur) = (&self.pt.kz, &self.u);
         for_chunks(par, &mut self.r1, |off, rc| {
             for (i, ri) in rc.iter_mut().enumerate() {
                 *ri -= mu1 * (lxr[off + i] - ur[off + i]);
             }
         });
-        let (dsr, er) = (&self.ds, &self.eta);
+        let (dsr, er) = (&self.pt.ds, &self.eta);
         for_chunks(par, &mut self.r2, |off, rc| {
             for (i, ri) in rc.iter_mut().enumerate() {
                 *ri -= mu2 * (dsr[off + i] - er[off + i]);
@@ -440,9 +415,9 @@ impl<'a, Op: LinearOperator + ?Sized> Kk<'a, Op> {
     /// `‖(x, σ) − (x_old, σ_old)‖/γ` of the step just made.
     fn residuals(&mut self) {
         let (par, (j, n, m)) = (self.par, self.dims);
-        let (lx, u, ds, eta) = (&self.lx, &self.u, &self.ds, &self.eta);
-        let (x, x_old, s, s_old) = (&self.x, &self.x_old, &self.s, &self.s_old);
-        let red = &mut self.red;
+        let (lx, u, ds, eta) = (&self.pt.kz, &self.u, &self.pt.ds, &self.eta);
+        let (x, x_old, s, s_old) = (&self.pt.z, &self.x_old, &self.pt.s, &self.s_old);
+        let red = &mut self.pt.red;
         let feas = red.sum(par, j, |r| r.map(|q| (lx[q] - u[q]) * (lx[q] - u[q])).sum())
             + red.sum(par, m, |r| {
                 r.map(|q| (ds[q] - eta[q]) * (ds[q] - eta[q])).sum()
@@ -454,36 +429,20 @@ impl<'a, Op: LinearOperator + ?Sized> Kk<'a, Op> {
             })
             .sum()
         });
-        self.pres = feas.sqrt();
-        self.dres = mv.sqrt() / self.gamma;
+        self.pt.pres = feas.sqrt();
+        self.pt.dres = mv.sqrt() / self.gamma;
     }
 
     /// The result, with the state for a warm start.
-    fn into_recovery(
-        self,
-        it: usize,
-        converged: bool,
-        last: HistoryEntry,
-        history: Vec<HistoryEntry>,
-        truncation: Option<graphsparse_base::Truncation>,
-    ) -> Recovery {
-        Recovery {
-            x: self.x.clone(),
-            sigma: self.s.clone(),
-            latent: Vec::new(),
-            n_iter: it,
-            converged,
-            objective: last.primal,
-            dual_objective: last.dual,
-            gap: last.gap,
-            history,
-            counts: self.counts,
-            truncation,
-            op_norm: self.lnorm,
-            diff_norm: self.dnorm,
-            state: WarmStart {
-                x: self.x,
-                sigma: self.s,
+    fn into_recovery(self, end: RunEnd) -> Recovery {
+        end.into_recovery(
+            self.pt.z.clone(),
+            Vec::new(),
+            self.counts,
+            (self.lnorm, self.dnorm),
+            WarmStart {
+                x: self.pt.z,
+                sigma: self.pt.s,
                 dual_data: self.r1,
                 dual_graph: self.r2,
                 aux_data: self.u,
@@ -491,6 +450,6 @@ impl<'a, Op: LinearOperator + ?Sized> Kk<'a, Op> {
                 tau: self.gamma,
                 adapt: 0.0,
             },
-        }
+        )
     }
 }

@@ -43,17 +43,30 @@ fn norm(r: &mut Reducer, par: Parallel, v: &[f64]) -> f64 {
     r.sum(par, v.len(), |rg| dot(&v[rg.clone()], &v[rg])).sqrt()
 }
 
-/// Checks the shared settings of the estimators and returns `(N, J)`, or `None` when a
-/// dimension is empty (the norm is then 0).
-fn checked_dims<Op: LinearOperator + ?Sized>(
-    op: &Op,
-    max_iter: usize,
-    tol: f64,
-) -> Result<Option<(usize, usize)>> {
+/// Checks the shared settings of the estimators and returns what both start from: a
+/// reducer, the start vector `q` (length N, [`start_vector`]) and the scratch of `L q`
+/// (length J); `None` when a dimension is empty (the norm is then 0).
+fn start<Op: LinearOperator + ?Sized>(op: &Op, max_iter: usize, tol: f64) -> Result<Option<Start>> {
     check_at_least_one("max_iter", max_iter)?;
     check_nonnegative("tol", tol)?;
     let (n, m) = (op.n_cols(), op.n_rows());
-    Ok((n > 0 && m > 0).then_some((n, m)))
+    if n == 0 || m == 0 {
+        return Ok(None);
+    }
+    let mut q = vec![0.0; n];
+    start_vector(&mut q);
+    Ok(Some(Start {
+        red: Reducer::default(),
+        q,
+        tmp: vec![0.0; m],
+    }))
+}
+
+/// What both estimators start from (see [`start`]).
+struct Start {
+    red: Reducer,
+    q: Vec<f64>,
+    tmp: Vec<f64>,
 }
 
 /// The estimate of a zero operator, found after `n_iter` products.
@@ -140,15 +153,17 @@ pub fn estimate_op_norm<Op: LinearOperator + ?Sized>(
     tol: f64,
     par: Parallel,
 ) -> Result<NormEstimate> {
-    let Some((n, m)) = checked_dims(op, max_iter, tol)? else {
+    let Some(Start {
+        mut red,
+        mut q,
+        mut tmp,
+    }) = start(op, max_iter, tol)?
+    else {
         return Ok(zero_norm(0));
     };
-    let mut red = Reducer::default();
-    let mut q = vec![0.0; n];
+    let n = q.len();
     let mut q_prev = vec![0.0; n];
     let mut w = vec![0.0; n];
-    let mut tmp = vec![0.0; m];
-    start_vector(&mut q);
     let nq = norm(&mut red, par, &q);
     q.iter_mut().for_each(|v| *v /= nq);
     let (mut alphas, mut betas) = (Vec::new(), Vec::<f64>::new());
@@ -216,13 +231,14 @@ pub fn power_iteration_norm<Op: LinearOperator + ?Sized>(
     tol: f64,
     par: Parallel,
 ) -> Result<NormEstimate> {
-    let Some((n, m)) = checked_dims(op, max_iter, tol)? else {
+    let Some(Start {
+        mut red,
+        mut q,
+        mut tmp,
+    }) = start(op, max_iter, tol)?
+    else {
         return Ok(zero_norm(0));
     };
-    let mut red = Reducer::default();
-    let mut q = vec![0.0; n];
-    let mut tmp = vec![0.0; m];
-    start_vector(&mut q);
     let mut est = 0.0;
     for it in 1..=max_iter {
         let nq = norm(&mut red, par, &q);

@@ -223,9 +223,7 @@ impl<'a, P: SparseIndex, I: SparseIndex> CsrOperator<'a, P, I> {
     /// builds its transpose.
     ///
     /// # Arguments
-    /// * `indptr` – row offsets, length `n_rows + 1`, non-decreasing from 0 to `nnz`.
-    /// * `indices` – column index of each stored entry, in `0..n_cols`.
-    /// * `data` – value of each stored entry, finite.
+    /// As [`CsrMatrix::new`].
     ///
     /// # Returns
     /// The operator (borrowing the three arrays).

@@ -170,6 +170,133 @@ pub(crate) struct GapInput<'a> {
     pub par: Parallel,
 }
 
+/// The part of a solver's state that the certificate and the stopping rule read: the primal
+/// blocks `z`, `σ`, their products `kz = K₁ z`, `ds = W D σ`, a dual point `v₁`, `v₂` with its
+/// adjoint products `ktv = K₁ᵀ v₁`, `dtv = Dᵀ W v₂`, the reduction buffers and the residuals
+/// of the last step that computed them (NaN before).
+pub(crate) struct Iterate {
+    pub z: Vec<f64>,
+    pub s: Vec<f64>,
+    pub kz: Vec<f64>,
+    pub ds: Vec<f64>,
+    pub v1: Vec<f64>,
+    pub v2: Vec<f64>,
+    pub ktv: Vec<f64>,
+    pub dtv: Vec<f64>,
+    pub red: Reducer,
+    pub comp_sum: Vec<f64>,
+    pub pres: f64,
+    pub dres: f64,
+}
+
+impl Iterate {
+    /// The iterate at `(z, σ)`, `(v₁, v₂)`, with zero products of the matching lengths.
+    pub(crate) fn new(z: Vec<f64>, s: Vec<f64>, v1: Vec<f64>, v2: Vec<f64>) -> Self {
+        Self {
+            kz: vec![0.0; v1.len()],
+            ds: vec![0.0; v2.len()],
+            ktv: vec![0.0; z.len()],
+            dtv: vec![0.0; s.len()],
+            z,
+            s,
+            v1,
+            v2,
+            red: Reducer::default(),
+            comp_sum: Vec::new(),
+            pres: f64::NAN,
+            dres: f64::NAN,
+        }
+    }
+
+    /// The convergence check at iteration `it` (the products must be current).
+    ///
+    /// # Errors
+    /// [`RecoveryError::Diverged`] when the iterate is not finite.
+    pub(crate) fn check(
+        &mut self,
+        fit: Fit,
+        y: &[f64],
+        lam: f64,
+        pen: Penalty<'_>,
+        par: Parallel,
+        it: usize,
+    ) -> Result<HistoryEntry> {
+        check(
+            &GapInput {
+                fit,
+                y,
+                lam,
+                pen,
+                z: &self.z,
+                s: &self.s,
+                kz: &self.kz,
+                ds: &self.ds,
+                v1: &self.v1,
+                v2: &self.v2,
+                ktv: &self.ktv,
+                dtv: &self.dtv,
+                par,
+            },
+            &mut self.red,
+            &mut self.comp_sum,
+            it,
+            self.pres,
+            self.dres,
+        )
+    }
+
+    /// Whether the stopping rule of `params` holds at `entry`.
+    pub(crate) fn converged(&self, params: &RecoveryValidParams, entry: &HistoryEntry) -> bool {
+        stop_holds(
+            params.stop(),
+            params.tol(),
+            entry,
+            [&self.ktv, &self.dtv],
+            [&self.kz, &self.ds],
+        )
+    }
+}
+
+/// How a solver's loop ended: the iteration count, whether it converged, the last check, the
+/// recorded history and the budget's truncation.
+pub(crate) struct RunEnd {
+    pub it: usize,
+    pub converged: bool,
+    pub last: HistoryEntry,
+    pub history: Vec<HistoryEntry>,
+    pub truncation: Option<graphsparse_base::Truncation>,
+}
+
+impl RunEnd {
+    /// The result: `x` (and the latent copies, empty outside the group lasso), the counts, the
+    /// norms `(‖K₁‖, ‖W D‖)` and the state for a warm start (whose `sigma` is the result's).
+    pub(crate) fn into_recovery(
+        self,
+        x: Vec<f64>,
+        latent: Vec<f64>,
+        counts: OpCounts,
+        (op_norm, diff_norm): (f64, f64),
+        state: WarmStart,
+    ) -> Recovery {
+        Recovery {
+            x,
+            sigma: state.sigma.clone(),
+            latent,
+            n_iter: self.it,
+            converged: self.converged,
+            objective: self.last.primal,
+            dual_objective: self.last.dual,
+            gap: self.last.gap,
+            history: self.history,
+            counts,
+            truncation: self.truncation,
+            op_norm,
+            diff_norm,
+            state,
+        }
+    }
+}
+
 /// `(P, D, infeasibility)` of the current iterate (spec §3.6).
 pub(crate) fn duality_gap(
     g: &GapInput<'_>,
@@ -317,7 +444,7 @@ pub(crate) fn solve_pdhg<Op: LinearOperator + ?Sized>(
         if is_check {
             let entry = state.check(it)?;
             ctl.progress().set_value(entry.gap);
-            converged = state.converged(&entry);
+            converged = state.pt.converged(params, &entry);
             if params.record_history() {
                 history.push(entry);
             }
@@ -334,7 +461,7 @@ pub(crate) fn solve_pdhg<Op: LinearOperator + ?Sized>(
             let e = state.check(it)?;
             if it > 0 {
                 // the gap at a dual iterate never stepped with is meaningless at it = 0
-                converged = state.converged(&e);
+                converged = state.pt.converged(params, &e);
             }
             if params.record_history() && it > 0 {
                 history.push(e);
@@ -342,7 +469,13 @@ pub(crate) fn solve_pdhg<Op: LinearOperator + ?Sized>(
             e
         }
     };
-    Ok(state.into_recovery(it, converged, last, history, meter.truncation()))
+    Ok(state.into_recovery(RunEnd {
+        it,
+        converged,
+        last,
+        history,
+        truncation: meter.truncation(),
+    }))
 }
 
 /// The PDHG iterate, its cached operator products and every buffer of the iteration
@@ -368,33 +501,22 @@ struct Pdhg<'a, Op: LinearOperator + ?Sized> {
     knorm: f64,
     dnorm: f64,
     counts: OpCounts,
-    z: Vec<f64>,
-    s: Vec<f64>,
-    v1: Vec<f64>,
-    v2: Vec<f64>,
+    /// `z`, `σ`, `v₁`, `v₂`, `kz = K₁ z`, `ds = W D σ`, `ktv`, `dtv`, the residuals.
+    pt: Iterate,
     tau: f64,
     a: f64,
     s1: f64,
     s2: f64,
-    kz: Vec<f64>,
     kz_bar: Vec<f64>,
     kz_new: Vec<f64>,
-    ds: Vec<f64>,
     ds_bar: Vec<f64>,
     ds_new: Vec<f64>,
-    ktv: Vec<f64>,
-    dtv: Vec<f64>,
     z_old: Vec<f64>,
     s_old: Vec<f64>,
     v1_old: Vec<f64>,
     v2_old: Vec<f64>,
     ball: Vec<f64>,
     ball_out: Vec<f64>,
-    red: Reducer,
-    comp_sum: Vec<f64>,
-    /// Residuals of the last step that computed them (NaN before).
-    pres: f64,
-    dres: f64,
 }
 
 impl<'a, Op: LinearOperator + ?Sized> Pdhg<'a, Op> {
@@ -490,45 +612,34 @@ impl<'a, Op: LinearOperator + ?Sized> Pdhg<'a, Op> {
             knorm,
             dnorm,
             counts,
-            z,
-            s,
-            v1,
-            v2,
+            pt: Iterate::new(z, s, v1, v2),
             tau,
             a,
             s1,
             s2,
-            kz: vec![0.0; j],
             kz_bar: vec![0.0; j],
             kz_new: vec![0.0; j],
-            ds: vec![0.0; m],
             ds_bar: vec![0.0; m],
             ds_new: vec![0.0; m],
-            ktv: vec![0.0; n1],
-            dtv: vec![0.0; ns],
             z_old: vec![0.0; n1],
             s_old: vec![0.0; ns],
             v1_old: vec![0.0; j],
             v2_old: vec![0.0; m],
             ball: vec![0.0; m],
             ball_out: vec![0.0; m],
-            red: Reducer::default(),
-            comp_sum: Vec::new(),
-            pres: f64::NAN,
-            dres: f64::NAN,
         };
         state
             .block
-            .forward(&state.z, &mut state.kz, &mut state.counts)?;
+            .forward(&state.pt.z, &mut state.pt.kz, &mut state.counts)?;
         if let Some(g) = state.graph {
             if m > 0 {
-                g.diff(&state.s, &mut state.ds, par);
+                g.diff(&state.pt.s, &mut state.pt.ds, par);
                 state.counts.diff += 1;
                 state.counts.work += g.diff_cost();
             }
         }
-        state.kz_bar.copy_from_slice(&state.kz);
-        state.ds_bar.copy_from_slice(&state.ds);
+        state.kz_bar.copy_from_slice(&state.pt.kz);
+        state.ds_bar.copy_from_slice(&state.pt.ds);
         Ok(state)
     }
 
@@ -542,10 +653,10 @@ impl<'a, Op: LinearOperator + ?Sized> Pdhg<'a, Op> {
         let need_res = self.adaptive
             || (is_check && (self.params.record_history() || self.params.stop() != StopRule::Gap));
         if need_res {
-            self.v1_old.copy_from_slice(&self.v1);
-            self.v2_old.copy_from_slice(&self.v2);
-            self.z_old.copy_from_slice(&self.z);
-            self.s_old.copy_from_slice(&self.s);
+            self.v1_old.copy_from_slice(&self.pt.v1);
+            self.v2_old.copy_from_slice(&self.pt.v2);
+            self.z_old.copy_from_slice(&self.pt.z);
+            self.s_old.copy_from_slice(&self.pt.s);
         }
         self.dual_step(it)?;
         self.primal_step(it)?;
@@ -566,7 +677,7 @@ impl<'a, Op: LinearOperator + ?Sized> Pdhg<'a, Op> {
         let m = self.dims.4;
         {
             let kb = &self.kz_bar;
-            for_chunks(par, &mut self.v1, |off, c| {
+            for_chunks(par, &mut self.pt.v1, |off, c| {
                 for (i, v) in c.iter_mut().enumerate() {
                     let q = off + i;
                     *v = fit.prox_conj(y[q], *v + s1 * kb[q], s1);
@@ -576,14 +687,14 @@ impl<'a, Op: LinearOperator + ?Sized> Pdhg<'a, Op> {
         if m > 0 && self.lagrangian {
             // prox of ς(λβ‖·‖₁)* = the clip to [−λβ, λβ]
             let (db, cap) = (&self.ds_bar, self.lam * self.alpha);
-            for_chunks(par, &mut self.v2, |off, c| {
+            for_chunks(par, &mut self.pt.v2, |off, c| {
                 for (i, v) in c.iter_mut().enumerate() {
                     *v = (*v + s2 * db[off + i]).clamp(-cap, cap);
                 }
             });
         } else if m > 0 {
             let db = &self.ds_bar;
-            for_chunks2(par, &mut self.v2, &mut self.ball, |off, c, b| {
+            for_chunks2(par, &mut self.pt.v2, &mut self.ball, |off, c, b| {
                 for (i, (v, bb)) in c.iter_mut().zip(b.iter_mut()).enumerate() {
                     *v += s2 * db[off + i];
                     *bb = *v / s2;
@@ -593,17 +704,17 @@ impl<'a, Op: LinearOperator + ?Sized> Pdhg<'a, Op> {
                 .map_err(|_| RecoveryError::Diverged { iteration: it })?;
             self.counts.ball_projections += 1;
             let bo = &self.ball_out;
-            for_chunks(par, &mut self.v2, |off, c| {
+            for_chunks(par, &mut self.pt.v2, |off, c| {
                 for (i, v) in c.iter_mut().enumerate() {
                     *v -= s2 * bo[off + i];
                 }
             });
         }
         self.block
-            .adjoint(&self.v1, &mut self.ktv, &mut self.counts)?;
+            .adjoint(&self.pt.v1, &mut self.pt.ktv, &mut self.counts)?;
         if let Some(g) = self.graph {
             if m > 0 {
-                g.diff_adjoint(&self.v2, &mut self.dtv, par);
+                g.diff_adjoint(&self.pt.v2, &mut self.pt.dtv, par);
                 self.counts.diff_adjoint += 1;
                 self.counts.work += g.diff_cost();
             }
@@ -623,8 +734,8 @@ impl<'a, Op: LinearOperator + ?Sized> Pdhg<'a, Op> {
         }
         match self.pen {
             Penalty::Graph { .. } => {
-                let (kt, dt) = (&self.ktv, &self.dtv);
-                for_chunks2(par, &mut self.z, &mut self.s, |off, zc, sc| {
+                let (kt, dt) = (&self.pt.ktv, &self.pt.dtv);
+                for_chunks2(par, &mut self.pt.z, &mut self.pt.s, |off, zc, sc| {
                     for (i, (zi, si)) in zc.iter_mut().zip(sc.iter_mut()).enumerate() {
                         let q = off + i;
                         (*zi, *si) = prox_persp(*zi - tau * kt[q], *si - tau * dt[q], c);
@@ -632,8 +743,8 @@ impl<'a, Op: LinearOperator + ?Sized> Pdhg<'a, Op> {
                 });
             }
             Penalty::L1 => {
-                let kt = &self.ktv;
-                for_chunks(par, &mut self.z, |off, zc| {
+                let kt = &self.pt.ktv;
+                for_chunks(par, &mut self.pt.z, |off, zc| {
                     for (i, zi) in zc.iter_mut().enumerate() {
                         let w = *zi - tau * kt[off + i];
                         *zi = (w.abs() - c).max(0.0).copysign(w);
@@ -644,8 +755,8 @@ impl<'a, Op: LinearOperator + ?Sized> Pdhg<'a, Op> {
                 let off = groups.offsets();
                 for (k, &d) in groups.weights().iter().enumerate() {
                     let r = off[k]..off[k + 1];
-                    let zg = &mut self.z[r.clone()];
-                    for (zi, &g) in zg.iter_mut().zip(&self.ktv[r]) {
+                    let zg = &mut self.pt.z[r.clone()];
+                    for (zi, &g) in zg.iter_mut().zip(&self.pt.ktv[r]) {
                         *zi -= tau * g;
                     }
                     let nrm = dot(zg, zg).sqrt();
@@ -656,10 +767,10 @@ impl<'a, Op: LinearOperator + ?Sized> Pdhg<'a, Op> {
         }
         self.counts.prox += n1 as u64;
         self.block
-            .forward(&self.z, &mut self.kz_new, &mut self.counts)?;
+            .forward(&self.pt.z, &mut self.kz_new, &mut self.counts)?;
         if let Some(g) = self.graph {
             if m > 0 {
-                g.diff(&self.s, &mut self.ds_new, par);
+                g.diff(&self.pt.s, &mut self.ds_new, par);
                 self.counts.diff += 1;
                 self.counts.work += g.diff_cost();
             }
@@ -670,10 +781,10 @@ impl<'a, Op: LinearOperator + ?Sized> Pdhg<'a, Op> {
     /// The primal residual `‖(z_old − z)/τ‖` and the dual residual
     /// `‖(v_old − v)/ς − (K z − K z̄)‖` of the step just made.
     fn residuals(&mut self) {
-        let (par, red) = (self.par, &mut self.red);
+        let (par, red) = (self.par, &mut self.pt.red);
         let (j, _, n1, ns, m) = self.dims;
         let inv_tau = 1.0 / self.tau;
-        let (z, z_old, s, s_old) = (&self.z, &self.z_old, &self.s, &self.s_old);
+        let (z, z_old, s, s_old) = (&self.pt.z, &self.z_old, &self.pt.s, &self.s_old);
         let pz = red.sum(par, n1, |r| {
             r.map(|q| {
                 let d = (z_old[q] - z[q]) * inv_tau;
@@ -688,8 +799,13 @@ impl<'a, Op: LinearOperator + ?Sized> Pdhg<'a, Op> {
             })
             .sum()
         });
-        let (v1, v1_old, kz_new, kz_bar, s1) =
-            (&self.v1, &self.v1_old, &self.kz_new, &self.kz_bar, self.s1);
+        let (v1, v1_old, kz_new, kz_bar, s1) = (
+            &self.pt.v1,
+            &self.v1_old,
+            &self.kz_new,
+            &self.kz_bar,
+            self.s1,
+        );
         let d1 = red.sum(par, j, |r| {
             r.map(|q| {
                 let d = (v1_old[q] - v1[q]) / s1 - (kz_new[q] - kz_bar[q]);
@@ -697,8 +813,13 @@ impl<'a, Op: LinearOperator + ?Sized> Pdhg<'a, Op> {
             })
             .sum()
         });
-        let (v2, v2_old, ds_new, ds_bar, s2) =
-            (&self.v2, &self.v2_old, &self.ds_new, &self.ds_bar, self.s2);
+        let (v2, v2_old, ds_new, ds_bar, s2) = (
+            &self.pt.v2,
+            &self.v2_old,
+            &self.ds_new,
+            &self.ds_bar,
+            self.s2,
+        );
         let d2 = if m > 0 {
             red.sum(par, m, |r| {
                 r.map(|q| {
@@ -710,15 +831,15 @@ impl<'a, Op: LinearOperator + ?Sized> Pdhg<'a, Op> {
         } else {
             0.0
         };
-        self.pres = (pz + ps).sqrt();
-        self.dres = (d1 + d2).sqrt();
+        self.pt.pres = (pz + ps).sqrt();
+        self.pt.dres = (d1 + d2).sqrt();
     }
 
     /// `K z̄ ← 2 K z − K z_old` through the cached products (and the same for `W D σ`).
     fn extrapolate(&mut self) {
         let par = self.par;
         let kn = &self.kz_new;
-        for_chunks2(par, &mut self.kz_bar, &mut self.kz, |off, b, k| {
+        for_chunks2(par, &mut self.kz_bar, &mut self.pt.kz, |off, b, k| {
             for (i, (bb, kk)) in b.iter_mut().zip(k.iter_mut()).enumerate() {
                 let new = kn[off + i];
                 *bb = 2.0 * new - *kk;
@@ -726,7 +847,7 @@ impl<'a, Op: LinearOperator + ?Sized> Pdhg<'a, Op> {
             }
         });
         let dn = &self.ds_new;
-        for_chunks2(par, &mut self.ds_bar, &mut self.ds, |off, b, k| {
+        for_chunks2(par, &mut self.ds_bar, &mut self.pt.ds, |off, b, k| {
             for (i, (bb, kk)) in b.iter_mut().zip(k.iter_mut()).enumerate() {
                 let new = dn[off + i];
                 *bb = 2.0 * new - *kk;
@@ -738,7 +859,7 @@ impl<'a, Op: LinearOperator + ?Sized> Pdhg<'a, Op> {
     /// Goldstein–Li–Yuan balancing: `τ` up and the `ς` down by `1/(1−a)` (or the reverse) when
     /// one residual exceeds the other by [`ADAPT_DELTA`]; `a` decays by [`ADAPT_ETA`].
     fn adapt_steps(&mut self) {
-        let (pres, dres, a) = (self.pres, self.dres, self.a);
+        let (pres, dres, a) = (self.pt.pres, self.pt.dres, self.a);
         if !(pres.is_finite() && dres.is_finite()) {
             return;
         }
@@ -760,84 +881,36 @@ impl<'a, Op: LinearOperator + ?Sized> Pdhg<'a, Op> {
     /// # Errors
     /// [`RecoveryError::Diverged`] when the iterate is not finite.
     fn check(&mut self, it: usize) -> Result<HistoryEntry> {
-        check(
-            &GapInput {
-                fit: self.fit,
-                y: self.y,
-                lam: self.lam,
-                pen: self.pen,
-                z: &self.z,
-                s: &self.s,
-                kz: &self.kz,
-                ds: &self.ds,
-                v1: &self.v1,
-                v2: &self.v2,
-                ktv: &self.ktv,
-                dtv: &self.dtv,
-                par: self.par,
-            },
-            &mut self.red,
-            &mut self.comp_sum,
-            it,
-            self.pres,
-            self.dres,
-        )
-    }
-
-    /// Whether the stopping rule holds at `entry`.
-    fn converged(&self, entry: &HistoryEntry) -> bool {
-        stop_holds(
-            self.params.stop(),
-            self.params.tol(),
-            entry,
-            [&self.ktv, &self.dtv],
-            [&self.kz, &self.ds],
-        )
+        (self.pt).check(self.fit, self.y, self.lam, self.pen, self.par, it)
     }
 
     /// The result, with the state for a warm start.
-    fn into_recovery(
-        self,
-        it: usize,
-        converged: bool,
-        last: HistoryEntry,
-        history: Vec<HistoryEntry>,
-        truncation: Option<graphsparse_base::Truncation>,
-    ) -> Recovery {
+    fn into_recovery(self, end: RunEnd) -> Recovery {
         let n = self.dims.1;
         let (x, latent) = match self.pen {
             Penalty::Groups(g) => {
                 let mut x = vec![0.0; n];
-                g.gather_sum(&self.z, &mut x, self.par);
-                (x, self.z.clone())
+                g.gather_sum(&self.pt.z, &mut x, self.par);
+                (x, self.pt.z.clone())
             }
-            _ => (self.z.clone(), Vec::new()),
+            _ => (self.pt.z.clone(), Vec::new()),
         };
-        Recovery {
+        end.into_recovery(
             x,
-            sigma: self.s.clone(),
             latent,
-            n_iter: it,
-            converged,
-            objective: last.primal,
-            dual_objective: last.dual,
-            gap: last.gap,
-            history,
-            counts: self.counts,
-            truncation,
-            op_norm: self.knorm,
-            diff_norm: self.dnorm,
-            state: WarmStart {
-                x: self.z,
-                sigma: self.s,
-                dual_data: self.v1,
-                dual_graph: self.v2,
+            self.counts,
+            (self.knorm, self.dnorm),
+            WarmStart {
+                x: self.pt.z,
+                sigma: self.pt.s,
+                dual_data: self.pt.v1,
+                dual_graph: self.pt.v2,
                 aux_data: Vec::new(),
                 aux_graph: Vec::new(),
                 tau: self.tau,
                 adapt: self.a,
             },
-        }
+        )
     }
 }
 
