@@ -166,7 +166,14 @@ def level_frontier(
 ) -> tuple[Frontier, npt.NDArray[np.int64], LevelCount | None]: ...
 def dfs_codes_are_min(codes: npt.NDArray[np.int64], size: int) -> npt.NDArray[np.bool_]: ...
 
-# prize-collecting Steiner forest: (vertices, edge_ids)
+# prize-collecting Steiner forest
+@final
+class PcstSolution:
+    @property
+    def nodes(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def edges(self) -> npt.NDArray[np.int64]: ...  # indices into the input edges
+
 def pcst(
     edges: npt.NDArray[np.int64],
     prizes: npt.NDArray[np.float64],
@@ -175,7 +182,7 @@ def pcst(
     num_clusters: int | None = None,
     pruning: str = "gw",
     eps: float = 1e-6,
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...
+) -> PcstSolution: ...
 
 # projections: 1-D input, or 2-D input projected row by row on n_threads workers
 def project_simplex(

@@ -104,4 +104,5 @@ def pcst(
     # a node id (not a count): the binding refuses any integer that is not -1 or a node
     root_i = -1 if root is None else as_int(root, "root")
     g = as_count(num_clusters, "num_clusters")
-    return _rs.pcst(edges_a, prizes_a, costs_a, root_i, g, pruning, as_real(eps, "eps"))
+    sol = _rs.pcst(edges_a, prizes_a, costs_a, root_i, g, pruning, as_real(eps, "eps"))
+    return sol.nodes, sol.edges

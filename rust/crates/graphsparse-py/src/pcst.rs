@@ -1,12 +1,19 @@
 //! Prize-collecting Steiner forest (`graphsparse.pcst`).
 
 use graphsparse::pcst::{Check, PcstParams, Pruning, solve_pcst};
-use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2};
+use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 
-use crate::convert::{Count, PyGsErr, arg, bad_param, edge_list};
+use crate::convert::{Count, PyGsErr, arg, bad_param, edge_list, ids_array};
 
-type IdArrays<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>);
+/// A prize-collecting Steiner forest (the core's `PcstSolution`).
+#[pyclass(frozen, get_all, module = "graphsparse._graphsparse")]
+struct PcstSolution {
+    /// The selected nodes, int64 (ascending, except with `pruning="none"`).
+    nodes: Py<PyArray1<i64>>,
+    /// The selected edges, as int64 indices into the input edge list.
+    edges: Py<PyArray1<i64>>,
+}
 
 /// GW prize-collecting Steiner forest, identical to `pcst_fast.pcst_fast`.
 #[pyfunction]
@@ -24,7 +31,7 @@ fn pcst<'py>(
     num_clusters: Option<&Bound<'py, PyAny>>,
     pruning: &str,
     eps: f64,
-) -> PyResult<IdArrays<'py>> {
+) -> PyResult<PcstSolution> {
     let pruning: Pruning = pruning.parse().map_err(PyGsErr::from)?;
     // -1 (or None from Python) is unrooted; an int beyond i64 is out of range like any other
     let root = match root.map(|r| r.extract::<i64>()) {
@@ -53,13 +60,13 @@ fn pcst<'py>(
     let sol = py
         .detach(|| solve_pcst(&pairs, prizes, costs, &params))
         .map_err(PyGsErr::from)?;
-    let to_i64 = |v: Vec<usize>| v.into_iter().map(|x| x as i64).collect::<Vec<i64>>();
-    Ok((
-        to_i64(sol.nodes).into_pyarray(py),
-        to_i64(sol.edges).into_pyarray(py),
-    ))
+    Ok(PcstSolution {
+        nodes: ids_array(py, &sol.nodes).unbind(),
+        edges: ids_array(py, &sol.edges).unbind(),
+    })
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PcstSolution>()?;
     m.add_function(wrap_pyfunction!(pcst, m)?)
 }
