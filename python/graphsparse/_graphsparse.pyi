@@ -227,24 +227,106 @@ def project_top_k(
 ) -> npt.NDArray[np.float64]: ...
 
 # online learners and WGM projections (graphsparse.online)
-# params: sparsity (None: p // 2), ratio, num_clusters, max_iter, fallback, eps
+class ProjectionArgs(TypedDict):
+    sparsity: int | None  # None: p // 2
+    ratio: float
+    num_clusters: int
+    max_iter: int
+    fallback: str  # "lambda_high" or "closest"
+    eps: float
+
+@final
+class Projection:
+    @property
+    def nodes(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def edges(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def n_iter(self) -> int: ...
+
 def graph_projection(
     w: npt.NDArray[np.float64],
     edges: npt.NDArray[np.int64],
     costs: npt.NDArray[np.float64],
-    params: Mapping[str, Any],
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]: ...
+    params: ProjectionArgs,
+) -> Projection: ...
 
-# params: method, loss, l2 and the method's own (see graphsparse.online.estimators)
+# read as LearnerArgs (method, loss, l2) and, by method, as that method's own struct from the
+# one dict: graph_da gamma; graph_sto_iht lr (both with the projection keys sparsity to
+# fallback); da_iht gamma, sparsity; sto_iht lr, sparsity; l1_rda lam, gamma, rho; adagrad_l1
+# lam, eta, delta; da_gl lam, gamma; da_sgl lam, gamma, r; adam alpha, beta1, beta2, epsilon
+class LearnerArgs(TypedDict):
+    method: str
+    loss: str  # "logistic" or "least_squares"
+    l2: float
+    gamma: NotRequired[float]
+    lr: NotRequired[float]
+    sparsity: NotRequired[int | None]
+    head_sparsity: NotRequired[int | None]
+    ratio: NotRequired[float]
+    max_iter: NotRequired[int]
+    num_clusters: NotRequired[int]
+    fallback: NotRequired[str]
+    lam: NotRequired[float]
+    rho: NotRequired[float]
+    eta: NotRequired[float]
+    delta: NotRequired[float]
+    r: NotRequired[float]
+    alpha: NotRequired[float]
+    beta1: NotRequired[float]
+    beta2: NotRequired[float]
+    epsilon: NotRequired[float]
+
+# the vectors a learner does not keep are empty
+@final
+class OnlineState:
+    def __new__(
+        cls,
+        *,
+        coef: npt.NDArray[np.float64],
+        coef_avg: npt.NDArray[np.float64],
+        n_seen: int,
+        n_mistakes: int,
+        n_mistakes_avg: int,
+        grad_avg: npt.NDArray[np.float64] | None = None,
+        grad_sq_sum: npt.NDArray[np.float64] | None = None,
+        moment1: npt.NDArray[np.float64] | None = None,
+        moment2: npt.NDArray[np.float64] | None = None,
+        beta1_power: float = 0.0,
+        beta2_power: float = 0.0,
+    ) -> OnlineState: ...
+    @property
+    def coef(self) -> npt.NDArray[np.float64]: ...  # features, then the intercept
+    @property
+    def coef_avg(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def grad_avg(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def grad_sq_sum(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def moment1(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def moment2(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def beta1_power(self) -> float: ...
+    @property
+    def beta2_power(self) -> float: ...
+    @property
+    def n_seen(self) -> int: ...
+    @property
+    def n_mistakes(self) -> int: ...
+    @property
+    def n_mistakes_avg(self) -> int: ...
+
 def online_pass(
-    params: Mapping[str, Any],
+    params: LearnerArgs,
     x: npt.NDArray[np.float64],
     y: npt.NDArray[np.float64],
-    state: Mapping[str, Any] | None = None,
+    state: OnlineState | None = None,
     edges: npt.NDArray[np.int64] | None = None,
     costs: npt.NDArray[np.float64] | None = None,
     groups: npt.NDArray[np.int64] | None = None,
-) -> dict[str, Any]: ...
+) -> OnlineState: ...
 
 # sparse learning over all subgraphs (BCGD, boosting search, pattern matching)
 class SearchArgs(TypedDict):

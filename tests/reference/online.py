@@ -74,7 +74,8 @@ def step(
     tail: Support | None = None,
     groups: Sequence[Sequence[int]] | None = None,
 ) -> dict[str, Any]:
-    """One online update of ``method`` from ``state`` (the dict of ``online_pass``)."""
+    """One online update of ``method`` from ``state`` (the fields of ``online_pass``'s
+    ``OnlineState``, as a dict)."""
     st = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in state.items()}
     w = st["coef"]
     p = len(w) - 1

@@ -4,7 +4,7 @@ core's to check."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -71,12 +71,13 @@ class _OnlineClassifier(ClassifierMixin, GraphSparseEstimator):
         tags.classifier_tags.multi_class = False  # binary: two labels, ±1 in the paper
         return tags
 
-    def _rust_params(self, n_features: int) -> dict[str, Any]:
+    def _rust_params(self, n_features: int) -> _rs.LearnerArgs:
         names = ("loss", "l2", *self._params)
         params = {k: getattr(self, k) for k in names}
         for k in _COUNTS.intersection(params):
             params[k] = as_optional_count(params[k], k)
-        return {"method": self._method, **params}
+        # the keys are this learner's: the binding reads them as its method's struct
+        return cast("_rs.LearnerArgs", {"method": self._method, **params})
 
     def _graph_args(self, n_features: int) -> dict[str, Any]:
         return {}
@@ -87,38 +88,41 @@ class _OnlineClassifier(ClassifierMixin, GraphSparseEstimator):
             names += ["beta1_power_", "beta2_power_"]
         return names
 
-    def _state(self) -> dict[str, Any] | None:
+    def _state(self) -> _rs.OnlineState | None:
         if not hasattr(self, "coef_"):
             return None
-        state: dict[str, Any] = {
-            "coef": np.append(self.coef_, self.intercept_),
-            "coef_avg": np.append(self.coef_avg_, self.intercept_avg_),
-            "n_seen": int(self.n_samples_seen_),
-            "n_mistakes": int(self.n_mistakes_),
-            "n_mistakes_avg": int(self.n_mistakes_avg_),
+        vectors = {
+            key: np.ascontiguousarray(getattr(self, key + "_"), dtype=np.float64)
+            for key in self._state_vectors
         }
-        for key in self._state_vectors:
-            state[key] = np.ascontiguousarray(getattr(self, key + "_"), dtype=np.float64)
+        powers = {}
         if "moment1" in self._state_vectors:
-            state["beta1_power"] = float(self.beta1_power_)
-            state["beta2_power"] = float(self.beta2_power_)
-        return state
+            powers = {"beta1_power": self.beta1_power_, "beta2_power": self.beta2_power_}
+        return _rs.OnlineState(
+            coef=np.append(self.coef_, self.intercept_),
+            coef_avg=np.append(self.coef_avg_, self.intercept_avg_),
+            n_seen=int(self.n_samples_seen_),
+            n_mistakes=int(self.n_mistakes_),
+            n_mistakes_avg=int(self.n_mistakes_avg_),
+            **vectors,
+            **powers,
+        )
 
-    def _store(self, state: dict[str, Any], p: int) -> None:
-        coef = state["coef"]
-        coef_avg = state["coef_avg"]
+    def _store(self, state: _rs.OnlineState, p: int) -> None:
+        coef = state.coef
+        coef_avg = state.coef_avg
         self.coef_ = coef[:p].copy()
         self.intercept_ = float(coef[p])
         self.coef_avg_ = coef_avg[:p].copy()
         self.intercept_avg_ = float(coef_avg[p])
-        self.n_samples_seen_ = int(state["n_seen"])
-        self.n_mistakes_ = int(state["n_mistakes"])
-        self.n_mistakes_avg_ = int(state["n_mistakes_avg"])
+        self.n_samples_seen_ = state.n_seen
+        self.n_mistakes_ = state.n_mistakes
+        self.n_mistakes_avg_ = state.n_mistakes_avg
         for key in self._state_vectors:
-            setattr(self, key + "_", state[key])
+            setattr(self, key + "_", getattr(state, key))
         if "moment1" in self._state_vectors:
-            self.beta1_power_ = float(state["beta1_power"])
-            self.beta2_power_ = float(state["beta2_power"])
+            self.beta1_power_ = state.beta1_power
+            self.beta2_power_ = state.beta2_power
         self.n_features_in_ = p
 
     def _signed_targets(self, y: np.ndarray, classes: Any) -> npt.NDArray[np.float64]:

@@ -52,7 +52,7 @@ def _project(
     fallback: str,
     eps: float,
 ) -> tuple[npt.NDArray[np.int64], int]:
-    search = {
+    search: _rs.ProjectionArgs = {
         "sparsity": as_optional_count(sparsity, "sparsity"),
         "ratio": ratio,
         "num_clusters": as_count(num_clusters, "num_clusters"),
@@ -63,8 +63,8 @@ def _project(
     graph = graph_arrays(edges, costs)
     ww = as_float_array(w, "w")
     check_endpoints(graph["edges"], ww.size, f"w has {ww.size} entries", "give one weight per node")
-    nodes, _edges, n_iter = _rs.graph_projection(ww, graph["edges"], graph["costs"], search)
-    return nodes, int(n_iter)
+    proj = _rs.graph_projection(ww, graph["edges"], graph["costs"], search)
+    return proj.nodes, proj.n_iter
 
 
 def head_projection(

@@ -1,17 +1,21 @@
 //! Online learners and WGM head/tail projections (`graphsparse.online`).
+//!
+//! A learner's parameters arrive as one dict, read as [`LearnerArgs`] and, by its `method`,
+//! as that method's own struct (one per variant of the core's `Method`); its state travels
+//! as an [`OnlineState`] in both directions.
 
 use graphsparse::online::{
     Check, EdgeRules, Fallback, GraphProjection, GraphProjectionParams, Groups, LearnerParams,
-    Loss, Method, OnlineError, OnlineState, SupportProjection, WeightedGraph, head_sparsity,
+    Loss, Method, OnlineError, SupportProjection, WeightedGraph, head_sparsity,
 };
 use numpy::{
-    IntoPyArray, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods,
+    IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2,
+    PyUntypedArrayMethods,
 };
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
 
-use crate::convert::{Count, PyGsErr, Real, arg, bad_param, edge_list, extract_params, ids_array};
+use crate::convert::{Count, PyGsErr, Real, bad_param, edge_list, extract_params, ids_array};
 use crate::threads::{Exec, run};
 
 /// One projection's target and binary-search settings, as a dict of Python values.
@@ -26,17 +30,28 @@ struct ProjectionArgs {
     eps: Real,
 }
 
+/// A WGM projection's support and search (the core's `Projection`).
+#[pyclass(frozen, get_all, module = "graphsparse._graphsparse")]
+struct Projection {
+    /// The support: nodes of the final PCST forest, ascending, int64.
+    nodes: Py<PyArray1<i64>>,
+    /// The forest's edges (indices into the input edges, reverse merge order), int64.
+    edges: Py<PyArray1<i64>>,
+    /// PCST runs of the doubling and bisection phases (the fallback run not counted).
+    n_iter: usize,
+}
+
 /// GraphDA's binary-search projection of `w` to a support of `s` to `⌊s(1+ratio)⌋` nodes
-/// (`s` = `sparsity`, by default the head setting `p / 2`); returns `(nodes, edges, n_iter)`.
+/// (`s` = `sparsity`, by default the head setting `p / 2`).
 #[pyfunction]
 fn graph_projection<'py>(
     py: Python<'py>,
     w: PyReadonlyArray1<'py, f64>,
     edges: PyReadonlyArray2<'py, i64>,
     costs: PyReadonlyArray1<'py, f64>,
-    params: &Bound<'py, PyDict>,
-) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, usize)> {
-    let a: ProjectionArgs = extract_params(params.as_any())?;
+    params: &Bound<'py, PyAny>,
+) -> PyResult<Projection> {
+    let a: ProjectionArgs = extract_params(params)?;
     let w = w.as_slice()?;
     let s = a
         .sparsity
@@ -61,11 +76,11 @@ fn graph_projection<'py>(
             Ok::<_, OnlineError>(proj.last_tail().clone())
         })
         .map_err(PyGsErr::from)?;
-    Ok((
-        ids_array(py, &out.nodes).into_any(),
-        ids_array(py, &out.edges).into_any(),
-        out.n_iter,
-    ))
+    Ok(Projection {
+        nodes: ids_array(py, &out.nodes).unbind(),
+        edges: ids_array(py, &out.edges).unbind(),
+        n_iter: out.n_iter,
+    })
 }
 
 /// The sparsities and binary-search settings of GraphDA's and GraphStoIHT's projections (keys
@@ -128,134 +143,256 @@ impl<'py> FromPyObject<'_, 'py> for LossArg {
     }
 }
 
-/// `params[key]` through the convert type `T`, naming `key` when it is missing or wrong.
-fn item<'py, T>(params: &Bound<'py, PyDict>, key: &str) -> PyResult<T>
-where
-    T: for<'a> FromPyObject<'a, 'py, Error = PyErr>,
-{
-    match params.get_item(key)? {
-        Some(value) => arg(&value, key),
-        None => Err(bad_param(format!("missing parameter '{key}'"))),
-    }
-}
-
-/// A learner's parameters: `{"method": name, "loss": ..., "l2": ..., <the method's own>}`
-/// (the Python estimators' constructor names, `lam` for λ), converted to the core's
-/// [`LearnerParams`] (checked by the core).
-fn learner_params(params: &Bound<'_, PyDict>) -> PyResult<LearnerParams> {
-    let real = |key: &str| item::<Real>(params, key).map(|r| r.0);
-    let count = |key: &str| item::<Count>(params, key).map(Count::usize);
-    let graph = || extract_params::<GraphArgs>(params.as_any()).map(|g| g.params());
-    let name: String = item(params, "method")?;
-    let method = match name.as_str() {
-        "graph_da" => Method::GraphDa {
-            gamma: real("gamma")?,
-            graph: graph()?,
-        },
-        "graph_sto_iht" => Method::GraphStoIht {
-            lr: real("lr")?,
-            graph: graph()?,
-        },
-        "da_iht" => Method::DaIht {
-            gamma: real("gamma")?,
-            sparsity: count("sparsity")?,
-        },
-        "sto_iht" => Method::StoIht {
-            lr: real("lr")?,
-            sparsity: count("sparsity")?,
-        },
-        "l1_rda" => Method::L1Rda {
-            lambda: real("lam")?,
-            gamma: real("gamma")?,
-            rho: real("rho")?,
-        },
-        "adagrad_l1" => Method::AdaGradL1 {
-            lambda: real("lam")?,
-            eta: real("eta")?,
-            delta: real("delta")?,
-        },
-        "da_gl" => Method::DaGroupLasso {
-            lambda: real("lam")?,
-            gamma: real("gamma")?,
-        },
-        "da_sgl" => Method::DaSparseGroupLasso {
-            lambda: real("lam")?,
-            gamma: real("gamma")?,
-            r: real("r")?,
-        },
-        "adam" => Method::Adam {
-            alpha: real("alpha")?,
-            beta1: real("beta1")?,
-            beta2: real("beta2")?,
-            epsilon: real("epsilon")?,
-        },
-        other => return Err(bad_param(format!("unknown online method {other:?}"))),
-    };
-    Ok(LearnerParams::new(method)
-        .loss(item::<LossArg>(params, "loss")?.0)
-        .l2(real("l2")?))
-}
-
-/// A state vector: a 1-D float64 array in both directions (empty when the learner keeps none).
-#[derive(Default)]
-struct Floats(Vec<f64>);
-
-impl<'py> FromPyObject<'_, 'py> for Floats {
-    type Error = PyErr;
-
-    fn extract(obj: Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
-        let a: PyReadonlyArray1<'py, f64> = obj
-            .extract()
-            .map_err(|_| bad_param("must be a 1-D float64 array"))?;
-        Ok(Self(
-            a.as_slice().map(<[f64]>::to_vec).or_else(|_| a.to_vec())?,
-        ))
-    }
-}
-
-impl<'py> IntoPyObject<'py> for Floats {
-    type Target = PyAny;
-    type Output = Bound<'py, PyAny>;
-    type Error = PyErr;
-
-    fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        Ok(self.0.into_pyarray(py).into_any())
-    }
-}
-
-/// The online state as a dict: the one conversion of [`OnlineState`] in both directions (the
-/// field names are the keys; vectors a learner does not keep are empty arrays).
-#[derive(FromPyObject, IntoPyObject)]
+/// The parameters every learner has, read from the learner's dict; the method's own are read
+/// from the same dict by [`LearnerArgs::method`].
+#[derive(FromPyObject)]
 #[pyo3(from_item_all)]
-struct State {
-    coef: Floats,
-    coef_avg: Floats,
-    #[pyo3(default)]
-    grad_avg: Floats,
-    #[pyo3(default)]
-    grad_sq_sum: Floats,
-    #[pyo3(default)]
-    moment1: Floats,
-    #[pyo3(default)]
-    moment2: Floats,
-    #[pyo3(default)]
+struct LearnerArgs {
+    /// `"graph_da"`, `"graph_sto_iht"`, `"da_iht"`, `"sto_iht"`, `"l1_rda"`, `"adagrad_l1"`,
+    /// `"da_gl"`, `"da_sgl"` or `"adam"`.
+    method: String,
+    loss: LossArg,
+    l2: Real,
+}
+
+/// GraphDA's own parameter (its projections' are [`GraphArgs`]).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct GraphDaArgs {
+    gamma: Real,
+}
+
+/// GraphStoIHT's own parameter (its projections' are [`GraphArgs`]).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct GraphStoIhtArgs {
+    lr: Real,
+}
+
+/// DA-IHT's parameters.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct DaIhtArgs {
+    gamma: Real,
+    sparsity: Count,
+}
+
+/// StoIHT's parameters.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct StoIhtArgs {
+    lr: Real,
+    sparsity: Count,
+}
+
+/// ℓ1-RDA's parameters (`lam` is λ).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct L1RdaArgs {
+    lam: Real,
+    gamma: Real,
+    rho: Real,
+}
+
+/// AdaGrad-ℓ1's parameters.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct AdaGradL1Args {
+    lam: Real,
+    eta: Real,
+    delta: Real,
+}
+
+/// DA group lasso's parameters.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct DaGlArgs {
+    lam: Real,
+    gamma: Real,
+}
+
+/// DA sparse group lasso's parameters.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct DaSglArgs {
+    lam: Real,
+    gamma: Real,
+    r: Real,
+}
+
+/// Adam's parameters.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct AdamArgs {
+    alpha: Real,
+    beta1: Real,
+    beta2: Real,
+    epsilon: Real,
+}
+
+impl LearnerArgs {
+    /// The core's `Method` named by `method`, its parameters read from `params` (the same
+    /// dict).
+    fn method(&self, params: &Bound<'_, PyAny>) -> PyResult<Method> {
+        let graph = || extract_params::<GraphArgs>(params).map(|g| g.params());
+        Ok(match self.method.as_str() {
+            "graph_da" => Method::GraphDa {
+                gamma: extract_params::<GraphDaArgs>(params)?.gamma.0,
+                graph: graph()?,
+            },
+            "graph_sto_iht" => Method::GraphStoIht {
+                lr: extract_params::<GraphStoIhtArgs>(params)?.lr.0,
+                graph: graph()?,
+            },
+            "da_iht" => {
+                let a: DaIhtArgs = extract_params(params)?;
+                Method::DaIht {
+                    gamma: a.gamma.0,
+                    sparsity: a.sparsity.usize(),
+                }
+            }
+            "sto_iht" => {
+                let a: StoIhtArgs = extract_params(params)?;
+                Method::StoIht {
+                    lr: a.lr.0,
+                    sparsity: a.sparsity.usize(),
+                }
+            }
+            "l1_rda" => {
+                let a: L1RdaArgs = extract_params(params)?;
+                Method::L1Rda {
+                    lambda: a.lam.0,
+                    gamma: a.gamma.0,
+                    rho: a.rho.0,
+                }
+            }
+            "adagrad_l1" => {
+                let a: AdaGradL1Args = extract_params(params)?;
+                Method::AdaGradL1 {
+                    lambda: a.lam.0,
+                    eta: a.eta.0,
+                    delta: a.delta.0,
+                }
+            }
+            "da_gl" => {
+                let a: DaGlArgs = extract_params(params)?;
+                Method::DaGroupLasso {
+                    lambda: a.lam.0,
+                    gamma: a.gamma.0,
+                }
+            }
+            "da_sgl" => {
+                let a: DaSglArgs = extract_params(params)?;
+                Method::DaSparseGroupLasso {
+                    lambda: a.lam.0,
+                    gamma: a.gamma.0,
+                    r: a.r.0,
+                }
+            }
+            "adam" => {
+                let a: AdamArgs = extract_params(params)?;
+                Method::Adam {
+                    alpha: a.alpha.0,
+                    beta1: a.beta1.0,
+                    beta2: a.beta2.0,
+                    epsilon: a.epsilon.0,
+                }
+            }
+            other => return Err(bad_param(format!("unknown online method {other:?}"))),
+        })
+    }
+
+    /// The core's [`LearnerParams`] (checked by the core).
+    fn params(&self, params: &Bound<'_, PyAny>) -> PyResult<LearnerParams> {
+        Ok(LearnerParams::new(self.method(params)?)
+            .loss(self.loss.0)
+            .l2(self.l2.0))
+    }
+}
+
+/// A 1-D float64 array as a vector (one copy; a strided array is gathered).
+fn floats(a: &Bound<'_, PyArray1<f64>>) -> PyResult<Vec<f64>> {
+    let a = a.readonly();
+    Ok(a.as_slice().map(<[f64]>::to_vec).or_else(|_| a.to_vec())?)
+}
+
+/// A learner's state (the core's `OnlineState`), in both directions: `online_pass` returns
+/// one and takes one back to continue. Vectors a learner does not keep are empty arrays.
+#[pyclass(frozen, get_all, module = "graphsparse._graphsparse")]
+struct OnlineState {
+    /// The current iterate `w_t` (features, then the intercept).
+    coef: Py<PyArray1<f64>>,
+    /// The running average `w̄_t` of the iterates.
+    coef_avg: Py<PyArray1<f64>>,
+    /// The running average `ḡ_t` of the gradients (dual-averaging methods and AdaGrad).
+    grad_avg: Py<PyArray1<f64>>,
+    /// The sum of squared gradients `G_t` (AdaGrad).
+    grad_sq_sum: Py<PyArray1<f64>>,
+    /// Adam's first moment.
+    moment1: Py<PyArray1<f64>>,
+    /// Adam's second moment.
+    moment2: Py<PyArray1<f64>>,
+    /// Adam's `β₁ᵗ` for the next step.
     beta1_power: f64,
-    #[pyo3(default)]
+    /// Adam's `β₂ᵗ` for the next step.
     beta2_power: f64,
+    /// Samples seen.
     n_seen: u64,
+    /// Online mistakes of `w_t`.
     n_mistakes: u64,
+    /// Online mistakes of `w̄_t`.
     n_mistakes_avg: u64,
 }
 
-impl From<State> for OnlineState {
-    fn from(s: State) -> Self {
+#[pymethods]
+impl OnlineState {
+    /// A state from its parts (the vectors a learner does not keep may be left out).
+    #[new]
+    #[pyo3(signature = (*, coef, coef_avg, n_seen, n_mistakes, n_mistakes_avg, grad_avg = None, grad_sq_sum = None, moment1 = None, moment2 = None, beta1_power = 0.0, beta2_power = 0.0))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        coef: Py<PyArray1<f64>>,
+        coef_avg: Py<PyArray1<f64>>,
+        n_seen: u64,
+        n_mistakes: u64,
+        n_mistakes_avg: u64,
+        grad_avg: Option<Py<PyArray1<f64>>>,
+        grad_sq_sum: Option<Py<PyArray1<f64>>>,
+        moment1: Option<Py<PyArray1<f64>>>,
+        moment2: Option<Py<PyArray1<f64>>>,
+        beta1_power: f64,
+        beta2_power: f64,
+    ) -> Self {
+        let empty = |a: Option<Py<PyArray1<f64>>>| {
+            a.unwrap_or_else(|| PyArray1::zeros(py, 0, false).unbind())
+        };
         Self {
-            coef: s.coef.0,
-            coef_avg: s.coef_avg.0,
-            grad_avg: s.grad_avg.0,
-            grad_sq_sum: s.grad_sq_sum.0,
-            moment1: s.moment1.0,
-            moment2: s.moment2.0,
+            coef,
+            coef_avg,
+            grad_avg: empty(grad_avg),
+            grad_sq_sum: empty(grad_sq_sum),
+            moment1: empty(moment1),
+            moment2: empty(moment2),
+            beta1_power,
+            beta2_power,
+            n_seen,
+            n_mistakes,
+            n_mistakes_avg,
+        }
+    }
+}
+
+impl OnlineState {
+    fn from_core(py: Python<'_>, s: graphsparse::online::OnlineState) -> Self {
+        let arr = |v: Vec<f64>| v.into_pyarray(py).unbind();
+        Self {
+            coef: arr(s.coef),
+            coef_avg: arr(s.coef_avg),
+            grad_avg: arr(s.grad_avg),
+            grad_sq_sum: arr(s.grad_sq_sum),
+            moment1: arr(s.moment1),
+            moment2: arr(s.moment2),
             beta1_power: s.beta1_power,
             beta2_power: s.beta2_power,
             n_seen: s.n_seen,
@@ -263,23 +400,22 @@ impl From<State> for OnlineState {
             n_mistakes_avg: s.n_mistakes_avg,
         }
     }
-}
 
-impl From<OnlineState> for State {
-    fn from(s: OnlineState) -> Self {
-        Self {
-            coef: Floats(s.coef),
-            coef_avg: Floats(s.coef_avg),
-            grad_avg: Floats(s.grad_avg),
-            grad_sq_sum: Floats(s.grad_sq_sum),
-            moment1: Floats(s.moment1),
-            moment2: Floats(s.moment2),
-            beta1_power: s.beta1_power,
-            beta2_power: s.beta2_power,
-            n_seen: s.n_seen,
-            n_mistakes: s.n_mistakes,
-            n_mistakes_avg: s.n_mistakes_avg,
-        }
+    fn to_core(&self, py: Python<'_>) -> PyResult<graphsparse::online::OnlineState> {
+        let v = |a: &Py<PyArray1<f64>>| floats(a.bind(py));
+        Ok(graphsparse::online::OnlineState {
+            coef: v(&self.coef)?,
+            coef_avg: v(&self.coef_avg)?,
+            grad_avg: v(&self.grad_avg)?,
+            grad_sq_sum: v(&self.grad_sq_sum)?,
+            moment1: v(&self.moment1)?,
+            moment2: v(&self.moment2)?,
+            beta1_power: self.beta1_power,
+            beta2_power: self.beta2_power,
+            n_seen: self.n_seen,
+            n_mistakes: self.n_mistakes,
+            n_mistakes_avg: self.n_mistakes_avg,
+        })
     }
 }
 
@@ -312,15 +448,18 @@ fn groups_from_ids(ids: &[i64], p: usize) -> PyResult<Groups> {
 #[allow(clippy::too_many_arguments)]
 fn online_pass<'py>(
     py: Python<'py>,
-    params: &Bound<'py, PyDict>,
+    params: &Bound<'py, PyAny>,
     x: PyReadonlyArray2<'py, f64>,
     y: PyReadonlyArray1<'py, f64>,
-    state: Option<&Bound<'py, PyAny>>,
+    state: Option<Bound<'py, OnlineState>>,
     edges: Option<PyReadonlyArray2<'py, i64>>,
     costs: Option<PyReadonlyArray1<'py, f64>>,
     groups: Option<PyReadonlyArray1<'py, i64>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let valid = learner_params(params)?.check().map_err(PyGsErr::from)?;
+) -> PyResult<OnlineState> {
+    let valid = extract_params::<LearnerArgs>(params)?
+        .params(params)?
+        .check()
+        .map_err(PyGsErr::from)?;
     let p = x.shape()[1];
     let edge_list = edges.as_ref().map(edge_list).transpose()?;
     let cost_slice = costs.as_ref().map(|c| c.as_slice()).transpose()?;
@@ -338,8 +477,9 @@ fn online_pass<'py>(
     };
     let mut learner = valid.learner(p, graph, groups).map_err(PyGsErr::from)?;
     if let Some(st) = state {
-        let st: State = extract_params(st)?;
-        learner.set_state(st.into()).map_err(PyGsErr::from)?;
+        learner
+            .set_state(st.get().to_core(py)?)
+            .map_err(PyGsErr::from)?;
     }
     let (xs, ys) = (x.as_slice()?, y.as_slice()?);
     let (r, learner) = run(py, Exec::Thread, None, |ctl| {
@@ -351,12 +491,12 @@ fn online_pass<'py>(
         Err(OnlineError::Cancelled) => return Err(PyRuntimeError::new_err("cancelled")),
         Err(err) => return Err(PyGsErr::from(err).into()),
     }
-    Ok(State::from(learner.state().clone())
-        .into_pyobject(py)?
-        .into_any())
+    Ok(OnlineState::from_core(py, learner.state().clone()))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Projection>()?;
+    m.add_class::<OnlineState>()?;
     m.add_function(wrap_pyfunction!(graph_projection, m)?)?;
     m.add_function(wrap_pyfunction!(online_pass, m)?)?;
     Ok(())
