@@ -1,5 +1,5 @@
 # Hand-written stub of the private Rust module (checked by mypy.stubtest in CI).
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from os import PathLike
 from typing import Any, NotRequired, Protocol, TypedDict, final
 
@@ -490,7 +490,10 @@ def match_subgraph_patterns(
 ) -> list[npt.NDArray[np.int64]]: ...
 
 # recovery: X is a 2-D float64 array or a CSR triple (indptr, indices, data, (n_rows, n_cols))
-_Design = npt.NDArray[np.float64] | tuple[Any, Any, Any, tuple[int, int]]
+_Design = (
+    npt.NDArray[np.float64]
+    | tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64], tuple[int, int]]
+)
 
 class SolverArgs(TypedDict):
     alpha: float
@@ -703,34 +706,98 @@ def ot_distance(
     rho1: npt.NDArray[np.float64],
     directed: npt.NDArray[np.bool_],
 ) -> float: ...
+
+# the functional form: "lambda" is a Python keyword; mode is "paper" or "stable"
+OtcArgs = TypedDict(
+    "OtcArgs",
+    {"mode": str, "lambda": float, "alpha": float, "beta": float, "gamma": float, "n_iter": int},
+)
+
+@final
+class OtcSolution:
+    @property
+    def vertices(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def eps_hat(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def t_bar(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def zeta_bar(self) -> float: ...
+    @property
+    def rho1_hat(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def n_iter(self) -> int: ...
+    @property
+    def projections_converged(self) -> bool: ...
+    @property
+    def max_projection_iterations(self) -> int: ...
+
 def ot_select(
     n: int,
     edges: npt.NDArray[np.int64],
     costs: npt.NDArray[np.float64],
     rho0: npt.NDArray[np.float64] | None,
     k: int,
-    params: Mapping[str, Any],
-) -> dict[str, Any]: ...
+    params: OtcArgs,
+) -> OtcSolution: ...
+
+# method "otc": read as two structs from the one dict, CostArgs and OtcArgs
+class CostArgs(OtcArgs):
+    cost_same: float
+    cost_different: float
+
+# method "rec", "heavy_edge", "algebraic_distance" or "affinity"
+class CoarsenArgs(TypedDict):
+    seed: int
+    max_levels: int | None
+
+@final
+class Compressed:
+    @property
+    def db(self) -> Database: ...
+    @property
+    def assignment(self) -> npt.NDArray[np.int64]: ...  # -1: dropped
+    @property
+    def eps_hat(self) -> npt.NDArray[np.float64]: ...  # empty but for OTC
+
 def ot_compress(
     db: Database,
     method: str,
-    params: Mapping[str, Any],
+    params: CostArgs | CoarsenArgs,
     ks: npt.NDArray[np.int64],
     n_threads: int = 1,
     progress: _Progress | None = None,
-) -> dict[str, Any]: ...
+) -> Compressed: ...
+
+@final
+class CsrMatrix:
+    @property
+    def indptr(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def indices(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def data(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def n_cols(self) -> int: ...
+
+_Level = tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]  # (ptr, data) signatures
+
+@final
+class WlFeatures:
+    @property
+    def vocabulary(self) -> list[_Level]: ...
+    @property
+    def features(self) -> CsrMatrix: ...
+
 def wl_fit_transform(
     db: Database, n_iter: int, n_threads: int = 1, progress: _Progress | None = None
-) -> tuple[
-    list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]],
-    tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64], int],
-]: ...
+) -> WlFeatures: ...
 def wl_transform(
     db: Database,
-    levels: Sequence[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]],
+    levels: Sequence[_Level],
     n_threads: int = 1,
     progress: _Progress | None = None,
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64], int]: ...
+) -> CsrMatrix: ...
 
 # rule ensembles (gHKL on the conjunction lattice)
 _RuleColumn = npt.NDArray[np.float64] | tuple[npt.NDArray[np.uint32], int]

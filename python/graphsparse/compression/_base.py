@@ -78,7 +78,7 @@ class _Compressor(TransformerMixin, GraphSparseEstimator):
             as_count(int(ks.max()), "k", 1)
         return np.ascontiguousarray(ks, dtype=np.int64)
 
-    def _method_params(self) -> dict[str, Any]:
+    def _method_params(self) -> _rs.CostArgs | _rs.CoarsenArgs:
         raise NotImplementedError
 
     def fit(self, X: Any, y: Any = None) -> _Compressor:
@@ -115,13 +115,13 @@ class _Compressor(TransformerMixin, GraphSparseEstimator):
         ks = self._targets(data)
         params = self._method_params()
         # no budget here: the binding raises KeyboardInterrupt for a cancelled run (Ctrl-C)
-        d = self._run_rust(_rs.ot_compress, data._db, self._method, params, ks, value_name="graphs")
+        c = self._run_rust(_rs.ot_compress, data._db, self._method, params, ks, value_name="graphs")
         out = GraphDataset._from_db(
-            d["db"], data.vertex_label_values, data.edge_label_values, y=data.y, names=data.names
+            c.db, data.vertex_label_values, data.edge_label_values, y=data.y, names=data.names
         )
         cuts = data.node_ptr[1:-1]
-        assignment = np.split(d["assignment"], cuts)
-        eps = d["eps_hat"]
+        assignment = np.split(c.assignment, cuts)
+        eps = c.eps_hat
         return CompressionResult(out, assignment, np.split(eps, cuts) if eps.size else None)
 
     def transform(self, X: Any) -> Any:

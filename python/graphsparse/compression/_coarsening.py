@@ -3,10 +3,9 @@ algebraic distance, affinity), contracted level by level."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy.typing as npt
 
+from .. import _graphsparse as _rs
 from .._validation import as_count, as_optional_count, set_init_params
 from ._base import _Compressor
 
@@ -17,7 +16,7 @@ class _LevelCompressor(_Compressor):
     max_levels: int | None
     random_state: int
 
-    def _method_params(self) -> dict[str, Any]:
+    def _method_params(self) -> _rs.CoarsenArgs:
         return {
             "seed": as_count(self.random_state, "random_state"),
             "max_levels": as_optional_count(self.max_levels, "max_levels"),

@@ -112,9 +112,7 @@ class OTCResult:
     projections_converged: bool
 
 
-def _otc_params(
-    mode: str, lam: Any, alpha: Any, beta: Any, gamma: Any, n_iter: Any
-) -> dict[str, Any]:
+def _otc_params(mode: str, lam: Any, alpha: Any, beta: Any, gamma: Any, n_iter: Any) -> _rs.OtcArgs:
     if mode not in _MODES:
         raise InvalidParameterError(f"mode must be one of {_MODES}, got {mode!r}")
     return {
@@ -193,15 +191,15 @@ def otc_select(
     if prior is not None and prior.size != n:
         raise InvalidParameterError(f"rho0 must have length {n}, got {prior.size}")
     p = _otc_params(mode, lam, alpha, beta, gamma, n_iter)
-    d = _rs.ot_select(n, e, c, prior, kk, p)
+    sol = _rs.ot_select(n, e, c, prior, kk, p)
     return OTCResult(
-        kept=np.asarray(d["kept"], dtype=np.int64),
-        eps_hat=d["eps_hat"],
-        t_bar=d["t_bar"],
-        zeta_bar=float(d["zeta_bar"]),
-        rho1_hat=d["rho1_hat"],
-        n_iter=int(d["n_iter"]),
-        projections_converged=bool(d["projections_converged"]),
+        kept=sol.vertices,
+        eps_hat=sol.eps_hat,
+        t_bar=sol.t_bar,
+        zeta_bar=sol.zeta_bar,
+        rho1_hat=sol.rho1_hat,
+        n_iter=sol.n_iter,
+        projections_converged=sol.projections_converged,
     )
 
 
@@ -266,8 +264,6 @@ class OTCompressor(_Compressor):
     ) -> None:
         set_init_params(self, locals())
 
-    def _method_params(self) -> dict[str, Any]:
+    def _method_params(self) -> _rs.CostArgs:
         p = _otc_params(self.mode, self.lam, self.alpha, self.beta, self.gamma, self.n_iter)
-        p["cost_same"] = self.cost_same
-        p["cost_different"] = self.cost_different
-        return p
+        return {**p, "cost_same": self.cost_same, "cost_different": self.cost_different}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import scipy.sparse as sp
 from sklearn.base import TransformerMixin
 from sklearn.utils.validation import check_is_fitted
@@ -15,10 +14,9 @@ from .._dataset import as_dataset
 from .._validation import as_count, set_init_params
 
 
-def _csr(n_rows: int, features: tuple[Any, Any, Any, int]) -> sp.csr_matrix:
-    """The binding's ``(indptr, indices, values, n_cols)`` as a SciPy matrix of ``n_rows`` rows."""
-    indptr, indices, values, n_cols = features
-    return sp.csr_matrix((values, indices, indptr), shape=(n_rows, n_cols))
+def _csr(n_rows: int, x: _rs.CsrMatrix) -> sp.csr_matrix:
+    """The binding's CSR arrays as a SciPy matrix of ``n_rows`` rows."""
+    return sp.csr_matrix((x.data, x.indices, x.indptr), shape=(n_rows, x.n_cols))
 
 
 class WLSubtreeFeatures(TransformerMixin, GraphSparseEstimator):
@@ -81,10 +79,10 @@ class WLSubtreeFeatures(TransformerMixin, GraphSparseEstimator):
     def _fit(self, X: Any) -> sp.csr_matrix:
         data = as_dataset(X, "X")
         h = as_count(self.n_iter, "n_iter")
-        levels, features = self._run_rust(_rs.wl_fit_transform, data._db, h, value_name="levels")
-        self.vocabulary_ = [(np.asarray(p), np.asarray(s)) for p, s in levels]
-        self.n_features_out_ = int(features[3])
-        return _csr(len(data), features)
+        fit = self._run_rust(_rs.wl_fit_transform, data._db, h, value_name="levels")
+        self.vocabulary_ = fit.vocabulary
+        self.n_features_out_ = fit.features.n_cols
+        return _csr(len(data), fit.features)
 
     def fit_transform(self, X: Any, y: Any = None, **fit_params: Any) -> sp.csr_matrix:
         """Fit and return the features of ``X`` in one pass.

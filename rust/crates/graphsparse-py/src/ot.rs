@@ -1,5 +1,6 @@
 //! Graph optimal transport, OTC compression, coarsening baselines and WL features
-//! (`graphsparse-ot`): conversion only, ranges are the core's.
+//! (`graphsparse-ot`): conversion only, ranges are the core's. Results leave as typed objects
+//! ([`OtcSolution`], [`Compressed`], [`WlFeatures`], [`CsrMatrix`]).
 
 use std::sync::Arc;
 
@@ -9,11 +10,12 @@ use graphsparse::ot::{
     TargetSize, TransportValidParams, WlParams, WlVocabulary, compress_collection, degree_prior,
     solve_otc, solve_transport, wl_subtree_features,
 };
-use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2};
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
 
-use crate::convert::{Count, PyGsErr, Real, bad_graph, bad_param, edge_list, extract_params};
+use crate::convert::{
+    Count, PyGsErr, Real, bad_graph, bad_param, edge_list, extract_params, ids_array,
+};
 use crate::graph::Database;
 use crate::threads::{Exec, run, threads};
 
@@ -63,6 +65,7 @@ fn ot_distance(
     Ok(out.value)
 }
 
+/// The OTC (Mirror Prox) settings, as a dict.
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
 struct OtcArgs {
@@ -97,6 +100,27 @@ impl OtcArgs {
     }
 }
 
+/// OTC's selection on one graph (the core's `OtcSolution`, without the trace).
+#[pyclass(frozen, get_all, module = "graphsparse._graphsparse")]
+struct OtcSolution {
+    /// The kept vertices `S` (sorted, `|S| <= k`), int64.
+    vertices: Py<PyArray1<i64>>,
+    /// The averaged relaxation `ε̂`.
+    eps_hat: Py<PyArray1<f64>>,
+    /// The averaged potentials `t̄`.
+    t_bar: Py<PyArray1<f64>>,
+    /// The averaged multiplier `ζ̄`.
+    zeta_bar: f64,
+    /// The primal estimate `ρ̂1`.
+    rho1_hat: Py<PyArray1<f64>>,
+    /// Mirror Prox iterations made (`T + 1`; 0 when `k >= n`).
+    n_iter: usize,
+    /// Whether every projection onto `T_{F,c}` met its tolerances.
+    projections_converged: bool,
+    /// Most sweeps one projection took.
+    max_projection_iterations: usize,
+}
+
 /// OTC on one graph with given costs and prior (degree prior when `rho0` is None).
 #[pyfunction]
 #[pyo3(signature = (n, edges, costs, rho0, k, params))]
@@ -108,7 +132,7 @@ fn ot_select<'py>(
     rho0: Option<PyReadonlyArray1<'_, f64>>,
     k: usize,
     params: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<OtcSolution> {
     let p = extract_params::<OtcArgs>(params)?.params()?;
     let g = graph(n, &edges, &costs, None)?;
     let prior = match &rho0 {
@@ -122,17 +146,19 @@ fn ot_select<'py>(
     if sol.truncation.is_some() {
         return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err("cancelled"));
     }
-    let d = PyDict::new(py);
-    d.set_item("kept", crate::convert::ids_array(py, &sol.vertices))?;
-    d.set_item("eps_hat", sol.eps_hat.into_pyarray(py))?;
-    d.set_item("t_bar", sol.t_bar.into_pyarray(py))?;
-    d.set_item("zeta_bar", sol.zeta_bar)?;
-    d.set_item("rho1_hat", sol.rho1_hat.into_pyarray(py))?;
-    d.set_item("n_iter", sol.n_iter)?;
-    d.set_item("projections_converged", sol.projections_converged)?;
-    Ok(d)
+    Ok(OtcSolution {
+        vertices: ids_array(py, &sol.vertices).unbind(),
+        eps_hat: sol.eps_hat.into_pyarray(py).unbind(),
+        t_bar: sol.t_bar.into_pyarray(py).unbind(),
+        zeta_bar: sol.zeta_bar,
+        rho1_hat: sol.rho1_hat.into_pyarray(py).unbind(),
+        n_iter: sol.n_iter,
+        projections_converged: sol.projections_converged,
+        max_projection_iterations: sol.max_projection_iterations,
+    })
 }
 
+/// The settings of a coarsening baseline, as a dict.
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
 struct CoarsenArgs {
@@ -140,11 +166,24 @@ struct CoarsenArgs {
     max_levels: Option<Count>,
 }
 
+/// OTC's label costs, read from the same dict as its [`OtcArgs`].
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
 struct CostArgs {
     cost_same: Real,
     cost_different: Real,
+}
+
+/// A compressed collection (the core's `Compressed`).
+#[pyclass(frozen, get_all, module = "graphsparse._graphsparse")]
+struct Compressed {
+    /// The compressed graphs, in input order.
+    db: Py<Database>,
+    /// For every original vertex (graph after graph), its vertex in the compressed graph, or
+    /// -1 when OTC dropped it; int64.
+    assignment: Py<PyArray1<i64>>,
+    /// OTC only (empty for the baselines): `ε̂` of every original vertex, graph after graph.
+    eps_hat: Py<PyArray1<f64>>,
 }
 
 /// Compresses every graph of `db` with `method` to its budget `ks[i]`.
@@ -158,7 +197,7 @@ fn ot_compress<'py>(
     ks: PyReadonlyArray1<'_, i64>,
     n_threads: usize,
     progress: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<Compressed> {
     let method = match method {
         "otc" => {
             let c = extract_params::<CostArgs>(params)?;
@@ -200,36 +239,58 @@ fn ot_compress<'py>(
     if out.truncation.is_some() {
         return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err("cancelled"));
     }
-    let d = PyDict::new(py);
     let assignment: Vec<i64> = out
         .assignment
         .iter()
         .map(|&a| if a == u32::MAX { -1 } else { i64::from(a) })
         .collect();
-    d.set_item("db", Database(Arc::new(out.db)))?;
-    d.set_item("assignment", assignment.into_pyarray(py))?;
-    d.set_item("eps_hat", out.eps_hat.into_pyarray(py))?;
-    Ok(d)
+    Ok(Compressed {
+        db: Py::new(py, Database(Arc::new(out.db)))?,
+        assignment: assignment.into_pyarray(py).unbind(),
+        eps_hat: out.eps_hat.into_pyarray(py).unbind(),
+    })
 }
 
-fn csr<'py>(
-    py: Python<'py>,
-    x: graphsparse::ot::CsrMatrix<'static>,
-) -> PyResult<Bound<'py, PyTuple>> {
-    let n_cols = x.n_cols();
-    let (indptr, indices, data) = x.into_vecs();
-    let indptr: Vec<i64> = indptr.iter().map(|&p| p as i64).collect();
-    let indices: Vec<i64> = indices.iter().map(|&c| i64::from(c)).collect();
-    (
-        indptr.into_pyarray(py),
-        indices.into_pyarray(py),
-        data.into_pyarray(py),
-        n_cols,
-    )
-        .into_pyobject(py)
+/// A sparse matrix in CSR form (the core's `CsrMatrix`): row `r` holds the columns
+/// `indices[indptr[r]:indptr[r + 1]]` with the values `data[...]`.
+#[pyclass(frozen, get_all, module = "graphsparse._graphsparse")]
+struct CsrMatrix {
+    /// Row offsets, int64 `(n_rows + 1,)`.
+    indptr: Py<PyArray1<i64>>,
+    /// Column of each stored entry, int64.
+    indices: Py<PyArray1<i64>>,
+    /// Value of each stored entry.
+    data: Py<PyArray1<f64>>,
+    /// The number of columns.
+    n_cols: usize,
 }
 
-/// WL features of `db` and the fitted vocabulary (a list of `(ptr, data)` per level).
+impl CsrMatrix {
+    fn new(py: Python<'_>, x: graphsparse::ot::CsrMatrix<'static>) -> Self {
+        let n_cols = x.n_cols();
+        let (indptr, indices, data) = x.into_vecs();
+        Self {
+            indptr: ids_array(py, &indptr).unbind(),
+            indices: ids_array(py, &indices).unbind(),
+            data: data.into_pyarray(py).unbind(),
+            n_cols,
+        }
+    }
+}
+
+type Level = (Py<PyArray1<i64>>, Py<PyArray1<i64>>);
+
+/// WL subtree features and the vocabulary that gave them (the core's `WlFeatures`).
+#[pyclass(frozen, get_all, module = "graphsparse._graphsparse")]
+struct WlFeatures {
+    /// The vocabulary, one `(ptr, data)` pair of int64 arrays per level: the signatures of
+    /// the level's labels, as `wl_transform` takes them back.
+    vocabulary: Vec<Level>,
+    /// The count matrix, one row per graph, columns stacked by level.
+    features: Py<CsrMatrix>,
+}
+
+/// WL features of `db` and the fitted vocabulary.
 #[pyfunction]
 #[pyo3(signature = (db, n_iter, n_threads = 1, progress = None))]
 fn wl_fit_transform<'py>(
@@ -238,7 +299,7 @@ fn wl_fit_transform<'py>(
     n_iter: usize,
     n_threads: usize,
     progress: Option<&Bound<'py, PyAny>>,
-) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyTuple>)> {
+) -> PyResult<WlFeatures> {
     let p = WlParams::new()
         .n_iter(n_iter)
         .parallel(Parallel::Auto)
@@ -254,15 +315,16 @@ fn wl_fit_transform<'py>(
         return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err("cancelled"));
     }
     let (vocab, x) = (fit.vocabulary, fit.features);
-    let levels = PyList::empty(py);
+    let mut vocabulary = Vec::with_capacity(vocab.n_iter() + 1);
     for i in 0..=vocab.n_iter() {
         if let Some((ptr, data)) = vocab.level_signatures(i) {
-            let ptr: Vec<i64> = ptr.iter().map(|&p| p as i64).collect();
-            let data: Vec<i64> = data.iter().map(|&d| i64::from(d)).collect();
-            levels.append((ptr.into_pyarray(py), data.into_pyarray(py)))?;
+            vocabulary.push((ids_array(py, ptr).unbind(), ids_array(py, data).unbind()));
         }
     }
-    Ok((levels, csr(py, x)?))
+    Ok(WlFeatures {
+        vocabulary,
+        features: Py::new(py, CsrMatrix::new(py, x))?,
+    })
 }
 
 /// WL features of `db` in the columns of a fitted vocabulary.
@@ -274,7 +336,7 @@ fn wl_transform<'py>(
     levels: Vec<(PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, i64>)>,
     n_threads: usize,
     progress: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyTuple>> {
+) -> PyResult<CsrMatrix> {
     let mut arrays = Vec::with_capacity(levels.len());
     for (ptr, data) in &levels {
         let ptr: Vec<usize> = ptr
@@ -298,10 +360,14 @@ fn wl_transform<'py>(
     if truncation.is_some() {
         return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err("cancelled"));
     }
-    csr(py, x)
+    Ok(CsrMatrix::new(py, x))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<OtcSolution>()?;
+    m.add_class::<Compressed>()?;
+    m.add_class::<CsrMatrix>()?;
+    m.add_class::<WlFeatures>()?;
     m.add_function(wrap_pyfunction!(ot_distance, m)?)?;
     m.add_function(wrap_pyfunction!(ot_select, m)?)?;
     m.add_function(wrap_pyfunction!(ot_compress, m)?)?;
