@@ -212,11 +212,14 @@ fn evaluate(
 /// One Hildreth sweep over the edges in order; returns the largest `|Δμ_e|`.
 fn hildreth_sweep(g: &OtGraph, mu: &mut [f64], t: &mut [f64]) -> f64 {
     let mut maxd = 0.0_f64;
-    for (e, mu_e) in mu.iter_mut().enumerate() {
-        let (a, b) = (g.tail()[e] as usize, g.head()[e] as usize);
-        let half = 0.5 * g.cost()[e];
+    // the edge arrays are read once, outside the loop: the writes to `t` cannot then force a
+    // reload of the graph's slices on every edge
+    let edges = g.tail().iter().zip(g.head()).zip(g.cost()).zip(g.directed());
+    for (mu_e, (((&a, &b), &cost), &directed)) in mu.iter_mut().zip(edges) {
+        let (a, b) = (a as usize, b as usize);
+        let half = 0.5 * cost;
         let z = *mu_e + 0.5 * (t[b] - t[a]);
-        let new = if g.directed()[e] {
+        let new = if directed {
             (z - half).max(0.0)
         } else {
             soft(z, half)
