@@ -214,7 +214,12 @@ fn hildreth_sweep(g: &OtGraph, mu: &mut [f64], t: &mut [f64]) -> f64 {
     let mut maxd = 0.0_f64;
     // the edge arrays are read once, outside the loop: the writes to `t` cannot then force a
     // reload of the graph's slices on every edge
-    let edges = g.tail().iter().zip(g.head()).zip(g.cost()).zip(g.directed());
+    let edges = g
+        .tail()
+        .iter()
+        .zip(g.head())
+        .zip(g.cost())
+        .zip(g.directed());
     for (mu_e, (((&a, &b), &cost), &directed)) in mu.iter_mut().zip(edges) {
         let (a, b) = (a as usize, b as usize);
         let half = 0.5 * cost;
