@@ -255,7 +255,7 @@ def bench_million(n: int) -> None:
     took = time.perf_counter() - t0
     print(
         f"N = {n}, m = {len(edges)}, nnz(L) = {a.nnz}: {took:.1f}s, {fit.n_iter_} iterations, "
-        f"relative gap {fit.dual_gap_:.1e}, converged = {fit.converged_}, "
+        f"relative gap {fit.history_['gap'][-1]:.1e}, converged = {fit.converged_}, "
         f"NMSE = {10 * math.log10(nmse(x, fit.coef_)):.1f} dB"
     )
 

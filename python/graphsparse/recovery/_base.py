@@ -96,6 +96,7 @@ class _Convex(_LinearModel):
             "iteration": h.iteration,
             "gap": h.gap,
             "objective": h.primal,
+            "dual_objective": h.dual,
             "primal_residual": h.primal_residual,
             "dual_residual": h.dual_residual,
         }
@@ -103,7 +104,10 @@ class _Convex(_LinearModel):
             n_iter=out.n_iter,
             converged=out.converged,
             truncation=out.truncation,
-            dual_gap=out.dual_gap,
+            # the certificate in the objective's units, as every estimator reports it (weak
+            # duality makes it >= 0 up to rounding); the relative gap that `tol` bounds stays
+            # in history_["gap"]
+            dual_gap=max(out.objective - out.dual_objective, 0.0),
             detail=f"the estimate is the last iterate, at a relative duality gap of "
             f"{out.dual_gap:.2e} (tol={self.tol})",
         )

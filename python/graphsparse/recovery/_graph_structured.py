@@ -65,15 +65,17 @@ class GraphStructuredRecovery(RegressorMixin, _GraphModel):
     sigma_ : ndarray of shape (n_features,)
         The latent per-vertex scales ``σ``.
     n_iter_, converged_, dual_gap_, objective_ : int, bool, float, float
-        ``dual_gap_`` is the relative duality gap of the estimate (the certificate ``tol``
-        bounds).
+        ``dual_gap_`` is the duality gap ``P − D`` of the estimate, in the objective's units
+        (as scikit-learn's ``Lasso`` and every graphsparse estimator report it): the estimate's
+        objective is within ``dual_gap_`` of the optimum. The solve stops when the relative
+        gap ``(P − D) / max(|P|, |D|)`` is at most ``tol``; that one is ``history_["gap"]``.
     truncated_ : bool
         Whether a budget stopped the solve.
     truncation_ : str or None
         Which budget: ``"max_iter"`` or ``"time_limit"``; ``None`` when none did.
     history_ : dict of ndarray
-        ``iteration``, relative ``gap``, ``objective``, ``primal_residual`` and
-        ``dual_residual`` at each convergence check.
+        ``iteration``, relative ``gap``, ``objective`` (``P``), ``dual_objective`` (``D``),
+        ``primal_residual`` and ``dual_residual`` at each convergence check.
 
     Examples
     --------

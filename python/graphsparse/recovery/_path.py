@@ -54,6 +54,8 @@ class RecoveryPath:
     sigmas : ndarray of shape (n_lambdas, n_features)
     n_iter : ndarray of int, shape (n_lambdas,)
     gaps : ndarray of shape (n_lambdas,)
+        The relative duality gap ``(P − D) / max(|P|, |D|)`` of each solve, the quantity
+        ``tol`` bounds (an estimator's ``dual_gap_`` is ``P − D`` itself).
     converged : ndarray of bool, shape (n_lambdas,)
     """
 
