@@ -154,8 +154,10 @@ def test_smarts_needs_no_rdkit_and_rejects_non_chemical_labels(monkeypatch):
         q.to_smarts()
     with pytest.raises(InvalidGraphError, match="not a bond type"):
         q.to_smarts(atoms=dict.fromkeys(range(5), "C"))
-    with pytest.raises(InvalidGraphError, match="not a key of atoms"):
+    with pytest.raises(InvalidGraphError, match=r"^vertex label 0 is not a key of atoms$"):
         q.to_smarts(atoms={})
+    with pytest.raises(InvalidGraphError, match=r"^edge label 0 is not a key of bonds$"):
+        q.to_smarts(atoms=dict.fromkeys(range(5), "C"), bonds={1: 1})
     smarts = q.to_smarts(atoms=dict.fromkeys(range(5), 6), bonds=dict.fromkeys(range(5), 2))
     assert smarts == "[#6]=[#6]"
 

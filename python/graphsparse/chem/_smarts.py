@@ -38,12 +38,18 @@ BOND_SMARTS: Mapping[str, str] = {
 _ORDER_SMARTS = {1: "-", 2: "=", 3: "#", 4: "$", 1.5: ":"}
 
 
+def _mapped(label: Any, mapping: Mapping[Any, Any] | None, what: str, name: str) -> Any:
+    """``mapping[label]``, or ``label`` itself without a mapping; a label the mapping lacks is
+    an :class:`InvalidGraphError` naming the argument."""
+    if mapping is None:
+        return label
+    if label not in mapping:
+        raise InvalidGraphError(f"{what} label {label!r} is not a key of {name}")
+    return mapping[label]
+
+
 def _atom_number(label: Any, atoms: Mapping[Any, Any] | None) -> int:
-    value = label
-    if atoms is not None:
-        if label not in atoms:
-            raise InvalidGraphError(f"vertex label {label!r} is not a key of atoms")
-        value = atoms[label]
+    value = _mapped(label, atoms, "vertex", "atoms")
     if isinstance(value, str) and value in _ATOMIC_NUMBER:
         return _ATOMIC_NUMBER[value]
     if atoms is not None and isinstance(value, int | np.integer) and 1 <= value <= len(_ELEMENTS):
@@ -55,11 +61,7 @@ def _atom_number(label: Any, atoms: Mapping[Any, Any] | None) -> int:
 
 
 def _bond_smarts(label: Any, bonds: Mapping[Any, Any] | None) -> str:
-    value = label
-    if bonds is not None:
-        if label not in bonds:
-            raise InvalidGraphError(f"edge label {label!r} is not a key of bonds")
-        value = bonds[label]
+    value = _mapped(label, bonds, "edge", "bonds")
     if isinstance(value, str) and value.upper() in BOND_SMARTS:
         return BOND_SMARTS[value.upper()]
     if bonds is not None:
