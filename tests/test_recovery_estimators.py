@@ -124,7 +124,7 @@ def test_classifier_needs_two_classes(n_classes: int) -> None:
     [
         ({"loss": "squared"}, "loss"),
         ({"intercept_scaling": 0.0}, "intercept_scaling"),
-        ({"fit_intercept": "yes"}, "fit_intercept"),
+        ({"fit_intercept": "yes"}, r"^fit_intercept must be a bool, got 'yes'$"),
     ],
 )
 def test_classifier_bad_parameters(kwargs: dict, match: str) -> None:
@@ -149,6 +149,8 @@ def test_regressor_intercept_is_exact_centring() -> None:
         GraphStructuredRecovery(fit_intercept=True, loss="absolute").fit(x, y)
     with pytest.raises(InvalidParameterError, match="loss"):
         GraphStructuredRecovery(loss="logistic").fit(x, y)
+    with pytest.raises(InvalidParameterError, match=r"^fit_intercept must be a bool, got 1$"):
+        GraphStructuredRecovery(fit_intercept=1).fit(x, y)
 
 
 def test_absolute_loss_matches_cvxpy() -> None:

@@ -147,12 +147,16 @@ class GraphStructuredRecovery(RegressorMixin, _GraphModel):
         return self._decision(X)
 
 
+def _check_fit_intercept(fit_intercept: Any) -> None:
+    if not isinstance(fit_intercept, bool | np.bool_):
+        raise InvalidParameterError(f"fit_intercept must be a bool, got {fit_intercept!r}")
+
+
 def _centre(
     design: Any, y: FloatArray, fit_intercept: Any, loss: str
 ) -> tuple[Any, FloatArray, FloatArray | None, float]:
     """Centred ``X`` and ``y`` (the exact unpenalised intercept of the squared loss)."""
-    if not isinstance(fit_intercept, bool | np.bool_):
-        raise InvalidParameterError(f"fit_intercept must be a bool, got {fit_intercept!r}")
+    _check_fit_intercept(fit_intercept)
     if not fit_intercept:
         return design, y, None, 0.0
     if loss != "squared":
@@ -247,8 +251,7 @@ class GraphStructuredClassifier(ClassifierMixin, _GraphModel):
             raise InvalidParameterError(
                 f"loss must be 'logistic' or 'hinge' for a classifier, got {self.loss!r}"
             )
-        if not isinstance(self.fit_intercept, bool | np.bool_):
-            raise InvalidParameterError(f"fit_intercept must be a bool, got {self.fit_intercept!r}")
+        _check_fit_intercept(self.fit_intercept)
         design, labels, n, p = _fit_data(self, X, y, classifier=True)
         self.classes_, target = encode_binary(labels, n, type(self).__name__)
         t = np.ascontiguousarray(2.0 * target - 1.0)
