@@ -35,6 +35,35 @@ def data_dir() -> Path:
     return DATA
 
 
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory) -> Path:
+    """The abi3 wheel of this checkout (``dev-release`` profile), built once per session."""
+    from tests.freshenv import build_wheel
+
+    try:
+        return build_wheel(tmp_path_factory.mktemp("wheel"))
+    except FileNotFoundError as e:
+        pytest.fail(str(e))
+
+
+@pytest.fixture(scope="session")
+def bare_env(tmp_path_factory, wheel):
+    """A fresh virtual environment holding the wheel and its run-time dependencies alone,
+    outside the source tree, on a ``PATH`` without ``cargo`` or ``rustc``; nothing more may be
+    installed into it."""
+    from tests.freshenv import FreshEnv
+
+    return FreshEnv.create(tmp_path_factory.mktemp("bare"), wheel, frozen=True)
+
+
+@pytest.fixture(scope="session")
+def demo_run(bare_env):
+    """``graphsparse demo`` run once in ``bare_env``, in a new empty folder: (process, folder)."""
+    work = bare_env.root / "demo"
+    work.mkdir()
+    return bare_env.run(["graphsparse", "demo"], work), work
+
+
 @pytest.fixture(scope="module")
 def dask_client():
     """One ``distributed`` cluster per test module that asks for it (workers start slowly).

@@ -11,23 +11,22 @@ token by token, where a number agrees to the digits it shows and ``...`` stands 
 tokens. The scripts run in a folder beside a ``shared`` that is the shared data, so the
 README's ``../shared/data`` paths hold as they do in a checkout beside ``shared/``.
 
-The wheel is built by maturin from the target directory ``make dev`` filled (the same
-``dev-release`` profile), so only the binding is linked again, not the whole crate graph.
+The wheel and the environments come from ``tests/freshenv.py``; the first command runs in the
+environment that ``tests/test_wheel.py`` checks too (no Rust toolchain on its ``PATH``), once.
 """
 
 from __future__ import annotations
 
 import decimal
-import os
 import re
 import shlex
-import subprocess
-import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.freshenv import FreshEnv
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -94,84 +93,11 @@ def _slug(block: Block) -> str:
 
 
 # -- the fresh environment ------------------------------------------------------------------------
-class FreshEnv:
-    """A virtual environment holding the wheel and what has been installed since."""
-
-    def __init__(self, root: Path, wheel: Path) -> None:
-        self.root = root
-        self.wheel = wheel
-        self.bin = root / "venv" / "bin"
-        self.python = self.bin / "python"
-        # nothing from this process's environment leaks in: no user site, no PYTHONPATH
-        self.env = {
-            k: v
-            for k, v in os.environ.items()
-            if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP")
-        }
-        self.env.update(
-            PATH=f"{self.bin}{os.pathsep}{os.environ.get('PATH', '')}",
-            PYTHONNOUSERSITE="1",
-            PIP_DISABLE_PIP_VERSION_CHECK="1",
-            MPLBACKEND="Agg",
-        )
-        self.installed: list[str] = []
-
-    def run(self, args: list[str], cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            args, cwd=cwd, env=self.env, capture_output=True, text=True, timeout=timeout
-        )
-
-    def pip_install(self, args: list[str]) -> None:
-        """``pip install args`` as the README writes it, ``.`` being this checkout's wheel."""
-        local = [self._local(a) for a in args]
-        todo = [a for a in local if a not in self.installed]
-        if not todo:
-            return
-        proc = self.run([str(self.python), "-m", "pip", "install", "-q", *todo], self.root)
-        assert proc.returncode == 0, f"pip install {shlex.join(args)} failed:\n{proc.stderr}"
-        self.installed += todo
-
-    def _local(self, arg: str) -> str:
-        m = re.fullmatch(r"\.(\[[\w,-]+\])?", arg)
-        if not m:
-            return arg
-        extras = m[1] or ""
-        for extra in extras.strip("[]").split(","):
-            assert not extra or extra in EXTRAS, f"the README names extra {extra!r}"
-        return f"{self.wheel}{extras}"
-
-    def distributions(self) -> set[str]:
-        code = (
-            "import importlib.metadata as m; print('\\n'.join(d.name for d in m.distributions()))"
-        )
-        proc = self.run([str(self.python), "-c", code], self.root)
-        return {re.sub(r"[-_.]+", "-", n).lower() for n in proc.stdout.split()}
-
-
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
-    maturin = Path(sys.executable).with_name("maturin")
-    if not maturin.exists():
-        pytest.fail(f"no maturin beside {sys.executable}: `make venv` installs it")
-    out = tmp_path_factory.mktemp("wheel")
-    cmd = [str(maturin), "build", "--profile", "dev-release", "-i", sys.executable, "-o", str(out)]
-    for _ in range(2):  # once more if a concurrent cargo run moved the library while staging
-        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=1200)
-        if proc.returncode == 0:
-            break
-    assert proc.returncode == 0, f"maturin build failed:\n{proc.stderr[-3000:]}"
-    (built,) = out.glob("graphsparse-*.whl")
-    return built
-
-
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory, wheel, data_dir) -> FreshEnv:
-    root = tmp_path_factory.mktemp("fresh")
-    subprocess.run([sys.executable, "-m", "venv", str(root / "venv")], check=True, timeout=300)
-    env = FreshEnv(root, wheel)
-    (root / "shared").mkdir()
-    (root / "shared" / "data").symlink_to(data_dir.resolve(), target_is_directory=True)
-    env.pip_install(["."])
+    env = FreshEnv.create(tmp_path_factory.mktemp("fresh"), wheel)
+    (env.root / "shared").mkdir()
+    (env.root / "shared" / "data").symlink_to(data_dir.resolve(), target_is_directory=True)
     return env
 
 
@@ -181,20 +107,18 @@ def _warnings(stderr: str) -> list[tuple[str, str]]:
 
 
 # -- the first command ----------------------------------------------------------------------------
-def test_first_command_runs_on_the_run_time_dependencies_alone(fresh):
+def test_first_command_runs_on_the_run_time_dependencies_alone(bare_env, demo_run):
     # the README's first command, as a user types it
     first = re.search(r"^## The two commands.*?^```bash\n(.*?)\n```", README, re.M | re.S)
     assert first and first[1] == FIRST_COMMAND
     # `pip install .` brought no extra: no library any extra names is there
-    present = fresh.distributions()
+    present = bare_env.distributions()
     assert {"graphsparse", "numpy", "scipy", "networkx", "scikit-learn"} <= present
     for extra, reqs in EXTRAS.items():
         for req in reqs:
             name = re.sub(r"[-_.]+", "-", re.match(r"[A-Za-z0-9._-]+", req)[0]).lower()
             assert name not in present, f"{name} (extra {extra}) came with `pip install .`"
-    work = fresh.root / "demo"
-    work.mkdir()
-    proc = fresh.run(["graphsparse", "demo"], work)
+    proc, work = demo_run  # `graphsparse demo`, in an empty folder
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-4000:]
     for section in range(1, 7):
         assert f"\n== {section}. " in proc.stdout
