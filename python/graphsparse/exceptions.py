@@ -4,18 +4,19 @@ Every error raised for bad input is a :class:`ValueError`, so code written again
 scikit-learn conventions keeps working; catch :class:`GraphSparseError` to catch them all.
 One kind of bad input always raises the same type, whichever function received it:
 
-==========================  =====================================================================
-error                       raised for
-==========================  =====================================================================
-:class:`InvalidGraphError`  a malformed graph argument: an edge list of the wrong shape or dtype,
-                            a negative or out-of-range endpoint, a self-loop or parallel edge
-                            where none is allowed, bad or mixed labels, an unusable graph object
-:class:`GraphFormatError`   a file that cannot be parsed, or files of one dataset that disagree
-                            (the message gives the file and line), or a molecule RDKit cannot
-                            read (its index and RDKit's reason)
+==============================  ===================================================================
+error                           raised for
+==============================  ===================================================================
+:class:`InvalidGraphError`      a malformed graph argument: an edge list of the wrong shape or
+                                dtype, a negative or out-of-range endpoint, a self-loop or parallel
+                                edge where none is allowed, bad or mixed labels, an unusable graph
+                                object
+:class:`GraphFormatError`       a file that cannot be parsed, or files of one dataset that disagree
+                                (the message gives the file and line), or a molecule RDKit cannot
+                                read (its index and RDKit's reason)
 :class:`InvalidParameterError`  any other bad argument: a value out of range (NaN, negative
-                            costs, ``lambda1 <= 0`` ...), the wrong type, the wrong shape
-==========================  =====================================================================
+                                costs, ``lambda1 <= 0`` ...), the wrong type, the wrong shape
+==============================  ===================================================================
 
 :class:`InvalidGraphError` is itself an :class:`InvalidParameterError` (a graph is an argument),
 so ``except InvalidParameterError`` catches both.

@@ -5,15 +5,15 @@ parallel on ``n_jobs`` Rust threads), and can write into a caller-provided ``out
 may be the input itself for an in-place projection. The work runs in Rust with the GIL released;
 float64 C-contiguous inputs are read without a copy.
 
-===============================  ============================================  ===============
-function                         set                                           time
-===============================  ============================================  ===============
-:func:`project_simplex`          ``{x >= 0, sum(x) = radius}``                 expected O(n)
-:func:`project_l1_ball`          ``{sum(|x|) <= radius}``                      expected O(n)
-:func:`project_weighted_simplex` ``{sum(eps * x) = 1, eps * x >= 0}``          expected O(n)
-:func:`project_capped_simplex`   ``{0 <= x <= 1, sum(x) <= k}``                expected O(n)
-:func:`project_top_k`            ``{x : at most k non-zeros}``                 expected O(n)
-===============================  ============================================  ===============
+================================  ============================================  ===============
+function                          set                                           time
+================================  ============================================  ===============
+:func:`project_simplex`           ``{x >= 0, sum(x) = radius}``                 expected O(n)
+:func:`project_l1_ball`           ``{sum(|x|) <= radius}``                      expected O(n)
+:func:`project_weighted_simplex`  ``{sum(eps * x) = 1, eps * x >= 0}``          expected O(n)
+:func:`project_capped_simplex`    ``{0 <= x <= 1, sum(x) <= k}``                expected O(n)
+:func:`project_top_k`             ``{x : at most k non-zeros}``                 expected O(n)
+================================  ============================================  ===============
 """
 
 from __future__ import annotations

@@ -94,7 +94,7 @@ class WLSubtreeFeatures(TransformerMixin, GraphSparseEstimator):
 
         Returns
         -------
-        scipy.sparse.csr_matrix of shape (n_graphs, n_features_out_)
+        scipy.sparse.csr_matrix of shape (n_graphs, ``n_features_out_``)
         """
         return self._fit(X)
 
@@ -107,7 +107,7 @@ class WLSubtreeFeatures(TransformerMixin, GraphSparseEstimator):
 
         Returns
         -------
-        scipy.sparse.csr_matrix of shape (n_graphs, n_features_out_)
+        scipy.sparse.csr_matrix of shape (n_graphs, ``n_features_out_``)
         """
         check_is_fitted(self, "vocabulary_")
         data = as_dataset(X, "X")

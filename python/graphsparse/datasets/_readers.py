@@ -93,7 +93,8 @@ def load_tu(path: PathLike, name: str | None = None) -> GraphDataset:
 def write_gspan(data: GraphDataset | Iterable[nx.Graph], path: PathLike) -> None:
     """Write graphs in gSpan text format (vertex ids from 0); ``read_gspan`` reads them back.
 
-    Graph names are written on the ``t #`` lines. Raises :class:`InvalidGraphError` when the
+    Graph names are written on the ``t #`` lines. Raises
+    :class:`~graphsparse.exceptions.InvalidGraphError` when the
     file could not be read back as the same dataset: a label whose text is empty or holds
     whitespace, two labels with one spelling (``1`` and ``"1"``), or a name that is empty,
     ``-1`` or holds whitespace other than single spaces.

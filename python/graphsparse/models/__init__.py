@@ -13,6 +13,7 @@ design matrix:
 Beyond the paper, the visited part of the enumeration tree (each node's graph ids and children)
 is cached between iterations, so a search re-evaluates known nodes without re-embedding them and
 runs gSpan only below the frontier nodes it needs to enter.
+
 * :class:`SubgraphAdaBoost` (Kudo et al. 2005) and :class:`SubgraphLPBoost` (gBoost, Saigo et al.
   2009) — decision stumps ``s (2 I(x ⊆ g) - 1)`` found by branch and bound.
 

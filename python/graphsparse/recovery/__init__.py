@@ -1,6 +1,6 @@
 """Convex graph-structured sparse recovery (Kuroda & Kitahara) and its baselines.
 
-:class:`GraphStructuredRecovery` minimises exactly the paper's model (6),
+:class:`GraphStructuredRecovery` minimises exactly the paper's model (6)::
 
     f(X w) + lambda_ * Psi_alpha(w),   Psi_alpha(w) = min_sigma sum_n phi(w_n, sigma_n)
                                         subject to ||W D sigma||_1 <= alpha,

@@ -289,7 +289,7 @@ class _RuleEnsemble(TransformerMixin, GraphSparseEstimator):
 
         Returns
         -------
-        scipy.sparse.csr_matrix of shape (n_samples, n_rules_)
+        scipy.sparse.csr_matrix of shape (n_samples, ``n_rules_``)
         """
         return self._activations(X)
 
@@ -358,7 +358,7 @@ _PARAMS_DOC = """
         The rules, strongest first; ``str(rule)`` reads like ``petal_width <= 0.8 AND colour
         == 'red'``; each has ``weight(s)``, ``support`` and ``length``.
     n_rules_ : int
-    coef_ : ndarray of shape (n_rules_, n_tasks)
+    coef_ : ndarray of shape (``n_rules_``, n_tasks)
         Rule weights (one column per task).
     intercept_ : ndarray of shape (n_tasks,)
     propositions_ : list of Condition
