@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 CORE_CRATES := graphsparse-base graphsparse-graph graphsparse-gspan graphsparse-proj graphsparse-pcst graphsparse-online graphsparse-recovery graphsparse-subgraph graphsparse-ot graphsparse-lattice graphsparse
 
-.PHONY: venv dev release test test-rust test-python lint demo bench bench-quick clean
+.PHONY: venv dev release test test-rust test-python lint docs demo bench bench-quick clean
 
 # Virtual environment with the run-time, test, lint and anchor packages.
 $(VENV)/.deps: pyproject.toml
@@ -14,7 +14,8 @@ $(VENV)/.deps: pyproject.toml
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q "maturin>=1.9.4,<2" numpy scipy networkx scikit-learn \
 	    pytest hypothesis pytest-timeout ruff mypy pandas matplotlib highspy gspan-mining pcst-fast2 POT cvxpy \
-	    grakel rdkit "dask[distributed,dataframe]>=2024.1"
+	    grakel rdkit "dask[distributed,dataframe]>=2024.1" \
+	    "sphinx>=8.1" "pydata-sphinx-theme>=0.16" "numpydoc>=1.8" "sphinx-gallery>=0.18" "myst-parser>=4"
 	touch $@
 
 venv: $(VENV)/.deps
@@ -48,6 +49,12 @@ test-python: dev lint
 	    --hypothesis-seed=$${HYPOTHESIS_SEED:-20261124}
 
 test: test-rust test-python
+
+# The documentation site, from scratch (API stubs and gallery regenerated, examples run);
+# any warning fails it. Needs no network. Output: docs/_build/html/index.html
+docs: dev
+	rm -rf docs/_build docs/api/generated docs/auto_examples docs/sg_execution_times.rst
+	$(PY) -m sphinx -W --keep-going -b html docs docs/_build/html
 
 demo: dev
 	$(VENV)/bin/graphsparse demo
