@@ -72,8 +72,9 @@ fig.tight_layout()
 # connected part of a graph, :func:`graphsparse.online.tail_projection` looks instead for a
 # *connected* support of about ``k`` nodes: it runs the Steiner forest solver with prizes
 # ``w**2`` and searches over the scale of the edge costs until the forest has the requested
-# size. It is the projection that GraphDA (see the online learning example) applies at every
-# step.
+# size. It is the projection that GraphDA (see
+# :ref:`the online learning example <sphx_glr_auto_examples_plot_online_graphda.py>`)
+# applies at every step.
 truth = (rows - 14) ** 2 + (cols - 13) ** 2 <= 5.5**2
 w = 1.0 * truth + rng.normal(0.0, 0.45, side * side)
 k = int(truth.sum())
