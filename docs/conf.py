@@ -21,12 +21,16 @@ import contextlib
 import importlib
 import inspect
 import io
+import os
 import pkgutil
 import re
 import sys
 import types
 from pathlib import Path
 from typing import Any
+
+# the gallery's figures are drawn off screen, whatever the machine's default backend
+os.environ.setdefault("MPLBACKEND", "Agg")
 
 import graphsparse
 
@@ -310,8 +314,6 @@ def _check_readme_links(app: Any) -> None:
 
 def _write_cli_help(app: Any) -> None:
     """``graphsparse --help`` and each subcommand's help, for the command-line page."""
-    import os
-
     from graphsparse import cli
 
     os.environ["COLUMNS"] = "100"  # argparse wraps to the terminal; the page does not vary
