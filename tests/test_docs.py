@@ -7,6 +7,7 @@ no file; these tests run the same checks in a second, and check that the checks 
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import types
 from pathlib import Path
@@ -24,7 +25,14 @@ def conf() -> types.ModuleType:
     spec = importlib.util.spec_from_file_location("graphsparse_docs_conf", DOCS / "conf.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    backend = os.environ.get("MPLBACKEND")
+    try:
+        spec.loader.exec_module(module)
+    finally:  # conf.py sets matplotlib's backend for the gallery; leave the session's alone
+        if backend is None:
+            os.environ.pop("MPLBACKEND", None)
+        else:
+            os.environ["MPLBACKEND"] = backend
     return module
 
 
