@@ -63,15 +63,22 @@ def cycles(graph: Mapping[str, Iterable[str]]) -> list[list[str]]:
     return found
 
 
-def python_imports() -> dict[str, set[str]]:
-    """Module → the package's modules it imports, function-level imports included (an import
-    moved into a function to dodge a circle is still a circle)."""
+def package_modules() -> dict[str, Path]:
+    """Dotted module name (a package by its ``__init__.py``) → source file, for every module
+    of the package."""
     modules: dict[str, Path] = {}
     for path in PACKAGE.rglob("*.py"):
         parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
         if parts[-1] == "__init__":
             parts.pop()
         modules[".".join(parts)] = path
+    return modules
+
+
+def python_imports() -> dict[str, set[str]]:
+    """Module → the package's modules it imports, function-level imports included (an import
+    moved into a function to dodge a circle is still a circle)."""
+    modules = package_modules()
     graph: dict[str, set[str]] = {m: set() for m in modules}
     for name, path in modules.items():
         here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]

@@ -15,11 +15,10 @@ import ast
 import importlib
 import inspect
 import sys
-from pathlib import Path
 
 import pytest
 
-from tests.test_architecture import PACKAGE, cycles
+from tests.test_architecture import PACKAGE, cycles, package_modules
 
 SUBPACKAGES = ("chem", "compression", "datasets", "mining", "models", "recovery", "rules")
 PUBLIC_MODULES = [
@@ -34,16 +33,6 @@ PUBLIC_MODULES = [
     "graphsparse.steiner",
     "graphsparse.cli",
 ]
-
-
-def _modules() -> dict[str, Path]:
-    modules = {}
-    for path in PACKAGE.rglob("*.py"):
-        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts.pop()
-        modules[".".join(parts)] = path
-    return modules
 
 
 def _run_time_imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
@@ -65,7 +54,7 @@ def _run_time_imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
 def run_time_imports() -> dict[str, set[str]]:
     """Module → the package's modules that importing it runs: each module it imports and every
     package on the way to that module (its own packages left out: they are running already)."""
-    modules = _modules()
+    modules = package_modules()
     graph: dict[str, set[str]] = {m: set() for m in modules}
     for name, path in modules.items():
         here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
