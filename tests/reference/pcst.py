@@ -12,7 +12,8 @@ import numpy.typing as npt
 __all__ = ["forest_trees", "objective", "optimum"]
 
 
-def _find(parent: list[int], x: int) -> int:
+def _find(parent: list[int] | dict[int, int], x: int) -> int:
+    """The root of ``x`` in a union-find forest, halving the path on the way."""
     while parent[x] != x:
         parent[x] = parent[parent[x]]
         x = parent[x]
@@ -62,18 +63,11 @@ def _min_forest_cost(subset: Sequence[int], edges: np.ndarray, costs: np.ndarray
         if edges[k, 0] in inside and edges[k, 1] in inside and edges[k, 0] != edges[k, 1]
     )
     parent = {v: v for v in subset}
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
     total, used = 0.0, 0
     for cost, k in order:
         if used == need:
             break
-        ru, rv = find(int(edges[k, 0])), find(int(edges[k, 1]))
+        ru, rv = _find(parent, int(edges[k, 0])), _find(parent, int(edges[k, 1]))
         if ru != rv:
             parent[ru] = rv
             total += cost
