@@ -14,11 +14,9 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import time
-from collections.abc import Callable
-from typing import Any
 
 import numpy as np
+from _timing import best_of
 
 import graphsparse as gs
 
@@ -31,15 +29,6 @@ def grid(side: int) -> np.ndarray:
     horizontal = np.stack([idx[:, :-1].ravel(), idx[:, 1:].ravel()], axis=1)
     vertical = np.stack([idx[:-1, :].ravel(), idx[1:, :].ravel()], axis=1)
     return np.ascontiguousarray(np.concatenate([horizontal, vertical]))
-
-
-def best_of(k: int, fn: Callable[..., Any], *args: Any) -> tuple[float, Any]:
-    best, out = np.inf, None
-    for _ in range(k):
-        t0 = time.perf_counter()
-        out = fn(*args)
-        best = min(best, time.perf_counter() - t0)
-    return best, out
 
 
 def main() -> None:

@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 from _progress import progress
+from _timing import best_of
 
 from graphsparse.datasets import make_graph_structured_recovery
 from graphsparse.metrics import nmse
@@ -87,16 +88,6 @@ def ours(a: Any, y: np.ndarray, edges: np.ndarray, alpha: float, lam: float, tol
     return model.fit(a, y)
 
 
-def best_of(k: int, run: Any) -> tuple[Any, float]:
-    """``run()``'s result and its fastest time over ``k`` runs (the machine is shared)."""
-    out, best = None, math.inf
-    for _ in range(k):
-        t0 = time.perf_counter()
-        out = run()
-        best = min(best, time.perf_counter() - t0)
-    return out, best
-
-
 def bench_speed(n_large: int, anchor_only: bool) -> None:
     """One solve against CVXPY at N = 500 (dense L) and at ``n_large`` (sparse L)."""
     print(
@@ -127,14 +118,14 @@ def bench_speed(n_large: int, anchor_only: bool) -> None:
         )
         _, obj_ref, t_ref = cvxpy_socp(a, y, p.edges, 150.0, lam, "CLARABEL")
         repeats = 3 if n <= 500 else 1
-        (_, obj_cvx, _), t_cvx = best_of(
+        t_cvx, (_, obj_cvx, _) = best_of(
             repeats, functools.partial(cvxpy_socp, a, y, p.edges, 150.0, lam, None)
         )
         kind = "dense" if n == 500 else "sparse"
         if anchor_only or gsr is None:
             print(f"{n:>7} {j:>6} {kind:>6} {t_cvx:>8.3f}s {'-':>9} {'-':>7} {'-':>15}")
             continue
-        fit, t_ours = best_of(3, functools.partial(ours, a, y, p.edges, 150.0, lam, 1e-5))
+        t_ours, fit = best_of(3, functools.partial(ours, a, y, p.edges, 150.0, lam, 1e-5))
         # Ψ by CVXPY at N = 500; beyond, the solver's own primal objective (a feasible σ:
         # an upper bound on the exact value)
         obj = (
@@ -226,13 +217,9 @@ def bench_scaling(sizes: Sequence[int]) -> None:
                 m = gsr.GraphStructuredRecovery(
                     edges, alpha=float(n) / 50, lambda_=lam, tol=1e-300, max_iter=k, n_jobs=1
                 )
-                best = math.inf
-                for _ in range(3):
-                    with warnings.catch_warnings():
-                        warnings.simplefilter("ignore")
-                        t0 = time.perf_counter()
-                        m.fit(a, y)
-                        best = min(best, time.perf_counter() - t0)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")  # the max_iter stop is the point here
+                    best, _ = best_of(3, m.fit, a, y)
                 assert m.n_iter_ == k
                 times.append(best)
             per = (times[1] - times[0]) / extra

@@ -16,12 +16,12 @@ import argparse
 import os
 import re
 import subprocess
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from _timing import best_of
 
 import graphsparse as gs
 from graphsparse.compression import WLSubtreeFeatures
@@ -31,15 +31,6 @@ DATA = Path(
         "GRAPHSPARSE_DATA", Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
     )
 )
-
-
-def best_of(repeat: int, fn: Callable[[], Any]) -> tuple[float, Any]:
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, out
 
 
 def mining(path: str, minsup: int) -> tuple[str, Callable[[int], Any], Callable[[Any], Any]]:
