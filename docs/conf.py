@@ -92,7 +92,6 @@ nitpick_ignore_regex = [(r"py:.*", rf"{pkg}(\..*)?") for pkg in _THIRD_PARTY]
 autosummary_generate = True
 autosummary_generate_overwrite = True
 autosummary_imported_members = False
-autodoc_default_options = {"members": False}
 # the signatures show parameter names and defaults; the types are in each Parameters section
 autodoc_typehints = "none"
 autodoc_member_order = "groupwise"
