@@ -204,9 +204,10 @@ def test_logistic_objective_matches_sklearn():
     m = gs.SubgraphLogisticRegression(lambda1=lam, max_size=3, tol=1e-7, max_iter=20000).fit(ds, y)
     x, _, _ = _explicit(ds, 3)
     n = len(ds)
-    sk = LogisticRegression(
-        C=1.0 / (lam * n), l1_ratio=1.0, solver="saga", tol=1e-13, max_iter=200000
-    )
+    # scikit-learn >= 1.8 reads the penalty from l1_ratio (`penalty` is deprecated); before, a
+    # bare l1_ratio is ignored with a warning and the fit is l2-penalised: ask for l1 by name
+    l1 = {"l1_ratio": 1.0} if LogisticRegression().penalty == "deprecated" else {"penalty": "l1"}
+    sk = LogisticRegression(C=1.0 / (lam * n), **l1, solver="saga", tol=1e-13, max_iter=200000)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         sk.fit(x, y)
