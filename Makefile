@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 CORE_CRATES := graphsparse-base graphsparse-graph graphsparse-gspan graphsparse-proj graphsparse-pcst graphsparse-online graphsparse-recovery graphsparse-subgraph graphsparse-ot graphsparse-lattice graphsparse
 
-.PHONY: venv dev release test test-rust test-python lint docs demo bench bench-quick clean
+.PHONY: venv dev release wheel test test-rust test-python test-oldest lint docs demo bench bench-quick clean
 
 # Virtual environment with the run-time, test, lint and anchor packages.
 $(VENV)/.deps: pyproject.toml
@@ -59,6 +59,47 @@ docs: dev
 demo: dev
 	$(VENV)/bin/graphsparse demo
 
+# The abi3 wheel (one file for every CPython >= 3.11) into dist/, fully optimised (fat LTO), as
+# users get it. With WHEEL_PROFILE=dev-release it links what `make dev` compiled instead (about a
+# second after `make dev`, not a second full build): test-oldest does so, as do the wheel tests
+# of `make test` (tests/freshenv.py).
+WHEEL_PROFILE ?= release
+WHEEL_DIR ?= dist
+wheel: venv
+	rm -f $(WHEEL_DIR)/graphsparse-*.whl
+	$(VENV)/bin/maturin build --profile $(WHEEL_PROFILE) -i $(PY) -o $(WHEEL_DIR)
+
+# The suite on exactly the lowest versions pyproject.toml declares (.ci/lowest_pins.py reads
+# them): the run-time dependencies, the test extra and the extras named in OLDEST_EXTRAS, with
+# the wheel installed without dependencies, in a new .venv-oldest. The independent
+# implementations some tests compare with (OLDEST_ORACLES) come at whatever version suits those
+# pins. Not run: the README and wheel tests (they build and install the wheel themselves); the
+# Dask and RDKit tests skip (their extras are not installed here).
+OLDEST_VENV ?= .venv-oldest
+OLDEST_PYTHON ?= python3.11
+OLDEST_EXTRAS := pandas matplotlib highspy
+OLDEST_ORACLES := cvxpy POT pcst-fast2 grakel gspan-mining
+# matplotlib before 3.10.x calls the camelCase names that pyparsing 3.3 deprecates (a warning)
+OLDEST_CONSTRAINTS := "pyparsing<3.3"
+OLDEST_WHEELS := target/wheels-oldest
+test-oldest:
+	$(MAKE) wheel WHEEL_PROFILE=dev-release WHEEL_DIR=$(OLDEST_WHEELS)
+	rm -rf $(OLDEST_VENV)
+	$(OLDEST_PYTHON) -m venv $(OLDEST_VENV)
+	pins="$$($(OLDEST_PYTHON) .ci/lowest_pins.py $(OLDEST_EXTRAS))"
+	echo "lowest declared versions: $$pins"
+	$(OLDEST_VENV)/bin/python -m pip install -q --disable-pip-version-check --only-binary=:all: \
+	    $$pins $(OLDEST_ORACLES) $(OLDEST_CONSTRAINTS)
+	$(OLDEST_VENV)/bin/python -m pip install -q --disable-pip-version-check --no-deps \
+	    $(OLDEST_WHEELS)/graphsparse-*.whl
+	$(OLDEST_VENV)/bin/python -m pip check --disable-pip-version-check
+	$(OLDEST_VENV)/bin/python .ci/lowest_pins.py --check $(OLDEST_EXTRAS)
+	$(OLDEST_VENV)/bin/python -c 'import graphsparse, sys; \
+	    assert graphsparse.__file__.startswith(sys.prefix), graphsparse.__file__'
+	$(OLDEST_VENV)/bin/python -m pytest tests -q -p no:cacheprovider \
+	    --ignore=tests/test_readme_scripts.py --ignore=tests/test_wheel.py \
+	    --hypothesis-seed=$${HYPOTHESIS_SEED:-20261124}
+
 bench: release
 	for b in benches/bench_*.py; do $(PY) $$b; done
 
@@ -67,4 +108,4 @@ bench-quick: dev
 
 clean:
 	cargo clean
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) $(OLDEST_VENV) .pytest_cache .hypothesis
