@@ -15,7 +15,8 @@ from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 from sklearn.linear_model import Lasso
 
-from graphsparse.exceptions import InvalidGraphError, InvalidParameterError
+from graphsparse.datasets import make_graph_structured_recovery
+from graphsparse.exceptions import InvalidGraphError, InvalidParameterError, TruncatedSearchWarning
 from graphsparse.recovery import (
     GraphIHT,
     GraphStructuredRecovery,
@@ -191,3 +192,15 @@ def test_bad_data_raises_named_errors() -> None:
     # a column too few: the graph's last vertex is beyond X, and the message says so
     with pytest.raises(InvalidGraphError, match=r"X has 11 columns but edges\[\d+\]"):
         m.fit(a[:, :-1], y)
+
+
+def test_penalty_warns_when_its_inner_solve_stops_above_tol() -> None:
+    # found while writing the user guide: at tol=1e-9 the inner solve on a fitted estimate
+    # (entries down to ~1e-9) ran out of iterations and the value came back inf, silently
+    a, y, _, edges, _ = make_graph_structured_recovery(random_state=0)
+    m = GraphStructuredRecovery(edges, alpha=150.0, lambda_=1.0).fit(a, y)
+    with pytest.warns(TruncatedSearchWarning, match="max_iter.*upper bound"):
+        loose, _ = penalty(m.coef_, edges, 150.0, tol=1e-9)
+    value, sigma = penalty(m.coef_, edges, 150.0, tol=1e-7)  # converges: no warning
+    assert np.isfinite(value) and value <= loose
+    assert sigma.shape == m.coef_.shape and (sigma >= 0).all()
