@@ -73,11 +73,10 @@ wheel: venv
 # them): the run-time dependencies, the test extra and the extras named in OLDEST_EXTRAS, with
 # the wheel installed without dependencies, in a new .venv-oldest. The independent
 # implementations some tests compare with (OLDEST_ORACLES) come at whatever version suits those
-# pins. Not run: the README and wheel tests (they build and install the wheel themselves); the
-# Dask and RDKit tests skip (their extras are not installed here).
+# pins. Not run: the README and wheel tests (they build and install the wheel themselves).
 OLDEST_VENV ?= .venv-oldest
 OLDEST_PYTHON ?= python3.11
-OLDEST_EXTRAS := pandas matplotlib highspy
+OLDEST_EXTRAS := pandas matplotlib highspy rdkit dask
 OLDEST_ORACLES := cvxpy POT pcst-fast2 grakel gspan-mining
 # matplotlib before 3.10.x calls the camelCase names that pyparsing 3.3 deprecates (a warning)
 OLDEST_CONSTRAINTS := "pyparsing<3.3"

@@ -44,6 +44,8 @@ def pins(extra_names: list[str]) -> dict[str, tuple[str, str]]:
         for req in reqs:
             if _norm(re.split(r"[\[>=<~!; ]", req, maxsplit=1)[0]) in wanted:
                 package, pin = _pin(req)
+                if found.get(_norm(package), (package, pin))[1] != pin:
+                    raise SystemExit(f"pyproject.toml: two lower bounds for {package}")
                 found[_norm(package)] = (package, pin)
     missing = wanted - set(found)
     if missing:
