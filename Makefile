@@ -48,7 +48,7 @@ test-python: dev lint
 	$(PY) -m pytest tests --doctest-modules python/graphsparse -q \
 	    --hypothesis-seed=$${HYPOTHESIS_SEED:-20261124}
 
-test: test-rust test-python
+test: test-rust test-python docs test-oldest
 
 # The documentation site, from scratch (API stubs and gallery regenerated, examples run);
 # any warning fails it. Needs no network. Output: docs/_build/html/index.html
