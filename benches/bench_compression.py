@@ -34,7 +34,7 @@ import graphsparse as gs
 from graphsparse import compression as gc
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tests.reference import compression as ref
+from graphsparse.testing.reference import compression as ref
 
 DATA = Path(
     os.environ.get("GRAPHSPARSE_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")

@@ -28,7 +28,7 @@ from graphsparse.exceptions import (
     MoleculeRepairedWarning,
     MoleculeSkippedWarning,
 )
-from tests.strategies import labelled_graph
+from graphsparse.testing.strategies import labelled_graphs
 
 HAS_RDKIT = importlib.util.find_spec("rdkit") is not None
 # RDKit's own reason for a record it cannot parse reaches our errors where RDKit can capture its
@@ -431,7 +431,7 @@ def test_smarts_match_exactly_the_graph_ids_on_random_molecules(smiles, kekulize
 
 
 @needs_rdkit
-@given(labelled_graph(max_vertices=10, n_vertex_labels=5, n_edge_labels=4, connected=True))
+@given(labelled_graphs(max_vertices=10, n_vertex_labels=5, n_edge_labels=4, connected=True))
 def test_smarts_parse_back_to_the_pattern(g):
     """Any connected labelled graph (many rings included) survives SMARTS and RDKit's parser."""
     from rdkit import Chem

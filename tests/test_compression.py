@@ -14,15 +14,14 @@ from sklearn.base import clone
 import graphsparse as gs
 from graphsparse import compression as gc
 from graphsparse.exceptions import InvalidGraphError, InvalidParameterError
-from tests.reference import compression as ref
+from graphsparse.testing.reference import compression as ref
+from graphsparse.testing.strategies import costed_graphs, distributions, mixed_graphs
 from tests.test_compression_reference import (
     G2,
     PATH,
     RHO0,
     RHO1,
-    costed_graphs,
     figure2_tree,
-    mixed_graphs,
 )
 
 # ------------------------------------------------------------------------- transport distance
@@ -43,12 +42,11 @@ def test_worked_example() -> None:
 @given(st.data())
 def test_distance_equals_lp_and_emd(data: st.DataObject) -> None:
     n, edges, costs = data.draw(costed_graphs(10))
-    w = [np.array(data.draw(st.lists(st.floats(0.0, 1.0), min_size=n, max_size=n))) for _ in "ab"]
-    a, b = (x / x.sum() if x.sum() > 0 else np.full(n, 1.0 / n) for x in w)
+    a, b = data.draw(distributions(n)), data.draw(distributions(n))
     got = gc.graph_ot_distance(edges, costs, a, b)
-    # HiGHS meets each balance row to 1e-10 (tests/reference/compression.py), so the LP's value
-    # may be off by that much per unit of path cost: with a mass of 1.2e-7 to move it gave
-    # 1.19093e-7 where the flow is 1.19209e-7 (a flow of -5.8e-11 within its tolerance)
+    # HiGHS meets each balance row to 1e-10 (graphsparse.testing.reference.compression), so the
+    # LP's value may be off by that much per unit of path cost: with a mass of 1.2e-7 to move it
+    # gave 1.19093e-7 where the flow is 1.19209e-7 (a flow of -5.8e-11 within its tolerance)
     assert got == pytest.approx(
         ref.transport_primal(n, edges, costs, a, b).value, rel=1e-9, abs=1e-10 * sum(costs)
     )

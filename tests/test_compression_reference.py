@@ -1,4 +1,5 @@
-"""The naive references of ``tests/reference/compression.py`` against the specification's facts.
+"""The naive references of ``graphsparse.testing.reference.compression`` against the
+specification's facts.
 
 These tests pin down the maths the compression module is checked against (spec
 ot-graph-compression §2.4, §3.4, §3.7, §8.4, §10, §11 items 1-4): the signed incidence fix,
@@ -15,7 +16,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.reference import compression as ref
+from graphsparse.testing.reference import compression as ref
+from graphsparse.testing.strategies import costed_graphs, distributions, mixed_graphs
 
 PATH = [(0, 1), (1, 2)]
 RHO0 = [0.1, 0.6, 0.3]
@@ -68,50 +70,15 @@ def test_worked_example_mixed_variants() -> None:
     )
 
 
-@st.composite
-def connected_graphs(draw: st.DrawFn, max_n: int = 8) -> tuple[int, list[tuple[int, int]]]:
-    n = draw(st.integers(2, max_n))
-    parents = [draw(st.integers(0, v - 1)) for v in range(1, n)]
-    edges = {(p, v) for v, p in zip(range(1, n), parents, strict=True)}
-    extra = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=n))
-    edges |= {(min(a, b), max(a, b)) for a, b in extra if a != b}
-    return n, sorted(edges)
-
-
-@st.composite
-def costed_graphs(
-    draw: st.DrawFn, max_n: int = 8
-) -> tuple[int, list[tuple[int, int]], list[float]]:
-    """A connected graph and a cost in ``[0.01, 2]`` per edge."""
-    n, edges = draw(connected_graphs(max_n))
-    costs = draw(st.lists(st.floats(0.01, 2.0), min_size=len(edges), max_size=len(edges)))
-    return n, edges, costs
-
-
-@st.composite
-def mixed_graphs(
-    draw: st.DrawFn, max_n: int = 8
-) -> tuple[int, list[tuple[int, int]], list[float], list[bool]]:
-    """A costed graph and which of its edges are directed."""
-    n, edges, costs = draw(costed_graphs(max_n))
-    mask = draw(st.lists(st.booleans(), min_size=len(edges), max_size=len(edges)))
-    return n, edges, costs, mask
-
-
 # HiGHS stops at a primal/dual feasibility of 1e-7; random inputs can put the
 # optimum near zero, where a relative tolerance says nothing.
 LP_TOL = 1e-7
 
 
-def _dist(draw: st.DrawFn, n: int) -> np.ndarray:
-    w = np.array(draw(st.lists(st.floats(0.0, 1.0), min_size=n, max_size=n)))
-    return w / w.sum() if w.sum() > 0 else np.full(n, 1.0 / n)
-
-
 @given(st.data())
 def test_primal_dual_and_emd_agree(data: st.DataObject) -> None:
     n, edges, costs = data.draw(costed_graphs())
-    a, b = _dist(data.draw, n), _dist(data.draw, n)
+    a, b = data.draw(distributions(n)), data.draw(distributions(n))
     primal = ref.transport_primal(n, edges, costs, a, b)
     dual = ref.transport_dual(n, edges, costs, a, b)
     emd = ref.kantorovich_emd2(n, edges, costs, a, b)
@@ -130,7 +97,7 @@ def test_primal_dual_and_emd_agree(data: st.DataObject) -> None:
 @given(st.data())
 def test_mixed_primal_dual_and_orientation(data: st.DataObject) -> None:
     n, edges, costs, mask = data.draw(mixed_graphs(6))
-    a, b = _dist(data.draw, n), _dist(data.draw, n)
+    a, b = data.draw(distributions(n)), data.draw(distributions(n))
     primal = ref.transport_primal(n, edges, costs, a, b, directed=mask)
     dual = ref.transport_dual(n, edges, costs, a, b, directed=mask)
     if primal.status == "optimal":

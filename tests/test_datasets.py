@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import graphsparse as gs
 from graphsparse.exceptions import GraphFormatError, InvalidGraphError, InvalidParameterError
-from tests.strategies import graph_databases
+from graphsparse.testing.strategies import graph_databases
 
 
 def _edge_sets(ds: gs.GraphDataset) -> list[set]:

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 import graphsparse as gs
 from graphsparse.exceptions import InvalidParameterError
-from tests.strategies import graph_databases
+from graphsparse.testing.strategies import graph_databases
 
 pytest.importorskip("distributed")
 gsd = pytest.importorskip("graphsparse.distributed")

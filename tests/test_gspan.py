@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 import graphsparse as gs
 from graphsparse.exceptions import BudgetExceededError, InvalidParameterError
 from graphsparse.mining import MiningResult, TruncatedSearchWarning, min_dfs_code
-from tests.reference.subgraphs import frequent_subgraphs
-from tests.strategies import graph_databases, labelled_graph
+from graphsparse.testing.reference.subgraphs import frequent_subgraphs
+from graphsparse.testing.strategies import graph_databases, labelled_graphs
 
 _NM = nx.algorithms.isomorphism.categorical_node_match("label", None)
 _EM = nx.algorithms.isomorphism.categorical_edge_match("label", None)
@@ -104,7 +104,7 @@ def test_support_is_antimonotone_along_the_tree(graphs):
 
 
 @settings(max_examples=60)
-@given(labelled_graph(max_vertices=6, connected=True), st.randoms(use_true_random=False))
+@given(labelled_graphs(max_vertices=6, connected=True), st.randoms(use_true_random=False))
 def test_min_dfs_code_is_a_canonical_form(g, rnd):
     nodes = list(g.nodes)
     perm = dict(zip(nodes, rnd.sample(nodes, len(nodes)), strict=True))

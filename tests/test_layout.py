@@ -32,6 +32,22 @@ PUBLIC_MODULES = [
     "graphsparse.projections",
     "graphsparse.steiner",
     "graphsparse.cli",
+    "graphsparse.testing",
+    "graphsparse.testing.strategies",
+    *(
+        f"graphsparse.testing.reference.{name}"
+        for name in (
+            "bcgd",
+            "compression",
+            "lpboost",
+            "online",
+            "pcst",
+            "projections",
+            "recovery",
+            "rules",
+            "subgraphs",
+        )
+    ),
 ]
 
 

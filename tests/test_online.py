@@ -22,48 +22,18 @@ from graphsparse import _graphsparse as _rs
 from graphsparse import metrics, online
 from graphsparse.datasets import grid_edges, make_graphda_benchmark
 from graphsparse.exceptions import InvalidGraphError, InvalidParameterError
-from tests.reference import online as ref
+from graphsparse.testing.reference import online as ref
+from graphsparse.testing.strategies import sparse_projection_instances
+from tests.reference.pcst_fast_anchor import pcst_fast_gw
 
-# -- strategies ------------------------------------------------------------------------------------
 finite = st.floats(-3.0, 3.0, allow_nan=False, allow_infinity=False)
-
-
-@st.composite
-def graphs(
-    draw: Any, min_nodes: int = 2, max_nodes: int = 24
-) -> tuple[int, np.ndarray, np.ndarray]:
-    """A connected multigraph: a random spanning tree plus extra edges; costs in [0.5, 2]."""
-    n = draw(st.integers(min_nodes, max_nodes))
-    tree = [(draw(st.integers(0, i - 1)), i) for i in range(1, n)]
-    extra = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=2 * n))
-    edges = np.asarray(tree + extra, dtype=np.int64).reshape(-1, 2)
-    costs = np.asarray(
-        draw(st.lists(st.floats(0.5, 2.0), min_size=len(edges), max_size=len(edges))),
-        dtype=np.float64,
-    )
-    return n, edges, costs
-
-
-@st.composite
-def node_weights(draw: Any, n: int) -> np.ndarray:
-    vals = draw(st.lists(st.one_of(st.just(0.0), finite), min_size=n, max_size=n))
-    return np.asarray(vals, dtype=np.float64)
-
-
-@st.composite
-def projection_cases(draw: Any) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, int]:
-    """``(n, edges, costs, w, s)``: a graph, node weights and a target support size."""
-    n, edges, costs = draw(graphs())
-    w = draw(node_weights(n))
-    s = draw(st.integers(1, n))
-    return n, edges, costs, w, s
 
 
 # -- head/tail projections against the reference binary search -------------------------------------
 @settings(max_examples=80)
 @given(data=st.data())
 def test_projection_matches_reference_binary_search(data: Any) -> None:
-    n, edges, costs, w, s = data.draw(projection_cases())
+    n, edges, costs, w, s = data.draw(sparse_projection_instances())
     ratio = data.draw(st.sampled_from([0.0, 0.1, 0.5]))
     max_iter = data.draw(st.integers(1, 20))
     s_high = max(min(int(s * (1.0 + ratio)), n), s)
@@ -71,7 +41,7 @@ def test_projection_matches_reference_binary_search(data: Any) -> None:
     got, it = online.tail_projection(
         w, edges, s, costs=costs, ratio=ratio, max_iter=max_iter, eps=1e-6
     )
-    want, want_it = ref.binsearch(w, edges, costs, s, s_high, max_iter, ref.pcst_fast_gw)
+    want, want_it = ref.binsearch(w, edges, costs, s, s_high, max_iter, pcst_fast_gw)
     assert got.tolist() == want
     assert it == want_it
     # checklist 10: in range, or the search used every run
@@ -82,7 +52,7 @@ def test_projection_matches_reference_binary_search(data: Any) -> None:
 @settings(max_examples=40)
 @given(data=st.data())
 def test_projection_is_scale_and_sign_invariant(data: Any) -> None:
-    _, edges, costs, w, s = data.draw(projection_cases())
+    _, edges, costs, w, s = data.draw(sparse_projection_instances())
     base = online.tail_projection(w, edges, s, costs=costs)
     assert online.tail_projection(-w, edges, s, costs=costs)[0].tolist() == base[0].tolist()
     assert online.tail_projection(8.0 * w, edges, s, costs=costs)[0].tolist() == base[0].tolist()

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 import graphsparse as gs
 from graphsparse.exceptions import InvalidParameterError
-from tests.reference.pcst import forest_trees, objective, optimum
+from graphsparse.testing.reference.pcst import forest_trees, objective, optimum
+from graphsparse.testing.strategies import pcst_instances
 
 try:
     import pcst_fast
@@ -27,38 +28,7 @@ PRUNINGS = ("none", "simple", "gw", "strong")
 
 
 # ---------------------------------------------------------------------------------------
-# strategies
-
-
-@st.composite
-def graphs(draw: st.DrawFn, max_nodes: int = 25, ties: bool | None = None) -> dict[str, Any]:
-    """Small multigraphs: self-loops, parallel edges, zeros, and (often) many ties."""
-    n = draw(st.integers(1, max_nodes))
-    m = draw(st.integers(0, 3 * n))
-    edges = draw(
-        st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), min_size=m, max_size=m)
-    )
-    if ties is None:
-        ties = draw(st.booleans())
-    if ties:
-        # integer or quarter-integer weights: equal event times everywhere
-        scale = draw(st.sampled_from([1.0, 0.25]))
-        weight = st.integers(0, 4).map(lambda k: k * scale)
-    else:
-        # no magnitudes below 1e-3: with costs ~1e-10 times the event times pcst_fast can loop
-        # forever (see test_pcst_terminates_where_pcst_fast_stalls)
-        weight = st.floats(0.0, 10.0).map(lambda x: 0.0 if x < 1e-3 else x)
-    prizes = draw(st.lists(weight, min_size=n, max_size=n))
-    costs = draw(st.lists(weight, min_size=m, max_size=m))
-    rooted = draw(st.booleans())
-    root = draw(st.integers(0, n - 1)) if rooted else -1
-    return {
-        "edges": np.array(edges, dtype=np.int64).reshape(-1, 2),
-        "prizes": np.array(prizes, dtype=np.float64),
-        "costs": np.array(costs, dtype=np.float64),
-        "root": root,
-        "n": n,
-    }
+# helpers
 
 
 def cluster_counts(g: dict[str, Any]) -> list[int]:
@@ -91,14 +61,14 @@ def assert_identical(g: dict[str, Any]) -> None:
 
 @needs_anchor
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(graphs(ties=True))
+@given(pcst_instances(ties=True))
 def test_pcst_matches_pcst_fast_with_ties(g: dict[str, Any]) -> None:
     assert_identical(g)
 
 
 @needs_anchor
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(graphs(ties=False))
+@given(pcst_instances(ties=False))
 def test_pcst_matches_pcst_fast_real_weights(g: dict[str, Any]) -> None:
     assert_identical(g)
 
@@ -239,7 +209,7 @@ def test_pcst_eps_changes_the_result() -> None:
 
 
 @settings(max_examples=400, deadline=None)
-@given(graphs(max_nodes=20))
+@given(pcst_instances(max_nodes=20))
 def test_pcst_output_is_a_forest_with_the_requested_trees(g: dict[str, Any]) -> None:
     n = g["n"]
     for k in cluster_counts(g):
@@ -258,7 +228,7 @@ def test_pcst_output_is_a_forest_with_the_requested_trees(g: dict[str, Any]) -> 
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(graphs(max_nodes=9), st.sampled_from([1, 2]))
+@given(pcst_instances(max_nodes=9), st.sampled_from([1, 2]))
 def test_pcst_gw_is_a_lagrangian_2_approximation(g: dict[str, Any], k: int) -> None:
     """c(F) + 2 π(V \\ N) <= 2 OPT_g (spec §A.2), against brute force; strong <= gw."""
     n = g["n"]

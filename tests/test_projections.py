@@ -13,36 +13,16 @@ from hypothesis.extra.numpy import arrays
 import graphsparse as gs
 from graphsparse import _graphsparse as _rs
 from graphsparse.exceptions import InvalidParameterError
-from tests.reference import projections as ref
+from graphsparse.testing.reference import projections as ref
+from graphsparse.testing.strategies import (
+    capped_simplex_inputs,
+    projection_batches,
+    projection_vectors,
+    radii,
+    weighted_simplex_inputs,
+)
 
 finite = st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)
-tied = st.sampled_from([-2.0, -0.5, 0.0, 0.25, 0.5, 1.0, 3.0])
-scales = st.sampled_from([1.0, 1.0, 1.0, 1e-300, 1e-150, 1e150, 1e300])
-
-
-@st.composite
-def vectors(draw: st.DrawFn, max_len: int = 64, min_len: int = 1) -> np.ndarray:
-    """Finite vectors, some with many ties, times a scale factor from 1e-300 to 1e300."""
-    n = draw(st.integers(min_len, max_len))
-    elems = draw(st.sampled_from([finite, tied, st.floats(-1.0, 1.0)]))
-    v = draw(arrays(np.float64, n, elements=elems))
-    if draw(st.booleans()):
-        v = v / max(1.0, float(np.abs(v).max(initial=0.0)))
-    return v * draw(scales)
-
-
-@st.composite
-def weights(draw: st.DrawFn, n: int) -> np.ndarray:
-    e = draw(
-        arrays(
-            np.float64,
-            n,
-            elements=st.one_of(st.just(0.0), st.just(0.5), st.just(1.0), st.floats(1e-6, 1.0)),
-        )
-    )
-    if not np.any(e > 0):
-        e[draw(st.integers(0, n - 1))] = 0.75
-    return e
 
 
 def scale_of(*xs: object) -> float:
@@ -58,7 +38,7 @@ def assert_vi(y: np.ndarray, x: np.ndarray, w: np.ndarray, scale: float) -> None
 # ---------------------------------------------------------------------------- simplex
 
 
-@given(v=vectors(), z=st.one_of(st.just(1.0), st.floats(1e-3, 1e3)), seed=st.integers(0, 2**32 - 1))
+@given(v=projection_vectors(), z=radii(allow_zero=False), seed=st.integers(0, 2**32 - 1))
 def test_project_simplex_matches_reference_and_is_a_projection(v, z, seed):
     s = scale_of(v)
     if s > 1e100 or s < 1e-100:  # the total on the scale of the data (within range)
@@ -85,8 +65,8 @@ def test_project_simplex_small_cases():
 
 
 @given(
-    v=vectors(),
-    r=st.one_of(st.just(0.0), st.just(1.0), st.floats(1e-3, 1e3)),
+    v=projection_vectors(),
+    r=radii(),
     seed=st.integers(0, 2**32 - 1),
 )
 def test_project_l1_ball_matches_reference_and_is_a_projection(v, r, seed):
@@ -111,14 +91,6 @@ def test_project_l1_ball_inside_is_identity_and_radius_zero_is_zero():
 # ---------------------------------------------------------------------------- weighted simplex
 
 
-@st.composite
-def weighted_case(draw: st.DrawFn, max_len: int = 64) -> tuple[np.ndarray, np.ndarray]:
-    y = draw(vectors(max_len=max_len))
-    if scale_of(y) > 1e200 or scale_of(y) < 1e-200:
-        y = y / scale_of(y) * draw(st.sampled_from([1e-150, 1e150]))
-    return y, draw(weights(y.size))
-
-
 def check_weighted(y: np.ndarray, eps: np.ndarray, x: np.ndarray, seed: int) -> None:
     p = eps > 0
     assert np.all(x[p] >= 0)
@@ -141,7 +113,7 @@ def check_against_sort_reference(y, eps, seed):
     return x, sc
 
 
-@given(case=weighted_case(), seed=st.integers(0, 2**32 - 1))
+@given(case=weighted_simplex_inputs(), seed=st.integers(0, 2**32 - 1))
 def test_project_weighted_simplex_matches_sort_reference(case, seed):
     y, eps = case
     x, sc = check_against_sort_reference(y, eps, seed)
@@ -150,7 +122,7 @@ def test_project_weighted_simplex_matches_sort_reference(case, seed):
     )
 
 
-@given(case=weighted_case(max_len=7), seed=st.integers(0, 2**32 - 1))
+@given(case=weighted_simplex_inputs(max_len=7), seed=st.integers(0, 2**32 - 1))
 def test_project_weighted_simplex_matches_active_set_brute_force(case, seed):
     y, eps = case
     x = gs.project_weighted_simplex(y, eps)
@@ -159,7 +131,7 @@ def test_project_weighted_simplex_matches_active_set_brute_force(case, seed):
     check_weighted(y, eps, x, seed)
 
 
-@given(case=weighted_case(max_len=400), seed=st.integers(0, 2**32 - 1))
+@given(case=weighted_simplex_inputs(max_len=400), seed=st.integers(0, 2**32 - 1))
 def test_project_weighted_simplex_long_inputs_use_the_linear_variant(case, seed):
     # above the sort/linear switch (12 in Rust) the expected-linear variant runs
     y, eps = case
@@ -194,15 +166,6 @@ def test_project_weighted_simplex_unit_weights_is_simplex():
 # ---------------------------------------------------------------------------- capped simplex
 
 
-@st.composite
-def capped_case(draw: st.DrawFn, max_len: int = 64) -> tuple[np.ndarray, float]:
-    y = draw(vectors(max_len=max_len))
-    if draw(st.booleans()):
-        y = y / max(scale_of(y), 1e-300) * draw(st.floats(0.5, 3.0))
-    k = draw(st.one_of(st.just(0.0), st.integers(1, 5).map(float), st.floats(0.0, 8.0)))
-    return y, k
-
-
 def check_capped(y: np.ndarray, k: float, seed: int, reference: Any) -> np.ndarray:
     """Our projection of ``y`` against ``reference(y, k)``, feasible and optimal (a
     variational inequality at a random feasible point)."""
@@ -218,7 +181,7 @@ def check_capped(y: np.ndarray, k: float, seed: int, reference: Any) -> np.ndarr
     return x
 
 
-@given(case=capped_case(), seed=st.integers(0, 2**32 - 1))
+@given(case=capped_simplex_inputs(), seed=st.integers(0, 2**32 - 1))
 def test_project_capped_simplex_matches_sort_reference(case, seed):
     y, k = case
     x = check_capped(y, k, seed, ref.project_capped_simplex_sort)
@@ -228,7 +191,7 @@ def test_project_capped_simplex_matches_sort_reference(case, seed):
     )
 
 
-@given(case=capped_case(max_len=6), seed=st.integers(0, 2**32 - 1))
+@given(case=capped_simplex_inputs(max_len=6), seed=st.integers(0, 2**32 - 1))
 def test_project_capped_simplex_matches_active_set_brute_force(case, seed):
     y, k = case
     check_capped(y, k, seed, ref.project_capped_simplex_brute)
@@ -258,7 +221,7 @@ def test_project_capped_simplex_long_input():
 # ---------------------------------------------------------------------------- top-k
 
 
-@given(v=vectors(max_len=80), frac=st.floats(0, 1), seed=st.integers(0, 2**32 - 1))
+@given(v=projection_vectors(max_len=80), frac=st.floats(0, 1), seed=st.integers(0, 2**32 - 1))
 def test_project_top_k_matches_full_sort(v, frac, seed):
     k = round(frac * v.size)
     x = gs.project_top_k(v, k)
@@ -302,7 +265,7 @@ PROJECTIONS = {
 
 
 @pytest.mark.parametrize("name", list(PROJECTIONS))
-@given(data=arrays(np.float64, st.tuples(st.integers(1, 30), st.integers(3, 60)), elements=finite))
+@given(data=projection_batches(extreme_scales=False))
 def test_batched_equals_row_by_row(name, data):
     proj, _ = PROJECTIONS[name]
     got = proj(data, n_jobs=1)

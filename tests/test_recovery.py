@@ -1,4 +1,4 @@
-"""graphsparse.recovery against the CVXPY references of tests/reference/recovery.py."""
+"""graphsparse.recovery against the CVXPY references of graphsparse.testing.reference.recovery."""
 
 from __future__ import annotations
 
@@ -26,8 +26,7 @@ from graphsparse.recovery import (
     penalty,
     prox_perspective,
 )
-
-from .reference import recovery as ref
+from graphsparse.testing.reference import recovery as ref
 
 cp = pytest.importorskip("cvxpy")
 

@@ -27,8 +27,8 @@ from graphsparse.recovery import (
     lambda_max,
     recovery_path,
 )
+from graphsparse.testing.reference import recovery as ref
 
-from .reference import recovery as ref
 from .test_gspan_binding import ctrl_c_after
 
 # No check is skipped: every estimator passes all of scikit-learn's checks.

@@ -18,8 +18,7 @@ from hypothesis import strategies as st
 from graphsparse.datasets import make_graph_structured_recovery
 from graphsparse.exceptions import InvalidParameterError
 from graphsparse.metrics import nmse
-
-from .reference import recovery as ref
+from graphsparse.testing.reference import recovery as ref
 
 cp = pytest.importorskip("cvxpy")
 

@@ -12,7 +12,7 @@ from hypothesis.extra.numpy import arrays
 
 from graphsparse.exceptions import InvalidParameterError
 from graphsparse.rules import RuleEnsembleClassifier, cut_points
-from tests.reference.rules import propositions_p1
+from graphsparse.testing.reference.rules import propositions_p1
 
 _values = st.one_of(st.integers(-5, 5).map(float), st.floats(-1e3, 1e3), st.just(np.nan))
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from graphsparse.datasets._uci import UCI_SETS, load_uci
-from tests.reference.rules import propositions_p1
+from graphsparse.testing.reference.rules import propositions_p1
 
 pytest.importorskip("pandas")
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from graphsparse.exceptions import GraphSparseError, InvalidParameterError
 from graphsparse.rules import RuleEnsembleClassifier, RuleEnsembleRegressor
-from tests.reference.rules import ghkl_primal_cvxpy
+from graphsparse.testing.reference.rules import ghkl_primal_cvxpy
 from tests.test_api_hostile_values import HOSTILE
 
 pytest.importorskip("cvxpy")

@@ -1,8 +1,8 @@
 """Sparse models over all subgraph features against explicit-matrix references.
 
 The references build the full 0/1 pattern matrix with ``mine_subgraphs(max_size=k)`` and run the
-same algorithm on it (``tests/reference/bcgd.py``), an independent solver (scikit-learn, HiGHS) or a
-brute-force stump search.
+same algorithm on it (``graphsparse.testing.reference.bcgd``), an independent solver
+(scikit-learn, HiGHS) or a brute-force stump search.
 """
 
 from __future__ import annotations
@@ -29,10 +29,9 @@ from graphsparse.datasets import from_networkx, make_subgraph_classification
 from graphsparse.exceptions import InvalidParameterError
 from graphsparse.mining import TruncatedSearchWarning, pattern_matrix
 from graphsparse.models import _lpboost as lpb
-
-from .reference import bcgd as ref
-from .reference import lpboost as lp_ref
-from .strategies import graph_databases
+from graphsparse.testing.reference import bcgd as ref
+from graphsparse.testing.reference import lpboost as lp_ref
+from graphsparse.testing.strategies import graph_databases
 
 
 def given_fits(graphs, lam1=None, lam2=(0.0, 0.1), **more):

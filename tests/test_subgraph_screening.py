@@ -1,9 +1,9 @@
 """Safe pattern pruning and the duality gap of the subgraph models against explicit references.
 
-``tests/reference/bcgd.py`` computes the dual point, gap and sphere of the crate docs over the
-explicit pattern matrix; these tests check (1) the maths itself: the sphere holds the optimal dual
-point and the SPP bound holds for every pattern below a node; (2) the gap the Rust fit reports
-equals the explicit one (without pruning, where the search's bound is exact) and bounds the
+``graphsparse.testing.reference.bcgd`` computes the dual point, gap and sphere of the crate docs
+over the explicit pattern matrix; these tests check (1) the maths itself: the sphere holds the
+optimal dual point and the SPP bound holds for every pattern below a node; (2) the gap the Rust fit
+reports equals the explicit one (without pruning, where the search's bound is exact) and bounds the
 suboptimality with pruning; (3) screening changes no optimum: paths with and without it equal the
 explicit-matrix BCGD at every lambda.
 """
@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 import graphsparse as gs
 from graphsparse import _graphsparse as _rs
 from graphsparse.datasets import from_networkx
+from graphsparse.testing.reference import bcgd as ref
+from graphsparse.testing.strategies import graph_databases
 
-from .reference import bcgd as ref
-from .strategies import graph_databases
 from .test_subgraph_models import _bcgd_params, _explicit, _toy, given_fits
 
 

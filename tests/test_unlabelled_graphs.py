@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import graphsparse as gs
 from graphsparse import compression as gc
 from graphsparse.exceptions import InvalidGraphError
-from tests.strategies import labelled_graph
+from graphsparse.testing.strategies import labelled_graphs
 
 # a handful of examples per property: each one mines or featurises a small database
 _EXAMPLES = max(10, settings.default.max_examples // 4)
@@ -34,7 +34,7 @@ def _zero_labelled(g: nx.Graph) -> nx.Graph:
     return h
 
 
-bare_graphs = st.lists(labelled_graph(max_vertices=6).map(_bare), min_size=1, max_size=5)
+bare_graphs = st.lists(labelled_graphs(max_vertices=6).map(_bare), min_size=1, max_size=5)
 
 
 def _summary(patterns):
@@ -155,7 +155,7 @@ def test_wl_features_of_unlabelled_graphs():
 
 
 @settings(max_examples=_EXAMPLES)
-@given(graph=labelled_graph(max_vertices=7).map(_bare), data=st.data())
+@given(graph=labelled_graphs(max_vertices=7).map(_bare), data=st.data())
 def test_wl_features_ignore_vertex_numbering(graph, data):
     new_name = dict(zip(graph, data.draw(st.permutations(list(graph))), strict=True))
     renamed = nx.Graph()

@@ -10,6 +10,10 @@ Everything here is independent of the Rust solvers:
 * closed forms: ``Ψ_0`` over components, ``l1`` on an edgeless graph.
 
 CVXPY is a test dependency; the functions solve with Clarabel at tight tolerances.
+
+Size and cost: the ``cvxpy_*`` functions build second-order cone programs with a few variables
+per edge and vertex (Clarabel, tolerances 1e-10): up to a few hundred variables in about a
+second. They need CVXPY, which graphsparse does not depend on (``pip install cvxpy``).
 """
 
 from __future__ import annotations
@@ -20,6 +24,26 @@ from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
+
+from ._cvxpy import cvxpy
+
+__all__ = [
+    "perspective",
+    "prox_perspective_bisection",
+    "prox_perspective_cardano",
+    "difference_matrix",
+    "components",
+    "psi_zero",
+    "neighbourhood_groups",
+    "loss_value",
+    "cvxpy_penalty",
+    "cvxpy_graph_recovery",
+    "cvxpy_lasso",
+    "cvxpy_latent_group_lasso",
+    "graph_objective",
+    "lambda_max",
+    "nmse",
+]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -175,7 +199,7 @@ def _cvx_loss(cp, loss: str, u, y: FloatArray):  # type: ignore[no-untyped-def]
 def _solve(problem) -> None:  # type: ignore[no-untyped-def]
     """Clarabel at tolerances 1e-10; an "inaccurate" finish at these tolerances is accepted
     (its objective is still far inside the 1e-6 the tests compare at) without the warning."""
-    import cvxpy as cp
+    cp = cvxpy()
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
@@ -213,7 +237,7 @@ def cvxpy_penalty(
     x: npt.ArrayLike, edges: npt.ArrayLike, alpha: float, weights: npt.ArrayLike | None = None
 ) -> tuple[float, FloatArray]:
     """``Ψ_α(x)`` and an optimal ``σ`` by the SOCP form (spec §1.3 item 2)."""
-    import cvxpy as cp
+    cp = cvxpy()
 
     x = np.asarray(x, dtype=np.float64)
     pen, cons, s = _penalty_terms(cp, x, len(x), edges, weights, alpha)
@@ -234,7 +258,7 @@ def cvxpy_graph_recovery(
 ) -> tuple[FloatArray, FloatArray, float]:
     """Model (6), ``min_x f(A x) + λ Ψ_α(x)``, jointly in ``(x, σ)``: ``(x, σ, objective)``
     (``form="lagrangian"``: ``Ψ^pen_β`` with ``β = alpha``)."""
-    import cvxpy as cp
+    cp = cvxpy()
 
     a = np.asarray(a, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
@@ -250,7 +274,7 @@ def cvxpy_lasso(
     a: npt.ArrayLike, y: npt.ArrayLike, lam: float, loss: str = "squared"
 ) -> tuple[FloatArray, float]:
     """``min_x f(A x) + λ‖x‖₁``: ``(x, objective)``."""
-    import cvxpy as cp
+    cp = cvxpy()
 
     a = np.asarray(a, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
@@ -270,7 +294,7 @@ def cvxpy_latent_group_lasso(
 ) -> tuple[FloatArray, float]:
     """``min_v f(A Σ_g P_g v_g) + λ Σ_g d_g ‖v_g‖₂`` with one variable per group (``d_g = √|g|``
     by default): ``(x, objective)``."""
-    import cvxpy as cp
+    cp = cvxpy()
 
     a = np.asarray(a, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)

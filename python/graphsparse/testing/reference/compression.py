@@ -4,6 +4,11 @@ Each function follows the specification's formulas literally with a generic solv
 through ``scipy.optimize.linprog``, SLSQP, POT, dense shortest paths) or brute force, so that
 the Rust kernels are checked against something that shares none of their algorithms. Small
 inputs only.
+
+Size and cost: the transport LPs have one variable per edge direction (dense HiGHS through
+SciPy), the distance matrix is dense ``n × n``, :func:`best_subset` tries all ``C(n, k)``
+subsets (each a QP): graphs of up to about 10 vertices. :func:`kantorovich_emd2` needs POT
+(extra ``bench``), :func:`value_of_set` and :func:`best_subset` need highspy (extra ``highs``).
 """
 
 from __future__ import annotations
@@ -17,6 +22,25 @@ import numpy as np
 import numpy.typing as npt
 from scipy.optimize import linprog, minimize
 from scipy.sparse.csgraph import shortest_path
+
+from ..._optional import require
+
+__all__ = [
+    "incidence",
+    "LpResult",
+    "transport_primal",
+    "transport_dual",
+    "distance_matrix",
+    "kantorovich_emd2",
+    "tree_closed_form",
+    "project_lipschitz_slsqp",
+    "project_capped_simplex_bisect",
+    "degree_prior",
+    "value_of_set",
+    "best_subset",
+    "induced_subgraph",
+    "wl_subtree_kernel",
+]
 
 FloatArray = npt.NDArray[np.float64]
 Edges = Sequence[tuple[int, int]]
@@ -123,7 +147,7 @@ def kantorovich_emd2(
     n: int, edges: Edges, costs: Sequence[float], rho0: Sequence[float], rho1: Sequence[float]
 ) -> float:
     """``W`` as POT's exact EMD with the shortest-path metric (Beckmann = Kantorovich, §2.2)."""
-    import ot
+    ot = require("ot", "bench", "kantorovich_emd2")
 
     m = distance_matrix(n, edges, costs)
     a, b = np.asarray(rho0, float), np.asarray(rho1, float)
@@ -219,7 +243,7 @@ def _qp_highs(
     upper: FloatArray,
 ) -> float:
     """``min costᵀx + ½ Σ hess_diag·x²`` s.t. ``a_eq x = b_eq``, ``0 ≤ x ≤ upper`` (HiGHS QP)."""
-    import highspy
+    highspy = require("highspy", "highs", "value_of_set")
 
     nv = cost.size
     lp = highspy.HighsLp()

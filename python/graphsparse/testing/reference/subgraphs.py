@@ -3,6 +3,9 @@
 Every connected edge-induced subgraph of every graph is enumerated (all edge subsets, kept when
 connected), then deduplicated across graphs by labelled isomorphism (networkx VF2, with a
 Weisfeiler-Lehman hash to bucket candidates). Exponential: only for tiny graphs.
+
+Size and cost: ``2^m`` edge subsets per graph of ``m`` edges, then pairwise isomorphism tests
+within each Weisfeiler-Lehman bucket: graphs of up to about 10 edges.
 """
 
 from __future__ import annotations
@@ -11,6 +14,11 @@ import itertools
 from collections import defaultdict
 
 import networkx as nx
+
+__all__ = [
+    "connected_edge_subgraphs",
+    "frequent_subgraphs",
+]
 
 _NM = nx.algorithms.isomorphism.categorical_node_match("label", None)
 _EM = nx.algorithms.isomorphism.categorical_edge_match("label", None)

@@ -6,6 +6,10 @@ split is constant or repeats an earlier split of the same column is dropped, eac
 gives ``x <= t`` and ``x > t``; a categorical column with k >= 3 present values gives
 ``x == v`` and ``x != v`` per value, with k == 2 gives the two ``x == v``, and with k <= 1
 nothing. Missing values satisfy no proposition.
+
+Size and cost: :func:`propositions_p1` is linear in the table; :func:`ghkl_primal_cvxpy`
+enumerates all ``2^p`` conjunctions of the ``p`` propositions, so ``p <= 6`` or so. It needs
+CVXPY (``pip install cvxpy``).
 """
 
 from __future__ import annotations
@@ -16,8 +20,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
+from ._cvxpy import cvxpy
+
 if TYPE_CHECKING:
     import pandas as pd
+
+
+__all__ = [
+    "propositions_p1",
+    "ghkl_primal_cvxpy",
+]
 
 
 def propositions_p1(
@@ -82,7 +94,7 @@ def ghkl_primal_cvxpy(
     """
     import itertools
 
-    import cvxpy as cp
+    cp = cvxpy()
 
     m, p = props.shape
     T = y.shape[0]

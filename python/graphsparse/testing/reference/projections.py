@@ -2,6 +2,11 @@
 
 These are deliberately simple (and slow); each follows the textbook derivation directly so that
 the Rust kernels can be checked against something independent of their own tricks.
+
+Size and cost: the ``*_sort`` functions are ``O(n log n)`` (``O(n²)`` for the capped simplex)
+and fine for thousands of entries; the ``*_brute`` functions try every active set,
+``O(2^n)`` or ``O(3^n)``: up to about 10 entries; :func:`project_qp_slsqp` is a general QP
+solver (tolerance about 1e-9) for up to a few dozen entries.
 """
 
 from __future__ import annotations
@@ -11,6 +16,17 @@ import itertools
 import numpy as np
 import numpy.typing as npt
 from scipy.optimize import minimize
+
+__all__ = [
+    "project_simplex_sort",
+    "project_l1_ball_sort",
+    "project_weighted_simplex_sort",
+    "project_weighted_simplex_brute",
+    "project_capped_simplex_sort",
+    "project_capped_simplex_brute",
+    "project_top_k_sort",
+    "project_qp_slsqp",
+]
 
 FloatArray = npt.NDArray[np.float64]
 

@@ -5,6 +5,10 @@ The same rules as the tree search (Takigawa & Mamitsuka, Figure 7; spec §4), bu
 are the same feature (an equivalence class) and are dropped, as the tree search does.
 
 Objective: mean_i L(y_i, b0 + X_i b) + lam1 ||b||_1 + lam2/2 ||b||^2.
+
+Size and cost: the design matrix is dense, ``n_samples × n_patterns``; one sweep costs
+``O(n_samples · n_patterns)``. Meant for a few dozen samples and a few hundred patterns
+(the patterns of small drawn databases).
 """
 
 from __future__ import annotations
@@ -12,6 +16,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+
+__all__ = [
+    "logistic",
+    "squared",
+    "BcgdTrace",
+    "unique_columns",
+    "objective",
+    "bcgd",
+    "dual_point",
+    "spp_bound",
+]
 
 
 def logistic(y: np.ndarray, mu: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

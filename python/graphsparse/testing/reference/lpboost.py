@@ -1,9 +1,18 @@
-"""Soft-margin LPBoost written out explicitly: the primal LP and its value for fixed weights."""
+"""Soft-margin LPBoost written out explicitly: the primal LP and its value for fixed weights.
+
+Size and cost: one dense LP with ``n_samples + n_hypotheses + 1`` variables (SciPy's HiGHS);
+hundreds of samples and hypotheses solve in well under a second.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 from scipy.optimize import linprog
+
+__all__ = [
+    "primal_lp",
+    "primal_value",
+]
 
 
 def primal_lp(h: np.ndarray, labels: np.ndarray, cap: float) -> tuple[float, np.ndarray]:
