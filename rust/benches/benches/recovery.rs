@@ -15,7 +15,7 @@ use graphsparse::recovery::{
 /// instance shape).
 #[path = "../../crates/graphsparse-recovery/tests/common/mod.rs"]
 mod common;
-use common::{Rng, cycle_matching_graph, random_csr, signal_and_design};
+use common::{Rng, cycle_matching_graph, dense_product, random_csr, signal_and_design};
 
 fn bench_prox(c: &mut Criterion) {
     let mut g = c.benchmark_group("recovery_prox");
@@ -39,8 +39,9 @@ fn bench_paper_scale(c: &mut Criterion) {
     let graph = WeightedGraph::new(n, &edges, None).unwrap();
     let (x, a) = signal_and_design(n, j, 150, &mut rng);
     let l = DenseMatrix::new(&a, j, n).unwrap();
-    let y: Vec<f64> = (0..j)
-        .map(|r| (0..n).map(|k| a[r * n + k] * x[k]).sum::<f64>() + 0.01 * rng.normal())
+    let y: Vec<f64> = dense_product(&a, &x)
+        .iter()
+        .map(|v| v + 0.01 * rng.normal())
         .collect();
     let alpha = 150.0;
     let top = lambda_max(

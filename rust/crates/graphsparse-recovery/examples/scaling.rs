@@ -20,7 +20,7 @@ use graphsparse_recovery::{
 /// The integration tests' generators (SplitMix64 uniforms, Box–Muller normals).
 #[path = "../tests/common/mod.rs"]
 mod common;
-use common::{Rng, cycle_matching_graph, random_csr, signal_and_design};
+use common::{Rng, cycle_matching_graph, dense_product, random_csr, signal_and_design};
 
 fn paper_instance() {
     let (n, j) = (500, 350);
@@ -29,9 +29,7 @@ fn paper_instance() {
     let graph = WeightedGraph::new(n, &edges, None).expect("valid graph");
     let (x, a) = signal_and_design(n, j, 150, &mut rng);
     let l = DenseMatrix::new(&a, j, n).expect("valid matrix");
-    let clean: Vec<f64> = (0..j)
-        .map(|r| (0..n).map(|k| a[r * n + k] * x[k]).sum())
-        .collect();
+    let clean = dense_product(&a, &x);
     let noise = (x.iter().map(|v| v * v).sum::<f64>() / 1e4).sqrt();
     let y: Vec<f64> = clean.iter().map(|v| v + noise * rng.normal()).collect();
     let top = lambda_max(

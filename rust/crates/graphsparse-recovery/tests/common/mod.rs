@@ -67,6 +67,13 @@ pub fn signal_and_design(n: usize, j: usize, k: usize, rng: &mut Rng) -> (Vec<f6
     (x, rng.normals(j * n))
 }
 
+/// `a x` for a row-major `a` with `x.len()` columns (each entry an in-order sum).
+pub fn dense_product(a: &[f64], x: &[f64]) -> Vec<f64> {
+    a.chunks_exact(x.len())
+        .map(|row| row.iter().zip(x).map(|(a, x)| a * x).sum())
+        .collect()
+}
+
 /// A `j × n` CSR matrix (`ptr`, `idx`, `val`) with `per_row` entries per row at uniform
 /// columns (repeats allowed), each a standard normal divided by `scale`.
 pub fn random_csr(
@@ -161,8 +168,9 @@ pub fn instance(n: usize, j: usize, k: usize, noise: f64, seed: u64) -> Instance
         }
     }
     let a = rng.normals(j * n);
-    let y = (0..j)
-        .map(|r| (0..n).map(|c| a[r * n + c] * x[c]).sum::<f64>() + noise * rng.normal())
+    let y = dense_product(&a, &x)
+        .iter()
+        .map(|v| v + noise * rng.normal())
         .collect();
     Instance {
         a,
