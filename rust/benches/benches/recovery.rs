@@ -11,18 +11,11 @@ use graphsparse::recovery::{
     lambda_max, prox_perspective_into,
 };
 
-/// SplitMix64 uniforms in [0, 1) and Box–Muller normals, fixed seed.
-struct Rng(u64);
-impl Rng {
-    fn uniform(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        (graphsparse::base::mix64(self.0) >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn normal(&mut self) -> f64 {
-        let u = self.uniform().max(1e-300);
-        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * self.uniform()).cos()
-    }
-}
+/// The recovery tests' generators (SplitMix64 uniforms, Box–Muller normals, the paper's
+/// instance shape).
+#[path = "../../crates/graphsparse-recovery/tests/common/mod.rs"]
+mod common;
+use common::{Rng, cycle_matching_graph, dense_product, random_csr, signal_and_design};
 
 fn bench_prox(c: &mut Criterion) {
     let mut g = c.benchmark_group("recovery_prox");
@@ -39,39 +32,16 @@ fn bench_prox(c: &mut Criterion) {
     g.finish();
 }
 
-/// A cycle on a random order plus a random matching: connected, degree about 3.
-fn cubic_like(n: usize, rng: &mut Rng) -> Vec<[usize; 2]> {
-    let mut order: Vec<usize> = (0..n).collect();
-    for i in (1..n).rev() {
-        order.swap(i, (rng.uniform() * (i + 1) as f64) as usize);
-    }
-    let mut edges: Vec<[usize; 2]> = (0..n).map(|k| [order[k], order[(k + 1) % n]]).collect();
-    for k in (0..n / 2).map(|k| 2 * k) {
-        let (u, v) = (order[k], order[(k + n / 2 + 1) % n]);
-        if u != v
-            && !edges
-                .iter()
-                .any(|e| (e[0] == u && e[1] == v) || (e[0] == v && e[1] == u))
-        {
-            edges.push([u, v]);
-        }
-    }
-    edges
-}
-
 fn bench_paper_scale(c: &mut Criterion) {
     let (n, j) = (500, 350);
     let mut rng = Rng(7);
-    let edges = cubic_like(n, &mut rng);
+    let edges = cycle_matching_graph(n, &mut rng);
     let graph = WeightedGraph::new(n, &edges, None).unwrap();
-    let mut x = vec![0.0; n];
-    for v in x.iter_mut().take(150) {
-        *v = rng.normal();
-    }
-    let a: Vec<f64> = (0..j * n).map(|_| rng.normal()).collect();
+    let (x, a) = signal_and_design(n, j, 150, &mut rng);
     let l = DenseMatrix::new(&a, j, n).unwrap();
-    let y: Vec<f64> = (0..j)
-        .map(|r| (0..n).map(|k| a[r * n + k] * x[k]).sum::<f64>() + 0.01 * rng.normal())
+    let y: Vec<f64> = dense_product(&a, &x)
+        .iter()
+        .map(|v| v + 0.01 * rng.normal())
         .collect();
     let alpha = 150.0;
     let top = lambda_max(
@@ -126,14 +96,7 @@ fn bench_iteration_cost(c: &mut Criterion) {
         let graph = WeightedGraph::new(n, &edges, None).unwrap();
         let j = n / 2;
         let mut rng = Rng(3);
-        let (mut ptr, mut idx, mut val) = (vec![0usize], Vec::new(), Vec::new());
-        for _ in 0..j {
-            for _ in 0..4 {
-                idx.push((rng.uniform() * n as f64) as usize);
-                val.push(rng.normal());
-            }
-            ptr.push(idx.len());
-        }
+        let (ptr, idx, val) = random_csr(j, n, 4, 1.0, &mut rng);
         let l = CsrOperator::new(&ptr, &idx, &val, j, n).unwrap();
         let y: Vec<f64> = (0..j).map(|_| rng.normal()).collect();
         let p = RecoveryParams::new(0.1, n as f64 / 10.0)

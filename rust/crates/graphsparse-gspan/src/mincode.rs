@@ -100,14 +100,23 @@ impl MinCodeScratch {
     /// Builds the minimum code of the loaded (connected) graph into `self.built`, or, with a
     /// candidate, stops with `false` at the first edge where the minimum is smaller.
     fn run(&mut self, cand: Option<&[DfsEdge]>) -> bool {
-        let n = self.labels.len();
         let m = self.adj.len() / 2;
         self.built.clear();
         if m == 0 {
             return true;
         }
+        let first = self.first_edge();
+        if cand.is_some_and(|c| c[0] != first) {
+            return false;
+        }
+        self.seed(first);
+        (1..m).all(|k| self.next_edge(k, cand))
+    }
+
+    /// The smallest one-edge code `(0, 1, a, e, b)` of the loaded graph (which has an edge).
+    fn first_edge(&self) -> DfsEdge {
         let mut best: Option<(u32, u32, u32)> = None;
-        for u in 0..n as u32 {
+        for u in 0..self.labels.len() as u32 {
             let lu = self.labels[u as usize];
             for &(w, le) in self.nbrs(u) {
                 let key = (lu, le, self.labels[w as usize]);
@@ -117,10 +126,14 @@ impl MinCodeScratch {
             }
         }
         let (l0, le0, l1) = best.expect("invariant: m > 0");
-        let first = DfsEdge::new(0, 1, l0, le0, l1);
-        if cand.is_some_and(|c| c[0] != first) {
-            return false;
-        }
+        DfsEdge::new(0, 1, l0, le0, l1)
+    }
+
+    /// Starts the minimum code with `first`: its embeddings (both orientations of every data
+    /// edge that realises it), the DFS labels and the rightmost path `0 → 1`.
+    fn seed(&mut self, first: DfsEdge) {
+        let n = self.labels.len();
+        let (l0, le0, l1) = (first.from_label, first.edge_label, first.to_label);
         self.phi.clear();
         self.psi.clear();
         for u in 0..n as u32 {
@@ -151,120 +164,142 @@ impl MinCodeScratch {
         self.on_path[1] = true;
         self.r_used.clear();
         self.r_used.push(0);
+    }
 
-        for k in 1..m {
-            let r = self.dfs_label.len() as u32 - 1;
-            let n_emb = self.phi.len() / n;
-            // backward edges from the rightmost vertex: smallest (to, edge label)
-            let mut bb: Option<(u32, u32)> = None;
-            for e in 0..n_emb {
-                let u = self.phi[e * n + r as usize];
-                let psi = &self.psi[e * n..(e + 1) * n];
-                for &(w, le) in self.nbrs(u) {
-                    let j = psi[w as usize];
-                    if j == NONE || !self.on_path[j as usize] || self.r_used.contains(&j) {
-                        continue;
-                    }
-                    if bb.is_none_or(|b| (j, le) < b) {
-                        bb = Some((j, le));
-                    }
-                }
-            }
-            if let Some((j, le)) = bb {
-                let ext = DfsEdge::new(
-                    r,
-                    j,
-                    self.dfs_label[r as usize],
-                    le,
-                    self.dfs_label[j as usize],
-                );
-                if cand.is_some_and(|c| c[k] != ext) {
-                    return false;
-                }
-                let mut keep = 0;
-                for e in 0..n_emb {
-                    let u = self.phi[e * n + r as usize];
-                    let t = self.phi[e * n + j as usize];
-                    if self.nbrs(u).iter().any(|&(w, l)| w == t && l == le) {
-                        if keep != e {
-                            self.phi.copy_within(e * n..(e + 1) * n, keep * n);
-                            self.psi.copy_within(e * n..(e + 1) * n, keep * n);
-                        }
-                        keep += 1;
-                    }
-                }
-                self.phi.truncate(keep * n);
-                self.psi.truncate(keep * n);
-                self.built.push(ext);
-                self.r_used.push(j);
-                continue;
-            }
-            // forward edges, deepest rightmost-path vertex first: smallest (edge label, to label)
-            let mut found = false;
-            for pos in (0..self.rmpath.len()).rev() {
-                let j = self.rmpath[pos];
-                let mut bf: Option<(u32, u32)> = None;
-                for e in 0..n_emb {
-                    let u = self.phi[e * n + j as usize];
-                    let psi = &self.psi[e * n..(e + 1) * n];
-                    for &(w, le) in self.nbrs(u) {
-                        if psi[w as usize] != NONE {
-                            continue;
-                        }
-                        let key = (le, self.labels[w as usize]);
-                        if bf.is_none_or(|b| key < b) {
-                            bf = Some(key);
-                        }
-                    }
-                }
-                let Some((le, lw)) = bf else { continue };
-                let v = self.dfs_label.len() as u32;
-                let ext = DfsEdge::new(j, v, self.dfs_label[j as usize], le, lw);
-                if cand.is_some_and(|c| c[k] != ext) {
-                    return false;
-                }
-                self.phi_next.clear();
-                self.psi_next.clear();
-                for e in 0..n_emb {
-                    let u = self.phi[e * n + j as usize] as usize;
-                    for k in self.adj_ptr[u] as usize..self.adj_ptr[u + 1] as usize {
-                        let (w, l) = self.adj[k];
-                        if l != le
-                            || self.labels[w as usize] != lw
-                            || self.psi[e * n + w as usize] != NONE
-                        {
-                            continue;
-                        }
-                        let base = self.phi_next.len();
-                        self.phi_next
-                            .extend_from_slice(&self.phi[e * n..(e + 1) * n]);
-                        self.psi_next
-                            .extend_from_slice(&self.psi[e * n..(e + 1) * n]);
-                        self.phi_next[base + v as usize] = w;
-                        self.psi_next[base + w as usize] = v;
-                    }
-                }
-                std::mem::swap(&mut self.phi, &mut self.phi_next);
-                std::mem::swap(&mut self.psi, &mut self.psi_next);
-                self.built.push(ext);
-                self.dfs_label.push(lw);
-                for &x in &self.rmpath[pos + 1..] {
-                    self.on_path[x as usize] = false;
-                }
-                self.rmpath.truncate(pos + 1);
-                self.rmpath.push(v);
-                self.on_path[v as usize] = true;
-                self.r_used.clear();
-                self.r_used.push(j);
-                found = true;
-                break;
-            }
-            if !found {
-                // only for a disconnected graph, which callers exclude
+    /// Appends edge `k` of the minimum code: the smallest backward edge from the rightmost
+    /// vertex, else the smallest forward edge from the deepest rightmost-path vertex that has
+    /// one. False when it differs from the candidate's edge `k` (or, for a disconnected graph,
+    /// which callers exclude, when there is none).
+    fn next_edge(&mut self, k: usize, cand: Option<&[DfsEdge]>) -> bool {
+        let r = self.dfs_label.len() as u32 - 1;
+        if let Some((j, le)) = self.min_backward(r) {
+            let ext = DfsEdge::new(
+                r,
+                j,
+                self.dfs_label[r as usize],
+                le,
+                self.dfs_label[j as usize],
+            );
+            if cand.is_some_and(|c| c[k] != ext) {
                 return false;
             }
+            self.keep_backward(r, j, le);
+            self.built.push(ext);
+            self.r_used.push(j);
+            return true;
         }
-        true
+        for pos in (0..self.rmpath.len()).rev() {
+            let j = self.rmpath[pos];
+            let Some((le, lw)) = self.min_forward(j) else {
+                continue;
+            };
+            let v = self.dfs_label.len() as u32;
+            let ext = DfsEdge::new(j, v, self.dfs_label[j as usize], le, lw);
+            if cand.is_some_and(|c| c[k] != ext) {
+                return false;
+            }
+            self.grow_forward(j, v, le, lw);
+            self.built.push(ext);
+            self.dfs_label.push(lw);
+            for &x in &self.rmpath[pos + 1..] {
+                self.on_path[x as usize] = false;
+            }
+            self.rmpath.truncate(pos + 1);
+            self.rmpath.push(v);
+            self.on_path[v as usize] = true;
+            self.r_used.clear();
+            self.r_used.push(j);
+            return true;
+        }
+        false
+    }
+
+    /// The smallest `(to, edge label)` of a backward edge from the rightmost vertex `r` to the
+    /// rightmost path not yet joined to `r`, over all embeddings.
+    fn min_backward(&self, r: u32) -> Option<(u32, u32)> {
+        let n = self.labels.len();
+        let mut bb: Option<(u32, u32)> = None;
+        for e in 0..self.phi.len() / n {
+            let u = self.phi[e * n + r as usize];
+            let psi = &self.psi[e * n..(e + 1) * n];
+            for &(w, le) in self.nbrs(u) {
+                let j = psi[w as usize];
+                if j == NONE || !self.on_path[j as usize] || self.r_used.contains(&j) {
+                    continue;
+                }
+                if bb.is_none_or(|b| (j, le) < b) {
+                    bb = Some((j, le));
+                }
+            }
+        }
+        bb
+    }
+
+    /// Keeps the embeddings that have the backward edge `r → j` with label `le`.
+    fn keep_backward(&mut self, r: u32, j: u32, le: u32) {
+        let n = self.labels.len();
+        let mut keep = 0;
+        for e in 0..self.phi.len() / n {
+            let u = self.phi[e * n + r as usize];
+            let t = self.phi[e * n + j as usize];
+            if self.nbrs(u).iter().any(|&(w, l)| w == t && l == le) {
+                if keep != e {
+                    self.phi.copy_within(e * n..(e + 1) * n, keep * n);
+                    self.psi.copy_within(e * n..(e + 1) * n, keep * n);
+                }
+                keep += 1;
+            }
+        }
+        self.phi.truncate(keep * n);
+        self.psi.truncate(keep * n);
+    }
+
+    /// The smallest `(edge label, to label)` of a forward edge from DFS vertex `j` to a data
+    /// vertex outside the embedding, over all embeddings.
+    fn min_forward(&self, j: u32) -> Option<(u32, u32)> {
+        let n = self.labels.len();
+        let mut bf: Option<(u32, u32)> = None;
+        for e in 0..self.phi.len() / n {
+            let u = self.phi[e * n + j as usize];
+            let psi = &self.psi[e * n..(e + 1) * n];
+            for &(w, le) in self.nbrs(u) {
+                if psi[w as usize] != NONE {
+                    continue;
+                }
+                let key = (le, self.labels[w as usize]);
+                if bf.is_none_or(|b| key < b) {
+                    bf = Some(key);
+                }
+            }
+        }
+        bf
+    }
+
+    /// Replaces the embeddings by their extensions along the forward edge `j → v` with edge
+    /// label `le` to a vertex labelled `lw` (one per data edge that realises it).
+    fn grow_forward(&mut self, j: u32, v: u32, le: u32, lw: u32) {
+        let n = self.labels.len();
+        self.phi_next.clear();
+        self.psi_next.clear();
+        for e in 0..self.phi.len() / n {
+            let u = self.phi[e * n + j as usize] as usize;
+            for k in self.adj_ptr[u] as usize..self.adj_ptr[u + 1] as usize {
+                let (w, l) = self.adj[k];
+                if l != le || self.labels[w as usize] != lw || self.psi[e * n + w as usize] != NONE
+                {
+                    continue;
+                }
+                let base = self.phi_next.len();
+                self.phi_next
+                    .extend_from_slice(&self.phi[e * n..(e + 1) * n]);
+                self.psi_next
+                    .extend_from_slice(&self.psi[e * n..(e + 1) * n]);
+                self.phi_next[base + v as usize] = w;
+                self.psi_next[base + w as usize] = v;
+            }
+        }
+        std::mem::swap(&mut self.phi, &mut self.phi_next);
+        std::mem::swap(&mut self.psi, &mut self.psi_next);
     }
 }
 

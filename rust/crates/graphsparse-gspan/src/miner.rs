@@ -288,48 +288,42 @@ impl Worker {
             return true;
         }
         self.cur[d] = c;
-        let visit = {
-            let ch = &self.levels[d].children[c as usize];
-            v.pre(&Node {
-                code: &self.code,
-                vertex_label: None,
-                graph_ids: &ch.gids,
-                counts: &ch.counts,
-                chain: Chain {
-                    base,
-                    levels: &self.levels,
-                    cur: &self.cur,
-                    depth: d + 1,
-                    shape: sh.shape(),
-                },
-            })
+        let visit = v.pre(&self.child_node(sh, d, c, base));
+        let stopped = self.descend::<V, M>(sh, visit, d + 1, v, base);
+        v.post(&self.child_node(sh, d, c, base));
+        stopped
+    }
+
+    /// The visitor's view of child `c` of `levels[d]` (whose edge is on `self.code`).
+    fn child_node<'s>(&'s self, sh: &Shared<'_>, d: usize, c: u32, base: Base<'s>) -> Node<'s> {
+        let chain = Chain {
+            base,
+            levels: &self.levels,
+            cur: &self.cur,
+            depth: d + 1,
+            shape: sh.shape(),
         };
-        let mut stopped = false;
+        edge_node(&self.code, &self.levels[d].children[c as usize], chain)
+    }
+
+    /// After the visitor's `pre` at the node of code length `d` (the code on `self.code`):
+    /// counts a pruned node, or expands the node unless it has the largest size. Returns true
+    /// when the traversal stopped.
+    fn descend<V: Visitor, M: Mode<V>>(
+        &mut self,
+        sh: &Shared<'_>,
+        visit: Visit,
+        d: usize,
+        v: &mut V,
+        base: Base<'_>,
+    ) -> bool {
         match visit {
             Visit::Prune => {
                 sh.pruned.fetch_add(1, Ordering::Relaxed);
+                false
             }
-            Visit::Continue => {
-                if self.code.len() < sh.max_size {
-                    stopped = self.expand::<V, M>(sh, d + 1, v, base);
-                }
-            }
+            Visit::Continue => self.code.len() < sh.max_size && self.expand::<V, M>(sh, d, v, base),
         }
-        let ch = &self.levels[d].children[c as usize];
-        v.post(&Node {
-            code: &self.code,
-            vertex_label: None,
-            graph_ids: &ch.gids,
-            counts: &ch.counts,
-            chain: Chain {
-                base,
-                levels: &self.levels,
-                cur: &self.cur,
-                depth: d + 1,
-                shape: sh.shape(),
-            },
-        });
-        stopped
     }
 
     /// One-edge patterns `(0, 1, a, e, b)` with `a <= b` (always minimal).
@@ -432,9 +426,6 @@ impl Worker {
         let code = self.code.edges();
         self.phi.clear();
         self.phi.resize(n_v * WALK_BATCH, 0);
-        let min_label = code[0].from_label;
-        let n_pairs = db.n_pairs;
-        let dense = db.dense_keys;
 
         let Self {
             levels,
@@ -451,10 +442,27 @@ impl Worker {
             dfs_label,
             ..
         } = self;
+        let path = RightmostPath {
+            db,
+            n_v,
+            r,
+            lr: dfs_label[r as usize],
+            min_label: code[0].from_label,
+            rmpath,
+            rm_thr,
+            rm_fwd,
+            on_path,
+            r_adj,
+            dfs_label,
+        };
         let (lower, upper) = levels.split_at_mut(d);
         let out = &mut upper[0];
         out.reset(
-            if dense { (n_v + 1) * n_pairs * 2 } else { 0 },
+            if db.dense_keys {
+                (n_v + 1) * db.n_pairs * 2
+            } else {
+                0
+            },
             sh.min_support,
         );
         let chains: Vec<&[Emb]> = (0..d)
@@ -473,112 +481,29 @@ impl Worker {
             &lower[d - 1].children[cur[d - 1] as usize].gids
         };
         let mut gpos = 0;
-        let lr = dfs_label[r as usize];
         let mut i0 = 0;
         let mut batch = [0u32; WALK_BATCH];
         while i0 < n_parent {
             if i0 % POLL_EVERY == 0 && i0 > 0 && sh.poll() {
                 return true;
             }
-            // walk the prev chains of a batch of embeddings together: independent loads overlap
             let bn = WALK_BATCH.min(n_parent - i0);
-            for (k, b) in batch[..bn].iter_mut().enumerate() {
-                *b = (i0 + k) as u32;
-            }
-            for t in (1..d).rev() {
-                let level = chains[t];
-                if fwd[t] {
-                    let to = code[t].to as usize;
-                    for (k, b) in batch[..bn].iter_mut().enumerate() {
-                        let e = level[*b as usize];
-                        phi[k * n_v + to] = e.v;
-                        *b = e.prev;
-                    }
-                } else {
-                    for b in &mut batch[..bn] {
-                        *b = level[*b as usize].prev;
-                    }
-                }
-            }
-            for (k, b) in batch[..bn].iter().enumerate() {
-                let e = chains[0][*b as usize];
-                phi[k * n_v] = e.prev;
-                phi[k * n_v + 1] = e.v;
-            }
+            walk_batch(&chains, code, fwd, i0, &mut batch[..bn], phi, n_v);
             for k in 0..bn {
-                let i = i0 + k;
                 let phi = &phi[k * n_v..(k + 1) * n_v];
-                // a fresh stamp marks this embedding's vertices (no clearing between embeddings)
-                if *stamp == u32::MAX {
-                    vmark.fill(0);
-                    *stamp = 0;
-                }
-                *stamp += 1;
-                let tag = u64::from(*stamp) << 32;
-                for (x, &v) in phi.iter().enumerate() {
-                    vmark[v as usize] = tag | x as u64;
-                }
-
+                let tag = mark(vmark, stamp, phi);
                 let gid = db.vgraph[phi[0] as usize];
                 while parent_gids[gpos] < gid {
                     gpos += 1;
                 }
                 let remaining = parent_gids.len() - 1 - gpos;
-                let ur = phi[r as usize];
-                let emb_prev = i as u32;
-                let nbrs = db.nbrs(ur);
-                // backward edges from the rightmost vertex to the rightmost path
-                for a in nbrs {
-                    let m = vmark[a.to as usize];
-                    if m & !0xffff_ffff != tag {
-                        continue;
-                    }
-                    let j = m as u32;
-                    if !on_path[j as usize] || r_adj[j as usize] {
-                        continue;
-                    }
-                    let (fl, ftl) = rm_fwd[j as usize];
-                    if fl < a.elabel || (fl == a.elabel && ftl <= lr) {
-                        let key = DfsEdge::new(r, j, lr, a.elabel, a.to_label);
-                        let slot = dense.then(|| (j as usize * n_pairs + a.pair as usize) * 2 + 1);
-                        out.add(
-                            slot,
-                            key,
-                            Emb {
-                                prev: emb_prev,
-                                v: a.to,
-                            },
-                            gid,
-                            remaining,
-                        );
-                    }
-                }
-                // forward edges from the rightmost-path vertices, the rightmost one first (its
-                // threshold is 0); minimality needs (edge label, to label) >= the pair of the
-                // path edge leaving the vertex, and pair ids follow that order
-                for (&j, &thr) in rmpath.iter().zip(rm_thr.iter()) {
-                    let lj = dfs_label[j as usize];
-                    for a in db.nbrs(phi[j as usize]) {
-                        if vmark[a.to as usize] & !0xffff_ffff == tag
-                            || a.pair < thr
-                            || a.to_label < min_label
-                        {
-                            continue;
-                        }
-                        let key = DfsEdge::new(j, n_v as u32, lj, a.elabel, a.to_label);
-                        let slot = dense.then(|| (j as usize * n_pairs + a.pair as usize) * 2);
-                        out.add(
-                            slot,
-                            key,
-                            Emb {
-                                prev: emb_prev,
-                                v: a.to,
-                            },
-                            gid,
-                            remaining,
-                        );
-                    }
-                }
+                let at = Marked {
+                    phi,
+                    vmark,
+                    tag,
+                    prev: (i0 + k) as u32,
+                };
+                path.extend(out, &at, gid, remaining);
             }
             i0 += bn;
         }
@@ -645,7 +570,6 @@ impl Worker {
         if !sh.begin_node() {
             return true;
         }
-        let mut stopped = false;
         let chain = Chain {
             base,
             levels: &[],
@@ -653,31 +577,153 @@ impl Worker {
             depth: base.len(),
             shape: sh.shape(),
         };
-        let visit = v.pre(&Node {
-            code: &self.code,
-            vertex_label: None,
-            graph_ids: &child.gids,
-            counts: &child.counts,
-            chain,
-        });
-        match visit {
-            Visit::Prune => {
-                sh.pruned.fetch_add(1, Ordering::Relaxed);
+        let visit = v.pre(&edge_node(&self.code, child, chain));
+        let stopped = self.descend::<V, ParallelMode>(sh, visit, base.len(), v, base);
+        v.post(&edge_node(&self.code, child, chain));
+        stopped
+    }
+}
+
+/// Fills `phi[k * n_v..(k + 1) * n_v]` with the vertex map of embedding `i0 + k` of the
+/// deepest level of `chains`, for each `k < batch.len()`: the `prev` chains of the batch are
+/// walked together, so their independent loads overlap.
+#[inline]
+fn walk_batch(
+    chains: &[&[Emb]],
+    code: &[DfsEdge],
+    fwd: &[bool],
+    i0: usize,
+    batch: &mut [u32],
+    phi: &mut [u32],
+    n_v: usize,
+) {
+    for (k, b) in batch.iter_mut().enumerate() {
+        *b = (i0 + k) as u32;
+    }
+    for t in (1..chains.len()).rev() {
+        let level = chains[t];
+        if fwd[t] {
+            let to = code[t].to as usize;
+            for (k, b) in batch.iter_mut().enumerate() {
+                let e = level[*b as usize];
+                phi[k * n_v + to] = e.v;
+                *b = e.prev;
             }
-            Visit::Continue => {
-                if self.code.len() < sh.max_size {
-                    stopped = self.expand::<V, ParallelMode>(sh, base.len(), v, base);
-                }
+        } else {
+            for b in batch.iter_mut() {
+                *b = level[*b as usize].prev;
             }
         }
-        v.post(&Node {
-            code: &self.code,
-            vertex_label: None,
-            graph_ids: &child.gids,
-            counts: &child.counts,
-            chain,
-        });
-        stopped
+    }
+    for (k, b) in batch.iter().enumerate() {
+        let e = chains[0][*b as usize];
+        phi[k * n_v] = e.prev;
+        phi[k * n_v + 1] = e.v;
+    }
+}
+
+/// Marks the data vertices of the vertex map `phi` with a fresh stamp (no clearing between
+/// embeddings): `vmark[v] = tag | DFS index`. Returns the tag.
+#[inline]
+fn mark(vmark: &mut [u64], stamp: &mut u32, phi: &[u32]) -> u64 {
+    if *stamp == u32::MAX {
+        vmark.fill(0);
+        *stamp = 0;
+    }
+    *stamp += 1;
+    let tag = u64::from(*stamp) << 32;
+    for (x, &v) in phi.iter().enumerate() {
+        vmark[v as usize] = tag | x as u64;
+    }
+    tag
+}
+
+/// One embedding being extended: its vertex map, the marks of its vertices and its index in
+/// the parent level.
+struct Marked<'a> {
+    phi: &'a [u32],
+    vmark: &'a [u64],
+    tag: u64,
+    prev: u32,
+}
+
+impl Marked<'_> {
+    /// The DFS index of data vertex `v` when it is in the embedding.
+    #[inline]
+    fn index_of(&self, v: u32) -> Option<u32> {
+        let m = self.vmark[v as usize];
+        (m & !0xffff_ffff == self.tag).then_some(m as u32)
+    }
+}
+
+/// The index of the current code's rightmost path built by
+/// [`Worker::index_rightmost_path`], read by the extension of each embedding.
+struct RightmostPath<'a> {
+    db: &'a Prepared,
+    n_v: usize,
+    r: u32,
+    /// Label of the rightmost vertex.
+    lr: u32,
+    /// Label of the code's first vertex: no vertex of a minimal code has a smaller one.
+    min_label: u32,
+    rmpath: &'a [u32],
+    rm_thr: &'a [u32],
+    rm_fwd: &'a [(u32, u32)],
+    on_path: &'a [bool],
+    r_adj: &'a [bool],
+    dfs_label: &'a [u32],
+}
+
+impl RightmostPath<'_> {
+    /// Adds to `out` the rightmost-path extensions of one embedding of graph `gid` (with
+    /// `remaining` graphs of the parent after it) that can have minimal codes.
+    #[inline]
+    fn extend(&self, out: &mut Level, at: &Marked<'_>, gid: u32, remaining: usize) {
+        let (db, r, lr) = (self.db, self.r, self.lr);
+        let n_pairs = db.n_pairs;
+        let dense = db.dense_keys;
+        let emb = |v| Emb { prev: at.prev, v };
+        // backward edges from the rightmost vertex to the rightmost path
+        for a in db.nbrs(at.phi[r as usize]) {
+            let Some(j) = at.index_of(a.to) else {
+                continue;
+            };
+            if !self.on_path[j as usize] || self.r_adj[j as usize] {
+                continue;
+            }
+            let (fl, ftl) = self.rm_fwd[j as usize];
+            if fl < a.elabel || (fl == a.elabel && ftl <= lr) {
+                let key = DfsEdge::new(r, j, lr, a.elabel, a.to_label);
+                let slot = dense.then(|| (j as usize * n_pairs + a.pair as usize) * 2 + 1);
+                out.add(slot, key, emb(a.to), gid, remaining);
+            }
+        }
+        // forward edges from the rightmost-path vertices, the rightmost one first (its
+        // threshold is 0); minimality needs (edge label, to label) >= the pair of the path
+        // edge leaving the vertex, and pair ids follow that order
+        for (&j, &thr) in self.rmpath.iter().zip(self.rm_thr) {
+            let lj = self.dfs_label[j as usize];
+            for a in db.nbrs(at.phi[j as usize]) {
+                if at.index_of(a.to).is_some() || a.pair < thr || a.to_label < self.min_label {
+                    continue;
+                }
+                let key = DfsEdge::new(j, self.n_v as u32, lj, a.elabel, a.to_label);
+                let slot = dense.then(|| (j as usize * n_pairs + a.pair as usize) * 2);
+                out.add(slot, key, emb(a.to), gid, remaining);
+            }
+        }
+    }
+}
+
+/// The visitor's view of the edge pattern `code` whose embeddings are `child`, with the
+/// embedding arrays of its ancestors in `chain`.
+fn edge_node<'s>(code: &'s DfsCode, child: &'s Child, chain: Chain<'s>) -> Node<'s> {
+    Node {
+        code,
+        vertex_label: None,
+        graph_ids: &child.gids,
+        counts: &child.counts,
+        chain,
     }
 }
 

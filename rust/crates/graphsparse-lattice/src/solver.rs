@@ -405,35 +405,13 @@ pub(crate) fn solve_inner(
     mw: &mut [f64],
     meter: Option<&Meter>,
 ) -> InnerOut {
-    let (dag, y, nt, m) = (pb.dag, pb.y, pb.tasks, pb.m());
-    let n = dag.len();
+    let (dag, y, nt) = (pb.dag, pb.y, pb.tasks);
     let ex = set.ex;
-    let c = set.coupling;
-    wk.kappa.resize(n, 0.0);
-    wk.a.resize(n, 0.0);
-    if ex.is_hkl() {
-        st.theta
-            .iter_mut()
-            .zip(zeta_pow)
-            .for_each(|(t, &z)| *t = if z > 0.0 { 1.0 } else { 0.0 });
-    } else {
-        let positive = zeta_pow.iter().filter(|&&z| z > 0.0).count().max(1);
-        let init = (positive as f64).powf(-1.0 / ex.rho_hat);
-        let mut changed = false;
-        for (t, &z) in st.theta.iter_mut().zip(zeta_pow) {
-            if z > 0.0 && !(*t > 0.0 && t.is_finite()) {
-                *t = init;
-                changed = true;
-            } else if z <= 0.0 {
-                *t = 0.0;
-            }
-        }
-        if changed {
-            normalise_theta(&mut st.theta, ex.rho_hat);
-        }
-    }
+    wk.kappa.resize(dag.len(), 0.0);
+    wk.a.resize(dag.len(), 0.0);
+    start_theta(&mut st.theta, zeta_pow, ex);
     let mut out = InnerOut::default();
-    let (mut best_gap, mut stalled) = (f64::INFINITY, 0);
+    let mut stall = Stall::new();
     let max_rounds = if ex.is_hkl() {
         1
     } else {
@@ -444,66 +422,17 @@ pub(crate) fn solve_inner(
             *k = t * z;
         }
         wk.gram.build(dag, &wk.kappa);
-        match set.loss {
-            Loss::Hinge => {
-                let spec = SvmSpec {
-                    gram: &wk.gram,
-                    y,
-                    tasks: nt,
-                    coupling: c,
-                    cost: set.cost,
-                    tol: set.svm_tol,
-                    max_iter: (200 * nt * m).max(100_000),
-                    newton: true,
-                };
-                let s = solve_svm(
-                    &spec,
-                    &mut st.alpha,
-                    &mut st.bias,
-                    &mut wk.grad_svm,
-                    &mut wk.scratch,
-                    meter,
-                    set.parallel,
-                );
-                out.svm_iter += s.iterations;
-            }
-            Loss::Squared => solve_ridge(
-                &wk.gram,
-                y,
-                nt,
-                c,
-                set.cost,
-                &mut st.alpha,
-                &mut st.bias,
-                &mut wk.ridge,
-            ),
-            other => refused(other),
-        }
+        out.svm_iter += fit_alpha(pb, set, st, wk, meter);
         out.rounds += 1;
         beta_into(set.loss, y, &st.alpha, &mut wk.beta);
         dag.project_into(&wk.beta, nt, proj);
-        node_m(proj, nt, c, mw);
+        node_m(proj, nt, set.coupling, mw);
         for ((a, &z), &mm) in wk.a.iter_mut().zip(zeta_pow).zip(mw.iter()) {
             *a = z * mm;
         }
         let norm_a = pnorm(&wk.a, ex.rho_bar);
         let dual = loss_dual(set.loss, y, &st.alpha, set.cost) - 0.5 * norm_a;
-        // primal: ½ Σ θ_w a_w + C Σ ℓ(y, (B ⊗ K_θ) β − b) with the optimal b; the fit
-        // `Σ_w κ_w φ_w (p_w + c Σ_t p_w)` summed per cover class (p is the same within one)
-        let class_kappa = wk.gram.class_weights();
-        wk.coef.resize(class_kappa.len() * nt, 0.0);
-        for (k, &kk) in class_kappa.iter().enumerate() {
-            let rep = dag.class_rep(k);
-            let p = &proj[rep * nt..(rep + 1) * nt];
-            let sum: f64 = p.iter().sum();
-            for (t, &pt) in p.iter().enumerate() {
-                wk.coef[k * nt + t] = kk * (pt + c * sum);
-            }
-        }
-        dag.expand_classes_into(&wk.coef, nt, &mut wk.fit);
-        let reg: f64 = st.theta.iter().zip(&wk.a).map(|(t, a)| t * a).sum();
-        let lsum = fit_bias(set.loss, y, &wk.fit, m, &mut st.bias, &mut wk.order);
-        let primal = 0.5 * reg + set.cost * lsum;
+        let primal = primal_objective(pb, set, proj, st, wk);
         out.dual = dual;
         out.r = norm_a;
         out.gap = (primal - dual).max(0.0);
@@ -512,13 +441,8 @@ pub(crate) fn solve_inner(
         }
         // the gap cannot fall below what the SVM tolerance allows (it grows with C): stop
         // alternating once it no longer shrinks instead of running to `mkl_max_iter`
-        if out.gap < (1.0 - STALL_DECREASE) * best_gap {
-            (best_gap, stalled) = (out.gap, 0);
-        } else {
-            stalled += 1;
-            if stalled >= STALL_ROUNDS {
-                break;
-            }
+        if stall.stalled(out.gap) {
+            break;
         }
         if meter.is_some_and(|mt| mt.is_stopped()) {
             break;
@@ -526,6 +450,137 @@ pub(crate) fn solve_inner(
         kloft_update(&mut st.theta, &wk.a, ex);
     }
     out
+}
+
+/// The kernel weights `θ` an inner solve starts from: 1 on the kernels with `ζ > 0` for HKL;
+/// for MKL the warm `θ`, with kernels newly in use (`ζ > 0`, `θ` not positive and finite) at
+/// `(#{ζ > 0})^{-1/ρ̂}` and the whole renormalised when any was; 0 where `ζ ≤ 0`.
+fn start_theta(theta: &mut [f64], zeta_pow: &[f64], ex: Exponents) {
+    if ex.is_hkl() {
+        theta
+            .iter_mut()
+            .zip(zeta_pow)
+            .for_each(|(t, &z)| *t = if z > 0.0 { 1.0 } else { 0.0 });
+    } else {
+        let positive = zeta_pow.iter().filter(|&&z| z > 0.0).count().max(1);
+        let init = (positive as f64).powf(-1.0 / ex.rho_hat);
+        let mut changed = false;
+        for (t, &z) in theta.iter_mut().zip(zeta_pow) {
+            if z > 0.0 && !(*t > 0.0 && t.is_finite()) {
+                *t = init;
+                changed = true;
+            } else if z <= 0.0 {
+                *t = 0.0;
+            }
+        }
+        if changed {
+            normalise_theta(theta, ex.rho_hat);
+        }
+    }
+}
+
+/// The dual variables `α` and biases at the kernel built in `wk.gram` (SVM for the hinge,
+/// ridge for the squared loss), warm-started from `st`. Returns the SVM's iterations.
+fn fit_alpha(
+    pb: &Problem,
+    set: &Settings,
+    st: &mut State,
+    wk: &mut Work,
+    meter: Option<&Meter>,
+) -> usize {
+    let (y, nt, m) = (pb.y, pb.tasks, pb.m());
+    match set.loss {
+        Loss::Hinge => {
+            let spec = SvmSpec {
+                gram: &wk.gram,
+                y,
+                tasks: nt,
+                coupling: set.coupling,
+                cost: set.cost,
+                tol: set.svm_tol,
+                max_iter: (200 * nt * m).max(100_000),
+                newton: true,
+            };
+            solve_svm(
+                &spec,
+                &mut st.alpha,
+                &mut st.bias,
+                &mut wk.grad_svm,
+                &mut wk.scratch,
+                meter,
+                set.parallel,
+            )
+            .iterations
+        }
+        Loss::Squared => {
+            solve_ridge(
+                &wk.gram,
+                y,
+                nt,
+                set.coupling,
+                set.cost,
+                &mut st.alpha,
+                &mut st.bias,
+                &mut wk.ridge,
+            );
+            0
+        }
+        other => refused(other),
+    }
+}
+
+/// The primal objective `½ Σ θ_w a_w + C Σ ℓ(y, (B ⊗ K_θ) β − b)` at the optimal biases
+/// (written to `st.bias`), from the projections `proj`. The fit `Σ_w κ_w φ_w (p_w + c Σ_t
+/// p_w)` is summed per cover class (`p` is the same within one).
+fn primal_objective(
+    pb: &Problem,
+    set: &Settings,
+    proj: &[f64],
+    st: &mut State,
+    wk: &mut Work,
+) -> f64 {
+    let (dag, y, nt, m, c) = (pb.dag, pb.y, pb.tasks, pb.m(), set.coupling);
+    let class_kappa = wk.gram.class_weights();
+    wk.coef.resize(class_kappa.len() * nt, 0.0);
+    for (k, &kk) in class_kappa.iter().enumerate() {
+        let rep = dag.class_rep(k);
+        let p = &proj[rep * nt..(rep + 1) * nt];
+        let sum: f64 = p.iter().sum();
+        for (t, &pt) in p.iter().enumerate() {
+            wk.coef[k * nt + t] = kk * (pt + c * sum);
+        }
+    }
+    dag.expand_classes_into(&wk.coef, nt, &mut wk.fit);
+    let reg: f64 = st.theta.iter().zip(&wk.a).map(|(t, a)| t * a).sum();
+    let lsum = fit_bias(set.loss, y, &wk.fit, m, &mut st.bias, &mut wk.order);
+    0.5 * reg + set.cost * lsum
+}
+
+/// The stall rule of the inner alternation: the best gap so far and the rounds since it last
+/// shrank by [`STALL_DECREASE`] on it.
+struct Stall {
+    best: f64,
+    rounds: usize,
+}
+
+impl Stall {
+    fn new() -> Self {
+        Self {
+            best: f64::INFINITY,
+            rounds: 0,
+        }
+    }
+
+    /// Records the gap of a round; true once it has not shrunk for [`STALL_ROUNDS`] rounds.
+    fn stalled(&mut self, gap: f64) -> bool {
+        if gap < (1.0 - STALL_DECREASE) * self.best {
+            (self.best, self.rounds) = (gap, 0);
+            false
+        } else {
+            self.rounds += 1;
+            self.rounds >= STALL_ROUNDS
+        }
+    }
 }
 
 /// The inner MKL alternation stops after this many rounds without the gap shrinking by

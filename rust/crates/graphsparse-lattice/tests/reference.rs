@@ -276,8 +276,8 @@ fn zeta_matches_its_definition_and_hkl_at_rho_two() {
     let (m, p) = (10, 3);
     let (x, _) = random_problem(51, m, p);
     let lat = Lattice::new(&x, m, p, 2.0);
-    let mut rng = common::Rng(7);
-    let eta: Vec<f64> = (0..lat.n()).map(|_| 0.05 + rng.unit()).collect();
+    let mut rng = graphsparse_base::SplitMix64::new(7);
+    let eta: Vec<f64> = (0..lat.n()).map(|_| 0.05 + rng.uniform()).collect();
     for rho in [2.0, 1.5, 1.1] {
         let z = zeta(&lat.dag, &eta, rho).unwrap();
         for w in 0..lat.n() {
@@ -321,10 +321,10 @@ fn gradient_matches_central_differences() {
     let (m, p) = (14, 3);
     let (x, y) = random_problem(61, m, p);
     let lat = Lattice::new(&x, m, p, 2.0);
-    let mut rng = common::Rng(9);
+    let mut rng = graphsparse_base::SplitMix64::new(9);
     for rho in [2.0, 1.5] {
         let params = tight(rho, 1.0).eps_sm(1e-2).check().unwrap();
-        let eta: Vec<f64> = (0..lat.n()).map(|_| 0.2 + rng.unit()).collect();
+        let eta: Vec<f64> = (0..lat.n()).map(|_| 0.2 + rng.uniform()).collect();
         let s: f64 = eta.iter().sum();
         let eta: Vec<f64> = eta.iter().map(|e| e / s).collect();
         let ev = evaluate_dual(&params, &lat.dag, &y, 1, &eta).unwrap();
@@ -542,8 +542,8 @@ proptest! {
         p in 1usize..5,
         a in prop::sample::select(vec![0.5, 1.0, 1.7, 2.0, 3.0]),
     ) {
-        let mut rng = common::Rng(seed);
-        let x: Vec<bool> = (0..m * p).map(|_| rng.bit(0.6)).collect();
+        let mut rng = graphsparse_base::SplitMix64::new(seed);
+        let x: Vec<bool> = (0..m * p).map(|_| rng.uniform() < 0.6).collect();
         let lat = Lattice::new(&x, m, p, a);
         let xm = Lattice::matrix(&x, m, p);
         for u in 0..lat.n() {

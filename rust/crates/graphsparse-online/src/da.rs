@@ -6,6 +6,7 @@ use graphsparse_pcst::projection::{
 };
 
 use crate::error::Result;
+use crate::head_tail::{HeadTail, graph_projection};
 use crate::learner::{Core, Needs, impl_learner};
 use crate::loss::Loss;
 use crate::rules;
@@ -48,9 +49,7 @@ pub struct GraphDa<P: SupportProjection> {
     pub(crate) core: Core,
     gamma: f64,
     kappa_rounding: KappaRounding,
-    projection: P,
-    support: Vec<usize>,
-    buf: Vec<f64>,
+    head_tail: HeadTail<P>,
 }
 
 impl<P: SupportProjection> GraphDa<P> {
@@ -74,9 +73,7 @@ impl<P: SupportProjection> GraphDa<P> {
             core: Core::new(p, loss, l2, Needs::GRAD_AVG)?,
             gamma,
             kappa_rounding: KappaRounding::default(),
-            projection,
-            support: Vec::with_capacity(p),
-            buf: vec![0.0; p + 1],
+            head_tail: HeadTail::new(p, projection),
         })
     }
 
@@ -94,7 +91,7 @@ impl<P: SupportProjection> GraphDa<P> {
     /// # Complexity
     /// O(1).
     pub fn projection(&self) -> &P {
-        &self.projection
+        &self.head_tail.projection
     }
 
     /// The tail support `T` of the last update (ascending).
@@ -102,23 +99,23 @@ impl<P: SupportProjection> GraphDa<P> {
     /// # Complexity
     /// O(1).
     pub fn last_tail_support(&self) -> &[usize] {
-        &self.support
+        &self.head_tail.support
     }
 
     fn step(&mut self, x: &[f64], y: f64) -> Result<()> {
         let p = self.core.p();
         let tt = self.core.observe(x, y);
         let st = &mut self.core.state;
-        self.projection
-            .head_into(&st.grad_avg[..p], &mut self.support)?;
         let kappa = self.kappa_rounding.kappa(tt, self.gamma);
-        self.buf.fill(0.0);
-        for &i in &self.support {
-            self.buf[i] = kappa * st.grad_avg[i];
-        }
-        self.buf[p] = kappa * st.grad_avg[p];
-        self.projection
-            .keep_tail(&self.buf, &mut self.support, &mut st.coef)?;
+        let avg = &st.grad_avg;
+        self.head_tail
+            .update(&avg[..p], &mut st.coef, |buf, head, _| {
+                buf.fill(0.0);
+                for &i in head {
+                    buf[i] = kappa * avg[i];
+                }
+                buf[p] = kappa * avg[p];
+            })?;
         self.core.finish();
         Ok(())
     }
@@ -142,8 +139,7 @@ impl GraphDa<GraphProjection> {
         loss: Loss,
         l2: f64,
     ) -> Result<Self> {
-        let p = graph.n_vertices();
-        let proj = GraphProjection::new(graph, params)?;
+        let (p, proj) = graph_projection(graph, params)?;
         Self::with_projection(p, gamma, loss, l2, proj)
     }
 }

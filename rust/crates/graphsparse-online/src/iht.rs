@@ -6,6 +6,7 @@ use graphsparse_pcst::projection::{
 };
 
 use crate::error::Result;
+use crate::head_tail::{HeadTail, graph_projection};
 use crate::learner::{Core, Needs, impl_learner};
 use crate::loss::Loss;
 use crate::rules;
@@ -79,9 +80,7 @@ impl_learner!(StoIht);
 pub struct GraphStoIht<P: SupportProjection> {
     pub(crate) core: Core,
     lr: f64,
-    projection: P,
-    support: Vec<usize>,
-    buf: Vec<f64>,
+    head_tail: HeadTail<P>,
 }
 
 impl<P: SupportProjection> GraphStoIht<P> {
@@ -98,9 +97,7 @@ impl<P: SupportProjection> GraphStoIht<P> {
         Ok(Self {
             core: Core::new(p, loss, l2, Needs::GRAD)?,
             lr,
-            projection,
-            support: Vec::with_capacity(p),
-            buf: vec![0.0; p + 1],
+            head_tail: HeadTail::new(p, projection),
         })
     }
 
@@ -109,7 +106,7 @@ impl<P: SupportProjection> GraphStoIht<P> {
     /// # Complexity
     /// O(1).
     pub fn projection(&self) -> &P {
-        &self.projection
+        &self.head_tail.projection
     }
 
     fn step(&mut self, x: &[f64], y: f64) -> Result<()> {
@@ -117,14 +114,13 @@ impl<P: SupportProjection> GraphStoIht<P> {
         let t = self.core.observe(x, y) + 1.0;
         let alpha = -self.lr / t.sqrt();
         let grad = &self.core.grad;
-        self.projection.head_into(&grad[..p], &mut self.support)?;
-        let st = &mut self.core.state;
-        self.buf.copy_from_slice(&st.coef);
-        for &i in &self.support {
-            self.buf[i] = st.coef[i] + alpha * grad[i];
-        }
-        self.projection
-            .keep_tail(&self.buf, &mut self.support, &mut st.coef)?;
+        let coef = &mut self.core.state.coef;
+        self.head_tail.update(&grad[..p], coef, |buf, head, coef| {
+            buf.copy_from_slice(coef);
+            for &i in head {
+                buf[i] = coef[i] + alpha * grad[i];
+            }
+        })?;
         self.core.finish();
         Ok(())
     }
@@ -148,8 +144,7 @@ impl GraphStoIht<GraphProjection> {
         loss: Loss,
         l2: f64,
     ) -> Result<Self> {
-        let p = graph.n_vertices();
-        let proj = GraphProjection::new(graph, params)?;
+        let (p, proj) = graph_projection(graph, params)?;
         Self::with_projection(p, lr, loss, l2, proj)
     }
 }

@@ -26,6 +26,7 @@
 mod baselines;
 mod da;
 mod error;
+mod head_tail;
 mod iht;
 mod learner;
 mod loss;

@@ -25,7 +25,7 @@ use graphsparse_base::{Budget, Meter, RunControl, Truncation};
 
 use crate::error::{OtError, Result, check_distribution};
 use crate::graph::OtGraph;
-use crate::lipschitz::{LipschitzOptions, LipschitzWork, project_unchecked};
+use crate::lipschitz::{LipschitzOptions, LipschitzWork, ProjectionInfo, project_unchecked};
 use graphsparse_base::{Check, check_at_least_one, check_finite, check_len, check_positive};
 
 /// Step sizes of the `(t, ζ)` block.
@@ -229,6 +229,47 @@ impl OtcWorkspace {
             v.clear();
             v.resize(m, 0.0);
         }
+    }
+}
+
+/// Where a projected step of Mirror Prox writes: the midpoint `(ε̂, t̂)` (with its
+/// multipliers `μ̂`) or the next point `(ε, t)` (with `μ`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum StepInto {
+    Midpoint,
+    Next,
+}
+
+impl OtcWorkspace {
+    /// The projected step from the current point `(ε, t)` along the gradient in `ge`, `gt`:
+    /// `Π_cap(ε − α ∇_ε)` and `Π_Lip(t + β ∇_t)` (warm-started from the target's `μ`).
+    ///
+    /// # Errors
+    /// The capped-simplex projection's error (a non-finite input: an overflow).
+    fn step(
+        &mut self,
+        g: &OtGraph,
+        lip: &LipschitzOptions,
+        (alpha, beta, k): (f64, f64, f64),
+        into: StepInto,
+    ) -> std::result::Result<ProjectionInfo, graphsparse_proj::ProjError> {
+        let n = self.eps.len();
+        for v in 0..n {
+            self.y[v] = self.eps[v] - alpha * self.ge[v];
+        }
+        let eps = match into {
+            StepInto::Midpoint => &mut self.eps_h,
+            StepInto::Next => &mut self.eps,
+        };
+        graphsparse_proj::project_capped_simplex_into(&self.y, k, eps)?;
+        for v in 0..n {
+            self.y[v] = self.t[v] + beta * self.gt[v];
+        }
+        let (mu, t) = match into {
+            StepInto::Midpoint => (&mut self.mu_h, &mut self.t_h),
+            StepInto::Next => (&mut self.mu, &mut self.t),
+        };
+        Ok(project_unchecked(g, &self.y, mu, t, lip, &mut self.lip))
     }
 }
 
@@ -485,18 +526,7 @@ pub(crate) fn solve_unchecked(
     let (n, m) = (g.n_vertices(), g.n_edges());
     let lambda = p.lambda;
     if k >= n {
-        return Ok(OtcSolution {
-            vertices: (0..n as u32).collect(),
-            eps_hat: vec![1.0; n],
-            t_bar: vec![0.0; n],
-            zeta_bar: 0.0,
-            rho1_hat: rho0.to_vec(),
-            n_iter: 0,
-            projections_converged: true,
-            max_projection_iterations: 0,
-            trace: OtcTrace::default(),
-            truncation: None,
-        });
+        return Ok(OtcSolution::everything(n, rho0));
     }
     let (alpha, beta, gamma) = params.steps(k);
     let kf = k as f64;
@@ -519,8 +549,13 @@ pub(crate) fn solve_unchecked(
     // the capped projection rejects only non-finite input (k >= 1 is checked): an overflow.
     // An overflow on the t side shows in the averages, checked once after the loop, so that
     // the iterations pay for no scan of their own
-    let capped = |y: &[f64], out: &mut [f64], l: usize| {
-        graphsparse_proj::project_capped_simplex_into(y, kf, out).map_err(|_| diverged(l))
+    let mut step = |ws: &mut OtcWorkspace, into: StepInto, l: usize| {
+        let info = ws
+            .step(g, &p.lipschitz, (alpha, beta, kf), into)
+            .map_err(|_| diverged(l))?;
+        conv &= info.converged;
+        max_pi = max_pi.max(info.iterations);
+        Ok::<(), crate::OtError>(())
     };
     for l in 0..=p.n_iter {
         if !meter.claim_node() {
@@ -529,38 +564,13 @@ pub(crate) fn solve_unchecked(
         }
         // gradient step from the current point
         let gz = grad_phi_unchecked(&ws.eps, &ws.t, zeta, rho0, lambda, &mut ws.ge, &mut ws.gt);
-        for v in 0..n {
-            ws.y[v] = ws.eps[v] - alpha * ws.ge[v];
-        }
-        capped(&ws.y, &mut ws.eps_h, l)?;
-        for v in 0..n {
-            ws.y[v] = ws.t[v] + beta * ws.gt[v];
-        }
-        let info = project_unchecked(
-            g,
-            &ws.y,
-            &mut ws.mu_h,
-            &mut ws.t_h,
-            &p.lipschitz,
-            &mut ws.lip,
-        );
-        conv &= info.converged;
-        max_pi = max_pi.max(info.iterations);
+        step(ws, StepInto::Midpoint, l)?;
         let zeta_h = zeta + gamma * gz;
         // extra-gradient step, again from the current point
         let gz2 = grad_phi_unchecked(
             &ws.eps_h, &ws.t_h, zeta_h, rho0, lambda, &mut ws.ge, &mut ws.gt,
         );
-        for v in 0..n {
-            ws.y[v] = ws.eps[v] - alpha * ws.ge[v];
-        }
-        capped(&ws.y, &mut ws.eps, l)?;
-        for v in 0..n {
-            ws.y[v] = ws.t[v] + beta * ws.gt[v];
-        }
-        let info = project_unchecked(g, &ws.y, &mut ws.mu, &mut ws.t, &p.lipschitz, &mut ws.lip);
-        conv &= info.converged;
-        max_pi = max_pi.max(info.iterations);
+        step(ws, StepInto::Next, l)?;
         zeta += gamma * gz2;
         if l >= 1 {
             for v in 0..n {
@@ -607,6 +617,24 @@ pub(crate) fn solve_unchecked(
         trace,
         truncation,
     })
+}
+
+impl OtcSolution {
+    /// The solution for `k ≥ n`: all `n` vertices kept, no iteration.
+    fn everything(n: usize, rho0: &[f64]) -> Self {
+        Self {
+            vertices: (0..n as u32).collect(),
+            eps_hat: vec![1.0; n],
+            t_bar: vec![0.0; n],
+            zeta_bar: 0.0,
+            rho1_hat: rho0.to_vec(),
+            n_iter: 0,
+            projections_converged: true,
+            max_projection_iterations: 0,
+            trace: OtcTrace::default(),
+            truncation: None,
+        }
+    }
 }
 
 impl From<OtcValidParams> for OtcParams {

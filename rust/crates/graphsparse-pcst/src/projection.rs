@@ -34,6 +34,48 @@ use crate::{PcstParams, PcstSolution, PcstValidParams, Pruning};
 /// The PCST merge tolerance of GraphDA's projections (graph-da's `head_tail_binsearch`).
 pub const PROJECTION_EPS: f64 = 1e-10;
 
+/// The [`Fallback::Closest`] bookkeeping of a search: the least distance of a support size
+/// to `[s_low, s_high]` seen so far (nothing is tracked when off).
+struct Closest {
+    on: bool,
+    s_low: usize,
+    s_high: usize,
+    best: usize,
+}
+
+impl Closest {
+    fn new(on: bool, s_low: usize, s_high: usize) -> Self {
+        Self {
+            on,
+            s_low,
+            s_high,
+            best: usize::MAX,
+        }
+    }
+
+    fn dist(&self, k: usize) -> usize {
+        if k < self.s_low {
+            self.s_low - k
+        } else {
+            k.saturating_sub(self.s_high)
+        }
+    }
+
+    /// Whether a run with support size `k` is the closest so far (then it is recorded).
+    fn improves(&mut self, k: usize) -> bool {
+        let better = self.on && self.dist(k) < self.best;
+        if better {
+            self.best = self.dist(k);
+        }
+        better
+    }
+
+    /// Whether support size `k` is farther than the closest run.
+    fn is_worse(&self, k: usize) -> bool {
+        self.on && self.dist(k) > self.best
+    }
+}
+
 /// Errors of the head and tail projections.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
@@ -437,6 +479,80 @@ impl GraphProjector {
         params: &ProjectionValidParams,
         out: &mut Projection,
     ) -> Result<(), ProjectionError> {
+        self.load_prizes(w, s_low, s_high)?;
+        let pcst = &params.pcst;
+        let max_iter = params.max_iter();
+        let mut closest = Closest::new(params.fallback() == Fallback::Closest, s_low, s_high);
+        let mut lambda_h = self.start_lambda(s_low, s_high);
+        let mut lambda_l = 0.0;
+        let mut it = 0;
+        lambda_h /= 2.0;
+        let mut k;
+        let mut last_lambda;
+        loop {
+            it += 1;
+            lambda_h *= 2.0;
+            k = self.run(lambda_h, pcst)?;
+            last_lambda = lambda_h;
+            if closest.improves(k) {
+                self.best.clone_from(&self.sol);
+            }
+            if !(k > s_high && it < max_iter) {
+                break;
+            }
+            if lambda_h * 2.0 == lambda_h {
+                // λ_h = 0 cannot grow: every remaining run would repeat this one, so the
+                // search ends as if it had used them all (fast for any max_iter)
+                it = max_iter;
+                break;
+            }
+        }
+        if it < max_iter && k >= s_low {
+            self.emit(it, out);
+            return Ok(());
+        }
+        while it < max_iter {
+            it += 1;
+            let lambda_m = (lambda_l + lambda_h) / 2.0;
+            k = self.run(lambda_m, pcst)?;
+            last_lambda = lambda_m;
+            if closest.improves(k) {
+                self.best.clone_from(&self.sol);
+            }
+            if s_low <= k && k <= s_high {
+                self.emit(it, out);
+                return Ok(());
+            }
+            let (low, high) = (lambda_l, lambda_h);
+            if k > s_high {
+                lambda_l = lambda_m;
+            } else {
+                lambda_h = lambda_m;
+            }
+            if lambda_l.to_bits() == low.to_bits() && lambda_h.to_bits() == high.to_bits() {
+                // the bracket is two adjacent floats: the remaining runs would repeat this one
+                it = max_iter;
+            }
+        }
+        // PCST is deterministic, so the fallback run at λ_h equals the last run when that
+        // run used λ_h already; skip it then.
+        if last_lambda.to_bits() != lambda_h.to_bits() {
+            k = self.run(lambda_h, pcst)?;
+        }
+        if closest.is_worse(k) {
+            std::mem::swap(&mut self.sol, &mut self.best);
+        }
+        self.emit(it, out);
+        Ok(())
+    }
+
+    /// Checks `w` and the sparsity range, and sets the prizes `w_i²`.
+    fn load_prizes(
+        &mut self,
+        w: &[f64],
+        s_low: usize,
+        s_high: usize,
+    ) -> Result<(), ProjectionError> {
         let n = self.n_nodes();
         check_len("w", w.len(), n)?;
         if s_low == 0 || s_low > s_high || s_high > n {
@@ -465,19 +581,12 @@ impl GraphProjector {
             }
             .into());
         }
-        let pcst = &params.pcst;
-        let max_iter = params.max_iter();
-        let closest = params.fallback() == Fallback::Closest;
-        let dist = |k: usize| {
-            if k < s_low {
-                s_low - k
-            } else {
-                k.saturating_sub(s_high)
-            }
-        };
-        let mut best_dist = usize::MAX;
+        Ok(())
+    }
 
-        // λ_h from the s_high-th (then s_low-th) smallest prize: graph-da's C rule
+    /// The first `λ_h`: twice the `s_high`-th smallest prize (graph-da's C rule), else twice
+    /// the `s_low`-th, else twice the largest.
+    fn start_lambda(&mut self, s_low: usize, s_high: usize) -> f64 {
         self.select.clear();
         self.select.extend_from_slice(&self.prizes);
         let kth = |sel: &mut Vec<f64>, k: usize| *sel.select_nth_unstable_by(k, f64::total_cmp).1;
@@ -488,68 +597,7 @@ impl GraphProjector {
                 lambda_h = 2.0 * self.prizes.iter().copied().fold(0.0, f64::max);
             }
         }
-        let mut lambda_l = 0.0;
-        let mut it = 0;
-        lambda_h /= 2.0;
-        let mut k;
-        let mut last_lambda;
-        loop {
-            it += 1;
-            lambda_h *= 2.0;
-            k = self.run(lambda_h, pcst)?;
-            last_lambda = lambda_h;
-            if closest && dist(k) < best_dist {
-                best_dist = dist(k);
-                self.best.clone_from(&self.sol);
-            }
-            if !(k > s_high && it < max_iter) {
-                break;
-            }
-            if lambda_h * 2.0 == lambda_h {
-                // λ_h = 0 cannot grow: every remaining run would repeat this one, so the
-                // search ends as if it had used them all (fast for any max_iter)
-                it = max_iter;
-                break;
-            }
-        }
-        if it < max_iter && k >= s_low {
-            self.emit(it, out);
-            return Ok(());
-        }
-        while it < max_iter {
-            it += 1;
-            let lambda_m = (lambda_l + lambda_h) / 2.0;
-            k = self.run(lambda_m, pcst)?;
-            last_lambda = lambda_m;
-            if closest && dist(k) < best_dist {
-                best_dist = dist(k);
-                self.best.clone_from(&self.sol);
-            }
-            if s_low <= k && k <= s_high {
-                self.emit(it, out);
-                return Ok(());
-            }
-            let (low, high) = (lambda_l, lambda_h);
-            if k > s_high {
-                lambda_l = lambda_m;
-            } else {
-                lambda_h = lambda_m;
-            }
-            if lambda_l.to_bits() == low.to_bits() && lambda_h.to_bits() == high.to_bits() {
-                // the bracket is two adjacent floats: the remaining runs would repeat this one
-                it = max_iter;
-            }
-        }
-        // PCST is deterministic, so the fallback run at λ_h equals the last run when that
-        // run used λ_h already; skip it then.
-        if last_lambda.to_bits() != lambda_h.to_bits() {
-            k = self.run(lambda_h, pcst)?;
-        }
-        if closest && dist(k) > best_dist {
-            std::mem::swap(&mut self.sol, &mut self.best);
-        }
-        self.emit(it, out);
-        Ok(())
+        lambda_h
     }
 
     fn emit(&self, it: usize, out: &mut Projection) {

@@ -27,6 +27,39 @@ const STALL_FACTOR: usize = 4;
 const STALL_SLACK: usize = 64;
 const RESCUE_TOLERANCE: f64 = 16.0 * f64::EPSILON;
 
+/// The stall guard of the growth phase: growth events since the last merge or deactivation,
+/// and whether the rescue rule is on (it stays on once the count passed the limit).
+struct Stall {
+    limit: usize,
+    events: usize,
+    rescue: bool,
+}
+
+impl Stall {
+    fn new(m: usize) -> Self {
+        Self {
+            limit: STALL_FACTOR * m + STALL_SLACK,
+            events: 0,
+            rescue: false,
+        }
+    }
+
+    /// Counts a growth event (an edge not covered by the plain rule); true when the rescue
+    /// rule is on.
+    #[inline]
+    fn growth(&mut self) -> bool {
+        self.events += 1;
+        self.rescue |= self.events > self.limit;
+        self.rescue
+    }
+
+    /// A merge or a deactivation.
+    #[inline]
+    fn reset(&mut self) {
+        self.events = 0;
+    }
+}
+
 /// Largest node or edge count: cluster ids (< 2n) and edge-part ids (< 2m) must fit in `u32`.
 const MAX_SIZE: usize = (u32::MAX / 2 - 1) as usize;
 
@@ -394,7 +427,6 @@ impl PcstSolver {
     /// The growth phase (spec §A.5–A.6).
     fn grow(&mut self, prizes: &[f64], params: &PcstValidParams) {
         let n = prizes.len();
-        let m = self.edges.len();
         let root = params.root().map_or(NIL, |r| r as u32);
         let target = if params.root().is_some() {
             0
@@ -402,7 +434,30 @@ impl PcstSolver {
             params.num_clusters()
         };
         let eps = params.eps();
+        self.start_growth(prizes, root);
+        let mut n_active = n - usize::from(params.root().is_some());
+        let mut stall = Stall::new(self.edges.len());
+        while n_active > target {
+            let (t_e, c_e) = self.next_edge.min().unwrap_or((f64::INFINITY, NIL));
+            let Some((t_d, c_d)) = self.deact.min() else {
+                break; // unreachable with finite input: every active cluster is in `deact`
+            };
+            if t_e < t_d {
+                self.edge_event(t_e, c_e, eps, &mut stall, &mut n_active);
+            } else {
+                stall.reset();
+                self.deactivate(t_d, c_d);
+                n_active -= 1;
+            }
+        }
+    }
 
+    /// The state at time 0: one active cluster per vertex (the root inactive, no
+    /// deactivation), each edge split into two parts by the activity of its endpoints, the
+    /// parts in their endpoints' heaps and the clusters with edges in the edge-event queue.
+    fn start_growth(&mut self, prizes: &[f64], root: u32) {
+        let n = prizes.len();
+        let m = self.edges.len();
         self.arena.reset(2 * m);
         self.deact.reset(2 * n);
         self.next_edge.reset(2 * n);
@@ -445,94 +500,85 @@ impl PcstSolver {
                 self.next_edge.set(i, self.arena.min_key(h));
             }
         }
+    }
 
-        let mut n_active = n - usize::from(params.root().is_some());
-        // Stall guard, see `STALL_*` below: growth events since the last merge/deactivation.
-        let stall_limit = STALL_FACTOR * m + STALL_SLACK;
-        let mut growth_events = 0usize;
-        let mut rescue = false;
-        while n_active > target {
-            let (t_e, c_e) = self.next_edge.min().unwrap_or((f64::INFINITY, NIL));
-            let Some((t_d, c_d)) = self.deact.min() else {
-                break; // unreachable with finite input: every active cluster is in `deact`
-            };
-            if t_e < t_d {
-                let t = t_e;
-                // Loads are issued early so that their cache misses overlap with the heap
-                // and queue work: the popped part's edge record before the pop, its
-                // endpoints' cluster records before the edge-queue update.
-                let heap = &mut self.cl.heap[c_e as usize];
-                let (_, q) = self
-                    .arena
-                    .min(*heap)
-                    .expect("invariant: queued heaps are non-empty");
-                let edge = self.edges[(q / 2) as usize];
-                let (_, _, deleted) = self.arena.pop_min_tagged(heap).expect("checked above");
-                if deleted {
-                    self.refresh_next_edge(c_e);
-                    continue;
-                }
-                let qp = q ^ 1;
-                let e = (q / 2) as usize;
-                let c = edge.cost;
-                let (x, xp) = (edge.ends[(q & 1) as usize], edge.ends[(qp & 1) as usize]);
-                let (hx, hxp) = (self.cl.hot[x as usize], self.cl.hot[xp as usize]);
-                self.refresh_next_edge(c_e);
-                let (s, _fin, cc) = self.sum(x, hx, t);
-                // a self-loop's second walk must see the first one's path compression
-                let hxp = if xp == x {
-                    self.cl.hot[x as usize]
-                } else {
-                    hxp
-                };
-                let (sp, finp, o) = self.sum(xp, hxp, t);
-                let rem = (c - s) - sp;
-                if cc == o {
-                    self.delete_part(qp);
-                    continue;
-                }
-                let covered = rem < eps * c || rem == 0.0 || {
-                    growth_events += 1;
-                    rescue |= growth_events > stall_limit;
-                    rescue
-                        && (t + rem / 2.0 == t || rem <= RESCUE_TOLERANCE * t.max(c).max(s).max(sp))
-                };
-                if covered {
-                    growth_events = 0;
-                    self.merge(e, q, cc, o, t + rem, &mut n_active);
-                } else if self.cl.active[o as usize] {
-                    let tn = t + rem / 2.0;
-                    *self.tau(q) = s + rem / 2.0;
-                    self.arena.insert(&mut self.cl.heap[cc as usize], q, tn);
-                    self.refresh_next_edge(cc);
-                    let from = (self.cl.hot[o as usize].start + *self.tau(qp)) - finp;
-                    self.arena
-                        .set_key(&mut self.cl.heap[o as usize], qp, from, tn);
-                    self.refresh_next_edge(o);
-                    *self.tau(qp) = sp + rem / 2.0;
-                } else {
-                    let tn = t + rem;
-                    *self.tau(q) = c - finp;
-                    self.arena.insert(&mut self.cl.heap[cc as usize], q, tn);
-                    self.refresh_next_edge(cc);
-                    let end_o = self.cl.end[o as usize];
-                    let from = (end_o + *self.tau(qp)) - finp;
-                    self.arena
-                        .set_key(&mut self.cl.heap[o as usize], qp, from, end_o);
-                    *self.tau(qp) = finp;
-                }
-            } else {
-                let t = t_d;
-                growth_events = 0;
-                self.deact.pop_min();
-                let h = &mut self.cl.hot[c_d as usize];
-                self.cl.active[c_d as usize] = false;
-                self.cl.end[c_d as usize] = t;
-                h.moat = self.cl.end[c_d as usize] - h.start;
-                self.next_edge.remove(c_d);
-                n_active -= 1;
-            }
+    /// The edge event at time `t` of active cluster `c_e`: its first edge part is popped
+    /// and, unless deleted or inside one cluster, either merges the two clusters (the edge
+    /// is covered) or is split again by the growth still needed from each side.
+    #[inline]
+    fn edge_event(&mut self, t: f64, c_e: u32, eps: f64, stall: &mut Stall, n_active: &mut usize) {
+        // Loads are issued early so that their cache misses overlap with the heap
+        // and queue work: the popped part's edge record before the pop, its
+        // endpoints' cluster records before the edge-queue update.
+        let heap = &mut self.cl.heap[c_e as usize];
+        let (_, q) = self
+            .arena
+            .min(*heap)
+            .expect("invariant: queued heaps are non-empty");
+        let edge = self.edges[(q / 2) as usize];
+        let (_, _, deleted) = self.arena.pop_min_tagged(heap).expect("checked above");
+        if deleted {
+            self.refresh_next_edge(c_e);
+            return;
         }
+        let qp = q ^ 1;
+        let e = (q / 2) as usize;
+        let c = edge.cost;
+        let (x, xp) = (edge.ends[(q & 1) as usize], edge.ends[(qp & 1) as usize]);
+        let (hx, hxp) = (self.cl.hot[x as usize], self.cl.hot[xp as usize]);
+        self.refresh_next_edge(c_e);
+        let (s, _fin, cc) = self.sum(x, hx, t);
+        // a self-loop's second walk must see the first one's path compression
+        let hxp = if xp == x {
+            self.cl.hot[x as usize]
+        } else {
+            hxp
+        };
+        let (sp, finp, o) = self.sum(xp, hxp, t);
+        let rem = (c - s) - sp;
+        if cc == o {
+            self.delete_part(qp);
+            return;
+        }
+        let covered = rem < eps * c
+            || rem == 0.0
+            || (stall.growth()
+                && (t + rem / 2.0 == t || rem <= RESCUE_TOLERANCE * t.max(c).max(s).max(sp)));
+        if covered {
+            stall.reset();
+            self.merge(e, q, cc, o, t + rem, n_active);
+        } else if self.cl.active[o as usize] {
+            let tn = t + rem / 2.0;
+            *self.tau(q) = s + rem / 2.0;
+            self.arena.insert(&mut self.cl.heap[cc as usize], q, tn);
+            self.refresh_next_edge(cc);
+            let from = (self.cl.hot[o as usize].start + *self.tau(qp)) - finp;
+            self.arena
+                .set_key(&mut self.cl.heap[o as usize], qp, from, tn);
+            self.refresh_next_edge(o);
+            *self.tau(qp) = sp + rem / 2.0;
+        } else {
+            let tn = t + rem;
+            *self.tau(q) = c - finp;
+            self.arena.insert(&mut self.cl.heap[cc as usize], q, tn);
+            self.refresh_next_edge(cc);
+            let end_o = self.cl.end[o as usize];
+            let from = (end_o + *self.tau(qp)) - finp;
+            self.arena
+                .set_key(&mut self.cl.heap[o as usize], qp, from, end_o);
+            *self.tau(qp) = finp;
+        }
+    }
+
+    /// Cluster `c_d` runs out of prize at time `t`: it stops growing (its moat is final).
+    #[inline]
+    fn deactivate(&mut self, t: f64, c_d: u32) {
+        self.deact.pop_min();
+        let h = &mut self.cl.hot[c_d as usize];
+        self.cl.active[c_d as usize] = false;
+        self.cl.end[c_d as usize] = t;
+        h.moat = self.cl.end[c_d as usize] - h.start;
+        self.next_edge.remove(c_d);
     }
 
     /// Merges along edge `e` (part `q` of active cluster `cc` reached cluster `o`) at time

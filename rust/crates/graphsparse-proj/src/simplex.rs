@@ -9,7 +9,7 @@
 use crate::error::{ProjError, Result};
 use graphsparse_base::{check_finite, check_len};
 
-use crate::util::{CHUNK, all_finite, first_non_finite, sum_abs};
+use crate::util::{CHUNK, all_finite, first_non_finite, rejoin, retain_front, sum_abs};
 
 /// After this many filtering passes of Condat's step 4 the remaining candidates are sorted
 /// instead, which bounds the worst case by O(n log n); in practice 1–4 passes suffice.
@@ -76,34 +76,27 @@ pub(crate) fn condat_tau<const ABS: bool>(
     // Step 3: coordinates put aside that still beat ρ rejoin v.
     let mut cnt = e - t;
     if t > 0 {
-        let mut w = 0;
-        for i in 0..t {
-            let yi = s[i];
-            if yi > rho {
+        e = rejoin(s, t, e, |yi| {
+            let joins = yi > rho;
+            if joins {
                 cnt += 1;
                 rho += (yi - rho) / cnt as f64;
-                s[w] = yi;
-                w += 1;
             }
-        }
-        s.copy_within(t..e, w);
-        e = w + (e - t);
+            joins
+        });
     }
     // Step 4: drop members of v that no longer beat ρ until none is dropped.
     let mut len = e;
     let mut passes = 0;
     loop {
-        let mut w = 0;
-        for i in 0..len {
-            let yi = s[i];
-            if yi <= rho && cnt > 1 {
+        let w = retain_front(s, len, |yi| {
+            let drop = yi <= rho && cnt > 1;
+            if drop {
                 cnt -= 1;
                 rho += (rho - yi) / cnt as f64;
-            } else {
-                s[w] = yi;
-                w += 1;
             }
-        }
+            !drop
+        });
         if w == len {
             break;
         }

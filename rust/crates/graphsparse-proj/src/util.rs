@@ -58,6 +58,31 @@ pub(crate) fn dec(x: f64) -> usize {
     x.to_bits() as usize
 }
 
+/// Moves the entries of `s[..len]` that `keep` accepts to the front, in order, and returns
+/// how many there are. `keep` sees every entry once, in order, so it may update running sums.
+#[inline(always)]
+pub(crate) fn retain_front(s: &mut [f64], len: usize, mut keep: impl FnMut(f64) -> bool) -> usize {
+    let mut w = 0;
+    for i in 0..len {
+        let x = s[i];
+        if keep(x) {
+            s[w] = x;
+            w += 1;
+        }
+    }
+    w
+}
+
+/// Step 3 of Condat's algorithm: of the entries put aside, `ṽ = s[..t]`, those that `keep`
+/// accepts (seen in order) rejoin the candidates `v = s[t..e]`, which move down behind them.
+/// Returns the new end of `v`, which now starts at 0.
+#[inline(always)]
+pub(crate) fn rejoin(s: &mut [f64], t: usize, e: usize, keep: impl FnMut(f64) -> bool) -> usize {
+    let w = retain_front(s, t, keep);
+    s.copy_within(t..e, w);
+    w + (e - t)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

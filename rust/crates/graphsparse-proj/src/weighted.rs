@@ -14,7 +14,7 @@
 use crate::error::{ProjError, Result};
 use graphsparse_base::{check_finite, check_len};
 
-use crate::util::{all_finite, dec, enc};
+use crate::util::{all_finite, dec, enc, rejoin, retain_front};
 
 /// Inputs up to this length use the sort-based Algorithm 1; longer ones the linear variant
 /// (the crossover measured by the `weighted_crossover` criterion group lies between 8 and 16).
@@ -129,32 +129,25 @@ pub(crate) fn linear_theta(y: &[f64], eps: &[f64], s: &mut [f64], max_passes: us
         }
     }
     if t > 0 {
-        let mut w = 0;
-        for j in 0..t {
-            let i = dec(s[j]);
-            if y[i] + eps[i] * theta > 0.0 {
+        e = rejoin(s, t, e, |sj| {
+            let i = dec(sj);
+            let joins = y[i] + eps[i] * theta > 0.0;
+            if joins {
                 sy += eps[i] * y[i];
                 q += eps[i] * eps[i];
                 theta = (1.0 - sy) / q;
-                s[w] = s[j];
-                w += 1;
             }
-        }
-        s.copy_within(t..e, w);
-        e = w + (e - t);
+            joins
+        });
     }
     // Filtering passes (Michelot style, fresh sums each pass: no cancellation from removals).
     let mut len = e;
     let mut passes = 0;
     loop {
-        let mut w = 0;
-        for j in 0..len {
-            let i = dec(s[j]);
-            if y[i] + eps[i] * theta > 0.0 {
-                s[w] = s[j];
-                w += 1;
-            }
-        }
+        let w = retain_front(s, len, |sj| {
+            let i = dec(sj);
+            y[i] + eps[i] * theta > 0.0
+        });
         if w == len || w == 0 {
             break;
         }

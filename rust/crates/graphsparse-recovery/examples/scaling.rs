@@ -20,47 +20,16 @@ use graphsparse_recovery::{
 /// The integration tests' generators (SplitMix64 uniforms, Box–Muller normals).
 #[path = "../tests/common/mod.rs"]
 mod common;
-use common::Rng;
-
-struct Sparse {
-    ptr: Vec<usize>,
-    idx: Vec<usize>,
-    val: Vec<f64>,
-}
-
-fn sparse(j: usize, n: usize, per_row: usize, rng: &mut Rng) -> Sparse {
-    let (mut ptr, mut idx, mut val) = (vec![0usize], Vec::new(), Vec::new());
-    for _ in 0..j {
-        for _ in 0..per_row {
-            idx.push((rng.uniform() * n as f64) as usize);
-            val.push(rng.normal() / (per_row as f64).sqrt());
-        }
-        ptr.push(idx.len());
-    }
-    Sparse { ptr, idx, val }
-}
+use common::{Rng, cycle_matching_graph, dense_product, random_csr, signal_and_design};
 
 fn paper_instance() {
     let (n, j) = (500, 350);
     let mut rng = Rng(7);
-    let mut order: Vec<usize> = (0..n).collect();
-    for i in (1..n).rev() {
-        order.swap(i, (rng.uniform() * (i + 1) as f64) as usize);
-    }
-    let mut edges: Vec<[usize; 2]> = (0..n).map(|k| [order[k], order[(k + 1) % n]]).collect();
-    for k in (0..n / 2).map(|k| 2 * k) {
-        edges.push([order[k], order[(k + n / 2 + 1) % n]]);
-    }
-    let graph =
-        WeightedGraph::from_edges(n, &edges, None, graphsparse_recovery::DuplicateEdges::Sum)
-            .expect("valid graph");
-    let mut x = vec![0.0; n];
-    x.iter_mut().take(150).for_each(|v| *v = rng.normal());
-    let a: Vec<f64> = (0..j * n).map(|_| rng.normal()).collect();
+    let edges = cycle_matching_graph(n, &mut rng);
+    let graph = WeightedGraph::new(n, &edges, None).expect("valid graph");
+    let (x, a) = signal_and_design(n, j, 150, &mut rng);
     let l = DenseMatrix::new(&a, j, n).expect("valid matrix");
-    let clean: Vec<f64> = (0..j)
-        .map(|r| (0..n).map(|k| a[r * n + k] * x[k]).sum())
-        .collect();
+    let clean = dense_product(&a, &x);
     let noise = (x.iter().map(|v| v * v).sum::<f64>() / 1e4).sqrt();
     let y: Vec<f64> = clean.iter().map(|v| v + noise * rng.normal()).collect();
     let top = lambda_max(
@@ -114,8 +83,8 @@ fn per_iteration(sides: &[usize]) {
         let n = side * side;
         let j = n / 2;
         let mut rng = Rng(3);
-        let s = sparse(j, n, 4, &mut rng);
-        let l = CsrOperator::new(&s.ptr, &s.idx, &s.val, j, n).expect("valid matrix");
+        let (ptr, idx, val) = random_csr(j, n, 4, 2.0, &mut rng);
+        let l = CsrOperator::new(&ptr, &idx, &val, j, n).expect("valid matrix");
         let graph = WeightedGraph::new(n, &grid_edges(side, side), None).expect("valid graph");
         let y: Vec<f64> = (0..j).map(|_| rng.normal()).collect();
         for (label, par) in [("serial", Parallel::Serial), ("auto", Parallel::Auto)] {
@@ -147,8 +116,8 @@ fn big_solve() {
     let n = side * side;
     let j = n / 2;
     let mut rng = Rng(11);
-    let s = sparse(j, n, 4, &mut rng);
-    let l = CsrOperator::new(&s.ptr, &s.idx, &s.val, j, n).expect("valid matrix");
+    let (ptr, idx, val) = random_csr(j, n, 4, 2.0, &mut rng);
+    let l = CsrOperator::new(&ptr, &idx, &val, j, n).expect("valid matrix");
     let graph = WeightedGraph::new(n, &grid_edges(side, side), None).expect("valid graph");
     // a signal on a 100 x 100 block of the grid
     let mut x = vec![0.0; n];
@@ -159,8 +128,8 @@ fn big_solve() {
     }
     let mut y = vec![0.0; j];
     for (r, yr) in y.iter_mut().enumerate() {
-        *yr = (s.ptr[r]..s.ptr[r + 1])
-            .map(|p| s.val[p] * x[s.idx[p]])
+        *yr = (ptr[r]..ptr[r + 1])
+            .map(|p| val[p] * x[idx[p]])
             .sum::<f64>()
             + 0.01 * rng.normal();
     }

@@ -22,7 +22,7 @@ use graphsparse_pcst::projection::{GraphProjection, GraphProjectionParams, Suppo
 
 use crate::error::{RecoveryError, Result, invalid};
 use crate::graph::WeightedGraph;
-use crate::operator::LinearOperator;
+use crate::operator::{LinearOperator, apply_adjoint_counted, apply_counted};
 use crate::params::OpCounts;
 use graphsparse_base::{check_at_least_one, check_len, check_nonnegative, check_positive};
 
@@ -277,125 +277,183 @@ impl IhtValidParams {
         ctl: &RunControl,
     ) -> Result<IhtResult> {
         let p = &self.0;
-        let (j, n) = (op.n_rows(), op.n_cols());
-        check_len("y", y.len(), j)?;
+        check_len("y", y.len(), op.n_rows())?;
         graphsparse_base::check_finite("y", y)?;
-        let par = p.parallel;
-        let mut counts = OpCounts::default();
-        let mut x = vec![0.0; n];
-        let mut x_new = vec![0.0; n];
-        let mut resid = y.to_vec();
-        let mut grad = vec![0.0; n];
-        let mut dir = vec![0.0; n];
-        let mut ldir = vec![0.0; j];
-        let mut lx = vec![0.0; j];
-        let mut head: Vec<usize> = Vec::with_capacity(n);
-        let mut tail: Vec<usize> = Vec::with_capacity(n);
-        let mut merged = vec![false; n];
-        let mut cg_dir = vec![0.0; if p.method == IhtMethod::Cosamp { n } else { 0 }];
-        let mut support: Vec<usize> = Vec::new();
-        let mut history = Vec::new();
+        let mut run = IhtRun::new(op, y, p);
         let meter = p.budget.start(ctl);
         let mut converged = false;
         let mut it = 0;
-        let fwd = |v: &[f64], out: &mut [f64], c: &mut OpCounts| {
-            c.forward += 1;
-            c.work += op.cost();
-            op.apply_into(v, out, par)
-        };
-        let adj = |v: &[f64], out: &mut [f64], c: &mut OpCounts| {
-            c.adjoint += 1;
-            c.work += op.cost();
-            op.apply_adjoint_into(v, out, par)
-        };
         while it < p.max_iter && meter.claim_node() {
             it += 1;
-            adj(&resid, &mut grad, &mut counts)?;
-            if grad.iter().all(|&g| g == 0.0) {
-                converged = true;
-                break;
-            }
-            proj.head_into(&grad, &mut head)?;
-            match p.method {
-                IhtMethod::Iht => {
-                    dir.fill(0.0);
-                    for &i in &head {
-                        dir[i] = grad[i];
-                    }
-                    let eta = match p.step {
-                        Some(s) => s,
-                        None => {
-                            fwd(&dir, &mut ldir, &mut counts)?;
-                            let den = crate::par::sum_sq(&ldir);
-                            if den > 0.0 {
-                                crate::par::sum_sq(&dir) / den
-                            } else {
-                                1.0
-                            }
-                        }
-                    };
-                    for (d, &xi) in dir.iter_mut().zip(&x) {
-                        *d = xi + eta * *d;
-                    }
-                }
-                IhtMethod::Cosamp => {
-                    merged.fill(false);
-                    for &i in head.iter().chain(&support) {
-                        merged[i] = true;
-                    }
-                    dir.copy_from_slice(&x);
-                    cgls(
-                        op,
-                        y,
-                        &merged,
-                        &mut dir,
-                        p.ls_iter,
-                        &mut counts,
-                        par,
-                        (&mut grad, &mut ldir, &mut lx, &mut cg_dir),
-                    )?;
-                }
-            }
-            proj.tail_into(&dir, &mut tail)?;
-            x_new.fill(0.0);
-            for &i in &tail {
-                x_new[i] = dir[i];
-            }
-            fwd(&x_new, &mut lx, &mut counts)?;
-            for ((r, &yy), &l) in resid.iter_mut().zip(y).zip(&lx) {
-                *r = yy - l;
-            }
-            let rn = norm(&resid);
-            if !rn.is_finite() {
-                return Err(RecoveryError::Diverged { iteration: it });
-            }
-            history.push(rn);
-            let change: f64 = x_new
-                .iter()
-                .zip(&x)
-                .map(|(a, b)| (a - b) * (a - b))
-                .sum::<f64>()
-                .sqrt();
-            let size = norm(&x_new);
-            std::mem::swap(&mut x, &mut x_new);
-            support.clone_from(&tail);
-            ctl.progress().add_iteration();
-            ctl.progress().set_value(rn);
-            if change <= p.tol * size.max(f64::MIN_POSITIVE) {
+            if run.step(p, proj, it, ctl)? {
                 converged = true;
                 break;
             }
         }
         Ok(IhtResult {
-            x,
-            support,
+            x: run.x,
+            support: run.support,
             n_iter: it,
             converged,
-            residual_norms: history,
-            counts,
+            residual_norms: run.history,
+            counts: run.counts,
             n_projection_runs: 0,
             truncation: meter.truncation(),
         })
+    }
+}
+
+/// The iterate of Graph-IHT / Graph-CoSaMP and every buffer of an iteration (allocated once
+/// in [`IhtRun::new`]): `resid = y − L x`, `grad = Lᵀ resid`, `dir` the point the tail
+/// projects, `head`/`tail` the supports, `merged` CoSaMP's support mask, `history` the
+/// residual norms.
+struct IhtRun<'a, Op: LinearOperator + ?Sized> {
+    op: &'a Op,
+    y: &'a [f64],
+    par: Parallel,
+    counts: OpCounts,
+    x: Vec<f64>,
+    x_new: Vec<f64>,
+    resid: Vec<f64>,
+    grad: Vec<f64>,
+    dir: Vec<f64>,
+    ldir: Vec<f64>,
+    lx: Vec<f64>,
+    head: Vec<usize>,
+    tail: Vec<usize>,
+    merged: Vec<bool>,
+    cg_dir: Vec<f64>,
+    support: Vec<usize>,
+    history: Vec<f64>,
+}
+
+impl<'a, Op: LinearOperator + ?Sized> IhtRun<'a, Op> {
+    /// The start `x = 0` (so `resid = y`) and the buffers.
+    fn new(op: &'a Op, y: &'a [f64], p: &IhtParams) -> Self {
+        let (j, n) = (op.n_rows(), op.n_cols());
+        Self {
+            op,
+            y,
+            par: p.parallel,
+            counts: OpCounts::default(),
+            x: vec![0.0; n],
+            x_new: vec![0.0; n],
+            resid: y.to_vec(),
+            grad: vec![0.0; n],
+            dir: vec![0.0; n],
+            ldir: vec![0.0; j],
+            lx: vec![0.0; j],
+            head: Vec::with_capacity(n),
+            tail: Vec::with_capacity(n),
+            merged: vec![false; n],
+            cg_dir: vec![0.0; if p.method == IhtMethod::Cosamp { n } else { 0 }],
+            support: Vec::new(),
+            history: Vec::new(),
+        }
+    }
+
+    /// Iteration `it`: the gradient and its head, the point to project (`dir`), its tail as
+    /// the new `x`, the residual. Returns true when converged (a zero gradient, or a change
+    /// of `x` within `tol` relative to its norm).
+    ///
+    /// # Errors
+    /// [`RecoveryError::Diverged`] for a non-finite residual; the operator's and the
+    /// projection's errors.
+    fn step<P: SupportProjection>(
+        &mut self,
+        p: &IhtParams,
+        proj: &mut P,
+        it: usize,
+        ctl: &RunControl,
+    ) -> Result<bool> {
+        let (op, par) = (self.op, self.par);
+        apply_adjoint_counted(op, par, &self.resid, &mut self.grad, &mut self.counts)?;
+        if self.grad.iter().all(|&g| g == 0.0) {
+            return Ok(true);
+        }
+        proj.head_into(&self.grad, &mut self.head)?;
+        match p.method {
+            IhtMethod::Iht => self.gradient_step(p.step)?,
+            IhtMethod::Cosamp => self.least_squares_step(p.ls_iter)?,
+        }
+        proj.tail_into(&self.dir, &mut self.tail)?;
+        self.x_new.fill(0.0);
+        for &i in &self.tail {
+            self.x_new[i] = self.dir[i];
+        }
+        apply_counted(op, par, &self.x_new, &mut self.lx, &mut self.counts)?;
+        for ((r, &yy), &l) in self.resid.iter_mut().zip(self.y).zip(&self.lx) {
+            *r = yy - l;
+        }
+        let rn = norm(&self.resid);
+        if !rn.is_finite() {
+            return Err(RecoveryError::Diverged { iteration: it });
+        }
+        self.history.push(rn);
+        let change: f64 = self
+            .x_new
+            .iter()
+            .zip(&self.x)
+            .map(|(a, b)| (a - b) * (a - b))
+            .sum::<f64>()
+            .sqrt();
+        let size = norm(&self.x_new);
+        std::mem::swap(&mut self.x, &mut self.x_new);
+        self.support.clone_from(&self.tail);
+        ctl.progress().add_iteration();
+        ctl.progress().set_value(rn);
+        Ok(change <= p.tol * size.max(f64::MIN_POSITIVE))
+    }
+
+    /// Graph-IHT: `dir = x + η · grad` restricted to the head, with the given step `η` or the
+    /// exact line search `‖g_H‖² / ‖L g_H‖²` (1 when `L g_H = 0`).
+    fn gradient_step(&mut self, step: Option<f64>) -> Result<()> {
+        let dir = &mut self.dir;
+        dir.fill(0.0);
+        for &i in &self.head {
+            dir[i] = self.grad[i];
+        }
+        let eta = match step {
+            Some(s) => s,
+            None => {
+                apply_counted(self.op, self.par, dir, &mut self.ldir, &mut self.counts)?;
+                let den = crate::par::sum_sq(&self.ldir);
+                if den > 0.0 {
+                    crate::par::sum_sq(dir) / den
+                } else {
+                    1.0
+                }
+            }
+        };
+        for (d, &xi) in dir.iter_mut().zip(&self.x) {
+            *d = xi + eta * *d;
+        }
+        Ok(())
+    }
+
+    /// Graph-CoSaMP: `dir` = least squares (CGLS from `x`) on the head merged with the
+    /// current support.
+    fn least_squares_step(&mut self, ls_iter: usize) -> Result<()> {
+        self.merged.fill(false);
+        for &i in self.head.iter().chain(&self.support) {
+            self.merged[i] = true;
+        }
+        self.dir.copy_from_slice(&self.x);
+        cgls(
+            self.op,
+            self.y,
+            &self.merged,
+            &mut self.dir,
+            ls_iter,
+            &mut self.counts,
+            self.par,
+            (
+                &mut self.grad,
+                &mut self.ldir,
+                &mut self.lx,
+                &mut self.cg_dir,
+            ),
+        )
     }
 }
 
@@ -412,15 +470,11 @@ fn cgls<Op: LinearOperator + ?Sized>(
     par: Parallel,
     (s, q, r, pdir): (&mut [f64], &mut [f64], &mut [f64], &mut [f64]),
 ) -> Result<()> {
-    counts.forward += 1;
-    counts.work += op.cost();
-    op.apply_into(z, r, par)?;
+    apply_counted(op, par, z, r, counts)?;
     for (ri, &yi) in r.iter_mut().zip(y) {
         *ri = yi - *ri;
     }
-    counts.adjoint += 1;
-    counts.work += op.cost();
-    op.apply_adjoint_into(r, s, par)?;
+    apply_adjoint_counted(op, par, r, s, counts)?;
     for (si, &m) in s.iter_mut().zip(mask) {
         if !m {
             *si = 0.0;
@@ -433,9 +487,7 @@ fn cgls<Op: LinearOperator + ?Sized>(
         if gamma <= 1e-28 * g0 || gamma == 0.0 {
             break;
         }
-        counts.forward += 1;
-        counts.work += op.cost();
-        op.apply_into(pdir, q, par)?;
+        apply_counted(op, par, pdir, q, counts)?;
         let qq = crate::par::sum_sq(q);
         if qq == 0.0 {
             break;
@@ -447,9 +499,7 @@ fn cgls<Op: LinearOperator + ?Sized>(
         for (ri, &qi) in r.iter_mut().zip(q.iter()) {
             *ri -= a * qi;
         }
-        counts.adjoint += 1;
-        counts.work += op.cost();
-        op.apply_adjoint_into(r, s, par)?;
+        apply_adjoint_counted(op, par, r, s, counts)?;
         for (si, &m) in s.iter_mut().zip(mask) {
             if !m {
                 *si = 0.0;

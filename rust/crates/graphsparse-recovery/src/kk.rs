@@ -13,10 +13,10 @@ use graphsparse_proj::project_l1_ball_into;
 use crate::error::{RecoveryError, Result};
 use crate::graph::GraphDifference;
 use crate::loss::Fit;
-use crate::operator::LinearOperator;
+use crate::operator::{LinearOperator, apply_adjoint_counted, apply_counted};
 use crate::par::{for_chunks, for_chunks2};
 use crate::params::{HistoryEntry, OpCounts, Recovery, RecoveryValidParams, WarmStart};
-use crate::pdhg::{Iterate, Penalty, RunEnd, STEP_FACTOR, load, step_norms};
+use crate::pdhg::{Iterate, Penalty, RunEnd, RunLog, STEP_FACTOR, load, step_norms};
 use crate::prox::prox_persp;
 
 /// Solves the graph model with Algorithm 1: the state is set up once, then stepped, with a
@@ -42,24 +42,15 @@ pub(crate) fn solve_kk<Op: LinearOperator + ?Sized>(
     let mut state = Kk::new(params, fit, op, y, pen, gamma, warm)?;
     let meter = params.budget().start(ctl);
     let (check_every, max_iter) = (params.check_every(), params.max_iter());
-    let mut history = Vec::new();
-    let mut last: Option<HistoryEntry> = None;
-    let mut converged = false;
+    let mut log = RunLog::default();
     let mut it = 0;
     loop {
         let stopping = it >= max_iter || !meter.claim_node();
         let is_check = stopping || (it > 0 && it % check_every == 0);
-        if is_check && last.is_none_or(|e| e.iteration != it) && (it > 0 || stopping) {
+        if is_check && log.last.is_none_or(|e| e.iteration != it) && (it > 0 || stopping) {
             let entry = state.check(it)?;
             ctl.progress().set_value(entry.gap);
-            if it > 0 {
-                converged = state.pt.converged(params, &entry);
-                if params.record_history() {
-                    history.push(entry);
-                }
-            }
-            last = Some(entry);
-            if converged {
+            if log.record(params, &state.pt, entry, it > 0) {
                 break;
             }
         }
@@ -70,40 +61,7 @@ pub(crate) fn solve_kk<Op: LinearOperator + ?Sized>(
         state.step(it)?;
         ctl.progress().add_iteration();
     }
-    let last = last.expect("invariant: the final iterate is always checked");
-    Ok(state.into_recovery(RunEnd {
-        it,
-        converged,
-        last,
-        history,
-        truncation: meter.truncation(),
-    }))
-}
-
-/// `out = L x`, counted.
-fn apply_l<Op: LinearOperator + ?Sized>(
-    op: &Op,
-    par: Parallel,
-    x: &[f64],
-    out: &mut [f64],
-    c: &mut OpCounts,
-) -> Result<()> {
-    c.forward += 1;
-    c.work += op.cost();
-    op.apply_into(x, out, par)
-}
-
-/// `out = Lᵀ v`, counted.
-fn apply_lt<Op: LinearOperator + ?Sized>(
-    op: &Op,
-    par: Parallel,
-    v: &[f64],
-    out: &mut [f64],
-    c: &mut OpCounts,
-) -> Result<()> {
-    c.adjoint += 1;
-    c.work += op.cost();
-    op.apply_adjoint_into(v, out, par)
+    Ok(state.into_recovery(log.end(it, meter.truncation())))
 }
 
 /// `out = W D σ`, counted (nothing without edges).
@@ -222,7 +180,7 @@ impl<'a, Op: LinearOperator + ?Sized> Kk<'a, Op> {
             s.iter_mut().for_each(|v| *v = v.max(0.0));
         }
         let mut pt = Iterate::new(x, s, vec![0.0; j], vec![0.0; m]);
-        apply_l(op, par, &pt.z, &mut pt.kz, &mut counts)?;
+        apply_counted(op, par, &pt.z, &mut pt.kz, &mut counts)?;
         apply_d(graph, par, &pt.s, &mut pt.ds, &mut counts);
         let c = gamma * lam;
         if !(c.is_finite() && c > 0.0) {
@@ -285,7 +243,7 @@ impl<'a, Op: LinearOperator + ?Sized> Kk<'a, Op> {
         for (v, &r) in self.pt.v2.iter_mut().zip(&self.r2) {
             *v = (k2 * r).clamp(-cap, cap);
         }
-        apply_lt(
+        apply_adjoint_counted(
             self.op,
             par,
             &self.pt.v1,
@@ -333,7 +291,7 @@ impl<'a, Op: LinearOperator + ?Sized> Kk<'a, Op> {
                 *ei = ri - mu2 * (dsr[off + i] - er[off + i]);
             }
         });
-        apply_lt(self.op, par, &self.e1, &mut self.pt.ktv, &mut self.counts)?;
+        apply_adjoint_counted(self.op, par, &self.e1, &mut self.pt.ktv, &mut self.counts)?;
         apply_dt(
             self.graph,
             par,
@@ -388,7 +346,7 @@ impl<'a, Op: LinearOperator + ?Sized> Kk<'a, Op> {
     /// The new products `L x`, `W D σ` and the multipliers `r ← r − μ (K z − aux)`.
     fn multipliers(&mut self) -> Result<()> {
         let (par, mu1, mu2) = (self.par, self.mu1, self.mu2);
-        apply_l(self.op, par, &self.pt.z, &mut self.pt.kz, &mut self.counts)?;
+        apply_counted(self.op, par, &self.pt.z, &mut self.pt.kz, &mut self.counts)?;
         apply_d(
             self.graph,
             par,

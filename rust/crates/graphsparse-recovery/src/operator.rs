@@ -12,6 +12,7 @@ use rayon::prelude::*;
 
 use crate::error::{RecoveryError, Result};
 use crate::par::dot;
+use crate::params::OpCounts;
 use graphsparse_base::{check_finite, check_len};
 
 /// A real matrix `L ∈ ℝ^{J×N}` seen through its two products.
@@ -66,6 +67,32 @@ impl<T: LinearOperator + ?Sized> LinearOperator for &T {
     fn apply_adjoint_into(&self, v: &[f64], out: &mut [f64], par: Parallel) -> Result<()> {
         (**self).apply_adjoint_into(v, out, par)
     }
+}
+
+/// `out = L x`, counted in `c` (one forward product, `op.cost()` multiply-adds).
+pub(crate) fn apply_counted<Op: LinearOperator + ?Sized>(
+    op: &Op,
+    par: Parallel,
+    x: &[f64],
+    out: &mut [f64],
+    c: &mut OpCounts,
+) -> Result<()> {
+    c.forward += 1;
+    c.work += op.cost();
+    op.apply_into(x, out, par)
+}
+
+/// `out = Lᵀ v`, counted in `c` (one adjoint product, `op.cost()` multiply-adds).
+pub(crate) fn apply_adjoint_counted<Op: LinearOperator + ?Sized>(
+    op: &Op,
+    par: Parallel,
+    v: &[f64],
+    out: &mut [f64],
+    c: &mut OpCounts,
+) -> Result<()> {
+    c.adjoint += 1;
+    c.work += op.cost();
+    op.apply_adjoint_into(v, out, par)
 }
 
 fn check_shapes(op: &impl LinearOperator, x: usize, out: usize, adjoint: bool) -> Result<()> {

@@ -32,7 +32,7 @@ use crate::graph::GraphDifference;
 use crate::groups::{LatentDesign, LatentGroups};
 use crate::loss::Fit;
 use crate::norm::{NORM_SAFETY, estimate_op_norm};
-use crate::operator::LinearOperator;
+use crate::operator::{LinearOperator, apply_adjoint_counted, apply_counted};
 use crate::par::{Reducer, dot, for_chunks, for_chunks2};
 use crate::params::{HistoryEntry, OpCounts, Recovery, RecoveryValidParams, StopRule, WarmStart};
 use crate::prox::{perspective, prox_persp};
@@ -60,6 +60,30 @@ pub(crate) enum Penalty<'a> {
     Groups(&'a LatentGroups),
 }
 
+impl<'a> Penalty<'a> {
+    /// `(n1, ns, m, α, lagrangian)` for `n` columns of `L`: the primal and `σ` sizes, the edge
+    /// count, and the graph penalty's weight and form (`0`, `false` without a graph).
+    fn sizes(self, n: usize) -> (usize, usize, usize, f64, bool) {
+        match self {
+            Penalty::Graph {
+                graph,
+                alpha,
+                lagrangian,
+            } => (n, n, graph.graph().n_edges(), alpha, lagrangian),
+            Penalty::L1 => (n, 0, 0, 0.0, false),
+            Penalty::Groups(g) => (g.n_latent(), 0, 0, 0.0, false),
+        }
+    }
+
+    /// The graph of the graph penalty.
+    fn graph(self) -> Option<&'a GraphDifference<'a>> {
+        match self {
+            Penalty::Graph { graph, .. } => Some(graph),
+            _ => None,
+        }
+    }
+}
+
 /// Cached view of the data block `K₁` (the operator, or `L P`).
 struct DataBlock<'a, Op: LinearOperator + ?Sized> {
     op: &'a Op,
@@ -68,29 +92,39 @@ struct DataBlock<'a, Op: LinearOperator + ?Sized> {
     par: Parallel,
 }
 
-impl<Op: LinearOperator + ?Sized> DataBlock<'_, Op> {
+impl<'a, Op: LinearOperator + ?Sized> DataBlock<'a, Op> {
+    /// `K₁ = L`, or `L P` for the latent group lasso (with a buffer for `P z`, `n` long).
+    fn new(op: &'a Op, pen: Penalty<'a>, n: usize, par: Parallel) -> Self {
+        let groups = match pen {
+            Penalty::Groups(g) => Some(g),
+            _ => None,
+        };
+        Self {
+            op,
+            groups,
+            xfull: vec![0.0; if groups.is_some() { n } else { 0 }],
+            par,
+        }
+    }
+
     fn forward(&mut self, z: &[f64], out: &mut [f64], c: &mut OpCounts) -> Result<()> {
-        c.forward += 1;
-        c.work += self.op.cost();
         match self.groups {
             Some(g) => {
                 g.gather_sum(z, &mut self.xfull, self.par);
-                self.op.apply_into(&self.xfull, out, self.par)
+                apply_counted(self.op, self.par, &self.xfull, out, c)
             }
-            None => self.op.apply_into(z, out, self.par),
+            None => apply_counted(self.op, self.par, z, out, c),
         }
     }
 
     fn adjoint(&mut self, v: &[f64], out: &mut [f64], c: &mut OpCounts) -> Result<()> {
-        c.adjoint += 1;
-        c.work += self.op.cost();
         match self.groups {
             Some(g) => {
-                self.op.apply_adjoint_into(v, &mut self.xfull, self.par)?;
+                apply_adjoint_counted(self.op, self.par, v, &mut self.xfull, c)?;
                 g.spread(&self.xfull, out, self.par);
                 Ok(())
             }
-            None => self.op.apply_adjoint_into(v, out, self.par),
+            None => apply_adjoint_counted(self.op, self.par, v, out, c),
         }
     }
 }
@@ -254,6 +288,50 @@ impl Iterate {
             [&self.ktv, &self.dtv],
             [&self.kz, &self.ds],
         )
+    }
+}
+
+/// What a solver's loop keeps of its checks: the recorded history, the last check and whether
+/// the stopping rule held there.
+#[derive(Default)]
+pub(crate) struct RunLog {
+    history: Vec<HistoryEntry>,
+    pub last: Option<HistoryEntry>,
+    converged: bool,
+}
+
+impl RunLog {
+    /// Records the check `entry` of the iterate `pt` and returns whether the stopping rule
+    /// holds. With `counts` false (the start point, whose dual was never stepped, so its gap
+    /// means nothing) the entry is only kept as the last check.
+    pub(crate) fn record(
+        &mut self,
+        params: &RecoveryValidParams,
+        pt: &Iterate,
+        entry: HistoryEntry,
+        counts: bool,
+    ) -> bool {
+        if counts {
+            self.converged = pt.converged(params, &entry);
+            if params.record_history() {
+                self.history.push(entry);
+            }
+        }
+        self.last = Some(entry);
+        self.converged
+    }
+
+    /// The end of a loop stopped after `it` iterations, whose final iterate was checked.
+    pub(crate) fn end(self, it: usize, truncation: Option<graphsparse_base::Truncation>) -> RunEnd {
+        RunEnd {
+            it,
+            converged: self.converged,
+            last: self
+                .last
+                .expect("invariant: the final iterate is always checked"),
+            history: self.history,
+            truncation,
+        }
     }
 }
 
@@ -429,9 +507,7 @@ pub(crate) fn solve_pdhg<Op: LinearOperator + ?Sized>(
     let mut state = Pdhg::new(params, fit, op, y, pen, warm, adaptive)?;
     let meter = params.budget().start(ctl);
     let (check_every, max_iter) = (params.check_every(), params.max_iter());
-    let mut history = Vec::new();
-    let mut last: Option<HistoryEntry> = None;
-    let mut converged = false;
+    let mut log = RunLog::default();
     let mut it = 0;
     while it < max_iter {
         if !meter.claim_node() {
@@ -444,38 +520,67 @@ pub(crate) fn solve_pdhg<Op: LinearOperator + ?Sized>(
         if is_check {
             let entry = state.check(it)?;
             ctl.progress().set_value(entry.gap);
-            converged = state.pt.converged(params, &entry);
-            if params.record_history() {
-                history.push(entry);
-            }
-            last = Some(entry);
-            if converged {
+            if log.record(params, &state.pt, entry, true) {
                 break;
             }
         }
     }
-    let last = match last {
-        Some(e) if e.iteration == it => e,
-        _ => {
-            // no check at the final iterate yet (budget stop, or no iteration at all)
-            let e = state.check(it)?;
-            if it > 0 {
-                // the gap at a dual iterate never stepped with is meaningless at it = 0
-                converged = state.pt.converged(params, &e);
+    if log.last.is_none_or(|e| e.iteration != it) {
+        // no check at the final iterate yet (budget stop, or no iteration at all); the gap at
+        // a dual iterate never stepped with is meaningless at it = 0
+        let entry = state.check(it)?;
+        log.record(params, &state.pt, entry, it > 0);
+    }
+    Ok(state.into_recovery(log.end(it, meter.truncation())))
+}
+
+/// The starting point of PDHG: zeros or the warm start, with the primal step `τ` and the
+/// adaptive decay `a` a warm start carries when they are valid.
+struct Start {
+    z: Vec<f64>,
+    s: Vec<f64>,
+    v1: Vec<f64>,
+    v2: Vec<f64>,
+    tau: f64,
+    a: f64,
+}
+
+impl Start {
+    /// For the sizes `(j, n1, ns, m)`; `tau` is the cold-start step.
+    ///
+    /// # Errors
+    /// [`RecoveryError::Input`] for a warm start of the wrong sizes.
+    fn new(
+        warm: Option<&WarmStart>,
+        tau: f64,
+        (j, n1, ns, m): (usize, usize, usize, usize),
+    ) -> Result<Self> {
+        let mut st = Self {
+            z: vec![0.0; n1],
+            s: vec![0.0; ns],
+            v1: vec![0.0; j],
+            v2: vec![0.0; m],
+            tau,
+            a: ADAPT_A0,
+        };
+        if let Some(w) = warm {
+            load("warm_start.x", &w.x, &mut st.z)?;
+            load("warm_start.sigma", &w.sigma, &mut st.s)?;
+            load("warm_start.dual_data", &w.dual_data, &mut st.v1)?;
+            load("warm_start.dual_graph", &w.dual_graph, &mut st.v2)?;
+            if w.tau.is_finite() && w.tau > 0.0 {
+                st.tau = w.tau;
             }
-            if params.record_history() && it > 0 {
-                history.push(e);
+            if w.adapt > 0.0 && w.adapt <= ADAPT_A0 {
+                st.a = w.adapt;
             }
-            e
+            if ns > 0 {
+                // the prox keeps σ ≥ 0; a warm σ must respect it too
+                st.s.iter_mut().for_each(|v| *v = v.max(0.0));
+            }
         }
-    };
-    Ok(state.into_recovery(RunEnd {
-        it,
-        converged,
-        last,
-        history,
-        truncation: meter.truncation(),
-    }))
+        Ok(st)
+    }
 }
 
 /// The PDHG iterate, its cached operator products and every buffer of the iteration
@@ -534,75 +639,25 @@ impl<'a, Op: LinearOperator + ?Sized> Pdhg<'a, Op> {
         let par = params.parallel();
         let lam = params.lam();
         let (j, n) = (op.n_rows(), op.n_cols());
-        let (n1, ns, m, alpha, lagrangian) = match pen {
-            Penalty::Graph {
-                graph,
-                alpha,
-                lagrangian,
-            } => (n, n, graph.graph().n_edges(), alpha, lagrangian),
-            Penalty::L1 => (n, 0, 0, 0.0, false),
-            Penalty::Groups(g) => (g.n_latent(), 0, 0, 0.0, false),
-        };
-        let graph = match pen {
-            Penalty::Graph { graph, .. } => Some(graph),
-            _ => None,
-        };
+        let (n1, ns, m, alpha, lagrangian) = pen.sizes(n);
         let mut counts = OpCounts::default();
         let (knorm, dnorm) = step_norms(params, op, pen, &mut counts)?;
         let knorm = if knorm > 0.0 { knorm } else { 1.0 };
-
-        let mut z = vec![0.0; n1];
-        let mut s = vec![0.0; ns];
-        let mut v1 = vec![0.0; j];
-        let mut v2 = vec![0.0; m];
-        let mut tau = params.step_ratio() / knorm;
-        let mut a = ADAPT_A0;
-        if let Some(w) = warm {
-            load("warm_start.x", &w.x, &mut z)?;
-            load("warm_start.sigma", &w.sigma, &mut s)?;
-            load("warm_start.dual_data", &w.dual_data, &mut v1)?;
-            load("warm_start.dual_graph", &w.dual_graph, &mut v2)?;
-            if w.tau.is_finite() && w.tau > 0.0 {
-                tau = w.tau;
-            }
-            if w.adapt > 0.0 && w.adapt <= ADAPT_A0 {
-                a = w.adapt;
-            }
-            if ns > 0 {
-                // the prox keeps σ ≥ 0; a warm σ must respect it too
-                s.iter_mut().for_each(|v| *v = v.max(0.0));
-            }
-        }
+        let start = Start::new(warm, params.step_ratio() / knorm, (j, n1, ns, m))?;
+        let tau = start.tau;
         let s1 = STEP_FACTOR / (tau * knorm * knorm);
         let s2 = if dnorm > 0.0 {
             STEP_FACTOR / (tau * dnorm * dnorm)
         } else {
             0.0
         };
-
-        let block = DataBlock {
-            op,
-            groups: match pen {
-                Penalty::Groups(g) => Some(g),
-                _ => None,
-            },
-            xfull: vec![
-                0.0;
-                if matches!(pen, Penalty::Groups(_)) {
-                    n
-                } else {
-                    0
-                }
-            ],
-            par,
-        };
         let mut state = Self {
             params,
             fit,
             y,
             pen,
-            graph,
-            block,
+            graph: pen.graph(),
+            block: DataBlock::new(op, pen, n, par),
             adaptive,
             par,
             lam,
@@ -612,9 +667,9 @@ impl<'a, Op: LinearOperator + ?Sized> Pdhg<'a, Op> {
             knorm,
             dnorm,
             counts,
-            pt: Iterate::new(z, s, v1, v2),
+            pt: Iterate::new(start.z, start.s, start.v1, start.v2),
             tau,
-            a,
+            a: start.a,
             s1,
             s2,
             kz_bar: vec![0.0; j],
@@ -628,19 +683,24 @@ impl<'a, Op: LinearOperator + ?Sized> Pdhg<'a, Op> {
             ball: vec![0.0; m],
             ball_out: vec![0.0; m],
         };
-        state
-            .block
-            .forward(&state.pt.z, &mut state.pt.kz, &mut state.counts)?;
-        if let Some(g) = state.graph {
-            if m > 0 {
-                g.diff(&state.pt.s, &mut state.pt.ds, par);
-                state.counts.diff += 1;
-                state.counts.work += g.diff_cost();
+        state.first_products()?;
+        Ok(state)
+    }
+
+    /// `K₁ z` and `W D σ` of the starting point, also as the first extrapolations.
+    fn first_products(&mut self) -> Result<()> {
+        self.block
+            .forward(&self.pt.z, &mut self.pt.kz, &mut self.counts)?;
+        if let Some(g) = self.graph {
+            if self.dims.4 > 0 {
+                g.diff(&self.pt.s, &mut self.pt.ds, self.par);
+                self.counts.diff += 1;
+                self.counts.work += g.diff_cost();
             }
         }
-        state.kz_bar.copy_from_slice(&state.pt.kz);
-        state.ds_bar.copy_from_slice(&state.pt.ds);
-        Ok(state)
+        self.kz_bar.copy_from_slice(&self.pt.kz);
+        self.ds_bar.copy_from_slice(&self.pt.ds);
+        Ok(())
     }
 
     /// Iteration `it`: dual steps, primal step, the new products, the residuals (when the

@@ -5,39 +5,21 @@
 
 use std::collections::HashMap;
 
+use graphsparse_base::SplitMix64;
 use graphsparse_lattice::{Dag, PropositionMatrix};
-
-/// The house generator (`graphsparse_base::SplitMix64`) as a resumable state, so the tests
-/// need no `rand`.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next_u64(&mut self) -> u64 {
-        let mut g = graphsparse_base::SplitMix64::new(self.0);
-        let z = g.next_u64();
-        self.0 = g.state();
-        z
-    }
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    pub fn bit(&mut self, p: f64) -> bool {
-        self.unit() < p
-    }
-}
 
 /// A random `m × p` 0/1 matrix (row-major) and ±1 labels from a random conjunction with
 /// label noise; both classes always present.
 pub fn random_problem(seed: u64, m: usize, p: usize) -> (Vec<bool>, Vec<f64>) {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     loop {
-        let x: Vec<bool> = (0..m * p).map(|_| rng.bit(0.55)).collect();
+        let x: Vec<bool> = (0..m * p).map(|_| rng.uniform() < 0.55).collect();
         let a = (rng.next_u64() % p as u64) as usize;
         let b = (rng.next_u64() % p as u64) as usize;
         let y: Vec<f64> = (0..m)
             .map(|i| {
                 let r = x[i * p + a] && x[i * p + b];
-                let r = if rng.bit(0.1) { !r } else { r };
+                let r = if rng.uniform() < 0.1 { !r } else { r };
                 if r { 1.0 } else { -1.0 }
             })
             .collect();

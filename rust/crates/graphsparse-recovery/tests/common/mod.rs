@@ -37,6 +37,63 @@ impl Rng {
     }
 }
 
+/// A cycle on a random order plus the matching `order[k] ~ order[k + n/2 + 1]` for even `k`
+/// (pairs already joined are skipped): connected, degree about 3. The graph of the paper's
+/// instance in the criterion bench `recovery` and the example `scaling`.
+pub fn cycle_matching_graph(n: usize, rng: &mut Rng) -> Vec<[usize; 2]> {
+    let mut order: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        order.swap(i, (rng.uniform() * (i + 1) as f64) as usize);
+    }
+    let mut edges: Vec<[usize; 2]> = (0..n).map(|k| [order[k], order[(k + 1) % n]]).collect();
+    for k in (0..n / 2).map(|k| 2 * k) {
+        let (u, v) = (order[k], order[(k + n / 2 + 1) % n]);
+        if u != v
+            && !edges
+                .iter()
+                .any(|e| (e[0] == u && e[1] == v) || (e[0] == v && e[1] == u))
+        {
+            edges.push([u, v]);
+        }
+    }
+    edges
+}
+
+/// A signal `x ∈ ℝⁿ` with `k` leading standard-normal entries, then a `j × n` standard-normal
+/// matrix (row-major), drawn in that order.
+pub fn signal_and_design(n: usize, j: usize, k: usize, rng: &mut Rng) -> (Vec<f64>, Vec<f64>) {
+    let mut x = vec![0.0; n];
+    x.iter_mut().take(k).for_each(|v| *v = rng.normal());
+    (x, rng.normals(j * n))
+}
+
+/// `a x` for a row-major `a` with `x.len()` columns (each entry an in-order sum).
+pub fn dense_product(a: &[f64], x: &[f64]) -> Vec<f64> {
+    a.chunks_exact(x.len())
+        .map(|row| row.iter().zip(x).map(|(a, x)| a * x).sum())
+        .collect()
+}
+
+/// A `j × n` CSR matrix (`ptr`, `idx`, `val`) with `per_row` entries per row at uniform
+/// columns (repeats allowed), each a standard normal divided by `scale`.
+pub fn random_csr(
+    j: usize,
+    n: usize,
+    per_row: usize,
+    scale: f64,
+    rng: &mut Rng,
+) -> (Vec<usize>, Vec<usize>, Vec<f64>) {
+    let (mut ptr, mut idx, mut val) = (vec![0usize], Vec::new(), Vec::new());
+    for _ in 0..j {
+        for _ in 0..per_row {
+            idx.push((rng.uniform() * n as f64) as usize);
+            val.push(rng.normal() / scale);
+        }
+        ptr.push(idx.len());
+    }
+    (ptr, idx, val)
+}
+
 /// A connected graph of degree about 3: a Hamiltonian cycle on a random order plus a random
 /// matching (pairs already adjacent are skipped).
 pub fn cubic_like_graph(n: usize, rng: &mut Rng) -> Vec<[usize; 2]> {
@@ -111,8 +168,9 @@ pub fn instance(n: usize, j: usize, k: usize, noise: f64, seed: u64) -> Instance
         }
     }
     let a = rng.normals(j * n);
-    let y = (0..j)
-        .map(|r| (0..n).map(|c| a[r * n + c] * x[c]).sum::<f64>() + noise * rng.normal())
+    let y = dense_product(&a, &x)
+        .iter()
+        .map(|v| v + noise * rng.normal())
         .collect();
     Instance {
         a,
