@@ -137,3 +137,33 @@ def test_demo_figure_without_matplotlib_says_which_extra(monkeypatch, capsys, tm
     for hint in _hints("plot"):
         assert hint in out
     assert not (tmp_path / "demo.png").exists()
+
+
+def test_hypothesis_is_needed_by_the_strategies_alone():
+    """``import graphsparse`` never imports Hypothesis; without it, the assertions and the
+    references of ``graphsparse.testing`` work and its strategies say which extra to install."""
+    assert any(dep.startswith("hypothesis") for dep in EXTRAS["test"])
+    code = """
+import sys
+import graphsparse
+assert "hypothesis" not in sys.modules
+class _Blocked:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] == "hypothesis":
+            raise ImportError(f"{name} is blocked")
+sys.meta_path.insert(0, _Blocked())
+import graphsparse.testing
+from graphsparse.testing import assert_forests_equal, reference
+assert_forests_equal(([0], []), ([0], []))
+assert reference.projections.project_simplex_sort([2.0, 0.0]).tolist() == [1.0, 0.0]
+try:
+    import graphsparse.testing.strategies
+except ImportError as exc:
+    print(exc)
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300
+    ).stdout
+    assert out.startswith("graphsparse.testing.strategies needs hypothesis, an optional")
+    for hint in _hints("test"):
+        assert hint in out
