@@ -20,7 +20,12 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = [*sorted((ROOT / "docs" / "guide").glob("*.md")), ROOT / "docs" / "getting_started.md"]
 BLOCK = re.compile(r"^```python\n(.*?)^```$", re.M | re.S)
 # what a page's examples import beyond the run-time dependencies
-NEEDS = {"chemistry.md": "rdkit", "dask.md": "distributed", "rules.md": "pandas"}
+NEEDS = {
+    "chemistry.md": ("rdkit",),
+    "dask.md": ("distributed",),
+    "rules.md": ("pandas",),
+    "testing.md": ("hypothesis", "pcst_fast", "gspan_mining"),
+}
 
 
 def _pages_with_code() -> list[Path]:
@@ -35,9 +40,9 @@ def test_the_guide_has_examples() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("page", _pages_with_code(), ids=lambda p: p.name)
 def test_page_examples_run(page: Path, tmp_path: Path) -> None:
-    need = NEEDS.get(page.name)
-    if need and importlib.util.find_spec(need) is None:
-        pytest.skip(f"{page.name} needs {need}")
+    for need in NEEDS.get(page.name, ()):
+        if importlib.util.find_spec(need) is None:
+            pytest.skip(f"{page.name} needs {need}")
     script = tmp_path / f"guide_{page.stem}.py"  # not dask.py: it would shadow dask
     script.write_text("\n\n".join(BLOCK.findall(page.read_text(encoding="utf-8"))))
     env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONWARNINGS": "error::DeprecationWarning"}

@@ -1,7 +1,7 @@
 """Naive references for the prize-collecting Steiner forest (brute force, for tiny graphs).
 
 Size and cost: :func:`optimum` enumerates every vertex subset and, for each, the cheapest
-forest spanning it with at most ``g`` trees: ``O(2^n · poly)``. Up to about 10 vertices
+forest spanning it with ``g`` trees: ``O(2^n · poly)``. Up to about 10 vertices
 (12 takes seconds).
 """
 
