@@ -396,3 +396,15 @@ def test_a_certified_solver_is_within_its_gap_of_the_reference() -> None:
     _, _, best = reference.recovery.cvxpy_graph_recovery(a, y, edges, 0.5, 0.3)
     value = reference.recovery.graph_objective(a, y, model.coef_, edges, 0.5, 0.3)
     assert_within_gap(value, best, model.dual_gap_, rtol=1e-6)
+
+
+def test_the_other_strategies_shrink_to_small_cases() -> None:
+    y, k = minimal(S.capped_simplex_inputs(), lambda c: c[0].size >= 2)
+    assert y.tolist() == [0.0, 0.0] and k == 0.0
+    n, edges, _costs, w, s = minimal(S.sparse_projection_instances(), lambda t: t[4] >= 2)
+    assert (n, s) == (2, 2) and edges.tolist() == [[0, 1]] and w.tolist() == [0.0, 0.0]
+    n, edges, _costs = minimal(S.costed_graphs(), lambda t: t[0] >= 3)
+    assert n == 3 and edges == [(0, 1), (0, 2)]
+    assert minimal(S.mixed_graphs())[1:2] == ([(0, 1)],)
+    assert minimal(S.mixed_graphs())[3] == [False]
+    np.testing.assert_allclose(minimal(S.distributions(3)), [1 / 3] * 3)

@@ -3,8 +3,8 @@
 Each strategy draws small instances of one problem that graphsparse solves, in the form its
 functions (and other implementations, such as ``pcst_fast`` or ``gspan-mining``) take. The
 knobs bound the sizes; each docstring says what is drawn and which invariants every draw keeps.
-All of them shrink towards the smallest case: fewer vertices, graphs, edges and entries, labels
-and values towards ``0``, no root.
+All of them shrink towards the smallest case: fewer vertices, graphs, edges and entries, the
+simplest labels and values (``0``, ``1``), no root.
 
 Hypothesis is an optional dependency of graphsparse: install the extra ``test``
 (``pip install "graphsparse[test]"``). Importing this module without it raises an
