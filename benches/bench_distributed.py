@@ -207,7 +207,7 @@ def run_dask(paths, k, min_support, max_size, n_features, scheme="auto"):
 
     with (
         LocalCluster(
-            n_workers=k, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=k, threads_per_worker=1, processes=True, dashboard_address=":0"
         ) as cluster,
         Client(cluster) as client,
     ):

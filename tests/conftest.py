@@ -76,7 +76,7 @@ def dask_client():
     distributed = pytest.importorskip("distributed")
     restore = _private_random_for_dask()
     cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
     )
     client = distributed.Client(cluster)
     yield client
