@@ -40,7 +40,7 @@ fn responses(db: &GraphDatabase, seed: u64, binary: bool) -> Vec<f64> {
         .collect()
 }
 
-/// Distinct columns in DFS order (first occurrence kept), as in `tests/reference/bcgd.py`.
+/// Distinct columns in DFS order (first occurrence kept), as in `graphsparse.testing.reference.bcgd`.
 fn columns(db: &GraphDatabase, max_size: usize) -> Vec<Vec<u32>> {
     let params = MinerParams::new().max_size(Some(max_size)).check().unwrap();
     let res = mine_frequent(db, &params, &RunControl::new()).unwrap();
