@@ -58,10 +58,13 @@ print(
 # ``rules_`` lists the rules strongest first. Each :class:`~graphsparse.rules.Rule` has its
 # conditions, its weight (positive: in favour of ``classes_[1]``, here "repaid") and its
 # support, the number of training rows where it fires. Unnamed NumPy columns are called
-# ``x0, x1, ...``; the conditions are renamed for display.
+# ``x0, x1, ...``; the conditions are renamed for display. The text reads one condition per
+# column: a rule's conditions on one column would be merged into an interval
+# (``lo < income <= hi``) or a set of categories; none of the rules here needs that.
 def readable(rule):
     """The rule as text, with the column names of the table."""
-    return " AND ".join(str(replace(c, feature=names[c.feature])) for c in rule.conditions)
+    named = tuple(replace(c, feature=names[c.feature]) for c in rule.conditions)
+    return str(replace(rule, conditions=named))
 
 
 print(f"positive class: {model.classes_[1]}")

@@ -245,8 +245,8 @@ def _demo_rules() -> None:
         f"3-fold accuracy {acc:.3f}, duality gap {model.dual_gap_:.3g}; strongest rules:"
     )
     for rule in sorted(model.rules_, key=lambda r: -r.strength)[:4]:
-        named = [replace(c, feature=names[c.feature]) for c in rule.conditions]
-        print("    " + " AND ".join(map(str, named)))
+        named = tuple(replace(c, feature=names[c.feature]) for c in rule.conditions)
+        print(f"    {replace(rule, conditions=named)}")
 
 
 def _demo_figure(path: str, model: Any, graphda: Any, recovery: Any) -> None:

@@ -19,15 +19,26 @@ Input is a NumPy array or a pandas DataFrame. Numeric columns give threshold pro
 ``x == v`` (and ``x != v`` for three or more values). A missing value (NaN, None) satisfies no
 proposition, and neither does a category first seen at prediction time: rules that test that
 column simply do not fire.
+
+``str(rule)`` merges a rule's conditions on one feature into one interval or set
+(``0.2 < x <= 0.7``, ``colour not in {'red', 'blue'}``), and ``rules_frame()`` lists the rules
+as a pandas DataFrame (text, weights, support, length, importance).
 """
 
 from __future__ import annotations
 
 from .._public import publish as _publish
 from ._ensemble import RuleEnsembleClassifier, RuleEnsembleRegressor
-from ._rule import Condition, Rule
+from ._rule import Condition, MergedCondition, Rule
 from ._table import cut_points
 
-__all__ = ["Condition", "Rule", "RuleEnsembleClassifier", "RuleEnsembleRegressor", "cut_points"]
+__all__ = [
+    "Condition",
+    "MergedCondition",
+    "Rule",
+    "RuleEnsembleClassifier",
+    "RuleEnsembleRegressor",
+    "cut_points",
+]
 
 _publish(__name__, __all__, globals())
