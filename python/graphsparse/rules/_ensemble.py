@@ -16,6 +16,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .. import _graphsparse as _rs
 from .._base import GraphSparseEstimator, deprecated_alias
+from .._optional import require
 from .._validation import (
     as_count,
     as_optional_count,
@@ -36,6 +37,7 @@ _SHARED = (
     "n_features_in_",
     "propositions_",
     "_feature_names",
+    "_n_fit_rows",
     "_props",
     "_tasks",
 )
@@ -175,6 +177,7 @@ class _RuleEnsemble(TransformerMixin, GraphSparseEstimator):
             params,
         )
         self._feature_names = table.names
+        self._n_fit_rows = table.n_rows
         self.propositions_ = [self._condition(p) for p in props]
         self._props = [(int(f), op, float(v)) for f, op, v in props]
         self._tasks = tasks
@@ -293,6 +296,84 @@ class _RuleEnsemble(TransformerMixin, GraphSparseEstimator):
         """
         return self._activations(X)
 
+    def rules_frame(self) -> Any:
+        """The rules as a table: one row per rule of ``rules_``, in that order.
+
+        Needs pandas (an optional dependency, in the ``bench`` extra).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Row ``r`` describes ``rules_[r]``, the rule of column ``r`` of :meth:`transform`,
+            with the columns
+
+            ``rule``
+                The rule as text, its conditions on each feature merged into one interval or
+                set (``0.2 < x0 <= 0.7``, ``colour not in {'red', 'blue'}``): ``str(rule)``.
+            ``weight``
+                Its weight (a binary classifier: positive favours ``classes_[1]``). With
+                ``K > 2`` classes, one column ``weight_<class>`` per class instead (the
+                weights of the one-vs-rest tasks, in the order of ``classes_``).
+            ``support``
+                The number of training rows where the rule fires.
+            ``coverage``
+                ``support`` as a fraction of the training rows, ``s``.
+            ``length``
+                The number of propositions in the conjunction (the degree that ``a^length``
+                penalises); the text can read shorter, after merging.
+            ``importance``
+                ``|w| * sqrt(s * (1 - s))`` for the weight ``w``, as in RuleFit (Friedman &
+                Popescu, 2008): the standard deviation of the rule's term ``w * [rule fires]``
+                over the training rows. With ``K > 2`` classes ``w`` is the vector of the
+                class weights and ``|w|`` its Euclidean norm (``Rule.strength``), and the
+                columns ``importance_<class>`` give ``|w_k| * sqrt(s * (1 - s))`` per class.
+
+        Raises
+        ------
+        ImportError
+            When pandas is not installed; the message says how to install it.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from graphsparse.rules import RuleEnsembleRegressor
+        >>> X = np.arange(10.0).reshape(-1, 1)
+        >>> y = np.where((X[:, 0] > 2) & (X[:, 0] <= 6), 1.0, 0.0)
+        >>> model = RuleEnsembleRegressor(C=100.0, cut_points={0: [2.0, 6.0]}).fit(X, y)
+        >>> table = model.rules_frame()
+        >>> list(table.columns)
+        ['rule', 'weight', 'support', 'coverage', 'length', 'importance']
+        >>> r = int(table["length"].idxmax())         # the one rule of two propositions
+        >>> print(table["rule"][r], "|", " AND ".join(map(str, model.rules_[r].conditions)))
+        2 < x0 <= 6 | x0 > 2 AND x0 <= 6
+        """
+        check_is_fitted(self, "rules_")
+        pd = require("pandas", "bench", "rules_frame()")
+        coverage = np.asarray([r.support for r in self.rules_], dtype=np.float64) / max(
+            self._n_fit_rows, 1
+        )
+        spread = np.sqrt(coverage * (1.0 - coverage))
+        weights = np.asarray(self.coef_, dtype=np.float64)  # (n_rules_, n_tasks)
+        columns: dict[str, Any] = {"rule": np.asarray([str(r) for r in self.rules_], dtype=object)}
+        names = self._task_names()
+        if names is None:
+            columns["weight"] = weights[:, 0]
+        else:
+            for k, name in enumerate(names):
+                columns[f"weight_{name}"] = weights[:, k]
+        columns["support"] = np.asarray([r.support for r in self.rules_], dtype=np.int64)
+        columns["coverage"] = coverage
+        columns["length"] = np.asarray([r.length for r in self.rules_], dtype=np.int64)
+        columns["importance"] = np.linalg.norm(weights, axis=1) * spread
+        if names is not None:
+            for k, name in enumerate(names):
+                columns[f"importance_{name}"] = np.abs(weights[:, k]) * spread
+        return pd.DataFrame(columns)
+
+    def _task_names(self) -> list[str] | None:
+        """The names of the tasks of a multi-task model (``None``: a single task)."""
+        return None
+
     def _scores(self, X: Any) -> npt.NDArray[np.float64]:
         A = self._activations(X)
         return np.asarray(A @ self.coef_) + self.intercept_
@@ -355,8 +436,10 @@ _PARAMS_DOC = """
     Attributes
     ----------
     rules_ : list of Rule
-        The rules, strongest first; ``str(rule)`` reads like ``petal_width <= 0.8 AND colour
-        == 'red'``; each has ``weight(s)``, ``support`` and ``length``.
+        The rules, strongest first; ``str(rule)`` reads like ``0.2 < petal_width <= 0.8 AND
+        colour == 'red'`` (one condition per feature: see ``Rule.merged_conditions``); each
+        has ``weight(s)``, ``support`` and ``length``. :meth:`rules_frame` lists them as a
+        pandas DataFrame.
     n_rules_ : int
     coef_ : ndarray of shape (``n_rules_``, n_tasks)
         Rule weights (one column per task).
@@ -466,6 +549,9 @@ class RuleEnsembleClassifier(ClassifierMixin, _RuleEnsemble):
         if k == 2:
             return np.where(arr == self.classes_[1], 1.0, -1.0), 1
         return np.concatenate([np.where(arr == c, 1.0, -1.0) for c in self.classes_]), k
+
+    def _task_names(self) -> list[str] | None:
+        return None if len(self.classes_) == 2 else [str(c) for c in self.classes_]
 
     def decision_function(self, X: Any) -> npt.NDArray[np.float64]:
         """Scores: ``(n_samples,)`` for two classes (positive: ``classes_[1]``), else
