@@ -152,7 +152,7 @@ def test_merge_rejects_what_is_not_one_feature():
 # - the verification on fitted models
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=S.rule_tables(min_rows=4, max_rows=30), data=st.data())
 def test_merged_rules_select_their_activation_rows_regressor(table: Any, data: Any) -> None:
     y = data.draw(st.lists(st.integers(0, 3), min_size=len(table), max_size=len(table)))
@@ -160,7 +160,7 @@ def test_merged_rules_select_their_activation_rows_regressor(table: Any, data: A
     _assert_rules_match_activations(model, table)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=S.rule_tables(min_rows=6, max_rows=30), data=st.data())
 def test_merged_rules_select_their_activation_rows_multiclass(table: Any, data: Any) -> None:
     y = data.draw(st.lists(st.sampled_from("pqr"), min_size=len(table), max_size=len(table)))
