@@ -460,6 +460,10 @@ def test_wl_edge_labels_transform_maps_labels_by_value() -> None:
         again = pickle.loads(pickle.dumps(wl))
         assert again.transform([edge("C", "O", "-")]).toarray().tolist() == want
         assert again.describe(3) == ("O(-=- C)" if flag else "O(C)")
+        # transform and describe follow the fit, not a later set_params
+        wl.set_params(edge_labels=not flag, vertex_attributes="x")
+        assert wl.transform([edge("C", "O", "-")]).toarray().tolist() == want
+        assert wl.describe(3) == again.describe(3)
 
 
 def _attributed(seed: int, count: int, dim: int) -> list[nx.Graph]:

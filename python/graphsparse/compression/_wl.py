@@ -257,6 +257,8 @@ class WLSubtreeFeatures(TransformerMixin, GraphSparseEstimator):
         self.vertex_label_values_ = data.vertex_label_values
         self.edge_label_values_ = data.edge_label_values
         self.attribute_edges_ = attribute_edges
+        # what transform and describe follow, whatever set_params changes after fit
+        self._fitted_options = (edges, key)
         return _csr(len(data), fit.features)
 
     def fit_transform(self, X: Any, y: Any = None, **fit_params: Any) -> sp.csr_matrix:
@@ -285,7 +287,8 @@ class WLSubtreeFeatures(TransformerMixin, GraphSparseEstimator):
         scipy.sparse.csr_matrix of shape (n_graphs, ``n_features_out_``)
         """
         check_is_fitted(self, "vocabulary_")
-        _, edges, key, _ = self._checked()
+        # models pickled before these options read edge labels and attributes never
+        edges, key = getattr(self, "_fitted_options", (False, None))
         X = _reiterable(X, key)
         data = as_dataset(X, "X")
         attribute_edges = getattr(self, "attribute_edges_", None)
@@ -365,7 +368,7 @@ class WLSubtreeFeatures(TransformerMixin, GraphSparseEstimator):
         while j >= len(self.vocabulary_[level][0]) - 1:
             j -= len(self.vocabulary_[level][0]) - 1
             level += 1
-        edges = bool(self.edge_labels)
+        edges = getattr(self, "_fitted_options", (False, None))[0]
         values = getattr(self, "vertex_label_values_", None)
         edge_values = getattr(self, "edge_label_values_", None)
         memo: dict[tuple[int, int], str] = {}
