@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+from typing import Any
 
 import networkx as nx
 import numpy as np
@@ -21,6 +22,7 @@ from tests.test_compression_reference import (
     PATH,
     RHO0,
     RHO1,
+    _random_labelled,
     figure2_tree,
 )
 
@@ -290,6 +292,250 @@ def test_wl_transform_pickle_and_not_fitted() -> None:
     again = pickle.loads(pickle.dumps(wl))
     assert (again.transform(nxs) != x).nnz == 0
     assert (wl.transform(nxs[:1]) != x[:1]).nnz == 0
+
+
+def _edge_labelled(seed: int, count: int, n_edge_labels: int = 3) -> list[tuple]:
+    """Random graphs ``(vertex labels, edges, edge labels)``, labels small ints."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for lab, es in _random_labelled(seed, count):
+        out.append((lab, es, [int(x) for x in rng.integers(0, n_edge_labels, len(es))]))
+    return out
+
+
+def _to_nx(graphs: list[tuple]) -> list[nx.Graph]:
+    out = []
+    for lab, es, el in graphs:
+        g = nx.Graph()
+        g.add_nodes_from((v, {"label": x}) for v, x in enumerate(lab))
+        g.add_edges_from((u, v, {"label": e}) for (u, v), e in zip(es, el, strict=True))
+        out.append(g)
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**31), st.integers(0, 4), st.integers(1, 4))
+def test_wl_edge_labels_equal_the_naive_refinement(seed: int, h: int, n_edge_labels: int) -> None:
+    graphs = _edge_labelled(seed, 10, n_edge_labels)
+    nxs = _to_nx(graphs)
+    x = gc.WLSubtreeFeatures(n_iter=h, edge_labels=True).fit_transform(nxs)
+    np.testing.assert_array_equal(x.toarray(), ref.wl_subtree_features(graphs, h, edge_labels=True))
+    # without edge labels: the plain refinement, columns in the same order as before
+    plain = gc.WLSubtreeFeatures(n_iter=h).fit_transform(nxs)
+    np.testing.assert_array_equal(plain.toarray(), ref.wl_subtree_features(graphs, h))
+    off = gc.WLSubtreeFeatures(n_iter=h, edge_labels=False).fit_transform(nxs)
+    stripped = gc.WLSubtreeFeatures(n_iter=h).fit_transform(
+        [labelled(list(es), lab) for lab, es, _ in graphs]
+    )
+    assert (off != plain).nnz == 0 and (stripped != plain).nnz == 0
+
+
+def test_wl_without_edge_labels_is_todays_features_on_mutag(data_dir) -> None:
+    """The default reads no edge label (MUTAG has 4 bond types): the same matrix as the naive
+    plain refinement, whose kernel is GraKeL's (test_wl_kernel_equals_grakel)."""
+    data = gs.load_tu(data_dir / "tu" / "MUTAG", "MUTAG")
+    graphs = [
+        (
+            data.node_labels[data.node_ptr[i] : data.node_ptr[i + 1]].tolist(),
+            [tuple(map(int, e)) for e in data.edges[data.edge_ptr[i] : data.edge_ptr[i + 1]]],
+            data.edge_labels[data.edge_ptr[i] : data.edge_ptr[i + 1]].tolist(),
+        )
+        for i in range(len(data))
+    ]
+    x = gc.WLSubtreeFeatures(n_iter=3).fit_transform(data)
+    np.testing.assert_array_equal(x.toarray(), ref.wl_subtree_features(graphs, 3))
+    # with edge labels: the naive refinement again, and the same for 1 and 2 threads
+    # (MUTAG's 188 graphs are three parallel chunks)
+    xe = gc.WLSubtreeFeatures(n_iter=3, edge_labels=True, n_jobs=1).fit_transform(data)
+    np.testing.assert_array_equal(xe.toarray(), ref.wl_subtree_features(graphs, 3, True))
+    wl2 = gc.WLSubtreeFeatures(n_iter=3, edge_labels=True, n_jobs=2).fit(data)
+    assert (wl2.transform(data) != xe).nnz == 0
+    assert xe.shape[1] > x.shape[1]  # bond types split some subtrees
+
+
+def _canonical(tree: tuple) -> str:
+    """A rooted tree ``(label, [(edge, child), ...])`` as text, children sorted."""
+    label, kids = tree
+    inner = sorted(f"{e}>{_canonical(c)}" for e, c in kids)
+    return f"{label}({','.join(inner)})"
+
+
+def _unfold(g: nx.Graph, v: Any, depth: int, edges: bool) -> tuple:
+    """The depth-``depth`` unfolding tree of ``v``, from networkx directly."""
+    if depth == 0:
+        return (g.nodes[v]["label"], [])
+    kids = [
+        (g.edges[v, u]["label"] if edges else "", _unfold(g, u, depth - 1, edges))
+        for u in g.neighbors(v)
+    ]
+    return (g.nodes[v]["label"], kids)
+
+
+def _parse(text: str, edges: bool) -> tuple:
+    """Reads :meth:`WLSubtreeFeatures.describe`'s text back (integer labels)."""
+    pos = 0
+
+    def number() -> int:
+        nonlocal pos
+        start = pos
+        while pos < len(text) and text[pos].isdigit():
+            pos += 1
+        return int(text[start:pos])
+
+    def tree() -> tuple:
+        nonlocal pos
+        label = number()
+        kids = []
+        if pos < len(text) and text[pos] == "(":
+            pos += 1
+            while True:
+                edge: Any = ""
+                if edges:
+                    assert text[pos] == "-"
+                    pos += 1
+                    edge = number()
+                    assert text[pos : pos + 2] == "- "
+                    pos += 2
+                kids.append((edge, tree()))
+                if text[pos] == ")":
+                    pos += 1
+                    break
+                assert text[pos : pos + 2] == ", "
+                pos += 2
+        return (label, kids)
+
+    out = tree()
+    assert pos == len(text)
+    return out
+
+
+@pytest.mark.parametrize("edges", [False, True])
+@pytest.mark.parametrize("seed", [3, 4])
+def test_wl_describe_names_the_subtree_each_column_counts(seed: int, edges: bool) -> None:
+    """Each graph's count of column ``j`` is the number of its vertices whose unfolding tree,
+    built from networkx without WL, is the tree that ``describe(j)`` writes."""
+    h = 3
+    nxs = _to_nx(_edge_labelled(seed, 12))
+    wl = gc.WLSubtreeFeatures(n_iter=h, edge_labels=edges)
+    x = wl.fit_transform(nxs).toarray()
+    names = wl.get_feature_names_out()
+    assert len(names) == x.shape[1] == wl.n_features_out_ == sum(wl.level_sizes_)
+    assert len(set(names)) == len(names) and names[0] == "wl0_0"
+    texts = [wl.describe(j) for j in range(x.shape[1])]
+    start = 0
+    for level, size in enumerate(wl.level_sizes_):
+        assert all(n.startswith(f"wl{level}_") for n in names[start : start + size])
+        trees = [_canonical(_parse(t, edges)) for t in texts[start : start + size]]
+        assert len(set(trees)) == size  # one subtree per column within a level
+        for gi, g in enumerate(nxs):
+            counts: dict[str, int] = {}
+            for v in g:
+                key = _canonical(_unfold(g, v, level, edges))
+                counts[key] = counts.get(key, 0) + 1
+            row = x[gi, start : start + size]
+            got = {t: int(c) for t, c in zip(trees, row, strict=True) if c}
+            assert got == counts
+        start += size
+    with pytest.raises(InvalidParameterError, match="j must be in"):
+        wl.describe(x.shape[1])
+    with pytest.raises(InvalidParameterError, match="j must be an integer"):
+        wl.describe(1.5)  # type: ignore[arg-type]
+
+
+def test_wl_edge_labels_transform_maps_labels_by_value() -> None:
+    def edge(a: str, b: str, bond: str) -> nx.Graph:
+        g = nx.Graph()
+        g.add_nodes_from([(0, {"label": a}), (1, {"label": b})])
+        g.add_edge(0, 1, label=bond)
+        return g
+
+    for flag in (False, True):
+        wl = gc.WLSubtreeFeatures(n_iter=1, edge_labels=flag).fit([edge("C", "O", "=")])
+        assert wl.transform([edge("C", "O", "=")]).toarray().tolist() == [[1, 1, 1, 1]]
+        # N is unknown (it is not C, although both have label id 0 in their datasets)
+        assert wl.transform([edge("N", "O", "=")]).toarray().tolist() == [[0, 1, 0, 0]]
+        # another bond: unknown at level 1 only with edge labels
+        want = [[1, 1, 0, 0]] if flag else [[1, 1, 1, 1]]
+        assert wl.transform([edge("C", "O", "-")]).toarray().tolist() == want
+        again = pickle.loads(pickle.dumps(wl))
+        assert again.transform([edge("C", "O", "-")]).toarray().tolist() == want
+        assert again.describe(3) == ("O(-=- C)" if flag else "O(C)")
+        # transform and describe follow the fit, not a later set_params
+        wl.set_params(edge_labels=not flag, vertex_attributes="x")
+        assert wl.transform([edge("C", "O", "-")]).toarray().tolist() == want
+        assert wl.describe(3) == again.describe(3)
+
+
+def _attributed(seed: int, count: int, dim: int) -> list[nx.Graph]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for g in _to_nx(_edge_labelled(seed, count)):
+        for v in g:
+            g.nodes[v]["x"] = rng.normal(size=dim) if dim > 1 else float(rng.normal())
+        out.append(g)
+    return out
+
+
+def _binned_by_hand(graphs: list[nx.Graph], cuts: list[np.ndarray]) -> list[nx.Graph]:
+    out = []
+    for g in graphs:
+        h = g.copy()
+        for v in h:
+            xs = np.atleast_1d(h.nodes[v]["x"])
+            bins = [int(np.sum(c <= xs[d])) for d, c in enumerate(cuts)]
+            h.nodes[v]["label"] = (h.nodes[v]["label"], *bins)
+        out.append(h)
+    return out
+
+
+@pytest.mark.parametrize("dim, bins", [(1, 4), (3, 2), (2, 5)])
+def test_wl_vertex_attributes_are_quantile_bins_of_the_fit_data(dim: int, bins: int) -> None:
+    train, test = _attributed(5, 15, dim), _attributed(6, 8, dim)
+    wl = gc.WLSubtreeFeatures(n_iter=2, vertex_attributes="x", attribute_bins=bins)
+    x = wl.fit_transform(iter(train))  # an iterator is read twice: labels, attributes
+    values = np.vstack([np.atleast_1d(g.nodes[v]["x"]) for g in train for v in g])
+    cuts = [np.unique(np.quantile(values[:, d], np.arange(1, bins) / bins)) for d in range(dim)]
+    assert len(wl.attribute_edges_) == dim
+    for got, want in zip(wl.attribute_edges_, cuts, strict=True):
+        np.testing.assert_array_equal(got, want)
+    by_hand = gc.WLSubtreeFeatures(n_iter=2).fit(_binned_by_hand(train, cuts))
+    assert (x != by_hand.transform(_binned_by_hand(train, cuts))).nnz == 0
+    # new graphs are binned with the fitted edges
+    assert (wl.transform(test) != by_hand.transform(_binned_by_hand(test, cuts))).nnz == 0
+    # the root of a level-0 column reads label[bins]
+    assert wl.describe(0).count(",") == dim - 1 and wl.describe(0).endswith("]")
+    # one bin: the attributes change nothing
+    one = gc.WLSubtreeFeatures(n_iter=2, vertex_attributes="x", attribute_bins=1)
+    assert (
+        one.fit_transform(train) != gc.WLSubtreeFeatures(n_iter=2).fit_transform(train)
+    ).nnz == 0
+
+
+def test_wl_vertex_attribute_errors() -> None:
+    train = _attributed(7, 4, 2)
+    wl = gc.WLSubtreeFeatures(vertex_attributes="x")
+    with pytest.raises(InvalidParameterError, match="GraphDataset carries no vertex attributes"):
+        wl.fit(gs.from_networkx(train))
+    with pytest.raises(InvalidGraphError, match="has no attribute 'y'"):
+        gc.WLSubtreeFeatures(vertex_attributes="y").fit(train)
+    bad = [g.copy() for g in train]
+    first = next(iter(bad[1]))
+    bad[1].nodes[first]["x"] = [1.0, float("nan")]
+    with pytest.raises(InvalidGraphError, match="finite"):
+        wl.fit(bad)
+    bad[1].nodes[first]["x"] = [1.0, 2.0, 3.0]
+    with pytest.raises(InvalidGraphError, match="3 entries"):
+        wl.fit(bad)
+    wl.fit(train)
+    with pytest.raises(InvalidGraphError, match="1 entries per vertex, 2 at fit time"):
+        wl.transform(_attributed(8, 2, 1))
+    for bins in (0, 2**16 + 1, 2.0):
+        with pytest.raises(InvalidParameterError, match="attribute_bins"):
+            gc.WLSubtreeFeatures(vertex_attributes="x", attribute_bins=bins).fit(train)
+    with pytest.raises(InvalidParameterError, match="vertex_attributes must be"):
+        gc.WLSubtreeFeatures(vertex_attributes=3).fit(train)  # type: ignore[arg-type]
+    with pytest.raises(InvalidParameterError, match="edge_labels must be True or False"):
+        gc.WLSubtreeFeatures(edge_labels="yes").fit(train)  # type: ignore[arg-type]
 
 
 # -------------------------------------------------------------------------------- evaluation

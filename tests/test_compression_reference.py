@@ -206,3 +206,28 @@ def test_naive_wl_counts_by_hand() -> None:
     # a-b-a and b-a-b: level 0 shares 2·1 + 1·2; level 1 shares nothing
     k = ref.wl_subtree_kernel([([0, 1, 0], PATH), ([1, 0, 1], PATH)], 1)
     np.testing.assert_array_equal(k, [[10, 4], [4, 10]])
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_naive_wl_features_give_the_naive_kernel(seed: int) -> None:
+    graphs = _random_labelled(seed, 12)
+    for h in range(4):
+        x = ref.wl_subtree_features(graphs, h)
+        np.testing.assert_array_equal(x @ x.T, ref.wl_subtree_kernel(graphs, h))
+        # one count per vertex per level
+        np.testing.assert_array_equal(x.sum(axis=1), [(h + 1) * len(lab) for lab, _ in graphs])
+
+
+def test_naive_wl_features_with_edge_labels_by_hand() -> None:
+    # a-b-a with edges "s" and "d": the two a's differ by their edge from level 1 on
+    g = ([0, 1, 0], PATH, ["s", "d"])
+    np.testing.assert_array_equal(
+        ref.wl_subtree_features([g], 1, edge_labels=True), [[2, 1, 1, 1, 1]]
+    )
+    # read without edge labels, both a's are a(b)
+    np.testing.assert_array_equal(ref.wl_subtree_features([g], 1), [[2, 1, 2, 1]])
+    # equal edge labels: the same columns as without
+    same = ([0, 1, 0], PATH, ["s", "s"])
+    np.testing.assert_array_equal(
+        ref.wl_subtree_features([same], 2, edge_labels=True), ref.wl_subtree_features([same], 2)
+    )

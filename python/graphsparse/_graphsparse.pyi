@@ -777,13 +777,18 @@ class WlFeatures:
     def features(self) -> CsrMatrix: ...
 
 def wl_fit_transform(
-    db: Database, n_iter: int, n_threads: int = 1, progress: _Progress | None = None
+    db: Database,
+    n_iter: int,
+    n_threads: int = 1,
+    progress: _Progress | None = None,
+    edge_labels: bool = False,
 ) -> WlFeatures: ...
 def wl_transform(
     db: Database,
     levels: Sequence[_Level],
     n_threads: int = 1,
     progress: _Progress | None = None,
+    edge_labels: bool = False,
 ) -> CsrMatrix: ...
 
 # rule ensembles (gHKL on the conjunction lattice)

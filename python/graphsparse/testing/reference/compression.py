@@ -40,6 +40,7 @@ __all__ = [
     "best_subset",
     "induced_subgraph",
     "wl_subtree_kernel",
+    "wl_subtree_features",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -365,3 +366,52 @@ def wl_subtree_kernel(
             for j, cj in enumerate(counts):
                 k[i, j] += sum(x * cj.get(key, 0) for key, x in ci.items())
     return k
+
+
+def wl_subtree_features(
+    graphs: Sequence[
+        tuple[Sequence[object], Edges] | tuple[Sequence[object], Edges, Sequence[object]]
+    ],
+    h: int = 5,
+    edge_labels: bool = False,
+) -> npt.NDArray[np.int64]:
+    """The WL subtree feature matrix, refinement written out: one row per graph, the columns
+    of level 0, then level 1, … ; within a level, a column per distinct label in order of
+    first occurrence (graph by graph, vertex by vertex).
+
+    A graph is ``(vertex labels, edges)`` or ``(vertex labels, edges, edge labels)``. Level
+    ``i ≥ 1`` relabels vertex ``v`` by the tuple (its label, sorted neighbour labels); with
+    ``edge_labels`` the neighbours enter as sorted ``(edge label, neighbour label)`` pairs
+    instead. Labels must be mutually comparable within their kind (ints, or strings)."""
+    labels: list[list[object]] = [list(g[0]) for g in graphs]
+    nbrs: list[list[list[tuple[object, int]]]] = []
+    for g in graphs:
+        lab, es = g[0], g[1]
+        elab = g[2] if len(g) > 2 else [0] * len(es)  # type: ignore[misc]
+        a: list[list[tuple[object, int]]] = [[] for _ in lab]
+        for (u, v), e in zip(es, elab, strict=True):
+            a[u].append((e, v))
+            a[v].append((e, u))
+        nbrs.append(a)
+    blocks: list[npt.NDArray[np.int64]] = []
+    for level in range(h + 1):
+        table: dict[object, int] = {}
+        new_labels = []
+        for lab, a in zip(labels, nbrs, strict=True):
+            out = []
+            for v in range(len(lab)):
+                if level == 0:
+                    sig: object = lab[v]
+                elif edge_labels:
+                    sig = (lab[v], tuple(sorted((e, lab[u]) for e, u in a[v])))
+                else:
+                    sig = (lab[v], tuple(sorted(lab[u] for _, u in a[v])))
+                out.append(table.setdefault(sig, len(table)))
+            new_labels.append(out)
+        block = np.zeros((len(graphs), len(table)), dtype=np.int64)
+        for gi, out in enumerate(new_labels):
+            for c in out:
+                block[gi, c] += 1
+        blocks.append(block)
+        labels = new_labels  # type: ignore[assignment]
+    return np.hstack(blocks)

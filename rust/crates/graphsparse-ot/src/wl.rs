@@ -8,6 +8,12 @@
 //! it equals GraKeL's `WeisfeilerLehman(n_iter=h, base_graph_kernel=VertexHistogram)`
 //! (unnormalised) when every vertex is given to GraKeL (isolated ones included).
 //!
+//! With [`WlParams::edge_labels`] the neighbour multiset holds `(edge label, neighbour label)`
+//! pairs: the signature is the own label followed by the pairs sorted lexicographically and
+//! flattened, so two vertices get the same new label only when their neighbours agree and are
+//! reached through equally labelled edges. Level 0 is unchanged; without the flag, edge labels
+//! are ignored and the features are exactly the plain WL features.
+//!
 //! Long runs are cancellable: both [`wl_subtree_features`] and [`WlVocabulary::transform`]
 //! take a [`RunControl`], poll it once per chunk of graphs and report one iteration and one
 //! stage per finished level; a cancelled run returns the levels it finished, with
@@ -49,6 +55,7 @@ const CHUNK: usize = 64;
 pub struct WlParams {
     n_iter: usize,
     parallel: Parallel,
+    edge_labels: bool,
 }
 
 impl Default for WlParams {
@@ -63,6 +70,7 @@ impl WlParams {
         Self {
             n_iter: 5,
             parallel: Parallel::Serial,
+            edge_labels: false,
         }
     }
     graphsparse_base::setters! {
@@ -71,6 +79,9 @@ impl WlParams {
         /// When graphs are processed in parallel chunks on the caller's rayon pool (the
         /// result never depends on it).
         parallel: Parallel => parallel,
+        /// Whether the refinement reads edge labels: each neighbour enters the signature
+        /// as an `(edge label, neighbour label)` pair (default `false`: plain WL).
+        edge_labels: bool => edge_labels,
     }
 }
 
@@ -105,6 +116,10 @@ impl WlValidParams {
     /// When graphs are processed in parallel.
     pub fn parallel(&self) -> Parallel {
         self.0.parallel
+    }
+    /// Whether the refinement reads edge labels.
+    pub fn edge_labels(&self) -> bool {
+        self.0.edge_labels
     }
 }
 
@@ -143,6 +158,7 @@ impl LevelDict {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WlVocabulary {
     levels: Vec<LevelDict>,
+    edge_labels: bool,
 }
 
 impl WlVocabulary {
@@ -154,13 +170,18 @@ impl WlVocabulary {
     pub fn level_sizes(&self) -> Vec<usize> {
         self.levels.iter().map(LevelDict::len).collect()
     }
+    /// Whether the signatures carry edge labels (see [`WlParams::edge_labels`]).
+    pub fn edge_labels(&self) -> bool {
+        self.edge_labels
+    }
     /// Total number of features (columns).
     pub fn n_features(&self) -> usize {
         self.levels.iter().map(LevelDict::len).sum()
     }
     /// The signatures of level `i` as flat arrays `(ptr, data)`: signature `j` is
     /// `data[ptr[j]..ptr[j + 1]]` (level 0: `[vertex label]`; later levels: own label, then
-    /// the sorted neighbour labels, all ids of the level before). `None` when `i > h`.
+    /// the sorted neighbour labels, all ids of the level before; with edge labels: own label,
+    /// then `edge label, neighbour label` pairs in lexicographic order). `None` when `i > h`.
     ///
     /// With [`WlVocabulary::from_signatures`] this serialises a fitted vocabulary.
     pub fn level_signatures(&self, i: usize) -> Option<(&[usize], &[u32])> {
@@ -197,6 +218,40 @@ impl WlVocabulary {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn from_signatures(levels: &[(Vec<usize>, Vec<u32>)]) -> Result<Self> {
+        Self::from_signatures_with(levels, false)
+    }
+
+    /// [`WlVocabulary::from_signatures`] for a vocabulary fitted with or without
+    /// [`WlParams::edge_labels`] (`edge_labels` says which; [`WlVocabulary::edge_labels`]
+    /// tells it for a fitted one).
+    ///
+    /// # Errors
+    /// As [`WlVocabulary::from_signatures`]; with `edge_labels`, also when a signature of a
+    /// level `i ≥ 1` has an even length (it must be own label plus pairs).
+    ///
+    /// # Example
+    /// ```
+    /// use graphsparse_base::RunControl;
+    /// use graphsparse_graph::GraphDatabase;
+    /// use graphsparse_ot::{Check, WlParams, WlVocabulary, wl_subtree_features};
+    /// let db = GraphDatabase::new(vec![0, 3], vec![0, 1, 0], vec![0, 2], vec![[0, 1], [1, 2]], vec![0, 7])?;
+    /// let params = WlParams::new().n_iter(1).edge_labels(true).check()?;
+    /// let vocab = wl_subtree_features(&db, &params, &RunControl::new())?.vocabulary;
+    /// let (ptr, data) = vocab.level_signatures(1).unwrap();
+    /// // own label, then (edge label, neighbour label) pairs: the two ends differ by their edge
+    /// assert_eq!(ptr, &[0, 3, 8, 11][..]);
+    /// assert_eq!(data, &[0, 0, 1, /**/ 1, 0, 0, 7, 0, /**/ 0, 7, 1][..]);
+    /// let arrays: Vec<(Vec<usize>, Vec<u32>)> = (0..=vocab.n_iter())
+    ///     .filter_map(|i| vocab.level_signatures(i))
+    ///     .map(|(p, d)| (p.to_vec(), d.to_vec()))
+    ///     .collect();
+    /// assert_eq!(WlVocabulary::from_signatures_with(&arrays, true)?, vocab);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_signatures_with(
+        levels: &[(Vec<usize>, Vec<u32>)],
+        edge_labels: bool,
+    ) -> Result<Self> {
         if levels.is_empty() {
             return Err(bad_param("vocabulary", "needs at least level 0"));
         }
@@ -216,7 +271,19 @@ impl WlVocabulary {
             let mut d = LevelDict::new();
             for w in ptr.windows(2) {
                 let sig = &data[w[0]..w[1]];
-                if i > 0 && sig.iter().any(|&x| x as usize >= prev_len) {
+                if i > 0 && edge_labels && sig.len() % 2 == 0 {
+                    return Err(bad_param(
+                        "vocabulary",
+                        format!("level {i}: an edge-labelled signature must have odd length"),
+                    ));
+                }
+                // with edge labels, odd positions are edge labels, not ids of the level before
+                let step = if edge_labels { 2 } else { 1 };
+                if i > 0
+                    && std::iter::once(sig[0])
+                        .chain(sig[1..].iter().skip(step - 1).step_by(step).copied())
+                        .any(|x| x as usize >= prev_len)
+                {
                     return Err(bad_param(
                         "vocabulary",
                         format!("level {i}: unknown label id"),
@@ -239,7 +306,10 @@ impl WlVocabulary {
             prev_len = d.len();
             out.push(d);
         }
-        Ok(Self { levels: out })
+        Ok(Self {
+            levels: out,
+            edge_labels,
+        })
     }
 
     /// Features of new graphs in this vocabulary's columns (scikit-learn's `transform`).
@@ -307,11 +377,11 @@ impl WlVocabulary {
                 if meter.poll() {
                     return out;
                 }
-                let mut sig = Vec::new();
+                let mut sig = Signature::new(self.edge_labels);
                 for g in a..b {
                     for v in db.node_ptr()[g]..db.node_ptr()[g + 1] {
-                        if signature(&adj, &labels, v, &mut sig) {
-                            out.push(*dict.map.get(&sig[..]).unwrap_or(&UNSEEN));
+                        if sig.build(&adj, &labels, v) {
+                            out.push(*dict.map.get(sig.as_slice()).unwrap_or(&UNSEEN));
                         } else {
                             out.push(UNSEEN);
                         }
@@ -336,10 +406,11 @@ impl WlVocabulary {
     }
 }
 
-/// Global CSR adjacency of all vertices of a database.
+/// Global CSR adjacency of all vertices of a database, with the label of every edge.
 struct Adjacency {
     ptr: Vec<usize>,
     nbr: Vec<u32>,
+    elab: Vec<u32>,
 }
 
 impl Adjacency {
@@ -358,32 +429,72 @@ impl Adjacency {
         }
         let mut fill = ptr.clone();
         let mut nbr = vec![0u32; ptr[n]];
+        let mut elab = vec![0u32; ptr[n]];
         for g in 0..db.len() {
             let base = db.node_ptr()[g];
-            for &[u, v] in db.graph(g).edges {
+            let graph = db.graph(g);
+            for (&[u, v], &e) in graph.edges.iter().zip(graph.edge_labels) {
                 let (a, b) = (base + u as usize, base + v as usize);
-                nbr[fill[a]] = b as u32;
+                (nbr[fill[a]], elab[fill[a]]) = (b as u32, e);
                 fill[a] += 1;
-                nbr[fill[b]] = a as u32;
+                (nbr[fill[b]], elab[fill[b]]) = (a as u32, e);
                 fill[b] += 1;
             }
         }
-        Self { ptr, nbr }
+        Self { ptr, nbr, elab }
     }
 }
 
-/// Writes the signature of global vertex `v` into `sig`; false when it involves an unseen label.
-fn signature(adj: &Adjacency, labels: &[u32], v: usize, sig: &mut Vec<u32>) -> bool {
-    sig.clear();
-    sig.push(labels[v]);
-    for &u in &adj.nbr[adj.ptr[v]..adj.ptr[v + 1]] {
-        sig.push(labels[u as usize]);
+/// A reusable signature buffer.
+struct Signature {
+    edge_labels: bool,
+    sig: Vec<u32>,
+    pairs: Vec<(u32, u32)>,
+}
+
+impl Signature {
+    fn new(edge_labels: bool) -> Self {
+        Self {
+            edge_labels,
+            sig: Vec::new(),
+            pairs: Vec::new(),
+        }
     }
-    if sig.contains(&UNSEEN) {
-        return false;
+
+    fn as_slice(&self) -> &[u32] {
+        &self.sig
     }
-    sig[1..].sort_unstable();
-    true
+
+    /// Builds the signature of global vertex `v`: its label, then its neighbours' labels
+    /// sorted (or, with edge labels, the `(edge label, neighbour label)` pairs sorted and
+    /// flattened). False when the vertex or a neighbour has an unseen label.
+    fn build(&mut self, adj: &Adjacency, labels: &[u32], v: usize) -> bool {
+        let sig = &mut self.sig;
+        sig.clear();
+        sig.push(labels[v]);
+        let range = adj.ptr[v]..adj.ptr[v + 1];
+        if self.edge_labels {
+            self.pairs.clear();
+            self.pairs.extend(
+                adj.elab[range.clone()]
+                    .iter()
+                    .zip(&adj.nbr[range])
+                    .map(|(&e, &u)| (e, labels[u as usize])),
+            );
+            if labels[v] == UNSEEN || self.pairs.iter().any(|p| p.1 == UNSEEN) {
+                return false;
+            }
+            self.pairs.sort_unstable();
+            sig.extend(self.pairs.iter().flat_map(|&(e, l)| [e, l]));
+        } else {
+            sig.extend(adj.nbr[range].iter().map(|&u| labels[u as usize]));
+            if sig.contains(&UNSEEN) {
+                return false;
+            }
+            sig[1..].sort_unstable();
+        }
+        true
+    }
 }
 
 /// Reports that level `i` (of `stages`) is finished.
@@ -462,8 +573,9 @@ pub struct WlFeatures {
 /// Fits the WL dictionaries on `db` and returns its features.
 ///
 /// # Arguments
-/// * `db` – the graphs (vertex labels are the level-0 labels; edge labels are not used).
-/// * `params` – `h` and parallelism.
+/// * `db` – the graphs (vertex labels are the level-0 labels; edge labels are read only
+///   with [`WlParams::edge_labels`]).
+/// * `params` – `h`, edge labels and parallelism.
 /// * `ctl` – cancellation (polled once per chunk of 64 graphs) and progress (one iteration
 ///   per finished level; `stage` = levels finished, `stages = h + 1`).
 ///
@@ -538,11 +650,11 @@ pub fn wl_subtree_features(
             if meter.poll() {
                 return (d, ids);
             }
-            let mut sig = Vec::new();
+            let mut sig = Signature::new(params.edge_labels);
             for g in a..b {
                 for v in db.node_ptr()[g]..db.node_ptr()[g + 1] {
-                    signature(&adj, &labels, v, &mut sig);
-                    ids.push(d.insert(&sig));
+                    sig.build(&adj, &labels, v);
+                    ids.push(d.insert(sig.as_slice()));
                 }
             }
             (d, ids)
@@ -578,7 +690,10 @@ pub fn wl_subtree_features(
         levels.push(dict);
         level_done(ctl, level, stages);
     }
-    let vocabulary = WlVocabulary { levels };
+    let vocabulary = WlVocabulary {
+        levels,
+        edge_labels: params.edge_labels,
+    };
     let features = histogram(db, &all, &vocabulary.level_sizes(), par);
     Ok(WlFeatures {
         vocabulary,
@@ -590,6 +705,7 @@ pub fn wl_subtree_features(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn db() -> GraphDatabase {
         // a triangle (labels 0,0,1), a path (1,0,0) and a lone vertex (2)
@@ -688,6 +804,235 @@ mod tests {
         assert_eq!(x.n_cols(), full.vocabulary.n_features());
         for g in 0..3 {
             assert_eq!(row(&x, g), row(&full.features, g));
+        }
+    }
+
+    /// A plain reference of the refinement: per level a list of the signatures in
+    /// first-occurrence order (linear search); with edge labels, neighbours enter as sorted
+    /// `(edge label, neighbour label)` pairs. Returns the dense count matrix.
+    fn reference(db: &GraphDatabase, h: usize, edge_labels: bool) -> Vec<Vec<f64>> {
+        let mut labels: Vec<Vec<u32>> = (0..db.len())
+            .map(|g| db.graph(g).node_labels.to_vec())
+            .collect();
+        let mut offset = 0usize;
+        let mut cells: Vec<Vec<(usize, u32)>> = vec![Vec::new(); db.len()];
+        for level in 0..=h {
+            let mut table: Vec<Vec<u32>> = Vec::new();
+            let mut next = Vec::new();
+            for (g, lab) in labels.iter().enumerate() {
+                let graph = db.graph(g);
+                let mut out = Vec::new();
+                for v in 0..lab.len() {
+                    let sig: Vec<u32> = if level == 0 {
+                        vec![lab[v]]
+                    } else {
+                        let mut nb: Vec<(u32, u32)> = Vec::new();
+                        for (&[a, b], &e) in graph.edges.iter().zip(graph.edge_labels) {
+                            let (a, b) = (a as usize, b as usize);
+                            if a == v {
+                                nb.push((e, lab[b]));
+                            }
+                            if b == v {
+                                nb.push((e, lab[a]));
+                            }
+                        }
+                        let mut sig = vec![lab[v]];
+                        if edge_labels {
+                            nb.sort();
+                            sig.extend(nb.iter().flat_map(|&(e, l)| [e, l]));
+                        } else {
+                            let mut ls: Vec<u32> = nb.iter().map(|p| p.1).collect();
+                            ls.sort();
+                            sig.extend(ls);
+                        }
+                        sig
+                    };
+                    let id = match table.iter().position(|s| *s == sig) {
+                        Some(i) => i,
+                        None => {
+                            table.push(sig);
+                            table.len() - 1
+                        }
+                    };
+                    cells[g].push((offset + id, 1));
+                    out.push(id as u32);
+                }
+                next.push(out);
+            }
+            offset += table.len();
+            labels = next;
+        }
+        cells
+            .iter()
+            .map(|c| {
+                let mut row = vec![0.0; offset];
+                for &(j, _) in c {
+                    row[j] += 1.0;
+                }
+                row
+            })
+            .collect()
+    }
+
+    fn dense(x: &CsrMatrix) -> Vec<Vec<f64>> {
+        (0..x.n_rows())
+            .map(|g| {
+                let mut row = vec![0.0; x.n_cols()];
+                for k in x.indptr()[g]..x.indptr()[g + 1] {
+                    row[x.indices()[k] as usize] = x.data()[k];
+                }
+                row
+            })
+            .collect()
+    }
+
+    /// Random databases: up to 199 graphs (several parallel chunks of 64) of up to 7
+    /// vertices, 3 vertex and 3 edge labels.
+    fn random_db() -> impl Strategy<Value = GraphDatabase> {
+        prop::collection::vec(
+            (1usize..8).prop_flat_map(|n| {
+                (
+                    prop::collection::vec(0u32..3, n),
+                    prop::collection::vec((0..n as u32, 0..n as u32, 0u32..3), 0..2 * n),
+                )
+            }),
+            1..200,
+        )
+        .prop_map(|graphs| {
+            let (mut node_ptr, mut labels, mut edge_ptr) = (vec![0], vec![], vec![0]);
+            let (mut edges, mut elabs) = (vec![], vec![]);
+            for (lab, es) in graphs {
+                labels.extend(&lab);
+                node_ptr.push(labels.len());
+                for (a, b, e) in es {
+                    if a != b
+                        && !edges[edge_ptr[edge_ptr.len() - 1]..].contains(&[a, b])
+                        && !edges[edge_ptr[edge_ptr.len() - 1]..].contains(&[b, a])
+                    {
+                        edges.push([a, b]);
+                        elabs.push(e);
+                    }
+                }
+                edge_ptr.push(edges.len());
+            }
+            GraphDatabase::new(node_ptr, labels, edge_ptr, edges, elabs).unwrap()
+        })
+    }
+
+    fn with_edge_labels(db: &GraphDatabase, f: impl Fn(usize) -> u32) -> GraphDatabase {
+        let elabs = (0..db.edges().len()).map(f).collect();
+        GraphDatabase::new(
+            db.node_ptr().to_vec(),
+            db.node_labels().to_vec(),
+            db.edge_ptr().to_vec(),
+            db.edges().to_vec(),
+            elabs,
+        )
+        .unwrap()
+    }
+
+    fn fit_in_pool(db: &GraphDatabase, h: usize, edges: bool, threads: usize) -> WlFeatures {
+        let p = WlParams::new()
+            .n_iter(h)
+            .edge_labels(edges)
+            .parallel(Parallel::Threshold(0))
+            .check()
+            .unwrap();
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| wl_subtree_features(db, &p, &RunControl::new()).unwrap())
+    }
+
+    #[test]
+    fn edge_labels_split_vertices_that_plain_wl_merges() {
+        // two single edges a-a, one labelled 0 and one labelled 1
+        let d = GraphDatabase::new(
+            vec![0, 2, 4],
+            vec![0, 0, 0, 0],
+            vec![0, 1, 2],
+            vec![[0, 1], [0, 1]],
+            vec![0, 1],
+        )
+        .unwrap();
+        let ctl = RunControl::new();
+        let plain =
+            wl_subtree_features(&d, &WlParams::new().n_iter(1).check().unwrap(), &ctl).unwrap();
+        assert_eq!(plain.vocabulary.level_sizes(), vec![1, 1]);
+        let p = WlParams::new().n_iter(1).edge_labels(true).check().unwrap();
+        assert!(p.edge_labels());
+        let fit = wl_subtree_features(&d, &p, &ctl).unwrap();
+        assert!(fit.vocabulary.edge_labels());
+        assert_eq!(fit.vocabulary.level_sizes(), vec![1, 2]);
+        assert_eq!(
+            dense(&fit.features),
+            vec![vec![2.0, 2.0, 0.0], vec![2.0, 0.0, 2.0]]
+        );
+        // a vocabulary fitted on the first graph does not know the second one's level 1
+        let first = wl_subtree_features(&d.select(&[0]).unwrap(), &p, &ctl).unwrap();
+        let (x, _) = first.vocabulary.transform(&d, false, &ctl);
+        assert_eq!(dense(&x), vec![vec![2.0, 2.0], vec![2.0, 0.0]]);
+    }
+
+    #[test]
+    fn edge_labelled_vocabularies_round_trip_and_reject_bad_arrays() {
+        let d = with_edge_labels(&db(), |e| (e % 2) as u32 + 5);
+        let p = WlParams::new().n_iter(2).edge_labels(true).check().unwrap();
+        let v = wl_subtree_features(&d, &p, &RunControl::new())
+            .unwrap()
+            .vocabulary;
+        let levels: Vec<_> = (0..=2)
+            .map(|i| {
+                let (p, s) = v.level_signatures(i).unwrap();
+                (p.to_vec(), s.to_vec())
+            })
+            .collect();
+        assert_eq!(
+            WlVocabulary::from_signatures_with(&levels, true).unwrap(),
+            v
+        );
+        // read as plain signatures, the edge labels 5 and 6 are unknown ids of level 0
+        assert!(WlVocabulary::from_signatures(&levels).is_err());
+        // an even length cannot be own label plus pairs
+        let even = vec![levels[0].clone(), (vec![0, 2], vec![0, 5])];
+        let err = WlVocabulary::from_signatures_with(&even, true).unwrap_err();
+        assert!(err.to_string().contains("odd length"), "{err}");
+        // a neighbour id beyond the level before is rejected, an edge label there is not
+        let n0 = levels[0].0.len() as u32 - 1;
+        let bad = vec![levels[0].clone(), (vec![0, 3], vec![0, 9, n0])];
+        assert!(WlVocabulary::from_signatures_with(&bad, true).is_err());
+        let ok = vec![levels[0].clone(), (vec![0, 3], vec![0, 9, 0])];
+        assert!(WlVocabulary::from_signatures_with(&ok, true).is_ok());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// With and without edge labels, the features equal a plain reference of the
+        /// refinement (columns in first-occurrence order), for 1 and 3 threads, and
+        /// `transform` on the fitted graphs gives the same matrix.
+        #[test]
+        fn features_match_the_reference_for_any_thread_count(d in random_db(), h in 0usize..4) {
+            for edges in [false, true] {
+                let want = reference(&d, h, edges);
+                let one = fit_in_pool(&d, h, edges, 1);
+                let three = fit_in_pool(&d, h, edges, 3);
+                prop_assert_eq!(dense(&one.features), want);
+                prop_assert_eq!(&one, &three);
+                let (x, t) = one.vocabulary.transform(&d, Parallel::Threshold(0), &RunControl::new());
+                prop_assert_eq!((x, t), (one.features.clone(), None));
+            }
+        }
+
+        /// Equal edge labels carry no information: edge-labelled WL has the plain features.
+        #[test]
+        fn constant_edge_labels_give_the_plain_features(d in random_db(), h in 0usize..4, c in 0u32..9) {
+            let d = with_edge_labels(&d, |_| c);
+            let plain = fit_in_pool(&d, h, false, 2);
+            let edged = fit_in_pool(&d, h, true, 2);
+            prop_assert_eq!(plain.features, edged.features);
+            prop_assert_eq!(plain.vocabulary.level_sizes(), edged.vocabulary.level_sizes());
         }
     }
 }

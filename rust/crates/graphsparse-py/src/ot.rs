@@ -290,18 +290,21 @@ struct WlFeatures {
     features: Py<CsrMatrix>,
 }
 
-/// WL features of `db` and the fitted vocabulary.
+/// WL features of `db` and the fitted vocabulary; `edge_labels` makes the refinement read
+/// edge labels.
 #[pyfunction]
-#[pyo3(signature = (db, n_iter, n_threads = 1, progress = None))]
+#[pyo3(signature = (db, n_iter, n_threads = 1, progress = None, edge_labels = false))]
 fn wl_fit_transform<'py>(
     py: Python<'py>,
     db: &Database,
     n_iter: usize,
     n_threads: usize,
     progress: Option<&Bound<'py, PyAny>>,
+    edge_labels: bool,
 ) -> PyResult<WlFeatures> {
     let p = WlParams::new()
         .n_iter(n_iter)
+        .edge_labels(edge_labels)
         .parallel(Parallel::Auto)
         .check()
         .map_err(PyGsErr::from)?;
@@ -327,15 +330,16 @@ fn wl_fit_transform<'py>(
     })
 }
 
-/// WL features of `db` in the columns of a fitted vocabulary.
+/// WL features of `db` in the columns of a fitted vocabulary (`edge_labels` as at fit time).
 #[pyfunction]
-#[pyo3(signature = (db, levels, n_threads = 1, progress = None))]
+#[pyo3(signature = (db, levels, n_threads = 1, progress = None, edge_labels = false))]
 fn wl_transform<'py>(
     py: Python<'py>,
     db: &Database,
     levels: Vec<(PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, i64>)>,
     n_threads: usize,
     progress: Option<&Bound<'py, PyAny>>,
+    edge_labels: bool,
 ) -> PyResult<CsrMatrix> {
     let mut arrays = Vec::with_capacity(levels.len());
     for (ptr, data) in &levels {
@@ -351,7 +355,7 @@ fn wl_transform<'py>(
             .collect::<PyResult<_>>()?;
         arrays.push((ptr, data));
     }
-    let vocab = WlVocabulary::from_signatures(&arrays).map_err(PyGsErr::from)?;
+    let vocab = WlVocabulary::from_signatures_with(&arrays, edge_labels).map_err(PyGsErr::from)?;
     let n_threads = threads(py, n_threads)?;
     let db = Arc::clone(&db.0);
     let (x, truncation) = run(py, Exec::Pool(n_threads), progress, |ctl| {
