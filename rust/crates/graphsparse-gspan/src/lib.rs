@@ -49,6 +49,7 @@
 //! [2]: https://doi.org/10.1007/s10994-013-5371-4
 
 mod code;
+mod counts;
 mod embed;
 mod error;
 mod frequent;
