@@ -74,6 +74,8 @@ class MinerArgs(TypedDict):
     single_vertices: bool
     max_nodes: int | None
     time_limit: float | None
+    max_patterns: NotRequired[int | None]  # keep the first ones in DFS-code order
+    counts: NotRequired[str | None]  # "embeddings" or "vertex_sets"
 
 # pattern k: codes[code_ptr[k]:code_ptr[k + 1]] (none for a single vertex of label
 # single_label[k], -1 otherwise), graphs graph_ids[gid_ptr[k]:gid_ptr[k + 1]]
@@ -92,6 +94,8 @@ class MiningResult:
     @property
     def graph_ids(self) -> npt.NDArray[np.int64]: ...
     @property
+    def counts(self) -> npt.NDArray[np.int64] | None: ...  # parallel to graph_ids
+    @property
     def nodes_visited(self) -> int: ...
     @property
     def truncation(self) -> str | None: ...
@@ -104,6 +108,23 @@ def mine_subgraphs(
     n_threads: int = 1,
     progress: _Progress | None = None,
 ) -> MiningResult: ...
+
+# a search on a background thread; iterating yields its patterns in batches (statistics empty)
+@final
+class PatternStream:
+    def __iter__(self) -> PatternStream: ...
+    def __next__(self) -> MiningResult: ...
+    def close(self) -> None: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def truncation(self) -> str | None: ...
+    @property
+    def nodes_visited(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+
+def iter_subgraphs(db: Database, params: MinerArgs, n_threads: int = 1) -> PatternStream: ...
 def min_dfs_code(
     node_labels: npt.NDArray[np.int64],
     edges: npt.NDArray[np.int64],

@@ -1,22 +1,55 @@
 //! gSpan bindings: frequent-subgraph mining and minimum DFS codes.
 
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use graphsparse::base::RunControl;
 use graphsparse::graph::GraphRef;
 use graphsparse::gspan::{
     Check, DfsCode, DfsEdge, Embeddings, Extension, Frontier, GspanError, LevelIndex, MinerParams,
-    MinerValidParams, Node, Parallel, ParallelVisitor, Visit, Visitor, count_extensions,
-    extend_frontier, mine,
+    MinerValidParams, MiningStats, Node, Parallel, ParallelVisitor, Visit, Visitor,
+    count_extensions, extend_frontier, mine,
 };
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
+use rayon::prelude::*;
 
 use crate::convert::{
     Count, Flag, NodeBudget, PyGsErr, Seconds, bad_graph, bad_param, code_array, edge_list,
     extract_params,
 };
 use crate::graph::Database;
-use crate::threads::{Exec, run, threads};
+use crate::threads::{Exec, pool, run, threads};
 
-/// Patterns stored flat, ready to become NumPy arrays (no per-pattern allocation).
+/// Which per-graph occurrence counts a search reports with its patterns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CountKind {
+    /// Embeddings of the DFS code: label-preserving subgraph monomorphisms
+    /// ([`Node::embedding_counts`]).
+    Embeddings,
+    /// Distinct vertex sets the embeddings cover ([`Node::vertex_set_counts`]).
+    VertexSets,
+}
+
+impl CountKind {
+    fn parse(name: Option<&str>) -> PyResult<Option<Self>> {
+        match name {
+            None => Ok(None),
+            Some("embeddings") => Ok(Some(Self::Embeddings)),
+            Some("vertex_sets") => Ok(Some(Self::VertexSets)),
+            Some(other) => Err(bad_param(format!(
+                "counts must be None, \"embeddings\" or \"vertex_sets\", got {other:?}"
+            ))),
+        }
+    }
+}
+
+/// Patterns stored flat, ready to become NumPy arrays (no per-pattern allocation); `counts`
+/// is empty or parallel to `graph_ids`.
 #[derive(Default)]
 struct FlatPatterns {
     code_ptr: Vec<i64>,
@@ -24,6 +57,27 @@ struct FlatPatterns {
     single_label: Vec<i64>,
     gid_ptr: Vec<i64>,
     graph_ids: Vec<i64>,
+    counts: Vec<i64>,
+}
+
+/// One chunk's share of the concatenated arrays (see [`FlatPatterns::concat`]).
+struct Piece<'a> {
+    src: &'a FlatPatterns,
+    code_ptr: &'a mut [i64],
+    codes: &'a mut [i64],
+    single_label: &'a mut [i64],
+    gid_ptr: &'a mut [i64],
+    graph_ids: &'a mut [i64],
+    counts: &'a mut [i64],
+    row0: i64,
+    gid0: i64,
+}
+
+/// The first `n` items of `*rest`, leaving the others there.
+fn cut<'a>(rest: &mut &'a mut [i64], n: usize) -> &'a mut [i64] {
+    let (head, tail) = std::mem::take(rest).split_at_mut(n);
+    *rest = tail;
+    head
 }
 
 impl FlatPatterns {
@@ -34,10 +88,18 @@ impl FlatPatterns {
             ..Self::default()
         }
     }
-}
 
-impl Visitor for FlatPatterns {
-    fn pre(&mut self, node: &Node<'_>) -> Visit {
+    /// Number of patterns.
+    fn len(&self) -> usize {
+        self.single_label.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.single_label.is_empty()
+    }
+
+    /// Appends the pattern of `node`, with its per-graph counts when asked.
+    fn push(&mut self, node: &Node<'_>, counts: Option<CountKind>) {
         for e in node.code().edges() {
             self.codes
                 .extend([e.from, e.to, e.from_label, e.edge_label, e.to_label].map(i64::from));
@@ -48,24 +110,192 @@ impl Visitor for FlatPatterns {
         self.graph_ids
             .extend(node.graph_ids().iter().map(|&g| i64::from(g)));
         self.gid_ptr.push(self.graph_ids.len() as i64);
+        match counts {
+            None => {}
+            Some(CountKind::Embeddings) => self
+                .counts
+                .extend(node.embedding_counts().iter().map(|&c| i64::from(c))),
+            Some(CountKind::VertexSets) => self
+                .counts
+                .extend(node.vertex_set_counts().into_iter().map(i64::from)),
+        }
+    }
+
+    /// Keeps the first `n` patterns.
+    fn truncate(&mut self, n: usize) {
+        if n >= self.len() {
+            return;
+        }
+        self.single_label.truncate(n);
+        self.code_ptr.truncate(n + 1);
+        self.codes.truncate(self.code_ptr[n] as usize * 5);
+        self.gid_ptr.truncate(n + 1);
+        let g = self.gid_ptr[n] as usize;
+        self.graph_ids.truncate(g);
+        self.counts.truncate(g);
+    }
+
+    /// The patterns of `chunks`, in order, as one block: each chunk is copied once, the
+    /// chunks in parallel on the current rayon pool.
+    fn concat(mut chunks: Vec<Self>) -> Self {
+        chunks.retain(|c| !c.is_empty());
+        match chunks.len() {
+            0 => return Self::new(),
+            1 => return chunks.pop().expect("invariant: one chunk"),
+            _ => {}
+        }
+        let total = |f: fn(&Self) -> usize| chunks.iter().map(f).sum::<usize>();
+        let n = total(Self::len);
+        let mut out = Self {
+            code_ptr: vec![0; n + 1],
+            codes: vec![0; total(|c| c.codes.len())],
+            single_label: vec![0; n],
+            gid_ptr: vec![0; n + 1],
+            graph_ids: vec![0; total(|c| c.graph_ids.len())],
+            counts: vec![0; total(|c| c.counts.len())],
+        };
+        let mut code_ptr = &mut out.code_ptr[1..];
+        let mut codes = &mut out.codes[..];
+        let mut single_label = &mut out.single_label[..];
+        let mut gid_ptr = &mut out.gid_ptr[1..];
+        let mut graph_ids = &mut out.graph_ids[..];
+        let mut counts = &mut out.counts[..];
+        let (mut row0, mut gid0) = (0i64, 0i64);
+        let mut pieces = Vec::with_capacity(chunks.len());
+        for c in &chunks {
+            pieces.push(Piece {
+                src: c,
+                code_ptr: cut(&mut code_ptr, c.len()),
+                codes: cut(&mut codes, c.codes.len()),
+                single_label: cut(&mut single_label, c.len()),
+                gid_ptr: cut(&mut gid_ptr, c.len()),
+                graph_ids: cut(&mut graph_ids, c.graph_ids.len()),
+                counts: cut(&mut counts, c.counts.len()),
+                row0,
+                gid0,
+            });
+            row0 += (c.codes.len() / 5) as i64;
+            gid0 += c.graph_ids.len() as i64;
+        }
+        pieces.into_par_iter().for_each(|p| {
+            for (o, &x) in p.code_ptr.iter_mut().zip(&p.src.code_ptr[1..]) {
+                *o = x + p.row0;
+            }
+            for (o, &x) in p.gid_ptr.iter_mut().zip(&p.src.gid_ptr[1..]) {
+                *o = x + p.gid0;
+            }
+            p.codes.copy_from_slice(&p.src.codes);
+            p.single_label.copy_from_slice(&p.src.single_label);
+            p.graph_ids.copy_from_slice(&p.src.graph_ids);
+            p.counts.copy_from_slice(&p.src.counts);
+        });
+        out
+    }
+
+    /// The patterns as a [`MiningResult`], with the search's statistics.
+    fn into_result(
+        self,
+        py: Python<'_>,
+        counted: bool,
+        nodes_visited: u64,
+        truncation: Option<&'static str>,
+        seconds: f64,
+    ) -> PyResult<MiningResult> {
+        let n_rows = self.codes.len() / 5;
+        let support: Vec<i64> = self.gid_ptr.windows(2).map(|w| w[1] - w[0]).collect();
+        Ok(MiningResult {
+            code_ptr: self.code_ptr.into_pyarray(py).unbind(),
+            codes: self.codes.into_pyarray(py).reshape([n_rows, 5])?.unbind(),
+            single_label: self.single_label.into_pyarray(py).unbind(),
+            support: support.into_pyarray(py).unbind(),
+            gid_ptr: self.gid_ptr.into_pyarray(py).unbind(),
+            graph_ids: self.graph_ids.into_pyarray(py).unbind(),
+            counts: counted.then(|| self.counts.into_pyarray(py).unbind()),
+            nodes_visited,
+            truncation,
+            seconds,
+        })
+    }
+}
+
+/// The visitor of `mine_subgraphs`: the patterns in pre-order, as a list of chunks that
+/// `join` moves (never copies) and [`Collect::finish`] concatenates once.
+///
+/// Under `max_patterns` it keeps the first patterns of the pre-order (increasing DFS code),
+/// prunes every node beyond them and notes that it did. `mine_subgraphs` then runs the
+/// traversal serially: a fork could only keep the budget left when it was made (the patterns
+/// before its subtree come first), and every sibling subtree of every split would explore
+/// that much, a blow-up with nested splits. Should a parallel traversal use it anyway, `fork`
+/// and `finish` still give the first patterns.
+struct Collect {
+    done: Vec<FlatPatterns>,
+    cur: FlatPatterns,
+    counts: Option<CountKind>,
+    /// The most patterns this visitor keeps.
+    limit: usize,
+    kept: usize,
+    /// A pattern beyond `limit` was pruned.
+    overflow: bool,
+}
+
+impl Collect {
+    fn new(counts: Option<CountKind>, limit: Option<usize>) -> Self {
+        Self {
+            done: Vec::new(),
+            cur: FlatPatterns::new(),
+            counts,
+            limit: limit.unwrap_or(usize::MAX),
+            kept: 0,
+            overflow: false,
+        }
+    }
+
+    /// The patterns kept, in pre-order, and whether `max_patterns` cut them.
+    fn finish(mut self) -> (FlatPatterns, bool) {
+        self.done.push(self.cur);
+        let mut overflow = self.overflow;
+        let mut left = self.limit;
+        let mut chunks = Vec::with_capacity(self.done.len());
+        for mut c in self.done {
+            if c.len() > left {
+                c.truncate(left);
+                overflow = true;
+            }
+            left -= c.len();
+            chunks.push(c);
+        }
+        (FlatPatterns::concat(chunks), overflow)
+    }
+}
+
+impl Visitor for Collect {
+    fn pre(&mut self, node: &Node<'_>) -> Visit {
+        if self.kept >= self.limit {
+            self.overflow = true;
+            return Visit::Prune;
+        }
+        self.cur.push(node, self.counts);
+        self.kept += 1;
         Visit::Continue
     }
 }
 
-impl ParallelVisitor for FlatPatterns {
+impl ParallelVisitor for Collect {
     fn fork(&self) -> Self {
-        Self::new()
+        let mut child = Self::new(self.counts, None);
+        child.limit = self.limit.saturating_sub(self.kept);
+        child
     }
 
-    fn join(&mut self, child: Self) {
-        let (c0, g0) = ((self.codes.len() / 5) as i64, self.graph_ids.len() as i64);
-        self.code_ptr
-            .extend(child.code_ptr[1..].iter().map(|&p| p + c0));
-        self.gid_ptr
-            .extend(child.gid_ptr[1..].iter().map(|&p| p + g0));
-        self.codes.extend(child.codes);
-        self.single_label.extend(child.single_label);
-        self.graph_ids.extend(child.graph_ids);
+    fn join(&mut self, mut child: Self) {
+        if !self.cur.is_empty() {
+            self.done
+                .push(std::mem::replace(&mut self.cur, FlatPatterns::new()));
+        }
+        self.done.append(&mut child.done);
+        self.cur = child.cur;
+        self.kept += child.kept;
+        self.overflow |= child.overflow;
     }
 }
 
@@ -78,6 +308,10 @@ struct MinerArgs {
     single_vertices: Flag,
     max_nodes: Option<NodeBudget>,
     time_limit: Seconds,
+    #[pyo3(default)]
+    max_patterns: Option<Count>,
+    #[pyo3(default)]
+    counts: Option<String>,
 }
 
 impl MinerArgs {
@@ -90,6 +324,33 @@ impl MinerArgs {
             .time_limit(self.time_limit.0)
             .parallel(parallel)
             .check()
+    }
+
+    /// The checked parameters for `n_threads` workers (checked before the thread count, as
+    /// they always were), the counts asked for and the pattern budget.
+    ///
+    /// `serial_cap`: a pattern budget makes the traversal serial (see [`Collect`]).
+    fn checked(
+        &self,
+        py: Python<'_>,
+        n_threads: usize,
+        serial_cap: bool,
+    ) -> PyResult<(MinerValidParams, Option<CountKind>, Option<usize>, usize)> {
+        self.params(Parallel::Serial).map_err(PyGsErr::from)?;
+        let counts = CountKind::parse(self.counts.as_deref())?;
+        let mut n_threads = threads(py, n_threads)?;
+        if serial_cap && self.max_patterns.is_some() {
+            n_threads = 1;
+        }
+        let params = self
+            .params(Parallel::from(n_threads > 1))
+            .map_err(PyGsErr::from)?;
+        Ok((
+            params,
+            counts,
+            self.max_patterns.map(Count::usize),
+            n_threads,
+        ))
     }
 }
 
@@ -113,19 +374,31 @@ struct MiningResult {
     gid_ptr: Py<PyArray1<i64>>,
     /// The sorted graph ids of all patterns, int64.
     graph_ids: Py<PyArray1<i64>>,
+    /// The occurrence counts asked for, parallel to `graph_ids` (int64), or `None`.
+    counts: Option<Py<PyArray1<i64>>>,
     /// Enumeration-tree nodes visited.
     nodes_visited: u64,
-    /// Why the search stopped early (`"max_nodes"`, `"time_limit"`), or `None`.
+    /// Why the search stopped early (`"max_nodes"`, `"time_limit"`, `"max_patterns"`), or
+    /// `None`.
     truncation: Option<&'static str>,
     /// Wall time of the search in seconds.
     seconds: f64,
 }
 
+/// Why a search stopped: the budget's reason first, else the pattern budget.
+fn truncation_of(stats: &MiningStats, overflow: bool) -> Option<&'static str> {
+    stats
+        .truncation
+        .map(|t| t.as_str())
+        .or(overflow.then_some("max_patterns"))
+}
+
 /// Mines the frequent connected subgraphs of `db`; returns the patterns as flat arrays.
 ///
 /// `params` is a dict with `min_support` (absolute), `max_size`, `single_vertices`,
-/// `max_nodes` and `time_limit`; `progress(nodes, iterations, stage, stages, value, seconds)`
-/// is called every 100 ms when given.
+/// `max_nodes` and `time_limit`, and optionally `max_patterns` (keep the first patterns in
+/// DFS-code order, on one thread) and `counts` (`"embeddings"` or `"vertex_sets"`); `progress(nodes,
+/// iterations, stage, stages, value, seconds)` is called every 100 ms when given.
 #[pyfunction]
 #[pyo3(signature = (db, params, n_threads = 1, progress = None))]
 fn mine_subgraphs<'py>(
@@ -136,31 +409,276 @@ fn mine_subgraphs<'py>(
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<MiningResult> {
     let args = extract_params::<MinerArgs>(params)?;
-    // the parameters are checked before the thread count, as they always were
-    args.params(Parallel::Serial).map_err(PyGsErr::from)?;
-    let n_threads = threads(py, n_threads)?;
-    let params = args
-        .params(Parallel::from(n_threads > 1))
-        .map_err(PyGsErr::from)?;
+    let (params, counts, limit, n_threads) = args.checked(py, n_threads, true)?;
     let db = &db.0;
-    let (flat, stats) = run(py, Exec::Pool(n_threads), progress, |ctl| {
-        let mut flat = FlatPatterns::new();
-        mine(db, &params, &mut flat, ctl).map(|s| (flat, s))
+    let (flat, overflow, stats) = run(py, Exec::Pool(n_threads), progress, |ctl| {
+        let mut v = Collect::new(counts, limit);
+        let stats = mine(db, &params, &mut v, ctl)?;
+        let (flat, overflow) = v.finish();
+        Ok::<_, GspanError>((flat, overflow, stats))
     })?
     .map_err(PyGsErr::from)?;
+    let truncation = truncation_of(&stats, overflow);
+    flat.into_result(
+        py,
+        counts.is_some(),
+        stats.nodes_visited,
+        truncation,
+        stats.seconds,
+    )
+}
 
-    let n_rows = flat.codes.len() / 5;
-    let support: Vec<i64> = flat.gid_ptr.windows(2).map(|w| w[1] - w[0]).collect();
-    Ok(MiningResult {
-        code_ptr: flat.code_ptr.into_pyarray(py).unbind(),
-        codes: flat.codes.into_pyarray(py).reshape([n_rows, 5])?.unbind(),
-        single_label: flat.single_label.into_pyarray(py).unbind(),
-        support: support.into_pyarray(py).unbind(),
-        gid_ptr: flat.gid_ptr.into_pyarray(py).unbind(),
-        graph_ids: flat.graph_ids.into_pyarray(py).unbind(),
-        nodes_visited: stats.nodes_visited,
-        truncation: stats.truncation.map(|t| t.as_str()),
-        seconds: stats.seconds,
+/// Patterns per message of a stream.
+const STREAM_BATCH: usize = 256;
+/// Messages a stream's channel holds before the search waits for the consumer.
+const STREAM_QUEUE: usize = 4;
+/// How often a waiting consumer looks at signals.
+const STREAM_POLL: Duration = Duration::from_millis(100);
+
+/// The visitor of a stream: sends the patterns through a bounded channel in batches of
+/// [`STREAM_BATCH`], a fork also when its subtree ends (so that memory is the search frontier
+/// plus a few batches per worker and the queue, never the result).
+struct Stream {
+    tx: SyncSender<FlatPatterns>,
+    cur: FlatPatterns,
+    counts: Option<CountKind>,
+    /// Patterns claimed so far by every visitor of the stream (the `max_patterns` budget).
+    claimed: Arc<AtomicUsize>,
+    limit: usize,
+    overflow: Arc<AtomicBool>,
+    /// Open `pre` calls of a fork (`None` for the root visitor, which never flushes early).
+    depth: Option<usize>,
+}
+
+impl Stream {
+    /// Sends the patterns held (a consumer that went away is ignored: the search is cancelled
+    /// by then).
+    fn flush(&mut self) {
+        if !self.cur.is_empty() {
+            let batch = std::mem::replace(&mut self.cur, FlatPatterns::new());
+            let _ = self.tx.send(batch);
+        }
+    }
+}
+
+impl Visitor for Stream {
+    fn pre(&mut self, node: &Node<'_>) -> Visit {
+        if let Some(d) = &mut self.depth {
+            *d += 1;
+        }
+        if self.limit != usize::MAX && self.claimed.fetch_add(1, Ordering::Relaxed) >= self.limit {
+            self.overflow.store(true, Ordering::Relaxed);
+            return Visit::Prune;
+        }
+        self.cur.push(node, self.counts);
+        if self.cur.len() >= STREAM_BATCH {
+            self.flush();
+        }
+        Visit::Continue
+    }
+
+    fn post(&mut self, _: &Node<'_>) {
+        if let Some(d) = &mut self.depth {
+            *d -= 1;
+            if *d == 0 {
+                self.flush();
+            }
+        }
+    }
+}
+
+impl ParallelVisitor for Stream {
+    fn fork(&self) -> Self {
+        Self {
+            tx: self.tx.clone(),
+            cur: FlatPatterns::new(),
+            counts: self.counts,
+            claimed: Arc::clone(&self.claimed),
+            limit: self.limit,
+            overflow: Arc::clone(&self.overflow),
+            depth: Some(0),
+        }
+    }
+
+    fn join(&mut self, mut child: Self) {
+        child.flush();
+    }
+}
+
+/// The consumer's side of a stream.
+struct StreamState {
+    rx: Option<Receiver<FlatPatterns>>,
+    worker: Option<JoinHandle<Result<MiningStats, GspanError>>>,
+    stats: Option<MiningStats>,
+}
+
+/// The patterns of a search running on a background thread, in batches as it finds them
+/// (`iter_subgraphs`): iterating yields one [`MiningResult`] per batch (their statistics are
+/// empty); once exhausted (or closed), `truncation`, `nodes_visited` and `seconds` describe
+/// the search.
+#[pyclass(frozen, module = "graphsparse._graphsparse")]
+struct PatternStream {
+    state: Mutex<StreamState>,
+    ctl: Arc<RunControl>,
+    overflow: Arc<AtomicBool>,
+    counted: bool,
+}
+
+impl PatternStream {
+    fn lock(&self) -> std::sync::MutexGuard<'_, StreamState> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Waits for the search thread (it ends soon once the channel is gone or the search is
+    /// cancelled) and keeps its statistics.
+    fn join(&self, py: Python<'_>) -> PyResult<()> {
+        let out = py.detach(|| {
+            let mut st = self.lock();
+            st.rx = None;
+            st.worker.take().map(JoinHandle::join)
+        });
+        match out {
+            None => Ok(()),
+            Some(Ok(Ok(stats))) => {
+                self.lock().stats = Some(stats);
+                Ok(())
+            }
+            Some(Ok(Err(e))) => Err(PyGsErr::from(e).into()),
+            Some(Err(_)) => Err(PyRuntimeError::new_err(
+                "internal error: the search thread of a pattern stream panicked",
+            )),
+        }
+    }
+
+    fn stats(&self) -> Option<MiningStats> {
+        self.lock().stats
+    }
+}
+
+impl Drop for PatternStream {
+    fn drop(&mut self) {
+        self.ctl.cancel();
+        let st = self.state.get_mut().unwrap_or_else(|p| p.into_inner());
+        st.rx = None;
+        if let Some(w) = st.worker.take() {
+            let _ = w.join();
+        }
+    }
+}
+
+#[pymethods]
+impl PatternStream {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// The next batch of patterns; waits with the GIL released, looking for Ctrl-C every
+    /// 100 ms (then the search is cancelled and joined, and `KeyboardInterrupt` raised).
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<MiningResult>> {
+        loop {
+            let got = py.detach(|| match &self.lock().rx {
+                Some(rx) => rx.recv_timeout(STREAM_POLL),
+                None => Err(RecvTimeoutError::Disconnected),
+            });
+            match got {
+                Ok(batch) => {
+                    return batch.into_result(py, self.counted, 0, None, 0.0).map(Some);
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.join(py)?;
+                    return Ok(None);
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(err) = py.check_signals() {
+                        self.close(py)?;
+                        return Err(err);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Stops the search (when still running) and waits for its thread; idempotent.
+    fn close(&self, py: Python<'_>) -> PyResult<()> {
+        self.ctl.cancel();
+        self.join(py)
+    }
+
+    /// True once the search thread has ended and been joined.
+    #[getter]
+    fn finished(&self) -> bool {
+        self.stats().is_some()
+    }
+
+    /// Why the search stopped early (`"max_nodes"`, `"time_limit"`, `"max_patterns"`,
+    /// `"cancelled"`), or `None`; `None` also while it runs.
+    #[getter]
+    fn truncation(&self) -> Option<&'static str> {
+        self.stats()
+            .and_then(|s| truncation_of(&s, self.overflow.load(Ordering::SeqCst)))
+    }
+
+    /// Enumeration-tree nodes visited (0 while the search runs).
+    #[getter]
+    fn nodes_visited(&self) -> u64 {
+        self.stats().map_or(0, |s| s.nodes_visited)
+    }
+
+    /// Wall time of the search in seconds (0 while it runs).
+    #[getter]
+    fn seconds(&self) -> f64 {
+        self.stats().map_or(0.0, |s| s.seconds)
+    }
+}
+
+/// Starts mining `db` on a background thread (on the pool of `n_threads` workers) and returns
+/// the stream of its patterns; `params` as for [`mine_subgraphs`]. Under `max_patterns` the
+/// stream stops after that many patterns, the first ones found (which ones may depend on the
+/// thread count).
+#[pyfunction]
+#[pyo3(signature = (db, params, n_threads = 1))]
+fn iter_subgraphs(
+    py: Python<'_>,
+    db: &Database,
+    params: &Bound<'_, PyAny>,
+    n_threads: usize,
+) -> PyResult<PatternStream> {
+    let args = extract_params::<MinerArgs>(params)?;
+    let (params, counts, limit, n_threads) = args.checked(py, n_threads, false)?;
+    let pool = pool(n_threads)?;
+    let db = Arc::clone(&db.0);
+    let ctl = Arc::new(RunControl::new());
+    let overflow = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = sync_channel(STREAM_QUEUE);
+    let mut root = Stream {
+        tx,
+        cur: FlatPatterns::new(),
+        counts,
+        claimed: Arc::new(AtomicUsize::new(0)),
+        limit: limit.unwrap_or(usize::MAX),
+        overflow: Arc::clone(&overflow),
+        depth: None,
+    };
+    let worker_ctl = Arc::clone(&ctl);
+    let worker = std::thread::Builder::new()
+        .name("graphsparse-stream".into())
+        .spawn(move || {
+            pool.install(|| {
+                let stats = mine(&db, &params, &mut root, &worker_ctl)?;
+                root.flush();
+                Ok(stats)
+            })
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start the search thread: {e}")))?;
+    Ok(PatternStream {
+        state: Mutex::new(StreamState {
+            rx: Some(rx),
+            worker: Some(worker),
+            stats: None,
+        }),
+        ctl,
+        overflow,
+        counted: counts.is_some(),
     })
 }
 
@@ -474,12 +992,14 @@ fn dfs_codes_are_min<'py>(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<MiningResult>()?;
+    m.add_class::<PatternStream>()?;
     m.add_class::<LevelCount>()?;
     m.add_class::<FrontierArrays>()?;
     m.add_function(wrap_pyfunction!(dfs_codes_are_min, m)?)?;
     m.add_function(wrap_pyfunction!(level_extensions, m)?)?;
     m.add_function(wrap_pyfunction!(level_frontier, m)?)?;
     m.add_function(wrap_pyfunction!(mine_subgraphs, m)?)?;
+    m.add_function(wrap_pyfunction!(iter_subgraphs, m)?)?;
     m.add_function(wrap_pyfunction!(min_dfs_code, m)?)?;
     Ok(())
 }
