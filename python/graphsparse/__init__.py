@@ -41,7 +41,7 @@ from . import (
     rules,
 )
 from .datasets import GraphDataset, from_networkx, load_tu, read_gspan, write_gspan
-from .mining import MiningResult, Pattern, min_dfs_code, mine_subgraphs
+from .mining import MiningResult, Pattern, iter_subgraphs, min_dfs_code, mine_subgraphs
 from .models import (
     SubgraphAdaBoost,
     SubgraphLinearRegression,
@@ -78,6 +78,7 @@ __all__ = [
     "datasets",
     "exceptions",
     "from_networkx",
+    "iter_subgraphs",
     "lambda1_path",
     "load_tu",
     "min_dfs_code",

@@ -9,8 +9,10 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 import numpy as np
 import numpy.typing as npt
+import scipy.sparse as sp
 
 from .._dataset import GraphDataset
+from .._validation import as_count, as_flag
 from ..chem._smarts import dfs_code_smarts
 from ..exceptions import InvalidParameterError
 
@@ -27,7 +29,17 @@ class _PatternTable:
     itself, so a mined ``Pattern`` only stores its row here until a field is read.
     """
 
-    __slots__ = ("code_ptr", "codes", "el", "gid_ptr", "graph_ids", "vertex_ptr", "vl", "vx")
+    __slots__ = (
+        "code_ptr",
+        "codes",
+        "counts",
+        "el",
+        "gid_ptr",
+        "graph_ids",
+        "vertex_ptr",
+        "vl",
+        "vx",
+    )
 
     def __init__(self, found: _rs.MiningResult, ds: GraphDataset) -> None:
         self.vl, self.el = ds.vertex_label_values, ds.edge_label_values
@@ -36,6 +48,10 @@ class _PatternTable:
         self.graph_ids = np.asarray(found.graph_ids, dtype=np.int64)
         self.gid_ptr = np.asarray(found.gid_ptr, dtype=np.int64)
         self.graph_ids.flags.writeable = False  # patterns hand out views of it
+        counts = getattr(found, "counts", None)
+        self.counts = None if counts is None else np.asarray(counts, dtype=np.int64)
+        if self.counts is not None:
+            self.counts.flags.writeable = False
         single = np.asarray(found.single_label, dtype=np.int64)
         # Vertex label ids in DFS order: the first edge's source, then the target of each forward
         # edge (a forward edge discovers one new vertex); a single-vertex pattern has its label.
@@ -69,6 +85,11 @@ class _PatternTable:
     def graph_ids_of(self, k: int) -> np.ndarray:
         return self.graph_ids[self.gid_ptr[k] : self.gid_ptr[k + 1]]
 
+    def counts_of(self, k: int) -> np.ndarray | None:
+        if self.counts is None:
+            return None
+        return self.counts[self.gid_ptr[k] : self.gid_ptr[k + 1]]
+
 
 class Pattern:
     """A connected subgraph pattern with its occurrences.
@@ -85,9 +106,21 @@ class Pattern:
         Sorted indices (into the mined dataset) of those graphs (a read-only view).
     vertex_labels : tuple
         Label of each pattern vertex, in DFS order.
+    counts : ndarray of int64 or None
+        The pattern's occurrence count in each graph of ``graph_ids`` (same order; a read-only
+        view) when the search was asked for them (``counts=`` of :func:`mine_subgraphs`), else
+        ``None``.
     """
 
-    __slots__ = ("_dfs_code", "_graph_ids", "_k", "_support", "_table", "_vertex_labels")
+    __slots__ = (
+        "_counts",
+        "_dfs_code",
+        "_graph_ids",
+        "_k",
+        "_support",
+        "_table",
+        "_vertex_labels",
+    )
 
     def __init__(
         self,
@@ -95,9 +128,20 @@ class Pattern:
         support: int,
         graph_ids: npt.ArrayLike,
         vertex_labels: Sequence[Any] = (),
+        counts: npt.ArrayLike | None = None,
     ) -> None:
         gids = np.array(graph_ids, dtype=np.int64)
         gids.flags.writeable = False
+        if counts is None:
+            self._counts: np.ndarray | None = None
+        else:
+            self._counts = np.array(counts, dtype=np.int64)
+            if self._counts.shape != gids.shape:
+                raise InvalidParameterError(
+                    f"counts must have one entry per graph id ({len(gids)}), "
+                    f"got shape {self._counts.shape}"
+                )
+            self._counts.flags.writeable = False
         self._dfs_code: tuple[DfsEdge, ...] | None = tuple(tuple(e) for e in dfs_code)  # type: ignore[misc]
         self._support = int(support)
         self._graph_ids: np.ndarray | None = gids
@@ -109,7 +153,7 @@ class Pattern:
     def _from_table(cls, table: _PatternTable, k: int, support: int) -> Pattern:
         p = object.__new__(cls)
         p._table, p._k, p._support = table, k, support
-        p._dfs_code = p._graph_ids = p._vertex_labels = None
+        p._dfs_code = p._graph_ids = p._vertex_labels = p._counts = None
         return p
 
     def _field(self, slot: str, read: Callable[[_PatternTable, int], Any]) -> Any:
@@ -136,6 +180,12 @@ class Pattern:
     @property
     def vertex_labels(self) -> tuple[Any, ...]:
         return self._field("_vertex_labels", _PatternTable.vertex_labels)
+
+    @property
+    def counts(self) -> np.ndarray | None:
+        if self._counts is None and self._table is not None:
+            self._counts = self._table.counts_of(self._k)
+        return self._counts
 
     @property
     def n_edges(self) -> int:
@@ -224,11 +274,14 @@ class Pattern:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # pickles as its decoded fields, never the whole run's table
-        return (Pattern, (self.dfs_code, self.support, self.graph_ids, self.vertex_labels))
+        return (
+            Pattern,
+            (self.dfs_code, self.support, self.graph_ids, self.vertex_labels, self.counts),
+        )
 
 
 #: Why a search was cut short, as the Rust budget names it (``Truncation::as_str``).
-_TRUNCATIONS = ("max_nodes", "time_limit", "cancelled")
+_TRUNCATIONS = ("max_nodes", "time_limit", "max_patterns", "cancelled")
 
 
 class MiningResult(list[Pattern]):
@@ -241,20 +294,26 @@ class MiningResult(list[Pattern]):
         patterns found so far).
     truncation : str or None
         Why it stopped: ``None`` when the search finished, else the budget that cut it,
-        ``"max_nodes"`` or ``"time_limit"`` (``"cancelled"``: interrupted).
+        ``"max_nodes"``, ``"time_limit"`` or ``"max_patterns"`` (``"cancelled"``:
+        interrupted).
     nodes_visited : int
         Enumeration-tree nodes visited.
     seconds : float
         Wall-clock time of the search.
+    n_graphs : int or None
+        Number of graphs of the mined dataset (the columns of :meth:`count_matrix`); ``None``
+        when unknown.
 
-    ``MiningResult(patterns, truncated=None, nodes_visited=0, seconds=0.0, *, truncation=None)``
-    builds one: ``truncated=None`` follows ``truncation`` (``False`` when both are ``None``).
+    ``MiningResult(patterns, truncated=None, nodes_visited=0, seconds=0.0, *, truncation=None,
+    n_graphs=None)`` builds one: ``truncated=None`` follows ``truncation`` (``False`` when both
+    are ``None``).
     """
 
     truncated: bool
     truncation: str | None
     nodes_visited: int
     seconds: float
+    n_graphs: int | None
 
     def __init__(
         self,
@@ -264,6 +323,7 @@ class MiningResult(list[Pattern]):
         seconds: float = 0.0,
         *,
         truncation: str | None = None,
+        n_graphs: int | None = None,
     ) -> None:
         if truncation is not None and truncation not in _TRUNCATIONS:
             raise InvalidParameterError(
@@ -289,6 +349,73 @@ class MiningResult(list[Pattern]):
         self.truncation = truncation
         self.nodes_visited = nodes_visited
         self.seconds = seconds
+        self.n_graphs = None if n_graphs is None else as_count(n_graphs, "n_graphs")
+
+    def count_matrix(self, binary: bool = False, n_graphs: int | None = None) -> sp.csr_matrix:
+        """The pattern x graph matrix of occurrences, as a SciPy CSR matrix.
+
+        Row ``k`` is pattern ``self[k]``: ``M[k, g]`` is its count in graph ``g``
+        (:attr:`Pattern.counts`) or, with ``binary=True``, 1 when graph ``g`` contains it; 0
+        elsewhere. ``M.T`` is the graph x pattern design matrix of the patterns as features.
+
+        Parameters
+        ----------
+        binary : bool, default=False
+            0/1 entries (the patterns need no counts) instead of the counts (which need
+            ``counts=`` at mining time).
+        n_graphs : int, optional
+            Number of columns; default :attr:`n_graphs`, the size of the mined dataset.
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix of int64, shape ``(len(self), n_graphs)``
+            Sorted column indices, no explicit zeros.
+
+        Raises
+        ------
+        InvalidParameterError
+            For counts of patterns mined without ``counts=``, an unknown ``n_graphs``, or a
+            graph id outside ``[0, n_graphs)``.
+
+        Examples
+        --------
+        >>> import networkx as nx, graphsparse as gs
+        >>> tri, edge = nx.cycle_graph(3), nx.path_graph(2)
+        >>> res = gs.mine_subgraphs([tri, edge], min_support=1, counts="embeddings", n_jobs=1)
+        >>> [p.n_edges for p in res]
+        [1, 2, 3]
+        >>> res.count_matrix().toarray().tolist()
+        [[6, 2], [6, 0], [6, 0]]
+        """
+        binary = as_flag(binary, "binary")
+        if n_graphs is None:
+            n_graphs = self.n_graphs
+        if n_graphs is None:
+            raise InvalidParameterError(
+                "n_graphs is unknown for this result: pass n_graphs= (the dataset's size)"
+            )
+        n_graphs = as_count(n_graphs, "n_graphs")
+        indptr = np.zeros(len(self) + 1, dtype=np.int64)
+        np.cumsum([p.support for p in self], out=indptr[1:])
+        ids = [p.graph_ids for p in self]
+        indices = np.concatenate(ids) if ids else np.zeros(0, dtype=np.int64)
+        if binary:
+            data = np.ones(len(indices), dtype=np.int64)
+        else:
+            counts = [p.counts for p in self]
+            if any(c is None for c in counts):
+                raise InvalidParameterError(
+                    "these patterns carry no counts: mine with counts='embeddings' or "
+                    "'vertex_sets', or ask for binary=True"
+                )
+            data = np.concatenate(counts) if counts else np.zeros(0, dtype=np.int64)
+        if len(indices) and (indices.min() < 0 or indices.max() >= n_graphs):
+            raise InvalidParameterError(
+                f"a pattern occurs in graph {int(indices.max())}, outside n_graphs={n_graphs}"
+            )
+        return sp.csr_matrix(
+            (data, indices.astype(np.int64, copy=False), indptr), shape=(len(self), n_graphs)
+        )
 
 
 def _patterns_from_arrays(found: _rs.MiningResult, ds: GraphDataset) -> list[Pattern]:

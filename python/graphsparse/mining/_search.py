@@ -4,7 +4,7 @@ code, and the graphs of a dataset that contain given patterns."""
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import networkx as nx
 import numpy as np
@@ -27,6 +27,8 @@ def mine_subgraphs(
     single_vertices: bool = False,
     max_nodes: int | None = None,
     time_limit: float | None = None,
+    max_patterns: int | None = None,
+    counts: str | None = None,
     strict: bool = False,
     verbose: bool | int | str = False,
 ) -> MiningResult:
@@ -54,6 +56,20 @@ def mine_subgraphs(
         Stop after visiting this many enumeration-tree nodes.
     time_limit : float, optional
         Stop after this many seconds.
+    max_patterns : int, optional
+        Keep at most this many patterns: the first ones in DFS-code order, the same for every
+        ``n_jobs``. When there are more, the search stops after them and the result is
+        truncated with ``truncation == "max_patterns"``, like the other budgets. The search
+        then runs on one thread (its work is about ``max_patterns`` nodes); for a parallel
+        search with a cap whose patterns may depend on the thread count, use
+        :func:`iter_subgraphs` with ``max_patterns``.
+    counts : {"embeddings", "vertex_sets"}, optional
+        Also count the pattern's occurrences in each graph of ``graph_ids``
+        (:attr:`Pattern.counts`): ``"embeddings"``, the number of label-preserving subgraph
+        monomorphisms (injective maps of the pattern's vertices that send each pattern edge
+        onto a graph edge with the same labels; maps that differ by an automorphism of the
+        pattern count separately, as gSpan's embeddings do), or ``"vertex_sets"``, the number of
+        distinct vertex sets of the graph those maps cover.
     strict : bool, default=False
         Raise :class:`~graphsparse.exceptions.BudgetExceededError` instead of warning when a budget
         stops the search.
@@ -77,16 +93,9 @@ def mine_subgraphs(
     >>> [str(p) for p in gs.mine_subgraphs([g, g], min_support=2)]
     ['(0:C)-[1]-(1:C)', '(0:C)-[1]-(1:C) (1:C)-[1]-(2:O)', '(0:C)-[1]-(1:O)']
     """
-    ds = as_dataset(data)
-    if len(ds) == 0:
-        raise InvalidParameterError("data contains no graphs")
-    params: _rs.MinerArgs = {
-        "min_support": min_support_count(min_support, len(ds)),
-        "max_size": as_optional_count(max_size, "max_size"),
-        "single_vertices": single_vertices,
-        "max_nodes": as_optional_count(max_nodes, "max_nodes"),
-        "time_limit": time_limit,
-    }
+    ds, params = _miner_args(
+        data, min_support, max_size, single_vertices, max_nodes, time_limit, max_patterns, counts
+    )
     found = run_reported(
         lambda report: _rs.mine_subgraphs(ds._db, params, resolve_n_jobs(n_jobs), report),
         verbose,
@@ -97,16 +106,132 @@ def mine_subgraphs(
         truncation=found.truncation,  # the binding's reason, or None
         nodes_visited=found.nodes_visited,
         seconds=found.seconds,
+        n_graphs=len(ds),
     )
     if result.truncated:
-        msg = (
-            f"subgraph search stopped by its {result.truncation} budget after "
-            f"{result.nodes_visited} nodes; {len(result)} patterns were found"
-        )
-        if strict:
-            raise BudgetExceededError(msg)
-        warnings.warn(msg, TruncatedSearchWarning, stacklevel=2)
+        _report_truncation(result.truncation, result.nodes_visited, len(result), strict)
     return result
+
+
+#: The occurrence counts ``counts=`` may ask for.
+_COUNT_KINDS = ("embeddings", "vertex_sets")
+
+
+def _miner_args(
+    data: GraphDataset | Sequence[nx.Graph],
+    min_support: int | float,
+    max_size: int | None,
+    single_vertices: bool,
+    max_nodes: int | None,
+    time_limit: float | None,
+    max_patterns: int | None,
+    counts: str | None,
+) -> tuple[GraphDataset, _rs.MinerArgs]:
+    """The dataset and the binding's parameters, checked, for both miners."""
+    ds = as_dataset(data)
+    if len(ds) == 0:
+        raise InvalidParameterError("data contains no graphs")
+    if counts is not None and counts not in _COUNT_KINDS:
+        raise InvalidParameterError(
+            f"counts must be None, 'embeddings' or 'vertex_sets', got {counts!r}"
+        )
+    params: _rs.MinerArgs = {
+        "min_support": min_support_count(min_support, len(ds)),
+        "max_size": as_optional_count(max_size, "max_size"),
+        "single_vertices": single_vertices,
+        "max_nodes": as_optional_count(max_nodes, "max_nodes"),
+        "time_limit": time_limit,
+        "max_patterns": as_optional_count(max_patterns, "max_patterns"),
+        "counts": counts,
+    }
+    return ds, params
+
+
+def _report_truncation(truncation: str | None, nodes: int, found: int, strict: bool) -> None:
+    msg = (
+        f"subgraph search stopped by its {truncation} budget after {nodes} nodes; "
+        f"{found} patterns were found"
+    )
+    if strict:
+        raise BudgetExceededError(msg)
+    warnings.warn(msg, TruncatedSearchWarning, stacklevel=3)
+
+
+def iter_subgraphs(
+    data: GraphDataset | Sequence[nx.Graph],
+    min_support: int | float,
+    max_size: int | None = None,
+    n_jobs: int | None = None,
+    *,
+    single_vertices: bool = False,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+    max_patterns: int | None = None,
+    counts: str | None = None,
+    strict: bool = False,
+) -> Iterator[Pattern]:
+    """Stream the patterns of :func:`mine_subgraphs` as the search finds them.
+
+    The search runs on a background thread and hands its patterns over in small batches through
+    a bounded queue; it waits while the queue is full. Memory is the search's frontier plus
+    those batches, not the whole result, so a search whose result does not fit in memory can
+    still be consumed (counted, filtered, written out) pattern by pattern.
+
+    The patterns are those of :func:`mine_subgraphs` with the same arguments, as a multiset: the
+    order is the order of discovery, which depends on ``n_jobs`` when it is above 1.
+    Closing the generator (``close()``, leaving a ``for`` loop early and letting it be
+    collected, or a ``with contextlib.closing(...)`` block) and Ctrl-C while it waits cancel the
+    search and wait for its thread.
+
+    Parameters
+    ----------
+    data, min_support, max_size, n_jobs, single_vertices, max_nodes, time_limit, counts, strict
+        As for :func:`mine_subgraphs`.
+    max_patterns : int, optional
+        Stop after this many patterns, the first ones found: with ``n_jobs=1`` the first in
+        DFS-code order (those :func:`mine_subgraphs` keeps), with more threads which ones may
+        depend on the thread count, as with the time budget.
+
+    Yields
+    ------
+    Pattern
+        Each frequent pattern once. When a budget stopped the search, a
+        :class:`~graphsparse.exceptions.TruncatedSearchWarning` is issued (or
+        :class:`~graphsparse.exceptions.BudgetExceededError` raised when ``strict``) after the
+        last pattern.
+
+    Examples
+    --------
+    >>> import networkx as nx, graphsparse as gs
+    >>> g = nx.Graph([(0, 1), (1, 2)])
+    >>> nx.set_node_attributes(g, {0: "C", 1: "C", 2: "O"}, "label")
+    >>> nx.set_edge_attributes(g, 1, "label")
+    >>> sorted(str(p) for p in gs.iter_subgraphs([g, g], min_support=2, n_jobs=1))
+    ['(0:C)-[1]-(1:C)', '(0:C)-[1]-(1:C) (1:C)-[1]-(2:O)', '(0:C)-[1]-(1:O)']
+    """
+    ds, params = _miner_args(
+        data, min_support, max_size, single_vertices, max_nodes, time_limit, max_patterns, counts
+    )
+    n_threads = resolve_n_jobs(n_jobs)
+    strict = bool(strict)
+    return _stream(ds, params, n_threads, strict)
+
+
+def _stream(
+    ds: GraphDataset, params: _rs.MinerArgs, n_threads: int, strict: bool
+) -> Iterator[Pattern]:
+    # the search starts at the first next(): a generator never started holds no thread
+    stream = _rs.iter_subgraphs(ds._db, params, n_threads)
+    found = 0
+    try:
+        for batch in stream:
+            patterns = _patterns_from_arrays(batch, ds)
+            found += len(patterns)
+            yield from patterns
+    finally:
+        stream.close()
+    if stream.truncation is not None:
+        _report_truncation(stream.truncation, stream.nodes_visited, found, strict)
 
 
 def min_dfs_code(graph: nx.Graph | GraphDataset) -> tuple[DfsEdge, ...]:

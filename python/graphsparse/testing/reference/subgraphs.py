@@ -6,6 +6,10 @@ Weisfeiler-Lehman hash to bucket candidates). Exponential: only for tiny graphs.
 
 Size and cost: ``2^m`` edge subsets per graph of ``m`` edges, then pairwise isomorphism tests
 within each Weisfeiler-Lehman bucket: graphs of up to about 10 edges.
+
+:func:`occurrence_counts` counts the occurrences of one pattern in one graph by listing every
+subgraph monomorphism (networkx's VF2 matcher): the reference for ``counts=`` of the miners.
+Its cost is the number of monomorphisms times the pattern size: small graphs and patterns only.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import networkx as nx
 __all__ = [
     "connected_edge_subgraphs",
     "frequent_subgraphs",
+    "occurrence_counts",
 ]
 
 _NM = nx.algorithms.isomorphism.categorical_node_match("label", None)
@@ -74,3 +79,34 @@ def frequent_subgraphs(
         for rep, ids in bucket
         if len(ids) >= min_support
     ]
+
+
+def occurrence_counts(pattern: nx.Graph, graph: nx.Graph) -> tuple[int, int]:
+    """The occurrences of ``pattern`` in ``graph`` as ``(embeddings, vertex_sets)``.
+
+    ``embeddings`` is the number of label-preserving subgraph monomorphisms of ``pattern`` into
+    ``graph``: injective maps of the pattern's vertices into the graph's such that every pattern
+    edge lands on a graph edge, with equal ``label`` attributes on vertices and edges. The graph
+    may have more edges between the mapped vertices (patterns are not induced), and maps that
+    differ by an automorphism of the pattern count separately. ``vertex_sets`` is the number of
+    distinct sets of graph vertices those maps cover.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> tri = nx.cycle_graph(3)
+    >>> nx.set_node_attributes(tri, 0, "label")
+    >>> nx.set_edge_attributes(tri, 0, "label")
+    >>> edge = nx.path_graph(2)
+    >>> nx.set_node_attributes(edge, 0, "label")
+    >>> nx.set_edge_attributes(edge, 0, "label")
+    >>> occurrence_counts(edge, tri)  # 3 edges, each both ways round
+    (6, 3)
+    """
+    matcher = nx.algorithms.isomorphism.GraphMatcher(graph, pattern, node_match=_NM, edge_match=_EM)
+    embeddings = 0
+    sets: set[frozenset] = set()
+    for mapping in matcher.subgraph_monomorphisms_iter():  # graph vertex -> pattern vertex
+        embeddings += 1
+        sets.add(frozenset(mapping))
+    return embeddings, len(sets)
