@@ -3,6 +3,7 @@ decoding of the flat arrays a Rust search returns into them."""
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -421,7 +422,17 @@ class MiningResult(list[Pattern]):
 def _patterns_from_arrays(found: _rs.MiningResult, ds: GraphDataset) -> list[Pattern]:
     table = _PatternTable(found, ds)
     make = Pattern._from_table
-    return [make(table, k, s) for k, s in enumerate(found.support.tolist())]
+    supports = found.support.tolist()
+    # Tens of thousands of new objects trigger the cyclic collector many times, and its full
+    # passes walk every object alive (10x the cost of making the patterns on a large heap);
+    # patterns hold no cycles, so it waits until they are all made.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return [make(table, k, s) for k, s in enumerate(supports)]
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _pattern(code: np.ndarray, ids: np.ndarray, ds: GraphDataset) -> Pattern:
