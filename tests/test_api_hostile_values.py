@@ -86,6 +86,11 @@ CASES: list[tuple[str, dict[str, Any], Callable[..., Any]]] = [
         lambda **kw: gs.mine_subgraphs(DATA, **kw),
     ),
     (
+        "iter_subgraphs",
+        {"min_support": 2, "max_size": 3, "max_nodes": None, "time_limit": None, "n_jobs": 1},
+        lambda **kw: list(gs.iter_subgraphs(DATA, **kw)),
+    ),
+    (
         "pcst",
         {"root": -1, "num_clusters": 1, "eps": 1e-6},
         lambda **kw: gs.pcst([[0, 1], [1, 2]], [1.0, 0.0, 1.0], [0.5, 0.5], **kw),
