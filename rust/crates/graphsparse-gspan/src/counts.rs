@@ -43,14 +43,14 @@ impl Node<'_> {
     ///         self.0.append(&mut child.0);
     ///     }
     /// }
-    /// // a triangle of equal labels: 6 maps of an edge onto 3 edges, 6 of the path of two
-    /// // edges and 6 of the triangle, onto 3, 3 and 1 vertex sets
+    /// // a triangle of equal labels: 6 maps each of an edge, of the path of two edges and of
+    /// // the triangle; an edge covers one of 3 vertex pairs, the others all 3 vertices
     /// let db = parse_gspan("t # 0\nv 0 0\nv 1 0\nv 2 0\ne 0 1 0\ne 1 2 0\ne 2 0 0\n", "<doc>")
     ///     .unwrap()
     ///     .db;
     /// let mut v = Counts(Vec::new());
     /// mine(&db, &MinerParams::new().check().unwrap(), &mut v, &RunControl::new()).unwrap();
-    /// assert_eq!(v.0, vec![(1, 6, 3), (2, 6, 3), (3, 6, 1)]);
+    /// assert_eq!(v.0, vec![(1, 6, 3), (2, 6, 1), (3, 6, 1)]);
     /// ```
     pub fn vertex_set_counts(&self) -> Vec<u32> {
         let d = self.chain.depth();
