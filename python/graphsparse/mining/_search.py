@@ -58,11 +58,9 @@ def mine_subgraphs(
         Stop after this many seconds.
     max_patterns : int, optional
         Keep at most this many patterns: the first ones in DFS-code order, the same for every
-        ``n_jobs``. When there are more, the search stops after them and the result is
-        truncated with ``truncation == "max_patterns"``, like the other budgets. The search
-        then runs on one thread (its work is about ``max_patterns`` nodes); for a parallel
-        search with a cap whose patterns may depend on the thread count, use
-        :func:`iter_subgraphs` with ``max_patterns``.
+        ``n_jobs``. When there are more, the search stops soon after them (threads working on
+        later subtrees stop once the earlier ones hold ``max_patterns``) and the result is
+        truncated with ``truncation == "max_patterns"``, like the other budgets.
     counts : {"embeddings", "vertex_sets"}, optional
         Also count the pattern's occurrences in each graph of ``graph_ids``
         (:attr:`Pattern.counts`): ``"embeddings"``, the number of label-preserving subgraph

@@ -222,11 +222,12 @@ impl FlatPatterns {
 /// `join` moves (never copies) and [`Collect::finish`] concatenates once.
 ///
 /// Under `max_patterns` it keeps the first patterns of the pre-order (increasing DFS code),
-/// prunes every node beyond them and notes that it did. `mine_subgraphs` then runs the
-/// traversal serially: a fork could only keep the budget left when it was made (the patterns
-/// before its subtree come first), and every sibling subtree of every split would explore
-/// that much, a blow-up with nested splits. Should a parallel traversal use it anyway, `fork`
-/// and `finish` still give the first patterns.
+/// whatever the thread count, and prunes nodes that cannot be among them: a fork may keep the
+/// budget left when it was made (the patterns before its subtree come first), and it also
+/// watches how many patterns the subtrees before its own have kept so far ([`Cap`]), so that a
+/// later subtree stops once earlier ones hold the budget. Pruning only nodes with at least
+/// `max_patterns` patterns before them keeps every one of the first; `finish` cuts the joined
+/// list to the budget.
 struct Collect {
     done: Vec<FlatPatterns>,
     cur: FlatPatterns,
@@ -234,9 +235,39 @@ struct Collect {
     /// The most patterns this visitor keeps.
     limit: usize,
     kept: usize,
-    /// A pattern beyond `limit` was pruned.
+    /// A node that cannot be among the first `max_patterns` was pruned.
     overflow: bool,
+    /// The budget's shared counters (`None` without `max_patterns`).
+    cap: Option<Cap>,
 }
+
+/// One subtree before a fork's in pre-order, in a list (see [`Cap`]).
+struct Earlier {
+    /// The patterns its visitor and that visitor's forks have kept so far.
+    kept: Arc<AtomicUsize>,
+    prev: Option<Arc<Earlier>>,
+}
+
+/// How a `max_patterns` budget is shared between the forks of a parallel traversal.
+#[derive(Default)]
+struct Cap {
+    /// The counters of this visitor and of the forks it descends from: each kept pattern adds
+    /// one to each, so a counter follows its whole subtree while it runs.
+    mine: Vec<Arc<AtomicUsize>>,
+    /// The earlier siblings of this visitor and of the forks it descends from: every pattern
+    /// they keep comes before this visitor's in pre-order.
+    earlier: Option<Arc<Earlier>>,
+    /// The list the next fork of the current split starts from (forks are made in child
+    /// order, all before the first join).
+    tail: std::cell::RefCell<Option<Arc<Earlier>>>,
+    /// `pre` calls so far (the earlier subtrees are summed every [`CAP_LOOK`] calls).
+    calls: usize,
+    /// The earlier subtrees and this one hold the budget: every later node is pruned.
+    full: bool,
+}
+
+/// `pre` calls between two sums of the earlier subtrees' counters.
+const CAP_LOOK: usize = 64;
 
 impl Collect {
     fn new(counts: Option<CountKind>, limit: Option<usize>) -> Self {
@@ -247,7 +278,30 @@ impl Collect {
             limit: limit.unwrap_or(usize::MAX),
             kept: 0,
             overflow: false,
+            cap: limit.map(|_| Cap::default()),
         }
+    }
+
+    /// Whether no later node of this visitor can be among the first `max_patterns`: it has
+    /// kept its budget, or (looked at now and then) the earlier subtrees and it have kept it.
+    fn beyond_cap(&mut self) -> bool {
+        if self.kept >= self.limit {
+            return true;
+        }
+        let Some(cap) = &mut self.cap else {
+            return false;
+        };
+        if !cap.full && cap.calls % CAP_LOOK == 0 {
+            let mut before = 0usize;
+            let mut link = cap.earlier.as_deref();
+            while let Some(l) = link {
+                before = before.saturating_add(l.kept.load(Ordering::Relaxed));
+                link = l.prev.as_deref();
+            }
+            cap.full = before.saturating_add(self.kept) >= self.limit;
+        }
+        cap.calls += 1;
+        cap.full
     }
 
     /// The patterns kept, in pre-order, and whether `max_patterns` cut them.
@@ -270,12 +324,17 @@ impl Collect {
 
 impl Visitor for Collect {
     fn pre(&mut self, node: &Node<'_>) -> Visit {
-        if self.kept >= self.limit {
+        if self.beyond_cap() {
             self.overflow = true;
             return Visit::Prune;
         }
         self.cur.push(node, self.counts);
         self.kept += 1;
+        if let Some(cap) = &self.cap {
+            for c in &cap.mine {
+                c.fetch_add(1, Ordering::Relaxed);
+            }
+        }
         Visit::Continue
     }
 }
@@ -284,6 +343,22 @@ impl ParallelVisitor for Collect {
     fn fork(&self) -> Self {
         let mut child = Self::new(self.counts, None);
         child.limit = self.limit.saturating_sub(self.kept);
+        if let Some(cap) = &self.cap {
+            let own = Arc::new(AtomicUsize::new(0));
+            let before = cap.tail.borrow().clone();
+            *cap.tail.borrow_mut() = Some(Arc::new(Earlier {
+                kept: Arc::clone(&own),
+                prev: before.clone(),
+            }));
+            let mut mine = cap.mine.clone();
+            mine.push(own);
+            child.cap = Some(Cap {
+                mine,
+                earlier: before.clone(),
+                tail: std::cell::RefCell::new(before),
+                ..Cap::default()
+            });
+        }
         child
     }
 
@@ -296,6 +371,10 @@ impl ParallelVisitor for Collect {
         self.cur = child.cur;
         self.kept += child.kept;
         self.overflow |= child.overflow;
+        if let Some(cap) = &self.cap {
+            // the split is over: the next one's forks start after this visitor's earlier list
+            *cap.tail.borrow_mut() = cap.earlier.clone();
+        }
     }
 }
 
@@ -328,20 +407,14 @@ impl MinerArgs {
 
     /// The checked parameters for `n_threads` workers (checked before the thread count, as
     /// they always were), the counts asked for and the pattern budget.
-    ///
-    /// `serial_cap`: a pattern budget makes the traversal serial (see [`Collect`]).
     fn checked(
         &self,
         py: Python<'_>,
         n_threads: usize,
-        serial_cap: bool,
     ) -> PyResult<(MinerValidParams, Option<CountKind>, Option<usize>, usize)> {
         self.params(Parallel::Serial).map_err(PyGsErr::from)?;
         let counts = CountKind::parse(self.counts.as_deref())?;
-        let mut n_threads = threads(py, n_threads)?;
-        if serial_cap && self.max_patterns.is_some() {
-            n_threads = 1;
-        }
+        let n_threads = threads(py, n_threads)?;
         let params = self
             .params(Parallel::from(n_threads > 1))
             .map_err(PyGsErr::from)?;
@@ -397,7 +470,7 @@ fn truncation_of(stats: &MiningStats, overflow: bool) -> Option<&'static str> {
 ///
 /// `params` is a dict with `min_support` (absolute), `max_size`, `single_vertices`,
 /// `max_nodes` and `time_limit`, and optionally `max_patterns` (keep the first patterns in
-/// DFS-code order, on one thread) and `counts` (`"embeddings"` or `"vertex_sets"`); `progress(nodes,
+/// DFS-code order) and `counts` (`"embeddings"` or `"vertex_sets"`); `progress(nodes,
 /// iterations, stage, stages, value, seconds)` is called every 100 ms when given.
 #[pyfunction]
 #[pyo3(signature = (db, params, n_threads = 1, progress = None))]
@@ -409,7 +482,7 @@ fn mine_subgraphs<'py>(
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<MiningResult> {
     let args = extract_params::<MinerArgs>(params)?;
-    let (params, counts, limit, n_threads) = args.checked(py, n_threads, true)?;
+    let (params, counts, limit, n_threads) = args.checked(py, n_threads)?;
     let db = &db.0;
     let (flat, overflow, stats) = run(py, Exec::Pool(n_threads), progress, |ctl| {
         let mut v = Collect::new(counts, limit);
@@ -644,7 +717,7 @@ fn iter_subgraphs(
     n_threads: usize,
 ) -> PyResult<PatternStream> {
     let args = extract_params::<MinerArgs>(params)?;
-    let (params, counts, limit, n_threads) = args.checked(py, n_threads, false)?;
+    let (params, counts, limit, n_threads) = args.checked(py, n_threads)?;
     let pool = pool(n_threads)?;
     let db = Arc::clone(&db.0);
     let ctl = Arc::new(RunControl::new());
