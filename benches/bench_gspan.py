@@ -93,7 +93,7 @@ def run(
 # Streaming against the list at low support: (dataset, loader, path, min_support); quick: the first
 STREAM_CASES = [
     ("MUTAG", "tu", "tu/MUTAG", 19),
-    ("MUTAG", "tu", "tu/MUTAG", 10),
+    ("MUTAG", "tu", "tu/MUTAG", 5),
 ]
 
 STREAM_CHILD = r"""

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import _thread
 import gc
 import pickle
+import threading
 import time
 import warnings
 from collections import Counter
@@ -150,6 +152,26 @@ def test_dropping_an_unfinished_stream_stops_its_thread(data_dir):
     next(stream)
     del stream
     gc.collect()
+    deadline = time.monotonic() + 10
+    while _search_threads() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _search_threads() == 0
+
+
+def test_a_slow_search_streams_and_ctrl_c_stops_it():
+    # K9 without labels: each deeper pattern has many more embeddings, so patterns come slowly
+    # (minutes for a full batch) and the consumer waits for them
+    it = gs.iter_subgraphs([nx.complete_graph(9)], 1, n_jobs=1)
+    t0 = time.monotonic()
+    next(it)  # part-filled batches are sent, the first within seconds
+    assert time.monotonic() - t0 < 30
+    timer = threading.Timer(0.5, _thread.interrupt_main)  # Ctrl-C, as the signal handler sees it
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        for _ in it:
+            pass
+    timer.join()
+    assert time.monotonic() - t0 < 60
     deadline = time.monotonic() + 10
     while _search_threads() and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use graphsparse::base::RunControl;
 use graphsparse::graph::GraphRef;
@@ -507,10 +507,14 @@ const STREAM_BATCH: usize = 256;
 const STREAM_QUEUE: usize = 4;
 /// How often a waiting consumer looks at signals.
 const STREAM_POLL: Duration = Duration::from_millis(100);
+/// A part-filled batch is sent with the first pattern found this long after the previous
+/// batch (slow searches still stream).
+const STREAM_LATENCY: Duration = Duration::from_millis(50);
 
 /// The visitor of a stream: sends the patterns through a bounded channel in batches of
-/// [`STREAM_BATCH`], a fork also when its subtree ends (so that memory is the search frontier
-/// plus a few batches per worker and the queue, never the result).
+/// [`STREAM_BATCH`] (fewer when [`STREAM_LATENCY`] has passed), a fork also when its subtree ends (so
+/// that memory is the search frontier plus a few batches per worker and the queue, never the
+/// result).
 struct Stream {
     tx: SyncSender<FlatPatterns>,
     cur: FlatPatterns,
@@ -521,6 +525,8 @@ struct Stream {
     overflow: Arc<AtomicBool>,
     /// Open `pre` calls of a fork (`None` for the root visitor, which never flushes early).
     depth: Option<usize>,
+    /// When this visitor last sent a batch (or started).
+    since: Instant,
 }
 
 impl Stream {
@@ -531,6 +537,7 @@ impl Stream {
             let batch = std::mem::replace(&mut self.cur, FlatPatterns::new());
             let _ = self.tx.send(batch);
         }
+        self.since = Instant::now();
     }
 }
 
@@ -544,7 +551,7 @@ impl Visitor for Stream {
             return Visit::Prune;
         }
         self.cur.push(node, self.counts);
-        if self.cur.len() >= STREAM_BATCH {
+        if self.cur.len() >= STREAM_BATCH || self.since.elapsed() >= STREAM_LATENCY {
             self.flush();
         }
         Visit::Continue
@@ -570,6 +577,7 @@ impl ParallelVisitor for Stream {
             limit: self.limit,
             overflow: Arc::clone(&self.overflow),
             depth: Some(0),
+            since: Instant::now(),
         }
     }
 
@@ -731,6 +739,7 @@ fn iter_subgraphs(
         limit: limit.unwrap_or(usize::MAX),
         overflow: Arc::clone(&overflow),
         depth: None,
+        since: Instant::now(),
     };
     let worker_ctl = Arc::clone(&ctl);
     let worker = std::thread::Builder::new()
