@@ -397,22 +397,23 @@ class MiningResult(list[Pattern]):
             )
         n_graphs = as_count(n_graphs, "n_graphs")
         indptr = np.zeros(len(self) + 1, dtype=np.int64)
-        np.cumsum([p.support for p in self], out=indptr[1:])
         ids = [p.graph_ids for p in self]
+        np.cumsum([len(i) for i in ids], out=indptr[1:])
         indices = np.concatenate(ids) if ids else np.zeros(0, dtype=np.int64)
         if binary:
             data = np.ones(len(indices), dtype=np.int64)
         else:
-            counts = [p.counts for p in self]
-            if any(c is None for c in counts):
+            counts = [c for c in (p.counts for p in self) if c is not None]
+            if len(counts) < len(self):
                 raise InvalidParameterError(
                     "these patterns carry no counts: mine with counts='embeddings' or "
                     "'vertex_sets', or ask for binary=True"
                 )
             data = np.concatenate(counts) if counts else np.zeros(0, dtype=np.int64)
-        if len(indices) and (indices.min() < 0 or indices.max() >= n_graphs):
+        outside = indices[(indices < 0) | (indices >= n_graphs)]
+        if len(outside):
             raise InvalidParameterError(
-                f"a pattern occurs in graph {int(indices.max())}, outside n_graphs={n_graphs}"
+                f"a pattern occurs in graph {int(outside[0])}, outside n_graphs={n_graphs}"
             )
         return sp.csr_matrix(
             (data, indices.astype(np.int64, copy=False), indptr), shape=(len(self), n_graphs)
