@@ -152,10 +152,7 @@ def test_dropping_an_unfinished_stream_stops_its_thread(data_dir):
     next(stream)
     del stream
     gc.collect()
-    deadline = time.monotonic() + 10
-    while _search_threads() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert _search_threads() == 0
+    assert _no_search_threads_left()
 
 
 def test_a_slow_search_streams_and_ctrl_c_stops_it():
@@ -172,18 +169,41 @@ def test_a_slow_search_streams_and_ctrl_c_stops_it():
             pass
     timer.join()
     assert time.monotonic() - t0 < 60
+    assert _no_search_threads_left()
+
+
+def _no_search_threads_left() -> bool:
     deadline = time.monotonic() + 10
     while _search_threads() and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert _search_threads() == 0
+    return _search_threads() == 0
 
 
 def test_a_stream_never_started_starts_no_search():
     graphs = gs.datasets.make_subgraph_classification(20, random_state=0)
-    before = _search_threads()
+    assert _no_search_threads_left()
     it = gs.iter_subgraphs(graphs, 2)
-    assert _search_threads() == before
+    assert _search_threads() == 0
     del it
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_the_consumer_may_mine_while_a_stream_waits(data_dir, n_jobs):
+    # the stream's workers block on a full queue; calls made between two patterns must not need
+    # them (a shared pool would deadlock here)
+    mutag = gs.load_tu(data_dir / "tu" / "MUTAG")
+    small = gs.datasets.make_subgraph_classification(20, random_state=0)
+    want = len(gs.mine_subgraphs(small, 2, n_jobs=n_jobs))
+    stream = gs.iter_subgraphs(mutag, 10, n_jobs=n_jobs)
+    for k, _ in enumerate(stream):
+        if k % 2000 == 0:
+            time.sleep(0.05)  # let the queue fill
+            assert len(gs.mine_subgraphs(small, 2, n_jobs=n_jobs)) == want
+        if k == 10_000:
+            break
+    stream.close()
+    assert _no_search_threads_left()
 
 
 def test_stream_arguments_are_checked_when_called():

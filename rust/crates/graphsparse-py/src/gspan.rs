@@ -23,7 +23,7 @@ use crate::convert::{
     extract_params,
 };
 use crate::graph::Database;
-use crate::threads::{Exec, pool, run, threads};
+use crate::threads::{Exec, run, threads};
 
 /// Which per-graph occurrence counts a search reports with its patterns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -712,7 +712,8 @@ impl PatternStream {
     }
 }
 
-/// Starts mining `db` on a background thread (on the pool of `n_threads` workers) and returns
+/// Starts mining `db` on a background thread (on a pool of `n_threads` workers of its own,
+/// ended with the search) and returns
 /// the stream of its patterns; `params` as for [`mine_subgraphs`]. Under `max_patterns` the
 /// stream stops after that many patterns, the first ones found (which ones may depend on the
 /// thread count).
@@ -726,7 +727,13 @@ fn iter_subgraphs(
 ) -> PyResult<PatternStream> {
     let args = extract_params::<MinerArgs>(params)?;
     let (params, counts, limit, n_threads) = args.checked(py, n_threads)?;
-    let pool = pool(n_threads)?;
+    // its own pool: the cached ones serve the calls the consumer makes between two patterns,
+    // which would wait forever for workers blocked on a full channel
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(n_threads)
+        .thread_name(|i| format!("graphsparse-stream-{i}"))
+        .build()
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start the search pool: {e}")))?;
     let db = Arc::clone(&db.0);
     let ctl = Arc::new(RunControl::new());
     let overflow = Arc::new(AtomicBool::new(false));
