@@ -593,13 +593,19 @@ def test_kept_learner_follows_set_params_and_assigned_state() -> None:
     want = _rs.online_pass(params, X[:3], y[:3], state, **model._graph_args(12))
     model.partial_fit(X[:3], y[:3])
     _assert_model_state(model, _fields(want), "after assigning coef_")
+    # so is an assigned dual average
+    model.grad_avg_ = model.grad_avg_ * 0.5
+    state = model._state()
+    want = _rs.online_pass(params, X[:1], y[:1], state, **model._graph_args(12))
+    model.partial_fit(X[:1], y[:1])
+    _assert_model_state(model, _fields(want), "after assigning grad_avg_")
     # a changed graph is a new learner too
     model.set_params(edges=grid_edges(4, 3))
     state = model._state()
     want = _rs.online_pass(params, X[3:5], y[3:5], state, **model._graph_args(12))
     model.partial_fit(X[3:5], y[3:5])
     _assert_model_state(model, _fields(want), "after a new graph")
-    assert model.n_samples_seen_ == 6 + 6 + 3 + 2
+    assert model.n_samples_seen_ == 6 + 6 + 3 + 1 + 2
 
 
 @pytest.mark.parametrize(

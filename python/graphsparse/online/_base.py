@@ -191,7 +191,7 @@ class _OnlineClassifier(ClassifierMixin, GraphSparseEstimator):
             self.__dict__.pop("_rust_learner", None)
             raise
         self._store(learner.state(), p)
-        self._rust_learner = (*self._rust_learner[:2], self.coef_)
+        self._rust_learner = (*self._rust_learner[:2], self._state_objects())
         return self
 
     def _checked_fast(self, X: Any, y: Any) -> tuple[np.ndarray, np.ndarray] | None:
@@ -232,12 +232,13 @@ class _OnlineClassifier(ClassifierMixin, GraphSparseEstimator):
         key = self._learner_key(p)
         kept = self.__dict__.get("_rust_learner")
         if kept is not None:
-            old_key, learner, coef = kept
+            old_key, learner, stored = kept
             if (
                 old_key[0] == key[0]
                 and _equal(old_key[1], key[1])
                 and all(a is b for a, b in zip(old_key[2], key[2], strict=True))
-                and coef is self.__dict__.get("coef_")
+                and stored is not None
+                and all(a is b for a, b in zip(stored, self._state_objects(), strict=True))
                 and learner.n_seen == self.n_samples_seen_
             ):
                 return learner
@@ -245,6 +246,12 @@ class _OnlineClassifier(ClassifierMixin, GraphSparseEstimator):
         learner = _rs.OnlineLearner(params, p, self._state(), **self._graph_args(p))
         self._rust_learner = (key, learner, None)
         return learner
+
+    def _state_objects(self) -> tuple[Any, ...]:
+        """The fitted attributes the state is read from, as objects: the kept learner is the
+        state only while none of them was assigned anew."""
+        d = self.__dict__
+        return tuple(d.get(k) for k in self._fitted_attributes())
 
     def __getstate__(self) -> dict[str, Any]:
         # the Rust learner is not pickled (None in its place): the fitted attributes rebuild it
