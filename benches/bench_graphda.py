@@ -9,8 +9,13 @@ reported: Pre/Rec/F1 of the support, AUC (from hard labels) and Acc of (w, w̄),
 
 The configurations of one grid run in a thread pool (each pass releases the GIL).
 
+Before the grids it times GraphDA with one ``partial_fit`` call per sample on Graph01 (the
+online use; issue #27's goal is 0.2 s per pass of 400 samples) beside one ``fit`` call on the
+same samples (the same pass in one Rust call, so the difference is the per-call overhead).
+
     python benches/bench_graphda.py --quick          # 2 trials on Graph01, reduced grids
     python benches/bench_graphda.py --trials 20      # the paper's protocol (hours on 2 cores)
+    python benches/bench_graphda.py --partial-fit-only --partial-fit-repeats 5
 """
 
 from __future__ import annotations
@@ -278,6 +283,42 @@ def evaluate(best_w: Fit, best_avg: Fit, data: GraphDABenchmark) -> dict[str, fl
     }
 
 
+# issue #27: GraphDA with one partial_fit per sample on Graph01, seconds per pass of 400 samples
+PARTIAL_FIT_GOAL = 0.2
+
+
+def time_partial_fit(repeats: int, seed: int) -> None:
+    """Per-sample ``partial_fit`` against one ``fit`` call on the same pass (best of
+    ``repeats``, alternating the two), with the iterates checked equal."""
+    data = make_graphda_benchmark("Graph01", mu=0.3, random_state=seed)
+    X, y = data.X_train, data.y_train
+    n, p = X.shape
+
+    def model() -> Any:
+        return online.GraphDA(data.edges, 26, 10.0, costs=data.costs)
+
+    per_sample, one_call = [], []
+    for _ in range(repeats):
+        m = model()
+        t0 = time.perf_counter()
+        for i in range(n):
+            m.partial_fit(X[i : i + 1], y[i : i + 1], classes=[-1.0, 1.0])
+        per_sample.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        full = model().fit(X, y)
+        one_call.append(time.perf_counter() - t0)
+        if not np.array_equal(m.coef_, full.coef_):
+            raise AssertionError("per-sample partial_fit and fit gave different iterates")
+    ps, fc = min(per_sample), min(one_call)
+    print(
+        f"GraphDA per-sample partial_fit on Graph01 ({p} features, {n} samples, s=26, gamma=10, "
+        f"best of {repeats}): {ps:.3f} s/pass = {1e3 * ps / n:.3f} ms/sample; "
+        f"goal {PARTIAL_FIT_GOAL} s/pass (ratio {ps / PARTIAL_FIT_GOAL:.2f}); "
+        f"one fit call {fc:.3f} s/pass = {1e3 * fc / n:.3f} ms/sample "
+        f"(per-sample / fit {ps / fc:.3f})"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--trials", type=int, default=20)
@@ -286,7 +327,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="2 trials on Graph01 with reduced grids")
     ap.add_argument("--n-jobs", type=int, default=len(os.sched_getaffinity(0)))
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--partial-fit-repeats", type=int, default=3, help="0 skips the timing")
+    ap.add_argument("--partial-fit-only", action="store_true")
     args = ap.parse_args(argv)
+    if args.partial_fit_repeats > 0:
+        time_partial_fit(args.partial_fit_repeats, args.seed)
+    if args.partial_fit_only:
+        return 0
     if args.quick:
         args.trials, args.graphs = 2, ["Graph01"]
     grid = grids(args.quick)

@@ -23,7 +23,7 @@ from graphsparse import metrics, online
 from graphsparse.datasets import grid_edges, make_graphda_benchmark
 from graphsparse.exceptions import InvalidGraphError, InvalidParameterError
 from graphsparse.testing.reference import online as ref
-from graphsparse.testing.strategies import sparse_projection_instances
+from graphsparse.testing.strategies import feature_graphs, sparse_projection_instances
 from tests.reference.pcst_fast_anchor import pcst_fast_gw
 
 finite = st.floats(-3.0, 3.0, allow_nan=False, allow_infinity=False)
@@ -517,3 +517,119 @@ def test_benchmark_model_selection_breaks_ties_by_mistakes_then_grid_order() -> 
     # for w̄: accuracies tie everywhere except e; fewest mistakes among ties is b (first)
     assert bench.select(fits, avg=True).model == "b"
     assert bench.select(fits[:1], avg=True).model == "a"
+
+
+# -- the Rust learner kept between partial_fit calls -----------------------------------------------
+def _cold_pass(model: Any, X: np.ndarray, y: np.ndarray) -> list[dict[str, Any]]:
+    """The states after each sample of the pass as ``partial_fit`` made it before the learner
+    was kept: one stateless ``online_pass`` per sample, the state round-tripped through NumPy."""
+    p = X.shape[1]
+    params, graph = model._rust_params(p), model._graph_args(p)
+    states, state = [], None
+    for i in range(len(y)):
+        state = _rs.online_pass(params, X[i : i + 1], y[i : i + 1], state, **graph)
+        states.append(_fields(state))
+    return states
+
+
+def _assert_model_state(model: Any, want: dict[str, Any], where: str) -> None:
+    np.testing.assert_array_equal(model.coef_, want["coef"][:-1], err_msg=where)
+    np.testing.assert_array_equal(model.coef_avg_, want["coef_avg"][:-1], err_msg=where)
+    assert model.intercept_ == want["coef"][-1], where
+    assert model.intercept_avg_ == want["coef_avg"][-1], where
+    assert model.n_samples_seen_ == want["n_seen"], where
+    assert (model.n_mistakes_, model.n_mistakes_avg_) == (
+        want["n_mistakes"],
+        want["n_mistakes_avg"],
+    ), where
+    for key in model._state_vectors:
+        np.testing.assert_array_equal(getattr(model, key + "_"), want[key], err_msg=where)
+
+
+@pytest.mark.parametrize("method", METHODS)
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_per_sample_partial_fit_equals_the_cold_pass(method: str, data: Any) -> None:
+    p, edges, costs = data.draw(feature_graphs(min_nodes=2, max_nodes=16))
+    model = _make(method, p, lambda o: data.draw(st.sampled_from(o)), edges)
+    if hasattr(model, "costs"):
+        model.set_params(costs=costs)
+    n = data.draw(st.integers(1, 12))
+    X = np.asarray(data.draw(st.lists(finite, min_size=n * p, max_size=n * p))).reshape(n, p)
+    # the estimators take class labels (±1 here) for either loss
+    y = np.asarray(data.draw(st.lists(st.sampled_from([-1.0, 1.0]), min_size=n, max_size=n)))
+    want = _cold_pass(model, X, y)
+    # a pickle round trip part-way rebuilds the learner from the fitted attributes
+    cut = data.draw(st.integers(0, n))
+    got = clone(model)
+    for i in range(n):
+        if i == cut:
+            got = pickle.loads(pickle.dumps(got))
+        got.partial_fit(X[i : i + 1], y[i : i + 1], classes=[-1.0, 1.0])
+        _assert_model_state(got, want[i], f"sample {i}")
+    # the whole stream in one call is the same pass (fit needs both classes in y)
+    if len(np.unique(y)) == 2:
+        _assert_model_state(clone(model).fit(X, y), want[-1], "fit")
+
+
+def test_kept_learner_follows_set_params_and_assigned_state() -> None:
+    rng = np.random.default_rng(7)
+    edges = grid_edges(3, 4)
+    X = rng.normal(size=(12, 12))
+    y = np.where(rng.random(12) < 0.5, -1.0, 1.0)
+    model = online.GraphDA(edges, 3, 5.0)
+    for i in range(6):
+        model.partial_fit(X[i : i + 1], y[i : i + 1], classes=[-1.0, 1.0])
+    # a new gamma applies from the next sample on, as it did when every call rebuilt the learner
+    model.set_params(gamma=50.0)
+    cold = _cold_pass(online.GraphDA(edges, 3, 5.0), X[:6], y[:6])[-1]
+    params = model._rust_params(12)
+    want = _rs.online_pass(params, X[6:], y[6:], _rs.OnlineState(**cold), **model._graph_args(12))
+    model.partial_fit(X[6:], y[6:])
+    _assert_model_state(model, _fields(want), "after set_params")
+    # an assigned state (here: w = 0) is where the next call continues from
+    model.coef_ = np.zeros(12)
+    state = model._state()
+    want = _rs.online_pass(params, X[:3], y[:3], state, **model._graph_args(12))
+    model.partial_fit(X[:3], y[:3])
+    _assert_model_state(model, _fields(want), "after assigning coef_")
+    # so is an assigned dual average
+    model.grad_avg_ = model.grad_avg_ * 0.5
+    state = model._state()
+    want = _rs.online_pass(params, X[:1], y[:1], state, **model._graph_args(12))
+    model.partial_fit(X[:1], y[:1])
+    _assert_model_state(model, _fields(want), "after assigning grad_avg_")
+    # a changed graph is a new learner too
+    model.set_params(edges=grid_edges(4, 3))
+    state = model._state()
+    want = _rs.online_pass(params, X[3:5], y[3:5], state, **model._graph_args(12))
+    model.partial_fit(X[3:5], y[3:5])
+    _assert_model_state(model, _fields(want), "after a new graph")
+    assert model.n_samples_seen_ == 6 + 6 + 3 + 1 + 2
+
+
+@pytest.mark.parametrize(
+    ("X_bad", "y_bad", "match"),
+    [
+        (np.full((1, 5), np.nan), [1.0], "NaN"),
+        (np.full((1, 5), np.inf), [1.0], "infinity"),
+        (np.ones((1, 4)), [1.0], "features"),
+        (np.ones((1, 5)), [np.nan], "NaN"),
+        (np.ones((0, 5)), [], "0 sample"),
+        (np.ones((1, 5)), [3.0], "not one of"),
+    ],
+)
+def test_later_partial_fit_calls_check_their_input(X_bad: Any, y_bad: Any, match: str) -> None:
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(10, 5))
+    y = np.where(rng.random(10) < 0.5, -1.0, 1.0)
+    model = online.GraphDA(grid_edges(1, 5), 2, 5.0).partial_fit(X[:4], y[:4])
+    before = model.coef_.copy()
+    with pytest.raises(InvalidParameterError, match=match):
+        model.partial_fit(np.asarray(X_bad, dtype=np.float64), np.asarray(y_bad))
+    np.testing.assert_array_equal(model.coef_, before)
+    # the pass continues as if the bad call had not been made; other layouts and lists convert
+    model.partial_fit(np.asfortranarray(X[4:6]), y[4:6])
+    model.partial_fit(X[6:].tolist(), y[6:].tolist())
+    full = online.GraphDA(grid_edges(1, 5), 2, 5.0).fit(X, y)
+    np.testing.assert_array_equal(model.coef_, full.coef_)

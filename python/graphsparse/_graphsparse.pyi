@@ -336,6 +336,25 @@ def online_pass(
     groups: npt.NDArray[np.int64] | None = None,
 ) -> OnlineState: ...
 
+# a learner kept between calls (the estimators' partial_fit); not picklable: its state is
+@final
+class OnlineLearner:
+    def __new__(
+        cls,
+        params: LearnerArgs,
+        n_features: int,
+        state: OnlineState | None = None,
+        edges: npt.NDArray[np.int64] | None = None,
+        costs: npt.NDArray[np.float64] | None = None,
+        groups: npt.NDArray[np.int64] | None = None,
+    ) -> OnlineLearner: ...
+    def partial_fit(self, x: npt.NDArray[np.float64], y: npt.NDArray[np.float64]) -> None: ...
+    def state(self) -> OnlineState: ...
+    @property
+    def n_seen(self) -> int: ...
+    @property
+    def n_features(self) -> int: ...
+
 # sparse learning over all subgraphs (BCGD, boosting search, pattern matching)
 class SearchArgs(TypedDict):
     min_support: int

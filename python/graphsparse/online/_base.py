@@ -1,6 +1,6 @@
 """The shared base of the online learners (on the library's one estimator base): coercion, the
-state round trip through the Rust pass, and prediction. Ranges and invariants are the Rust
-core's to check."""
+Rust learner kept between ``partial_fit`` calls, and prediction. Ranges and invariants are the
+Rust core's to check."""
 
 from __future__ import annotations
 
@@ -129,7 +129,7 @@ class _OnlineClassifier(ClassifierMixin, GraphSparseEstimator):
         """``y`` as ±1 (``classes_[1]`` is +1), fixing ``classes_`` on the first call."""
         if hasattr(self, "classes_"):
             known = self.classes_
-            if classes is not None and not np.array_equal(np.unique(classes), known):
+            if classes is not None and not _same_labels(classes, known):
                 raise InvalidParameterError(
                     f"classes={list(classes)!r} differs from classes_={known.tolist()!r} "
                     "of the earlier calls"
@@ -143,7 +143,10 @@ class _OnlineClassifier(ClassifierMixin, GraphSparseEstimator):
         else:
             known, _ = encode_binary(y, len(y), type(self).__name__)
         try:
-            unseen = ~np.isin(y, known)
+            if len(known) == 2 and y.dtype.kind in "biuf" and known.dtype.kind in "biuf":
+                unseen = (y != known[0]) & (y != known[1])  # np.isin, without its set-up
+            else:
+                unseen = ~np.isin(y, known)
         except TypeError as err:
             raise InvalidParameterError(f"y labels cannot be compared: {err}") from None
         if unseen.any():
@@ -174,13 +177,88 @@ class _OnlineClassifier(ClassifierMixin, GraphSparseEstimator):
         self
         """
         first = not hasattr(self, "coef_")
-        Xa, ya = sklearn_data(self, X, y, reset=first, classifier=True)
+        data = None if first else self._checked_fast(X, y)
+        if data is None:
+            data = sklearn_data(self, X, y, reset=first, classifier=True)
+        Xa, ya = data
         p = Xa.shape[1]
         target = self._signed_targets(ya, classes)
-        params = self._rust_params(p)
-        state = _rs.online_pass(params, Xa, target, self._state(), **self._graph_args(p))
-        self._store(state, p)
+        learner = self._learner(p)
+        try:
+            learner.partial_fit(Xa, target)
+        except BaseException:
+            # a pass stopped part-way (Ctrl-C) leaves the Rust state ahead of the attributes
+            self.__dict__.pop("_rust_learner", None)
+            raise
+        self._store(learner.state(), p)
+        self._rust_learner = (*self._rust_learner[:2], self._state_objects())
         return self
+
+    def _checked_fast(self, X: Any, y: Any) -> tuple[np.ndarray, np.ndarray] | None:
+        """``(X, y)`` unchanged when a later ``partial_fit`` call passes what
+        :func:`~graphsparse._validation.sklearn_data` would return as is: a C-contiguous
+        float64 ``X`` with ``n_features_in_`` columns and at least one row, all finite, on an
+        estimator fitted without feature names, and a numeric 1-D ``y`` of one finite label
+        per row. Anything else (``None``) goes through scikit-learn's ``validate_data``, which
+        converts it or raises its own error."""
+        if not (
+            type(X) is np.ndarray
+            and type(y) is np.ndarray
+            and X.ndim == 2
+            and y.ndim == 1
+            and X.dtype == np.float64
+            and y.dtype.kind in "biuf"
+            and X.flags.c_contiguous
+            and 0 < X.shape[0] == y.shape[0]
+            and X.shape[1] == self.n_features_in_
+            and not hasattr(self, "feature_names_in_")
+        ):
+            return None
+        if not np.isfinite(X).all() or (y.dtype.kind == "f" and not np.isfinite(y).all()):
+            return None
+        return X, y
+
+    def _learner_key(self, p: int) -> tuple[Any, ...]:
+        """What the Rust learner is built from: the parameters' values and the graph inputs'
+        objects (compared by identity: converting them is what the kept learner saves)."""
+        values = tuple(getattr(self, k) for k in ("loss", "l2", *self._params))
+        sources = tuple(getattr(self, k, None) for k in ("edges", "costs", "groups"))
+        return (p, values, sources)
+
+    def _learner(self, p: int) -> _rs.OnlineLearner:
+        """The Rust learner of the running pass, kept between ``partial_fit`` calls while the
+        parameters, the graph inputs and the fitted state are those it was built from or left;
+        otherwise a new one, from the fitted attributes (or from zero on the first call)."""
+        key = self._learner_key(p)
+        kept = self.__dict__.get("_rust_learner")
+        if kept is not None:
+            old_key, learner, stored = kept
+            if (
+                old_key[0] == key[0]
+                and _equal(old_key[1], key[1])
+                and all(a is b for a, b in zip(old_key[2], key[2], strict=True))
+                and stored is not None
+                and all(a is b for a, b in zip(stored, self._state_objects(), strict=True))
+                and learner.n_seen == self.n_samples_seen_
+            ):
+                return learner
+        params = self._rust_params(p)
+        learner = _rs.OnlineLearner(params, p, self._state(), **self._graph_args(p))
+        self._rust_learner = (key, learner, None)
+        return learner
+
+    def _state_objects(self) -> tuple[Any, ...]:
+        """The fitted attributes the state is read from, as objects: the kept learner is the
+        state only while none of them was assigned anew."""
+        d = self.__dict__
+        return tuple(d.get(k) for k in self._fitted_attributes())
+
+    def __getstate__(self) -> dict[str, Any]:
+        # the Rust learner is not pickled (None in its place): the fitted attributes rebuild it
+        state = dict(super().__getstate__())
+        if "_rust_learner" in state:
+            state["_rust_learner"] = None
+        return state
 
     def fit(self, X: npt.ArrayLike, y: npt.ArrayLike) -> _OnlineClassifier:
         """One online pass over the rows of ``X`` starting from ``w = 0``.
@@ -195,7 +273,7 @@ class _OnlineClassifier(ClassifierMixin, GraphSparseEstimator):
         -------
         self
         """
-        for attr in self._fitted_attributes():
+        for attr in [*self._fitted_attributes(), "_rust_learner"]:
             if hasattr(self, attr):
                 delattr(self, attr)
         return self.partial_fit(X, y)
@@ -222,6 +300,26 @@ class _OnlineClassifier(ClassifierMixin, GraphSparseEstimator):
     def predict_avg(self, X: npt.ArrayLike) -> np.ndarray:
         """Class labels of the averaged model ``w̄`` (``coef_avg_``, ``intercept_avg_``)."""
         return self._labels(self._scores(X, avg=True))
+
+
+def _equal(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """``a == b`` for parameter values; values that do not compare to one truth value (arrays)
+    count as changed."""
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return False
+
+
+def _same_labels(classes: Any, known: np.ndarray) -> bool:
+    """Whether ``classes`` holds exactly the labels ``known`` (sorted, distinct): the same set,
+    checked as a Python set first (what a per-sample call passes), else as NumPy compares."""
+    try:
+        if set(classes) == set(known.tolist()):
+            return True
+    except TypeError:
+        pass
+    return bool(np.array_equal(np.unique(classes), known))
 
 
 # projection settings of the graph learners passed to Rust (the edges and costs go as arrays)

@@ -197,7 +197,7 @@ proptest! {
         let got = proj.project(&w, lo, hi, &params(max_iter)).unwrap();
         let k = got.nodes.len();
         prop_assert!(got.n_iter <= max_iter);
-        prop_assert!(proj.n_pcst_runs() - before <= max_iter as u64 + 1);
+        prop_assert!(proj.n_pcst_runs() - before <= max_iter as u64);
         if !(lo..=hi).contains(&k) {
             prop_assert_eq!(got.n_iter, max_iter);
         }
@@ -263,5 +263,134 @@ fn graph_da_iterates_live_on_the_tail_support() {
                 .count()
         );
         assert_eq!(st.coef[p], kappa * st.grad_avg[p]);
+    }
+}
+
+/// GraphDA's binary search written out plainly, every PCST run made on a fresh solver and the
+/// fallback always run again at `λ_h`: the reference the projector's shortcuts (its reused
+/// solver and buffers, the kept solution at `λ_h`, the early stops) must reproduce.
+fn reference_search(
+    graph: &WeightedGraph,
+    w: &[f64],
+    (s_low, s_high): (usize, usize),
+    max_iter: usize,
+    closest_on: bool,
+) -> (Vec<usize>, Vec<usize>, usize) {
+    use graphsparse_pcst::{PcstParams, PcstSolution, PcstSolver, Pruning};
+    let pcst = PcstParams::new()
+        .pruning(Pruning::Gw)
+        .num_clusters(1)
+        .eps(1e-10)
+        .check()
+        .unwrap();
+    let prizes: Vec<f64> = w.iter().map(|x| x * x).collect();
+    let run = |lambda: f64| {
+        let mut sol = PcstSolution::default();
+        PcstSolver::new()
+            .solve_scaled_into(graph, &prizes, lambda, &pcst, &mut sol)
+            .unwrap();
+        sol
+    };
+    let dist = |k: usize| {
+        if k < s_low {
+            s_low - k
+        } else {
+            k.saturating_sub(s_high)
+        }
+    };
+    let mut sorted = prizes.clone();
+    sorted.sort_by(f64::total_cmp);
+    let mut lambda_h = 2.0 * sorted[s_high - 1];
+    if lambda_h == 0.0 {
+        lambda_h = 2.0 * sorted[s_low - 1];
+        if lambda_h == 0.0 {
+            lambda_h = 2.0 * sorted[sorted.len() - 1];
+        }
+    }
+    let mut best: Option<(usize, PcstSolution)> = None;
+    let note = |sol: &PcstSolution, best: &mut Option<(usize, PcstSolution)>| {
+        let d = dist(sol.nodes.len());
+        if closest_on && best.as_ref().is_none_or(|b| d < b.0) {
+            *best = Some((d, sol.clone()));
+        }
+    };
+    let (mut lambda_l, mut it) = (0.0, 0);
+    let mut sol;
+    loop {
+        it += 1;
+        sol = run(lambda_h);
+        note(&sol, &mut best);
+        if !(sol.nodes.len() > s_high && it < max_iter) {
+            break;
+        }
+        if lambda_h * 2.0 == lambda_h {
+            it = max_iter;
+            break;
+        }
+        lambda_h *= 2.0;
+    }
+    if it < max_iter && sol.nodes.len() >= s_low {
+        return (sol.nodes, sol.edges, it);
+    }
+    while it < max_iter {
+        it += 1;
+        let lambda_m = (lambda_l + lambda_h) / 2.0;
+        sol = run(lambda_m);
+        note(&sol, &mut best);
+        let k = sol.nodes.len();
+        if s_low <= k && k <= s_high {
+            return (sol.nodes, sol.edges, it);
+        }
+        let (low, high) = (lambda_l, lambda_h);
+        if k > s_high {
+            lambda_l = lambda_m;
+        } else {
+            lambda_h = lambda_m;
+        }
+        if lambda_l == low && lambda_h == high {
+            it = max_iter;
+        }
+    }
+    let mut sol = run(lambda_h);
+    if let Some((d, b)) = best
+        && dist(sol.nodes.len()) > d
+    {
+        sol = b;
+    }
+    (sol.nodes, sol.edges, it)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// The projector (one per graph, reused across a stream of inputs, as the learners use it)
+    /// returns what the plain search returns, for both fallbacks, on random graphs and weights.
+    #[test]
+    fn prop_projector_equals_the_plain_search(seed in 0u64..100_000, n in 2usize..60,
+                                             extra in 0usize..60, lo in 1usize..30,
+                                             width in 0usize..4, max_iter in 1usize..25,
+                                             zeros in 0.0f64..0.8, steps in 1usize..6,
+                                             closest in any::<bool>()) {
+        let (edges, costs) = random_graph(seed, n, extra);
+        let graph = WeightedGraph::from_edges(n, &edges, Some(&costs), EdgeRules::MULTIGRAPH)
+            .unwrap();
+        let lo = lo.min(n);
+        let hi = (lo + width).min(n);
+        let fallback = if closest { Fallback::Closest } else { Fallback::LambdaHigh };
+        let params = search(max_iter).fallback(fallback).check().unwrap();
+        let mut proj = GraphProjector::new(graph.clone()).unwrap();
+        let mut rng = Normal(seed ^ 0x5EED);
+        let mut w: Vec<f64> = (0..n).map(|_| rng.sample()).collect();
+        for _ in 0..steps {
+            // a stream of slowly changing inputs, zeros included (the tail's input is sparse)
+            for x in &mut w {
+                *x = if rng.uniform() < zeros { 0.0 } else { 0.8 * *x + 0.3 * rng.sample() };
+            }
+            let got = proj.project(&w, lo, hi, &params).unwrap();
+            let (nodes, edges_want, n_iter) = reference_search(&graph, &w, (lo, hi), max_iter, closest);
+            prop_assert_eq!(&got.nodes, &nodes);
+            prop_assert_eq!(&got.edges, &edges_want);
+            prop_assert_eq!(got.n_iter, n_iter);
+        }
     }
 }

@@ -389,6 +389,8 @@ pub struct GraphProjector {
     solver: PcstSolver,
     sol: PcstSolution,
     best: PcstSolution,
+    /// The solution of the run at the current `λ_h` during the bisection (the fallback's).
+    at_high: PcstSolution,
     n_runs: u64,
 }
 
@@ -413,6 +415,7 @@ impl GraphProjector {
             solver: PcstSolver::new(),
             sol: PcstSolution::default(),
             best: PcstSolution::default(),
+            at_high: PcstSolution::default(),
             n_runs: 0,
         })
     }
@@ -433,7 +436,8 @@ impl GraphProjector {
         &self.graph
     }
 
-    /// Total number of PCST runs made so far (fallback runs included).
+    /// Total number of PCST runs made so far (a fallback repeats a run already made, whose
+    /// solution is kept, and adds none).
     ///
     /// # Complexity
     /// O(1).
@@ -468,7 +472,7 @@ impl GraphProjector {
     /// [`ProjectionError::InvalidParameter`] unless `1 ≤ s_low ≤ s_high ≤ n`.
     ///
     /// # Complexity
-    /// At most `max_iter + 1` PCST runs, each O(m log n); a search whose `λ` bracket can no
+    /// At most `max_iter` PCST runs, each O(m log n); a search whose `λ` bracket can no
     /// longer change stops early with the result the remaining runs would give, so a huge
     /// `max_iter` costs at most about 2100 runs (the doublings and halvings of an `f64`).
     pub fn project_into(
@@ -511,6 +515,9 @@ impl GraphProjector {
             self.emit(it, out);
             return Ok(());
         }
+        // the last run was at λ_h; the bisection keeps the solution at λ_h up to date, since
+        // the fallback needs it and λ_h is always a value already run
+        self.at_high.clone_from(&self.sol);
         while it < max_iter {
             it += 1;
             let lambda_m = (lambda_l + lambda_h) / 2.0;
@@ -528,16 +535,19 @@ impl GraphProjector {
                 lambda_l = lambda_m;
             } else {
                 lambda_h = lambda_m;
+                self.at_high.clone_from(&self.sol);
             }
             if lambda_l.to_bits() == low.to_bits() && lambda_h.to_bits() == high.to_bits() {
                 // the bracket is two adjacent floats: the remaining runs would repeat this one
                 it = max_iter;
             }
         }
-        // PCST is deterministic, so the fallback run at λ_h equals the last run when that
-        // run used λ_h already; skip it then.
+        // PCST is deterministic and λ_h was run already (the last doubling run or a bisection
+        // midpoint) on these prizes: the fallback run at λ_h would repeat that run, whose
+        // solution was kept.
         if last_lambda.to_bits() != lambda_h.to_bits() {
-            k = self.run(lambda_h, pcst)?;
+            std::mem::swap(&mut self.sol, &mut self.at_high);
+            k = self.sol.nodes.len();
         }
         if closest.is_worse(k) {
             std::mem::swap(&mut self.sol, &mut self.best);

@@ -4,6 +4,9 @@
 //! as that method's own struct (one per variant of the core's `Method`); its state travels
 //! as an [`OnlineState`] in both directions.
 
+use std::sync::{Mutex, PoisonError};
+
+use graphsparse::online::OnlineLearner as Learner;
 use graphsparse::online::{
     Check, EdgeRules, Fallback, GraphProjection, GraphProjectionParams, Groups, LearnerParams,
     Loss, Method, OnlineError, SupportProjection, WeightedGraph, head_sparsity,
@@ -441,6 +444,68 @@ fn groups_from_ids(ids: &[i64], p: usize) -> PyResult<Groups> {
     Groups::new(p, &lists).map_err(|e| PyGsErr::from(e).into())
 }
 
+/// The learner `params` describes on `p` features (with its graph or groups), continuing from
+/// `state` when one is given.
+fn build_learner(
+    py: Python<'_>,
+    params: &Bound<'_, PyAny>,
+    p: usize,
+    state: Option<&Bound<'_, OnlineState>>,
+    edges: Option<&PyReadonlyArray2<'_, i64>>,
+    costs: Option<&PyReadonlyArray1<'_, f64>>,
+    groups: Option<&PyReadonlyArray1<'_, i64>>,
+) -> PyResult<Box<dyn Learner + Send>> {
+    let valid = extract_params::<LearnerArgs>(params)?
+        .params(params)?
+        .check()
+        .map_err(PyGsErr::from)?;
+    let edge_list = edges.map(edge_list).transpose()?;
+    let cost_slice = costs.map(|c| c.as_slice()).transpose()?;
+    let graph = match (&edge_list, cost_slice) {
+        (Some(e), Some(c)) => Some(
+            WeightedGraph::from_edges(p, e, Some(c), EdgeRules::MULTIGRAPH)
+                .map_err(PyGsErr::from)?,
+        ),
+        (None, None) => None,
+        _ => return Err(bad_param("edges and costs must be given together")),
+    };
+    let groups = match groups {
+        None => None,
+        Some(g) => Some(groups_from_ids(g.as_slice()?, p)?),
+    };
+    let mut learner = valid.learner(p, graph, groups).map_err(PyGsErr::from)?;
+    if let Some(st) = state {
+        learner
+            .set_state(st.get().to_core(py)?)
+            .map_err(PyGsErr::from)?;
+    }
+    Ok(learner)
+}
+
+/// The rows of `x` (validated first, all of them) through `learner`, with the GIL released: a
+/// single row on this thread, more on a worker thread that Ctrl-C can cancel between samples.
+fn continue_pass(
+    py: Python<'_>,
+    learner: &Mutex<Box<dyn Learner + Send>>,
+    x: &PyReadonlyArray2<'_, f64>,
+    y: &PyReadonlyArray1<'_, f64>,
+) -> PyResult<()> {
+    let (xs, ys) = (x.as_slice()?, y.as_slice()?);
+    let lock = || learner.lock().unwrap_or_else(PoisonError::into_inner);
+    let r = if ys.len() <= 1 {
+        py.detach(|| lock().partial_fit_rows(xs, ys))
+    } else {
+        run(py, Exec::Thread, None, |ctl| {
+            lock().partial_fit_rows_until(xs, ys, &|| ctl.is_cancelled())
+        })?
+    };
+    match r {
+        Ok(()) => Ok(()),
+        Err(OnlineError::Cancelled) => Err(PyRuntimeError::new_err("cancelled")),
+        Err(err) => Err(PyGsErr::from(err).into()),
+    }
+}
+
 /// One online pass over the rows of `x` with the learner `params` describes, continuing from
 /// `state` (as returned by a previous call) or from zero; returns the new state.
 #[pyfunction]
@@ -456,47 +521,114 @@ fn online_pass<'py>(
     costs: Option<PyReadonlyArray1<'py, f64>>,
     groups: Option<PyReadonlyArray1<'py, i64>>,
 ) -> PyResult<OnlineState> {
-    let valid = extract_params::<LearnerArgs>(params)?
-        .params(params)?
-        .check()
-        .map_err(PyGsErr::from)?;
     let p = x.shape()[1];
-    let edge_list = edges.as_ref().map(edge_list).transpose()?;
-    let cost_slice = costs.as_ref().map(|c| c.as_slice()).transpose()?;
-    let graph = match (&edge_list, cost_slice) {
-        (Some(e), Some(c)) => Some(
-            WeightedGraph::from_edges(p, e, Some(c), EdgeRules::MULTIGRAPH)
-                .map_err(PyGsErr::from)?,
-        ),
-        (None, None) => None,
-        _ => return Err(bad_param("edges and costs must be given together")),
-    };
-    let groups = match &groups {
-        None => None,
-        Some(g) => Some(groups_from_ids(g.as_slice()?, p)?),
-    };
-    let mut learner = valid.learner(p, graph, groups).map_err(PyGsErr::from)?;
-    if let Some(st) = state {
-        learner
-            .set_state(st.get().to_core(py)?)
-            .map_err(PyGsErr::from)?;
-    }
-    let (xs, ys) = (x.as_slice()?, y.as_slice()?);
-    let (r, learner) = run(py, Exec::Thread, None, |ctl| {
-        let r = learner.partial_fit_rows_until(xs, ys, &|| ctl.is_cancelled());
-        (r, learner)
-    })?;
-    match r {
-        Ok(()) => {}
-        Err(OnlineError::Cancelled) => return Err(PyRuntimeError::new_err("cancelled")),
-        Err(err) => return Err(PyGsErr::from(err).into()),
-    }
+    let learner = Mutex::new(build_learner(
+        py,
+        params,
+        p,
+        state.as_ref(),
+        edges.as_ref(),
+        costs.as_ref(),
+        groups.as_ref(),
+    )?);
+    continue_pass(py, &learner, &x, &y)?;
+    let learner = learner.into_inner().unwrap_or_else(PoisonError::into_inner);
     Ok(OnlineState::from_core(py, learner.state().clone()))
+}
+
+/// A learner kept between calls: built once (parameters, graph or groups, projection
+/// buffers), then continued row batch by row batch, as `online_pass` would continue from the
+/// state it returned. The estimators' `partial_fit` holds one; it is not pickled (the state
+/// is, and rebuilds it).
+#[pyclass(frozen, name = "OnlineLearner", module = "graphsparse._graphsparse")]
+struct PyOnlineLearner {
+    learner: Mutex<Box<dyn Learner + Send>>,
+    n_features: usize,
+}
+
+#[pymethods]
+impl PyOnlineLearner {
+    /// The learner `params` describes on `n_features` features, from `state` or from zero.
+    #[new]
+    #[pyo3(signature = (params, n_features, state = None, edges = None, costs = None, groups = None))]
+    fn new<'py>(
+        py: Python<'py>,
+        params: &Bound<'py, PyAny>,
+        n_features: usize,
+        state: Option<Bound<'py, OnlineState>>,
+        edges: Option<PyReadonlyArray2<'py, i64>>,
+        costs: Option<PyReadonlyArray1<'py, f64>>,
+        groups: Option<PyReadonlyArray1<'py, i64>>,
+    ) -> PyResult<Self> {
+        let learner = build_learner(
+            py,
+            params,
+            n_features,
+            state.as_ref(),
+            edges.as_ref(),
+            costs.as_ref(),
+            groups.as_ref(),
+        )?;
+        Ok(Self {
+            learner: Mutex::new(learner),
+            n_features,
+        })
+    }
+
+    /// Continues the pass with the rows of `x` (`n × n_features`) and their targets `y`; the
+    /// rows are all checked before the first update.
+    fn partial_fit<'py>(
+        &self,
+        py: Python<'py>,
+        x: PyReadonlyArray2<'py, f64>,
+        y: PyReadonlyArray1<'py, f64>,
+    ) -> PyResult<()> {
+        let shape = x.shape();
+        if shape[1] != self.n_features || shape[0] != y.len() {
+            return Err(bad_param(format!(
+                "x must have shape ({}, {}) for {} targets, got ({}, {})",
+                y.len(),
+                self.n_features,
+                y.len(),
+                shape[0],
+                shape[1]
+            )));
+        }
+        continue_pass(py, &self.learner, &x, &y)
+    }
+
+    /// The learner's state (a copy).
+    fn state(&self, py: Python<'_>) -> OnlineState {
+        let state = self
+            .learner
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .state()
+            .clone();
+        OnlineState::from_core(py, state)
+    }
+
+    /// Samples seen.
+    #[getter]
+    fn n_seen(&self) -> u64 {
+        self.learner
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .state()
+            .n_seen
+    }
+
+    /// Number of features.
+    #[getter]
+    fn n_features(&self) -> usize {
+        self.n_features
+    }
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Projection>()?;
     m.add_class::<OnlineState>()?;
+    m.add_class::<PyOnlineLearner>()?;
     m.add_function(wrap_pyfunction!(graph_projection, m)?)?;
     m.add_function(wrap_pyfunction!(online_pass, m)?)?;
     Ok(())
