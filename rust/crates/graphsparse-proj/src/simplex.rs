@@ -687,13 +687,8 @@ mod tests {
     /// Vectors of several shapes: random normal-ish values, few distinct values (ties),
     /// signed zeros, sorted ascending and descending, lengths around the chunk size.
     fn cases() -> Vec<Vec<f64>> {
-        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut rng = graphsparse_base::SplitMix64::new(7);
+        let mut next = move || rng.uniform();
         let mut out = Vec::new();
         for &n in &[
             1usize, 2, 7, 8, 9, 15, 16, 17, 100, 511, 512, 513, 1029, 4096, 20_000,
