@@ -24,12 +24,20 @@ use crate::util::{CHUNK, all_finite, dec, enc, first_non_finite, rejoin, retain_
 /// instead, which bounds the worst case by O(n log n); in practice 1–4 passes suffice.
 pub(crate) const MAX_FILTER_PASSES: usize = 32;
 
+/// Length from which the first pass also writes the result's zeros. Shorter vectors (the rows
+/// of a batch, mostly) sit in cache, where a second sweep costs little and the fused pass's
+/// extra work (the block maxima, the fill) costs more than it saves.
+const FUSED_MIN_LEN: usize = 1 << 16;
+
 /// Values tested at once against `ρ` in the first pass (a few SIMD compares).
 const BLOCK: usize = 16;
 
 /// What the first pass writes into the output slot of each coordinate it reads.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Fill {
+    /// Nothing, and the result is written by a full sweep afterwards (short vectors, in
+    /// cache, where the sweep is cheap and the fused pass's extra work is not).
+    Plain,
     /// Nothing: the buffer already holds zeros (a fresh `calloc`'d array).
     Nothing,
     /// `+0.0` (the simplex).
@@ -86,7 +94,7 @@ pub(crate) fn condat_tau<const ABS: bool>(
     let mut outside = false;
     let mut w = match fill {
         Fill::Zero | Fill::Nothing => 0,
-        Fill::SignedZeroOutside => n,
+        Fill::SignedZeroOutside | Fill::Plain => n,
     };
     for (c, chunk) in y.chunks(CHUNK).enumerate() {
         if let Some(arg) = check {
@@ -138,10 +146,17 @@ pub(crate) fn condat_tau<const ABS: bool>(
             let at = base + b * BLOCK;
             // Most blocks hold nothing above ρ once ρ has grown: a vectorised maximum skips
             // them (and bounds the coordinates left out).
-            let top = block_max(block, get);
-            if !(top > rho) {
-                out_max = if top > out_max { top } else { out_max };
-                continue;
+            if fill == Fill::Plain {
+                // the cheaper test: no bound on the coordinates left out is needed
+                if !block.iter().fold(false, |hit, &raw| hit | (get(raw) > rho)) {
+                    continue;
+                }
+            } else {
+                let top = block_max(block, get);
+                if !(top > rho) {
+                    out_max = if top > out_max { top } else { out_max };
+                    continue;
+                }
             }
             for (j, &raw) in block.iter().enumerate() {
                 let yi = get(raw);
@@ -239,7 +254,7 @@ pub(crate) fn condat_tau<const ABS: bool>(
     // overflow).
     let tau = rho + (resid - z) / len as f64;
     // τ ≈ ρ up to rounding, but the coordinates left out usually lie well below it
-    let support = (out_max < tau).then_some(len);
+    let support = (fill != Fill::Plain && out_max < tau).then_some(len);
     Ok(Threshold {
         tau,
         support,
@@ -384,7 +399,12 @@ pub fn project_simplex(v: &[f64], z: f64) -> Result<Vec<f64>> {
 ///
 /// [1]: https://doi.org/10.1007/s10107-015-0946-6
 pub fn project_simplex_into(v: &[f64], z: f64, out: &mut [f64]) -> Result<()> {
-    simplex_into(v, z, out, Fill::Zero)
+    let fill = if v.len() < FUSED_MIN_LEN {
+        Fill::Plain
+    } else {
+        Fill::Zero
+    };
+    simplex_into(v, z, out, fill)
 }
 
 /// [`project_simplex_into`] for an `out` that holds zeros on entry.
@@ -484,19 +504,30 @@ pub fn project_l1_ball(v: &[f64], radius: f64) -> Result<Vec<f64>> {
 /// assert_eq!(out, [0.5, -0.25, 0.0]); // already inside
 /// ```
 pub fn project_l1_ball_into(v: &[f64], radius: f64, out: &mut [f64]) -> Result<()> {
+    l1_ball_into(v, radius, out, v.len() >= FUSED_MIN_LEN)
+}
+
+/// [`project_l1_ball_into`], with the fused first pass or the plain passes (`sum_abs`, Condat's
+/// first pass, a full sweep).
+fn l1_ball_into(v: &[f64], radius: f64, out: &mut [f64], fused: bool) -> Result<()> {
     if !(radius.is_finite() && radius >= 0.0) {
         return Err(ProjError::InvalidRadius(radius));
     }
     check_len("out", out.len(), v.len())?;
-    if radius == 0.0 || v.is_empty() {
+    if !fused || radius == 0.0 || v.is_empty() {
         let norm = sum_abs(v);
         if !norm.is_finite() {
+            // NaN/inf somewhere, or a finite sum that overflowed (then v is far outside)
             check_finite("v", v)?;
         }
         if norm <= radius {
             out.copy_from_slice(v);
-        } else {
+        } else if radius == 0.0 {
             out.fill(0.0);
+        } else {
+            let th = condat_tau::<true>(v, radius, out, None, MAX_FILTER_PASSES, Fill::Plain)?;
+            let tau = th.tau;
+            write_result(v, out, &th, |y| (y.abs() - tau).max(0.0).copysign(y));
         }
         return Ok(());
     }
@@ -719,9 +750,17 @@ mod tests {
             let norm = sum_abs(&v);
             for z in [1e-9, 0.5, 1.0, 3.0, 1e3, 1e9] {
                 let want = bits(&legacy::simplex(&v, z));
+                // every first-pass mode, whatever the length (the public functions pick one
+                // by length), over an `out` holding garbage (or zeros for `Nothing`)
+                for fill in [Fill::Plain, Fill::Zero, Fill::Nothing] {
+                    let init = if fill == Fill::Nothing { 0.0 } else { 7.5 };
+                    let mut out = vec![init; v.len()];
+                    simplex_into(&v, z, &mut out, fill).unwrap();
+                    assert_eq!(bits(&out), want, "simplex n={} z={z}", v.len());
+                }
                 let mut out = vec![7.5; v.len()];
                 project_simplex_into(&v, z, &mut out).unwrap();
-                assert_eq!(bits(&out), want, "simplex n={} z={z}", v.len());
+                assert_eq!(bits(&out), want);
                 let mut zeroed = vec![0.0; v.len()];
                 project_simplex_zeroed_into(&v, z, &mut zeroed).unwrap();
                 assert_eq!(bits(&zeroed), want, "zeroed n={} z={z}", v.len());
@@ -738,14 +777,13 @@ mod tests {
                 norm * 1.001,
                 1e9,
             ] {
-                let mut out = vec![-7.5; v.len()];
-                project_l1_ball_into(&v, r, &mut out).unwrap();
-                assert_eq!(
-                    bits(&out),
-                    bits(&legacy::l1_ball(&v, r)),
-                    "l1 n={} r={r}",
-                    v.len()
-                );
+                let want = bits(&legacy::l1_ball(&v, r));
+                for fused in [false, true] {
+                    let mut out = vec![-7.5; v.len()];
+                    l1_ball_into(&v, r, &mut out, fused).unwrap();
+                    assert_eq!(bits(&out), want, "l1 n={} r={r} fused={fused}", v.len());
+                }
+                assert_eq!(bits(&project_l1_ball(&v, r).unwrap()), want);
             }
         }
     }
@@ -767,15 +805,21 @@ mod tests {
                     if at + 1 < n {
                         v[n - 1] = f64::NAN; // a later one must not be reported
                     }
-                    let got = project_l1_ball(&v, 1.0).unwrap_err();
                     let want = ProjError::from(check_finite("v", &v).unwrap_err());
-                    assert_eq!(got, want, "n={n} at={at} fill={fill}");
+                    for fused in [false, true] {
+                        let mut out = vec![0.0; n];
+                        let got = l1_ball_into(&v, 1.0, &mut out, fused).unwrap_err();
+                        assert_eq!(got, want, "n={n} at={at} fill={fill} fused={fused}");
+                    }
                 }
             }
         }
         // finite values whose l1 norm overflows are outside every ball, not an error
-        let x = project_l1_ball(&vec![f64::MAX; 3000], 2.0).unwrap();
-        assert!(x.iter().all(|t| t.is_finite() && *t >= 0.0));
+        for fused in [false, true] {
+            let mut x = vec![0.0; 3000];
+            l1_ball_into(&vec![f64::MAX; 3000], 2.0, &mut x, fused).unwrap();
+            assert!(x.iter().all(|t| t.is_finite() && *t >= 0.0));
+        }
     }
 
     #[test]
