@@ -7,29 +7,29 @@ For each size it prints the time per element of
   memory-bandwidth floor any projection must pay;
 * ``ours``   — ``graphsparse.project_simplex(v, out=buf)`` (same preallocated buffer);
 * ``alloc``  — ``graphsparse.project_simplex(v)`` (a fresh output array, page faults included);
+* ``fresh``  — ``v.copy()``: a copy into a fresh array, the like-for-like floor of ``alloc``
+  (``alloc`` writes a ``numpy.zeros`` array only where the result is not zero, so the pages
+  it leaves untouched are mapped when first read, as with ``numpy.zeros``);
 * ``numpy``  — the sort-based reference (Duchi et al.) in numpy;
 * ``POT``    — ``ot.utils.proj_simplex`` (the anchor; also sort-based),
 
-then the ratios ``ours/copy``, ``numpy/ours`` and ``POT/ours``. Results are checked to agree
+then the ratios ``ours/copy``, ``alloc/copy``, ``alloc/fresh``, ``numpy/ours`` and
+``POT/ours``. Results are checked to agree
 before they are timed. A second table compares the weighted simplex (and the other projections)
-with their numpy sort/argsort versions at 1e6 (1e5 with ``--quick``).
+with their numpy sort/argsort versions at 1e6 (1e5 with ``--quick``), and with a copy pass.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 
 import graphsparse as gs
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from reference import projections as ref
+from graphsparse.testing.reference import projections as ref
 
 try:
     import ot
@@ -57,8 +57,11 @@ def ns_per(t: float, n: int) -> float:
 
 def bench_simplex(sizes: list[int], rng: np.random.Generator) -> None:
     print("\nsimplex projection (z = 1), ns per element; ratios: lower ours/copy is better")
-    head = f"{'n':>10} {'copy':>8} {'ours':>8} {'alloc':>8} {'numpy':>8} {'POT':>8}"
-    print(head + f" {'ours/copy':>10} {'numpy/ours':>11} {'POT/ours':>9}")
+    head = f"{'n':>10} {'copy':>8} {'ours':>8} {'alloc':>8} {'fresh':>8} {'numpy':>8} {'POT':>8}"
+    print(
+        head + f" {'ours/copy':>10} {'alloc/copy':>11} {'alloc/fresh':>12}"
+        f" {'numpy/ours':>11} {'POT/ours':>9}"
+    )
     for n in sizes:
         v = rng.normal(size=n)
         buf = np.empty_like(v)
@@ -70,25 +73,53 @@ def bench_simplex(sizes: list[int], rng: np.random.Generator) -> None:
         t_copy = best_time(lambda v=v, buf=buf: np.copyto(buf, v))
         t_ours = best_time(lambda v=v, buf=buf: gs.project_simplex(v, out=buf))
         t_alloc = best_time(lambda v=v: gs.project_simplex(v))
+        t_fresh = best_time(lambda v=v: v.copy())
         t_np = best_time(lambda v=v: ref.project_simplex_sort(v), min_total=0.1, min_runs=2)
         t_pot = (
             best_time(lambda v=v: ot.utils.proj_simplex(v), min_total=0.1, min_runs=2)
             if ot is not None
             else float("nan")
         )
-        row = [ns_per(t, n) for t in (t_copy, t_ours, t_alloc, t_np, t_pot)]
+        row = [ns_per(t, n) for t in (t_copy, t_ours, t_alloc, t_fresh, t_np, t_pot)]
         print(
             f"{n:>10} " + " ".join(f"{x:8.2f}" for x in row) + f" {t_ours / t_copy:10.2f}"
+            f" {t_alloc / t_copy:11.2f} {t_alloc / t_fresh:12.2f}"
             f" {t_np / t_ours:11.1f} {t_pot / t_ours:9.1f}"
         )
 
 
+def bench_l1(sizes: list[int], rng: np.random.Generator) -> None:
+    print("\nl1 ball (radius 1), ns per element; ratios: lower ours/copy is better")
+    head = f"{'n':>10} {'copy':>8} {'ours':>8} {'alloc':>8} {'fresh':>8}"
+    print(head + f" {'ours/copy':>10} {'alloc/fresh':>12}")
+    for n in sizes:
+        v = rng.normal(size=n)
+        buf = np.empty_like(v)
+        np.testing.assert_allclose(
+            gs.project_l1_ball(v), ref.project_l1_ball_sort(v, 1.0), rtol=0, atol=1e-12
+        )
+        t_copy = best_time(lambda v=v, buf=buf: np.copyto(buf, v))
+        t_ours = best_time(lambda v=v, buf=buf: gs.project_l1_ball(v, out=buf))
+        t_alloc = best_time(lambda v=v: gs.project_l1_ball(v))
+        t_fresh = best_time(lambda v=v: v.copy())
+        row = [ns_per(t, n) for t in (t_copy, t_ours, t_alloc, t_fresh)]
+        print(
+            f"{n:>10} "
+            + " ".join(f"{x:8.2f}" for x in row)
+            + f" {t_ours / t_copy:10.2f} {t_alloc / t_fresh:12.2f}"
+        )
+
+
 def bench_others(n: int, rng: np.random.Generator) -> None:
-    print(f"\nother projections at n = {n}: ms (ours with out=), numpy reference, speed-up")
+    print(
+        f"\nother projections at n = {n}: ms (ours with out=), numpy reference, speed-up,"
+        " ours / copy pass"
+    )
     y = rng.normal(size=n)
     eps = rng.uniform(0.0, 1.0, size=n)
     eps[::10] = 0.0
     buf = np.empty_like(y)
+    t_copy = best_time(lambda: np.copyto(buf, y))
     cases: list[tuple[str, Callable[[], object], Callable[[], object]]] = [
         (
             "weighted simplex (vs argsort Alg. 1)",
@@ -118,7 +149,7 @@ def bench_others(n: int, rng: np.random.Generator) -> None:
         t_ref = best_time(theirs, min_total=0.1, min_runs=2)
         print(
             f"  {name:<42} ours {t_ours * 1e3:8.2f} ms   numpy {t_ref * 1e3:8.2f} ms"
-            f"   x{t_ref / t_ours:6.1f}"
+            f"   x{t_ref / t_ours:6.1f}   {t_ours / t_copy:5.2f}x copy"
         )
 
 
@@ -135,6 +166,7 @@ def main(argv: list[str] | None = None) -> None:
         f"{os.cpu_count()} CPUs, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
     )
     bench_simplex(sizes, rng)
+    bench_l1(sizes[-2:], rng)
     bench_others(100_000 if args.quick else 1_000_000, rng)
 
 

@@ -54,7 +54,10 @@ pub use batch::{
 pub use capped::{project_capped_simplex, project_capped_simplex_into};
 pub use error::{ProjError, Result};
 pub use graphsparse_base::InputError;
-pub use simplex::{project_l1_ball, project_l1_ball_into, project_simplex, project_simplex_into};
+pub use simplex::{
+    project_l1_ball, project_l1_ball_into, project_simplex, project_simplex_into,
+    project_simplex_zeroed_into,
+};
 pub use topk::{project_top_k, project_top_k_into, top_k_support, top_k_support_into};
 pub use weighted::{
     WEIGHTED_SORT_MAX_LEN, project_weighted_simplex, project_weighted_simplex_into,

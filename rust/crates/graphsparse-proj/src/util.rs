@@ -10,9 +10,11 @@ pub(crate) const CHUNK: usize = 512;
 
 /// `true` when every entry is finite; a branch-free pass that the compiler vectorises.
 #[inline]
+#[allow(clippy::eq_op)] // x − x is the point: it is not 0 for a non-finite x
 pub(crate) fn all_finite(xs: &[f64]) -> bool {
-    // `&` rather than `&&`: no early exit, so the loop vectorises
-    xs.iter().fold(true, |ok, &x| ok & x.is_finite())
+    // x − x is +0.0 (no bit set) for every finite x and NaN for ±inf and NaN: two vector
+    // instructions per pair of values (`is_finite` takes five), and `|` has no early exit
+    xs.iter().fold(0_u64, |bits, &x| bits | (x - x).to_bits()) == 0
 }
 
 /// The error for the first non-finite entry of `xs`, which must hold one.

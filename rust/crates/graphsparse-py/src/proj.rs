@@ -65,6 +65,8 @@ where
 }
 
 /// Shared driver: validates shapes, picks the output buffer, runs `one` (1-D) or `rows` (2-D).
+/// `one`'s flag says that the buffer is a fresh `numpy.zeros` array (zeroed, possibly unmapped,
+/// memory), which a projection may leave unwritten where its result is zero.
 #[allow(clippy::too_many_arguments)]
 fn run<'py, F, G>(
     py: Python<'py>,
@@ -77,7 +79,7 @@ fn run<'py, F, G>(
     rows: G,
 ) -> PyResult<Bound<'py, PyArrayDyn<f64>>>
 where
-    F: Fn(&[f64], &mut [f64]) -> ProjResult + Sync,
+    F: Fn(&[f64], &mut [f64], bool) -> ProjResult + Sync,
     G: Fn(usize, &[f64], usize, &mut [f64], Parallel) -> ProjResult + Sync,
 {
     let n_threads = threads::threads(py, n_threads)?;
@@ -91,6 +93,7 @@ where
     let data = v
         .as_slice()
         .map_err(|_| bad(format!("{arg} must be a C-contiguous float64 array")))?;
+    let zeroed = out.is_none();
     let out = match out {
         Some(o) => {
             if o.shape() != shape.as_slice() {
@@ -114,7 +117,7 @@ where
             .as_slice_mut()
             .map_err(|_| bad("out must be a C-contiguous float64 array".to_owned()))?;
         let res = if shape.len() == 1 {
-            py.detach(|| one(data, dst))
+            py.detach(|| one(data, dst, zeroed))
         } else {
             let par = parallel(n_threads, min_parallel);
             let n_cols = shape[1];
@@ -138,9 +141,10 @@ where
 
 /// A `#[pyfunction]` for a projection with one scalar parameter `$p`: `$one` projects a vector
 /// into a buffer, `$rows` a row-major batch (the core's `_into` and `_rows` forms).
+/// `$one_zeroed`, when given, replaces `$one` for a fresh output array.
 macro_rules! scalar_projection {
     ($(#[$doc:meta])* $name:ident($arg:ident, $p:ident: $t:ty $(= $default:tt)?)
-        => $one:path, $rows:path) => {
+        => $one:path, $rows:path $(, zeroed $one_zeroed:path)?) => {
         $(#[$doc])*
         #[pyfunction]
         #[pyo3(signature = ($arg, $p $(= $default)?, *, n_threads = 1, out = None, min_parallel = None))]
@@ -159,7 +163,12 @@ macro_rules! scalar_projection {
                 out,
                 n_threads,
                 min_parallel,
-                |x, o| $one(x, $p.into(), o),
+                |x, o, _zeroed| {
+                    $(if _zeroed {
+                        return $one_zeroed(x, $p.into(), o);
+                    })?
+                    $one(x, $p.into(), o)
+                },
                 |_, x, c, o, par| $rows(x, c, $p.into(), o, par),
             )
         }
@@ -168,7 +177,9 @@ macro_rules! scalar_projection {
 
 scalar_projection!(
     /// Euclidean projection onto `{x >= 0, sum x = radius}` (row-wise for 2-D input).
-    project_simplex(v, radius: f64 = 1.0) => proj::project_simplex_into, proj::project_simplex_rows
+    project_simplex(v, radius: f64 = 1.0)
+        => proj::project_simplex_into, proj::project_simplex_rows,
+        zeroed proj::project_simplex_zeroed_into
 );
 scalar_projection!(
     /// Euclidean projection onto `{||x||_1 <= radius}` (row-wise for 2-D input).
@@ -217,7 +228,7 @@ pub fn project_weighted_simplex<'py>(
         out,
         n_threads,
         min_parallel,
-        |x, o| proj::project_weighted_simplex_into(x, w, o),
+        |x, o, _| proj::project_weighted_simplex_into(x, w, o),
         |first, x, c, o, p| {
             // per-row weights follow the block of rows being projected
             let w = if w.len() == c {
