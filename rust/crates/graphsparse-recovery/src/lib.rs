@@ -72,6 +72,7 @@
 //! Vert, "Group lasso with overlap and graph lasso", ICML 2009; C. Hegde, P. Indyk and
 //! L. Schmidt, "A nearly-linear time framework for graph-structured sparsity", ICML 2015.
 
+mod anderson;
 mod error;
 mod graph;
 mod groups;
@@ -87,6 +88,7 @@ mod pdhg;
 mod prox;
 mod solve;
 
+pub use anderson::ANDERSON_MEMORY;
 pub use error::{RecoveryError, Result};
 pub use graph::{
     DuplicateEdges, GraphDiff, GraphDifference, MAX_GRAPH_SIZE, WeightedGraph,

@@ -371,6 +371,7 @@ impl RunEnd {
             op_norm,
             diff_norm,
             state,
+            solver: crate::params::Solver::default(),
         }
     }
 }
