@@ -40,7 +40,7 @@ fn objective(
     let lx: Vec<f64> = (0..y.len())
         .map(|r| (0..n).map(|c| l.data()[r * n + c] * x[c]).sum())
         .collect();
-    loss.value(&lx, y).unwrap() + lam * penalty(g, x, alpha, 1e-12, 1_000_000).unwrap().value
+    loss.value(&lx, y).unwrap() + lam * penalty(g, x, alpha, 1e-10, 1_000_000).unwrap().value
 }
 
 /// The absolute certificate `P − D` of a solve.
