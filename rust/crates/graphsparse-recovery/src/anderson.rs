@@ -67,8 +67,6 @@ use crate::prox::prox_persp;
 /// Primal step of the map in units of `1/‖L‖` (times the params' `step_ratio`): the best
 /// fixed step of the prototype on §4's instance at three values of `λ`.
 pub(crate) const ANDERSON_STEP: f64 = 0.3;
-/// The default number of secant pairs kept.
-pub const ANDERSON_MEMORY: usize = 10;
 /// Tikhonov weight (relative to the trace) of the least-squares problem for `γ`.
 const AA_REG: f64 = 1e-10;
 

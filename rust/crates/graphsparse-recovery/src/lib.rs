@@ -88,7 +88,6 @@ mod pdhg;
 mod prox;
 mod solve;
 
-pub use anderson::ANDERSON_MEMORY;
 pub use error::{RecoveryError, Result};
 pub use graph::{
     DuplicateEdges, GraphDiff, GraphDifference, MAX_GRAPH_SIZE, WeightedGraph,
@@ -103,8 +102,8 @@ pub use loss::{DataFit, Loss};
 pub use norm::{NORM_SAFETY, NormEstimate, estimate_op_norm, power_iteration_norm};
 pub use operator::{CsrOperator, DenseMatrix, Identity, LinearOperator};
 pub use params::{
-    HistoryEntry, OpCounts, PenaltyForm, Recovery, RecoveryParams, RecoveryValidParams, Solver,
-    StopRule, WarmStart,
+    ANDERSON_MEMORY, HistoryEntry, OpCounts, PenaltyForm, Recovery, RecoveryParams,
+    RecoveryValidParams, Solver, StopRule, WarmStart,
 };
 pub use prox::{perspective, prox_perspective, prox_perspective_into};
 pub use solve::{Model, PenaltyValue, lambda_max, penalty};

@@ -9,6 +9,9 @@ use graphsparse_base::{check_at_least_one, check_nonnegative, check_positive};
 use crate::error::{RecoveryError, Result};
 use crate::loss::Loss;
 
+/// The default number of secant pairs of [`Solver::Anderson`] (the one [`Solver::Auto`] uses).
+pub const ANDERSON_MEMORY: usize = 10;
+
 /// The primal–dual method.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Solver {
@@ -59,7 +62,7 @@ impl Solver {
     pub fn resolve(self, n_rows: usize, n_cols: usize, cost: u64, n_edges: usize) -> Solver {
         match self {
             Solver::Auto => {
-                let memory = crate::anderson::ANDERSON_MEMORY;
+                let memory = ANDERSON_MEMORY;
                 let dim = 2 * n_cols as u64 + n_rows as u64 + n_edges as u64;
                 if (memory as u64).saturating_mul(dim) <= cost {
                     Solver::Anderson { memory }
