@@ -135,6 +135,7 @@ pub(crate) fn step_norms<Op: LinearOperator + ?Sized>(
     op: &Op,
     pen: Penalty<'_>,
     counts: &mut OpCounts,
+    tol: f64,
 ) -> Result<(f64, f64)> {
     let par = params.parallel();
     let knorm = match (pen, params.op_norm()) {
@@ -146,14 +147,14 @@ pub(crate) fn step_norms<Op: LinearOperator + ?Sized>(
                 groups: g,
                 scratch: std::sync::Mutex::new(Vec::new()),
             };
-            let e = estimate_op_norm(&design, params.norm_iter(), NORM_TOL, par)?;
+            let e = estimate_op_norm(&design, params.norm_iter(), tol, par)?;
             counts.forward += e.n_iter as u64;
             counts.adjoint += e.n_iter as u64;
             counts.work += 2 * e.n_iter as u64 * op.cost();
             e.value * NORM_SAFETY
         }
         (_, None) => {
-            let e = estimate_op_norm(op, params.norm_iter(), NORM_TOL, par)?;
+            let e = estimate_op_norm(op, params.norm_iter(), tol, par)?;
             counts.forward += e.n_iter as u64;
             counts.adjoint += e.n_iter as u64;
             counts.work += 2 * e.n_iter as u64 * op.cost();
@@ -170,7 +171,7 @@ pub(crate) fn step_norms<Op: LinearOperator + ?Sized>(
                 let e = estimate_op_norm_below(
                     graph,
                     params.norm_iter(),
-                    NORM_TOL,
+                    tol,
                     par,
                     bound / NORM_SAFETY,
                 )?;
@@ -651,7 +652,7 @@ impl<'a, Op: LinearOperator + ?Sized> Pdhg<'a, Op> {
         let (j, n) = (op.n_rows(), op.n_cols());
         let (n1, ns, m, alpha, lagrangian) = pen.sizes(n);
         let mut counts = OpCounts::default();
-        let (knorm, dnorm) = step_norms(params, op, pen, &mut counts)?;
+        let (knorm, dnorm) = step_norms(params, op, pen, &mut counts, NORM_TOL)?;
         let knorm = if knorm > 0.0 { knorm } else { 1.0 };
         let start = Start::new(warm, params.step_ratio() / knorm, (j, n1, ns, m))?;
         let tau = start.tau;
