@@ -22,8 +22,9 @@ parameter    meaning
 ``weights``  positive edge weights (default 1)
 ============ =======================================================================
 
-The solver is adaptive PDHG (or the paper's Algorithm 1, ``solver="kk"``) in Rust, stopped
-when a certified relative duality gap falls below ``tol``. :class:`GraphStructuredClassifier`
+The solver (``solver="auto"``) is Anderson-accelerated PDHG for a small dense ``X`` and adaptive
+PDHG otherwise (or the paper's Algorithm 1, ``solver="kk"``), in Rust, stopped when a
+certified relative duality gap falls below ``tol``. :class:`GraphStructuredClassifier`
 is the same model with the logistic or hinge loss; :class:`LatentGroupLasso` and
 :class:`GraphIHT` are the convex and non-convex baselines; :func:`recovery_path` solves along a
 warm-started ``λ`` path.

@@ -136,4 +136,5 @@ class _GraphModel(_Convex):
         # the features' coefficients and scales (an intercept column's come last)
         self.coef_ = out.coef[:p]
         self.sigma_ = out.sigma[:p]
+        self.solver_ = out.solver
         return out

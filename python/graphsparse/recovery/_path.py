@@ -94,7 +94,7 @@ def recovery_path(
     loss: str = "squared",
     weights: Any = None,
     penalty_form: str = "budget",
-    solver: str = "pdhg",
+    solver: str = "auto",
     tol: float = 1e-6,
     max_iter: int = 20_000,
     time_limit: float | None = None,

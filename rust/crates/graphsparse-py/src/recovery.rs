@@ -11,9 +11,9 @@
 use graphsparse::base::{Budget, InputError};
 use graphsparse::graph::WeightedGraphError;
 use graphsparse::recovery::{
-    Check, CsrOperator, DenseMatrix, HistoryEntry, IhtMethod, IhtParams, LatentGroups,
-    LinearOperator, Loss, Model, PenaltyForm, Recovery, RecoveryError, RecoveryParams, Solver,
-    WarmStart, WeightedGraph, lambda_max, penalty, prox_perspective_into,
+    ANDERSON_MEMORY, Check, CsrOperator, DenseMatrix, HistoryEntry, IhtMethod, IhtParams,
+    LatentGroups, LinearOperator, Loss, Model, PenaltyForm, Recovery, RecoveryError,
+    RecoveryParams, Solver, WarmStart, WeightedGraph, lambda_max, penalty, prox_perspective_into,
 };
 use numpy::{
     IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2,
@@ -174,6 +174,10 @@ impl SolverArgs {
             }
         };
         let solver = match self.solver.as_str() {
+            "auto" => Solver::Auto,
+            "anderson" => Solver::Anderson {
+                memory: ANDERSON_MEMORY,
+            },
             "pdhg" => Solver::Pdhg { adaptive: true },
             "pdhg-fixed" => Solver::Pdhg { adaptive: false },
             "kk" => Solver::KurodaKitahara {
@@ -181,7 +185,7 @@ impl SolverArgs {
             },
             other => {
                 return Err(bad_param(format!(
-                    "solver must be 'pdhg', 'pdhg-fixed' or 'kk', got {other:?}"
+                    "solver must be 'auto', 'anderson', 'pdhg', 'pdhg-fixed' or 'kk', got {other:?}"
                 )));
             }
         };
@@ -393,6 +397,19 @@ struct RecoveryFit {
     counts: Py<OpCounts>,
     /// The final iterates, to warm-start the next solve.
     state: Py<RecoveryState>,
+    /// The method that ran, by its Python name (`"auto"` resolved).
+    solver: &'static str,
+}
+
+/// The Python name of a method.
+fn solver_name(s: Solver) -> &'static str {
+    match s {
+        Solver::Auto => "auto",
+        Solver::Anderson { .. } => "anderson",
+        Solver::Pdhg { adaptive: true } => "pdhg",
+        Solver::Pdhg { adaptive: false } => "pdhg-fixed",
+        Solver::KurodaKitahara { .. } => "kk",
+    }
 }
 
 impl RecoveryFit {
@@ -411,6 +428,7 @@ impl RecoveryFit {
             truncation: r.truncation.map(|t| t.as_str()),
             op_norm: r.op_norm,
             diff_norm: r.diff_norm,
+            solver: solver_name(r.solver),
             state: Py::new(py, RecoveryState(r.state))?,
         })
     }

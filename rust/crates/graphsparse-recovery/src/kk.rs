@@ -162,7 +162,7 @@ impl<'a, Op: LinearOperator + ?Sized> Kk<'a, Op> {
         let lam = params.lam();
         let (j, n, m) = (op.n_rows(), op.n_cols(), graph.graph().n_edges());
         let mut counts = OpCounts::default();
-        let (lnorm, dnorm) = step_norms(params, op, pen, &mut counts)?;
+        let (lnorm, dnorm) = step_norms(params, op, pen, &mut counts, crate::pdhg::NORM_TOL)?;
         let gamma = gamma.unwrap_or(params.step_ratio() / if lnorm > 0.0 { lnorm } else { 1.0 });
         let mu1 = STEP_FACTOR / (lnorm * lnorm + 1.0).sqrt();
         let mu2 = STEP_FACTOR / (dnorm * dnorm + 1.0).sqrt();

@@ -13,7 +13,7 @@
 //! | data terms and their proxes | [`Loss`] (the library's one vocabulary: squared, absolute, logistic, hinge) and [`DataFit`] |
 //! | operators `L` | [`LinearOperator`]: [`DenseMatrix`], [`CsrMatrix`], [`Identity`] |
 //! | `‖L‖`, `‖W D‖` | [`estimate_op_norm`] (Lanczos), [`power_iteration_norm`], [`WeightedGraph::diff_norm_bound`] |
-//! | model (6) | [`RecoveryParams`] → [`RecoveryValidParams::solve`] (PDHG or Algorithm 1), [`RecoveryValidParams::solve_path`] |
+//! | model (6) | [`RecoveryParams`] → [`RecoveryValidParams::solve`] (PDHG, Anderson-accelerated PDHG or Algorithm 1), [`RecoveryValidParams::solve_path`] |
 //! | `Ψ_α(x)` | [`penalty`] |
 //! | penalised variant `min_σ Σφ + β‖W D σ‖₁` (a norm) | [`PenaltyForm::Lagrangian`] |
 //! | `ℓ1` baseline | [`RecoveryValidParams::solve_lasso`] |
@@ -39,8 +39,11 @@
 //!
 //! The default is PDHG (Chambolle–Pock) on the unlifted splitting `z = (x, σ)`,
 //! `K = blockdiag(L, W D)`, with one dual step per block and adaptive step balancing; the
-//! paper's Algorithm 1 is [`Solver::KurodaKitahara`]. Both stop on a rigorous relative
-//! duality gap (a feasible primal point against a feasible dual point), or on primal and dual
+//! paper's Algorithm 1 is [`Solver::KurodaKitahara`]; [`Solver::Anderson`] runs fixed-step
+//! PDHG with a safeguarded Anderson (multisecant quasi-Newton) step on its residual, and
+//! [`Solver::Auto`] picks it over adaptive PDHG when `L` is small and dense. All stop on a
+//! rigorous relative duality gap (a feasible primal point against a feasible dual point, the
+//! same check for every method), or on primal and dual
 //! residuals ([`StopRule`]). Each iteration applies `L`, `Lᵀ`, `W D` and `Dᵀ W` once
 //! ([`OpCounts`] reports the counts), so it costs O(nnz(L) + N + J + m). Parallel loops run
 //! on the caller's rayon pool in fixed chunks, and every reduction adds chunk partials in a
@@ -72,6 +75,7 @@
 //! Vert, "Group lasso with overlap and graph lasso", ICML 2009; C. Hegde, P. Indyk and
 //! L. Schmidt, "A nearly-linear time framework for graph-structured sparsity", ICML 2015.
 
+mod anderson;
 mod error;
 mod graph;
 mod groups;
@@ -101,8 +105,8 @@ pub use loss::{DataFit, Loss};
 pub use norm::{NORM_SAFETY, NormEstimate, estimate_op_norm, power_iteration_norm};
 pub use operator::{CsrOperator, DenseMatrix, Identity, LinearOperator};
 pub use params::{
-    HistoryEntry, OpCounts, PenaltyForm, Recovery, RecoveryParams, RecoveryValidParams, Solver,
-    StopRule, WarmStart,
+    ANDERSON_MEMORY, HistoryEntry, OpCounts, PenaltyForm, Recovery, RecoveryParams,
+    RecoveryValidParams, Solver, StopRule, WarmStart,
 };
 pub use prox::{perspective, prox_perspective, prox_perspective_into};
 pub use solve::{Model, PenaltyValue, lambda_max, penalty};

@@ -199,19 +199,43 @@ impl LinearOperator for DenseMatrix<'_> {
     fn apply_adjoint_into(&self, v: &[f64], out: &mut [f64], par: Parallel) -> Result<()> {
         check_shapes(self, v.len(), out.len(), true)?;
         let (rows, cols) = (self.rows, self.cols);
-        // column blocks of at most 256, more of them when there are many rows
-        let block = (DENSE_TASK / rows.max(1)).clamp(16, 256);
+        // column blocks of at most 256 per task, more of them when there are many rows; one
+        // block of every column when serial. Each entry is the same sum in row order whatever
+        // the blocks (four rows are added per pass, in order, in a register), so the bits do
+        // not depend on the blocking or the thread count.
+        let task_block = (DENSE_TASK / rows.max(1)).clamp(16, 256);
+        let parallel = par.use_rayon(cols.div_ceil(task_block), self.data.len());
+        let block = if parallel { task_block } else { cols.max(1) };
         let body = |(k, chunk): (usize, &mut [f64])| {
             chunk.fill(0.0);
-            let c0 = k * block;
-            for (j, &vj) in v.iter().enumerate() {
-                let row = &self.data[j * cols + c0..j * cols + c0 + chunk.len()];
-                for (o, &a) in chunk.iter_mut().zip(row) {
+            let (c0, w) = (k * block, chunk.len());
+            let row = |j: usize| &self.data[j * cols + c0..j * cols + c0 + w];
+            let mut j = 0;
+            while j + 4 <= rows {
+                let (v0, v1, v2, v3) = (v[j], v[j + 1], v[j + 2], v[j + 3]);
+                let rs = chunk
+                    .iter_mut()
+                    .zip(row(j))
+                    .zip(row(j + 1))
+                    .zip(row(j + 2))
+                    .zip(row(j + 3));
+                for ((((o, &a0), &a1), &a2), &a3) in rs {
+                    let mut t = *o;
+                    t += v0 * a0;
+                    t += v1 * a1;
+                    t += v2 * a2;
+                    t += v3 * a3;
+                    *o = t;
+                }
+                j += 4;
+            }
+            for (jj, &vj) in v.iter().enumerate().skip(j) {
+                for (o, &a) in chunk.iter_mut().zip(row(jj)) {
                     *o += vj * a;
                 }
             }
         };
-        if par.use_rayon(cols.div_ceil(block), self.data.len()) {
+        if parallel {
             out.par_chunks_mut(block).enumerate().for_each(body);
         } else {
             out.chunks_mut(block).enumerate().for_each(body);

@@ -31,7 +31,7 @@ use crate::error::{RecoveryError, Result};
 use crate::graph::GraphDifference;
 use crate::groups::{LatentDesign, LatentGroups};
 use crate::loss::Fit;
-use crate::norm::{NORM_SAFETY, estimate_op_norm};
+use crate::norm::{NORM_SAFETY, estimate_op_norm, estimate_op_norm_below};
 use crate::operator::{LinearOperator, apply_adjoint_counted, apply_counted};
 use crate::par::{Reducer, dot, for_chunks, for_chunks2};
 use crate::params::{HistoryEntry, OpCounts, Recovery, RecoveryValidParams, StopRule, WarmStart};
@@ -135,6 +135,7 @@ pub(crate) fn step_norms<Op: LinearOperator + ?Sized>(
     op: &Op,
     pen: Penalty<'_>,
     counts: &mut OpCounts,
+    tol: f64,
 ) -> Result<(f64, f64)> {
     let par = params.parallel();
     let knorm = match (pen, params.op_norm()) {
@@ -146,14 +147,14 @@ pub(crate) fn step_norms<Op: LinearOperator + ?Sized>(
                 groups: g,
                 scratch: std::sync::Mutex::new(Vec::new()),
             };
-            let e = estimate_op_norm(&design, params.norm_iter(), NORM_TOL, par)?;
+            let e = estimate_op_norm(&design, params.norm_iter(), tol, par)?;
             counts.forward += e.n_iter as u64;
             counts.adjoint += e.n_iter as u64;
             counts.work += 2 * e.n_iter as u64 * op.cost();
             e.value * NORM_SAFETY
         }
         (_, None) => {
-            let e = estimate_op_norm(op, params.norm_iter(), NORM_TOL, par)?;
+            let e = estimate_op_norm(op, params.norm_iter(), tol, par)?;
             counts.forward += e.n_iter as u64;
             counts.adjoint += e.n_iter as u64;
             counts.work += 2 * e.n_iter as u64 * op.cost();
@@ -164,11 +165,20 @@ pub(crate) fn step_norms<Op: LinearOperator + ?Sized>(
         Penalty::Graph { graph, .. } if graph.graph().n_edges() > 0 => match params.diff_norm() {
             Some(n) => n,
             None => {
-                let e = estimate_op_norm(graph, params.norm_iter(), NORM_TOL, par)?;
+                // the estimate only grows: stop once it passes the Gershgorin bound, which is
+                // then the value taken (on a regular graph, after a few steps)
+                let bound = graph.diff_norm_bound();
+                let e = estimate_op_norm_below(
+                    graph,
+                    params.norm_iter(),
+                    tol,
+                    par,
+                    bound / NORM_SAFETY,
+                )?;
                 counts.diff += e.n_iter as u64;
                 counts.diff_adjoint += e.n_iter as u64;
                 counts.work += 2 * e.n_iter as u64 * graph.diff_cost();
-                (e.value * NORM_SAFETY).min(graph.diff_norm_bound())
+                (e.value * NORM_SAFETY).min(bound)
             }
         },
         _ => 0.0,
@@ -371,6 +381,7 @@ impl RunEnd {
             op_norm,
             diff_norm,
             state,
+            solver: crate::params::Solver::default(),
         }
     }
 }
@@ -641,7 +652,7 @@ impl<'a, Op: LinearOperator + ?Sized> Pdhg<'a, Op> {
         let (j, n) = (op.n_rows(), op.n_cols());
         let (n1, ns, m, alpha, lagrangian) = pen.sizes(n);
         let mut counts = OpCounts::default();
-        let (knorm, dnorm) = step_norms(params, op, pen, &mut counts)?;
+        let (knorm, dnorm) = step_norms(params, op, pen, &mut counts, NORM_TOL)?;
         let knorm = if knorm > 0.0 { knorm } else { 1.0 };
         let start = Start::new(warm, params.step_ratio() / knorm, (j, n1, ns, m))?;
         let tau = start.tau;

@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use graphsparse_base::{Budget, Check, RunControl};
 
+use crate::anderson::solve_anderson;
 use crate::error::{RecoveryError, Result, invalid};
 use crate::graph::{GraphDifference, WeightedGraph, check_positive_weights};
 use crate::groups::LatentGroups;
@@ -119,13 +120,24 @@ impl RecoveryValidParams {
         let lagrangian = self.penalty_form() == PenaltyForm::Lagrangian;
         let diff = GraphDifference::new(graph);
         let graph = &diff;
-        match self.solver() {
+        let solver =
+            self.solver()
+                .resolve(op.n_rows(), op.n_cols(), op.cost(), graph.graph().n_edges());
+        let mut r = match solver {
             Solver::Pdhg { adaptive }
                 if alpha == 0.0 && !lagrangian && graph.graph().n_edges() > 0 =>
             {
                 self.solve_components(op, y, graph.graph(), fit, warm, ctl, adaptive)
             }
-            Solver::Pdhg { adaptive } => solve_pdhg(
+            // α = 0 is the group lasso over the components, which PDHG solves with exact zeros
+            Solver::Anderson { .. }
+                if alpha == 0.0 && !lagrangian && graph.graph().n_edges() > 0 =>
+            {
+                let mut r = self.solve_components(op, y, graph.graph(), fit, warm, ctl, true)?;
+                r.solver = Solver::Pdhg { adaptive: true };
+                return Ok(r);
+            }
+            Solver::Pdhg { .. } | Solver::Auto => solve_pdhg(
                 self,
                 fit,
                 op,
@@ -137,12 +149,17 @@ impl RecoveryValidParams {
                 },
                 warm,
                 ctl,
-                adaptive,
+                !matches!(solver, Solver::Pdhg { adaptive: false }),
             ),
             Solver::KurodaKitahara { gamma } => {
                 solve_kk(self, fit, op, y, graph, alpha, lagrangian, gamma, warm, ctl)
             }
-        }
+            Solver::Anderson { memory } => solve_anderson(
+                self, fit, op, y, graph, alpha, lagrangian, memory, warm, ctl,
+            ),
+        }?;
+        r.solver = solver;
+        Ok(r)
     }
 
     /// `α = 0`: `Ψ_0(x) = Σ_c √|c| ‖x_c‖₂` over the connected components (spec P3), solved
@@ -323,6 +340,13 @@ impl RecoveryValidParams {
     fn pdhg_only(&self) -> Result<bool> {
         match self.solver() {
             Solver::Pdhg { adaptive } => Ok(adaptive),
+            // Auto means adaptive PDHG off the graph model
+            Solver::Auto => Ok(true),
+            Solver::Anderson { .. } => Err(invalid(
+                "solver",
+                "pdhg or auto for the lasso and the latent group lasso (Anderson is for the graph model)",
+                "anderson",
+            )),
             Solver::KurodaKitahara { .. } => Err(invalid(
                 "solver",
                 "pdhg for the lasso and the latent group lasso (Algorithm 1 is for the graph model)",
