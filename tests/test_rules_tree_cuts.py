@@ -137,7 +137,7 @@ def test_tree_cuts_leave_explicit_and_categorical_columns_alone() -> None:
 
 def test_tree_is_a_named_choice_of_cut_rule() -> None:
     X, y = _issue_table(50, 3)
-    with pytest.raises(InvalidParameterError, match="cut_rule must be one of.*'tree'"):
+    with pytest.raises(InvalidParameterError, match=r"cut_rule must be one of.*'tree'"):
         RuleEnsembleClassifier(cut_rule="trees").fit(X, y)
     with pytest.raises(InvalidParameterError, match="cut_rule='tree' reads the target"):
         cut_points(X, cut_rule="tree")
