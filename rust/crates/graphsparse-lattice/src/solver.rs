@@ -106,6 +106,9 @@ pub(crate) struct Problem<'a> {
     pub dag: &'a Dag,
     pub y: &'a [f64],
     pub tasks: usize,
+    /// Per-example multiplicity (length `m`): example `i` stands for `weight[i]` identical
+    /// training rows (all 1 unless the rows were merged, see `ghkl::drivers`).
+    pub weight: &'a [f64],
 }
 
 impl Problem<'_> {
@@ -267,6 +270,7 @@ pub(crate) fn node_m(proj: &[f64], tasks: usize, coupling: f64, out: &mut [f64])
 pub(crate) fn hinge_bias(
     y: &[f64],
     f: &[f64],
+    weight: &[f64],
     reference: f64,
     order: &mut Vec<usize>,
 ) -> (f64, f64) {
@@ -275,17 +279,21 @@ pub(crate) fn hinge_bias(
     order.extend(0..m);
     let key = |i: usize| f[i] - y[i];
     order.sort_by(|&a, &b| key(a).total_cmp(&key(b)).then(a.cmp(&b)));
-    // slope right of b: #{y=+1: k ≤ b} − #{y=−1: k > b}; every breakpoint raises it by one
-    let mut slope = -(y.iter().filter(|&&v| v < 0.0).count() as i64);
+    // slope right of b: w{y=+1: k ≤ b} − w{y=−1: k > b}; a breakpoint raises it by its
+    // weight (the weights are counts of merged rows: integers, so the sums are exact)
+    let mut slope: f64 = -(0..m)
+        .filter(|&i| y[i] < 0.0)
+        .map(|i| weight[i])
+        .sum::<f64>();
     let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
-    if slope == 0 {
+    if slope == 0.0 {
         hi = order.first().map_or(f64::INFINITY, |&i| key(i));
     } else {
         for (r, &i) in order.iter().enumerate() {
-            slope += 1;
-            if slope >= 0 {
+            slope += weight[i];
+            if slope >= 0.0 {
                 lo = key(i);
-                hi = if slope == 0 {
+                hi = if slope == 0.0 {
                     order.get(r + 1).map_or(f64::INFINITY, |&k| key(k))
                 } else {
                     lo
@@ -304,7 +312,9 @@ pub(crate) fn hinge_bias(
         0.0
     };
     let b = if b.is_finite() { b } else { 0.0 };
-    let loss = (0..m).map(|i| (1.0 - y[i] * (f[i] - b)).max(0.0)).sum();
+    let loss = (0..m)
+        .map(|i| weight[i] * (1.0 - y[i] * (f[i] - b)).max(0.0))
+        .sum();
     (b, loss)
 }
 
@@ -346,16 +356,17 @@ pub(crate) fn fit_bias(
     loss: Loss,
     y: &[f64],
     f: &[f64],
-    m: usize,
+    weight: &[f64],
     bias: &mut [f64],
     order: &mut Vec<usize>,
 ) -> f64 {
+    let m = weight.len();
     let mut total = 0.0;
     for (t, b) in bias.iter_mut().enumerate() {
         let (ys, fs) = (&y[t * m..(t + 1) * m], &f[t * m..(t + 1) * m]);
         match loss {
             Loss::Hinge => {
-                let (bt, l) = hinge_bias(ys, fs, *b, order);
+                let (bt, l) = hinge_bias(ys, fs, weight, *b, order);
                 *b = bt;
                 total += l;
             }
@@ -497,6 +508,7 @@ fn fit_alpha(
                 tasks: nt,
                 coupling: set.coupling,
                 cost: set.cost,
+                weight: pb.weight,
                 tol: set.svm_tol,
                 max_iter: (200 * nt * m).max(100_000),
                 newton: true,
@@ -539,7 +551,7 @@ fn primal_objective(
     st: &mut State,
     wk: &mut Work,
 ) -> f64 {
-    let (dag, y, nt, m, c) = (pb.dag, pb.y, pb.tasks, pb.m(), set.coupling);
+    let (dag, y, nt, c) = (pb.dag, pb.y, pb.tasks, set.coupling);
     let class_kappa = wk.gram.class_weights();
     wk.coef.resize(class_kappa.len() * nt, 0.0);
     for (k, &kk) in class_kappa.iter().enumerate() {
@@ -552,7 +564,7 @@ fn primal_objective(
     }
     dag.expand_classes_into(&wk.coef, nt, &mut wk.fit);
     let reg: f64 = st.theta.iter().zip(&wk.a).map(|(t, a)| t * a).sum();
-    let lsum = fit_bias(set.loss, y, &wk.fit, m, &mut st.bias, &mut wk.order);
+    let lsum = fit_bias(set.loss, y, &wk.fit, pb.weight, &mut st.bias, &mut wk.order);
     0.5 * reg + set.cost * lsum
 }
 
@@ -847,7 +859,7 @@ mod tests {
         let y = [1.0, 1.0, -1.0, -1.0, 1.0, -1.0];
         let f = [0.3, 2.0, -0.5, 0.9, -1.2, -3.0];
         let mut order = Vec::new();
-        let (b, l) = hinge_bias(&y, &f, 0.0, &mut order);
+        let (b, l) = hinge_bias(&y, &f, &[1.0; 6], 0.0, &mut order);
         let h = |b: f64| -> f64 { (0..6).map(|i| (1.0 - y[i] * (f[i] - b)).max(0.0)).sum() };
         assert!((h(b) - l).abs() < 1e-12);
         for k in -400..400 {
