@@ -94,6 +94,8 @@ pub(crate) struct Settings {
     /// and a refinement of a final set go on).
     pub md_steps_before: usize,
     pub step_norm: StepNorm,
+    /// Armijo-backtracked mirror steps instead of the `1/√i` schedule.
+    pub line_search: bool,
     pub mkl_tol: f64,
     pub mkl_max_iter: usize,
     pub svm_tol: f64,
@@ -735,6 +737,23 @@ pub(crate) fn gradient_into(
     grad.iter_mut().for_each(|g| *g *= scale);
 }
 
+/// Sufficient-decrease fraction of the Armijo test of a mirror step.
+const ARMIJO_SIGMA: f64 = 1e-4;
+/// Most halvings of one mirror step before the trial is taken as it is.
+const MAX_HALVINGS: usize = 8;
+/// Largest spread of the exponents of one mirror step (a weight drops by at most `e^-40`).
+const MAX_EXPONENT: f64 = 40.0;
+
+/// The entropic mirror step `η⁺ ∝ η ⊙ exp(−s (∇ − min ∇))` from `from` into `to`.
+fn mirror_step(from: &[f64], grad: &[f64], step: f64, to: &mut [f64]) {
+    let gmin = grad.iter().copied().fold(f64::INFINITY, f64::min);
+    for ((t, &e), &gr) in to.iter_mut().zip(from).zip(grad) {
+        *t = e * (-step * (gr - gmin)).exp();
+    }
+    let s: f64 = to.iter().sum();
+    to.iter_mut().for_each(|e| *e /= s);
+}
+
 /// Algorithm 2 (mirror descent over `η` on the simplex of the DAG's nodes), warm-started from
 /// `st`; on return `st` holds the best iterate.
 pub(crate) fn solve_restricted(
@@ -764,6 +783,9 @@ pub(crate) fn solve_restricted(
     let (mut md_iter, mut inner_solves, mut svm_iter) = (0, 0, 0);
     let mut converged = false;
     let eps = set.eps_sm;
+    // the line search: the last accepted point (g, η, ∇g, step), the halvings of its step so far
+    let mut anchor: Option<(f64, Vec<f64>, Vec<f64>, f64)> = None;
+    let mut halvings = 0;
     for i in 1.. {
         for (es, &e) in eta_s.iter_mut().zip(&st.eta) {
             *es = (1.0 - eps) * e + eps / n as f64;
@@ -802,6 +824,22 @@ pub(crate) fn solve_restricted(
         if meter.is_some_and(|mt| mt.poll()) {
             break;
         }
+        // Armijo: a trial step that does not lower g by ARMIJO_SIGMA of the decrease the
+        // anchor's gradient predicts is halved (from the anchor) and tried again
+        if let Some((ga, eta_a, grad_a, step_a)) = anchor.as_mut() {
+            let predicted: f64 = grad_a
+                .iter()
+                .zip(st.eta.iter().zip(eta_a.iter()))
+                .map(|(gr, (e, ea))| gr * (e - ea))
+                .sum();
+            if g > *ga + ARMIJO_SIGMA * predicted && halvings < MAX_HALVINGS && i < set.md_max_iter
+            {
+                halvings += 1;
+                *step_a *= 0.5;
+                mirror_step(eta_a, grad_a, *step_a, &mut st.eta);
+                continue;
+            }
+        }
         gradient_into(dag, set.ex, eps, &eta_s, &log_zeta, &mw, &mut grad);
         let gmin = grad.iter().copied().fold(f64::INFINITY, f64::min);
         let gnorm = match set.step_norm {
@@ -823,12 +861,37 @@ pub(crate) fn solve_restricted(
         if i >= set.md_max_iter {
             break;
         }
-        let step = ((n as f64).ln() / (i + set.md_steps_before) as f64).sqrt() / gnorm;
-        for (e, &gr) in st.eta.iter_mut().zip(&grad) {
-            *e *= (-step * (gr - gmin)).exp();
+        let schedule = ((n as f64).ln() / (i + set.md_steps_before) as f64).sqrt() / gnorm;
+        let step = if set.line_search {
+            // twice the last step when it was kept at once, else the step it was kept at;
+            // never shorter than the schedule's, and never so long that a weight drops by
+            // more than e^-MAX_EXPONENT in one step (η must stay positive)
+            let spread = grad.iter().copied().fold(f64::NEG_INFINITY, f64::max) - gmin;
+            let grown = anchor
+                .as_ref()
+                .map_or(schedule, |a| if halvings == 0 { 2.0 * a.3 } else { a.3 });
+            let cap = if spread > 0.0 {
+                MAX_EXPONENT / spread
+            } else {
+                grown
+            };
+            grown.max(schedule).min(cap)
+        } else {
+            schedule
+        };
+        if set.line_search {
+            let a = anchor.get_or_insert_with(|| (g, Vec::new(), Vec::new(), step));
+            a.0 = g;
+            a.1.clone_from(&st.eta);
+            a.2.clone_from(&grad);
+            a.3 = step;
+            halvings = 0;
+            let (eta_a, grad_a) = (&a.1, &a.2);
+            mirror_step(eta_a, grad_a, step, &mut st.eta);
+        } else {
+            let from = st.eta.clone();
+            mirror_step(&from, &grad, step, &mut st.eta);
         }
-        let s: f64 = st.eta.iter().sum();
-        st.eta.iter_mut().for_each(|e| *e /= s);
         g_prev = g;
     }
     let (mut best, best_state) = best.expect("invariant: at least one iteration ran");
