@@ -394,7 +394,11 @@ impl<'a> Fitter<'a> {
             primal: cert.primal,
             dual: cert.dual,
             loss_sum: cert.loss_sum,
-            converged: certified && truncation.is_none(),
+            // certified by (15) and within the tolerance: a final set whose refinements
+            // could not bring the gap under `tol` is reported as not converged
+            converged: certified
+                && truncation.is_none()
+                && cert.gap <= run.set.tol_gap * last.g.abs().max(1.0),
             truncation,
             n_rounds: run.rounds,
             n_md_iter: run.md,
