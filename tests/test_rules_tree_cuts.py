@@ -141,3 +141,31 @@ def test_tree_is_a_named_choice_of_cut_rule() -> None:
         RuleEnsembleClassifier(cut_rule="trees").fit(X, y)
     with pytest.raises(InvalidParameterError, match="cut_rule='tree' reads the target"):
         cut_points(X, cut_rule="tree")
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(10, 60),
+    p=st.integers(1, 3),
+    C=st.sampled_from([0.1, 1.0, 10.0]),
+    rho=st.sampled_from([1.5, 2.0]),
+)
+def test_repeated_rows_are_merged_exactly(seed: int, n: int, p: int, C: float, rho: float) -> None:
+    """Rows that repeat are merged into weighted examples: every row twice at ``C`` is the same
+    problem as the rows once at ``2C`` (the same objective, within the two certified gaps), and
+    supports count rows, not merged examples. (That merging is exact against the unmerged
+    problem is checked in Rust: ``graphsparse-lattice/tests/merged_rows.rs`` against
+    Algorithm 2 on the full lattice of the original rows.)"""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 3, size=(n, p)).astype(float)  # few patterns: many rows merge
+    y = rng.integers(0, 2, size=n)
+    y[:2] = [0, 1]
+    once = RuleEnsembleClassifier(rho=rho, C=2.0 * C, cut_rule="tree").fit(X, y)
+    twice = RuleEnsembleClassifier(rho=rho, C=C, cut_rule="tree").fit(
+        np.vstack([X, X]), np.concatenate([y, y])
+    )
+    assert [str(c) for c in once.propositions_] == [str(c) for c in twice.propositions_]
+    tol = once.dual_gap_ + twice.dual_gap_ + 1e-9 * max(1.0, once.primal_objective_)
+    assert abs(once.primal_objective_ - twice.primal_objective_) <= tol
+    assert [2 * r.support for r in once.rules_] == [r.support for r in twice.rules_]
