@@ -343,6 +343,66 @@ def run_set(name: str, rhos: list[float], n_splits: int, cs: list[float], args: 
     return rows
 
 
+# --scale: issue 29's planted target on standard-normal features, rows x features
+SCALE_CASES = [(500, 5), (500, 10), (500, 20), (5_000, 5), (50_000, 50)]
+
+
+def planted(n: int, p: int, seed: int = 0) -> tuple[Any, Any]:
+    """Standard-normal ``X`` and ``y = (x0 > 0.3 and x1 < 0) or x2 > 1`` (0/1)."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, p))
+    y = (((X[:, 0] > 0.3) & (X[:, 1] < 0)) | (X[:, 2] > 1)).astype(int)
+    return X, y
+
+
+def scale(args: argparse.Namespace) -> None:
+    """The ``--scale`` table: training fit time, training accuracy and rule count of
+    ``RuleEnsembleClassifier(rho=1.5, C=10)`` with the default (quantile) cuts and with
+    ``cut_rule="tree"``, and of RuleFit, on the same table in the same run. With quantile
+    cuts the rows stay distinct and our dense ``m x m`` effective kernel (8 m^2 bytes) is not
+    attempted past ``--scale-max-gram`` GiB."""
+    cases = [tuple(int(v) for v in c.split("x")) for c in args.scale_cases] or SCALE_CASES
+    print(
+        "| rows x features | ours, quantile cuts: s / acc / rules / gap | "
+        "ours, cut_rule='tree': s / acc / rules / gap | RuleFit: s / acc / rules | "
+        "RuleFit s / ours (tree) |"
+    )
+    print("|---|---|---|---|---|")
+    for n, p in cases:
+        X, y = planted(n, p)
+        cells, ours_t = [], None
+        for cut in ("distinct_quantiles", "tree"):
+            # identical rows merge (hinge loss), which with tree cuts leaves few; quantile cuts
+            # of continuous columns leave about every row distinct
+            if cut != "tree" and 8 * n * n > args.scale_max_gram * 2**30:
+                cells.append(f"not run (dense kernel {8 * n * n / 2**30:.0f} GiB)")
+                continue
+            model = RuleEnsembleClassifier(rho=1.5, C=10.0, cut_rule=cut, time_limit=args.fit_time)
+            t = time.perf_counter()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", TruncatedSearchWarning)
+                model.fit(X, y)
+            dt = time.perf_counter() - t
+            cut_note = f" (cut by {model.truncation_})" if model.truncated_ else ""
+            cells.append(
+                f"{dt:.2f} / {model.score(X, y):.3f} / {model.n_rules_} / "
+                f"{model.dual_gap_:.3g}{cut_note}"
+            )
+            ours_t = dt
+        rf_t = None
+        if args.no_rulefit:
+            cells.append("skipped")
+        else:
+            import pandas as pd
+
+            frame = pd.DataFrame(X, columns=[f"x{j}" for j in range(p)])
+            dt, pred, _, n_rules, _ = rulefit(frame, np.where(y > 0, 1.0, -1.0), frame)
+            cells.append(f"{dt:.2f} / {np.mean((pred > 0) == (y > 0)):.3f} / {n_rules}")
+            rf_t = dt
+        ratio = f"{rf_t / ours_t:.1f}x" if rf_t and ours_t else "-"
+        print(f"| {n:,} x {p} | " + " | ".join(cells) + f" | {ratio} |", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -380,7 +440,27 @@ def main() -> None:
         help="python of a separate environment with mlrl-boomer (it pins an older "
         "scikit-learn); BOOMER is skipped without it (env: GRAPHSPARSE_BOOMER_PYTHON)",
     )
+    ap.add_argument(
+        "--scale",
+        action="store_true",
+        help="issue 29's planted target at growing sizes instead of the paper's tables "
+        "(--fit-time bounds each of our fits)",
+    )
+    ap.add_argument("--scale-cases", nargs="*", default=[], help="e.g. 500x5 5000x5")
+    ap.add_argument(
+        "--scale-max-gram",
+        type=float,
+        default=2.0,
+        help="GiB: skip our fits whose dense m x m kernel is larger (default 2)",
+    )
     args = ap.parse_args()
+    if args.scale:
+        if not args.no_rulefit:
+            import importlib.util
+
+            args.no_rulefit = importlib.util.find_spec("imodels") is None
+        scale(args)
+        return
     if args.quick:
         sets = ["TIC", "BCW", "MK3", "IRIS"]
         n_splits, rhos, cs = 2, [1.5], [1e-2, 1e-1, 1.0, 1e1, 1e2]

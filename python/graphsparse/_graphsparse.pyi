@@ -855,6 +855,7 @@ class GhklArgs(TypedDict):
     kernel_cache_bytes: int
     max_nodes: int | None
     time_limit: float | None
+    line_search: NotRequired[bool]  # Armijo mirror steps (default True)
 
 @final
 class GhklFit:

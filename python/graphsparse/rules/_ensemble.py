@@ -27,7 +27,15 @@ from .._validation import (
 )
 from ..exceptions import InvalidParameterError
 from ._rule import Condition, Rule
-from ._table import _CUT_RULES, _encode, _explicit_cuts, _is_dataframe, _Table
+from ._table import (
+    _CUT_RULES,
+    _SUPERVISED_CUT_RULES,
+    _encode,
+    _explicit_cuts,
+    _is_dataframe,
+    _Table,
+    _tree_cuts,
+)
 
 # what a path's fits share (set once by ``_fit_grid``)
 _SHARED = (
@@ -135,13 +143,15 @@ class _RuleEnsemble(TransformerMixin, GraphSparseEstimator):
         return table
 
     def _params(self, table: _Table | None = None) -> tuple[_rs.PropArgs, _rs.GhklArgs]:
-        if self.cut_rule not in _CUT_RULES:
+        rules = _CUT_RULES + _SUPERVISED_CUT_RULES
+        if self.cut_rule not in rules:
             raise InvalidParameterError(
-                f"cut_rule must be one of {', '.join(map(repr, _CUT_RULES))}, got {self.cut_rule!r}"
+                f"cut_rule must be one of {', '.join(map(repr, rules))}, got {self.cut_rule!r}"
             )
         prop: _rs.PropArgs = {
             "n_cuts": as_count(self.n_cuts, "n_cuts"),
-            "cut_rule": self.cut_rule,
+            # a supervised rule places every numeric column's cuts itself (``_fit_grid``)
+            "cut_rule": self.cut_rule if self.cut_rule in _CUT_RULES else _CUT_RULES[0],
             "not_equal": True,
         }
         if self.cut_points is not None and table is not None:
@@ -155,6 +165,8 @@ class _RuleEnsemble(TransformerMixin, GraphSparseEstimator):
             "max_iter": as_count(self.max_iter, "max_iter"),
             "rule_threshold": self.rule_threshold,
             "max_add": getattr(self, "_max_add", None),
+            # a switch for benchmarks (the 1/sqrt(i) step schedule when False)
+            "line_search": getattr(self, "_line_search", True),
             "kernel_cache_bytes": as_count(self.kernel_cache_bytes, "kernel_cache_bytes"),
             "max_nodes": as_optional_count(self.max_nodes, "max_nodes"),
             "time_limit": self.time_limit,
@@ -167,6 +179,22 @@ class _RuleEnsemble(TransformerMixin, GraphSparseEstimator):
         target, tasks = self._targets(y, table.n_rows)
         grid = np.array([as_real(c, "C") for c in Cs], dtype=np.float64)
         prop, params = self._params(table)
+        if self.cut_rule == "tree":
+            if self._loss == "hinge":
+                # the class index of each row (task-major one-vs-rest targets, or +-1)
+                labels = (
+                    (target > 0).astype(np.int64)
+                    if tasks == 1
+                    else (np.argmax(target.reshape(tasks, table.n_rows), axis=0))
+                )
+            else:
+                labels = target
+            explicit = prop.get("cut_points")
+            tree = _tree_cuts(table, labels, prop["n_cuts"], self._loss == "hinge", explicit)
+            prop["cut_points"] = [
+                e if e is not None else t
+                for e, t in zip(explicit or [None] * len(tree), tree, strict=True)
+            ]
         props, fits = self._run_rust(
             _rs.fit_rule_ensemble,
             cols,
@@ -394,9 +422,16 @@ _PARAMS_DOC = """
         DataFrame (or the string / object columns of a NumPy array).
     n_cuts : int, default=4
         Cut points per numeric column (each gives ``x <= t`` and ``x > t``).
-    cut_rule : {"distinct_quantiles", "quantiles", "equal_width"}, default="distinct_quantiles"
+    cut_rule : {"distinct_quantiles", "quantiles", "equal_width", "tree"}, \
+default="distinct_quantiles"
         Where the cut points lie: quantiles of the distinct values (the paper's rule), of
-        all values, or equally spaced.
+        all values, equally spaced, or (``"tree"``, supervised) the split points of one
+        greedy CART tree grown on the numeric columns against ``y`` (at most ``n_cuts`` per
+        column, those with the largest impurity decrease; a column the tree never splits
+        gives no proposition). Quantile cuts rarely fall where the classes change, so a
+        rule such as ``x > 0.3`` is only approximated; tree cuts put a threshold there, and
+        with far fewer propositions the lattice, and the fit, are much smaller. See the
+        rules guide for when to prefer which.
     cut_points : dict, optional
         Explicit thresholds for some numeric columns, ``{column name or index: [t, ...]}``
         (an empty list: no proposition from that column); the others follow ``cut_rule``.
@@ -405,10 +440,10 @@ _PARAMS_DOC = """
         Relative tolerance of the active-set method: the active set is complete when no
         rule outside it violates the optimality condition (15) by more than ``tol`` times
         ``max(1, |g|)``, and a complete active set whose certified gap is above that is
-        solved again more tightly (up to three times, while the gap keeps halving). Mirror
-        descent limits how far those re-solves get: at large ``C`` the relative gap
-        ``dual_gap_ / primal_objective_`` can end above ``tol`` (up to a few per cent on
-        noisy data at ``C >= 100``); ``dual_gap_`` is the certificate to read.
+        solved again more tightly (up to three times, while the gap keeps halving). The
+        mirror-descent steps are Armijo-backtracked; when the re-solves still end above
+        ``tol`` (rare, at large ``C`` on noisy data; a few times ``tol`` at most in the runs
+        measured), ``converged_`` is ``False`` and ``dual_gap_`` is the certificate to read.
     max_iter : int, default=300
         Most mirror-descent iterations per restricted problem.
     rule_threshold : float, default=1e-3
@@ -455,8 +490,8 @@ _PARAMS_DOC = """
     primal_objective_, dual_objective_ : float
     converged_ : bool
         Whether the optimality condition (15) holds for the final active set (no rule is
-        missing from it) with no budget cut; the optimisation error left is
-        ``dual_gap_``.
+        missing from it) with no budget cut, and the certified gap ``dual_gap_`` is within
+        ``tol`` times ``max(1, |g|)`` (``g`` the restricted dual value).
     truncated_ : bool
         Whether a budget stopped the fit.
     truncation_ : str or None

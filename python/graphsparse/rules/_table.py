@@ -19,6 +19,8 @@ _MISSING = np.uint32(2**32 - 1)
 
 
 _CUT_RULES = ("distinct_quantiles", "quantiles", "equal_width")
+# cut rules that read the target: the estimators place their cuts in Python (``_tree_cuts``)
+_SUPERVISED_CUT_RULES = ("tree",)
 
 
 def _py(v: Any) -> Any:
@@ -183,6 +185,66 @@ def _explicit_cuts(spec: Any, table: _Table) -> list[list[float] | None]:
     return out
 
 
+def _tree_cuts(
+    table: _Table,
+    target: npt.NDArray[Any],
+    n_cuts: int,
+    classification: bool,
+    skip: list[list[float] | None] | None = None,
+) -> list[list[float] | None]:
+    """The ``cut_rule="tree"`` thresholds: split points of CART trees grown against ``target``.
+
+    A best-first :class:`~sklearn.tree.DecisionTreeClassifier` (``...Regressor`` for a real
+    target) is grown on all numeric columns (``max_leaf_nodes = n_cuts * n_numeric + 1``,
+    leaves of at least 1 % of the rows); the columns it splits are the ones cut. Each of them
+    then also gets a one-column tree (``max_leaf_nodes = n_cuts + 1``), whose splits are the
+    column's own class boundaries (the greedy joint tree can place its first split off the
+    true boundary and repair that deeper down). A column keeps ``n_cuts`` thresholds, taken
+    alternately from the two trees in order of weighted impurity decrease; a column the
+    joint tree never splits gets no proposition. Split points lie midway between adjacent
+    training values (scikit-learn's rule). Columns with an entry in ``skip`` (explicit
+    ``cut_points``) and categorical columns are left as ``None``.
+    """
+    from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+
+    n = len(table.names)
+    out: list[list[float] | None] = [None] * n
+    numeric = [
+        j for j in range(n) if not table.categorical[j] and (skip is None or skip[j] is None)
+    ]
+    for j in numeric:
+        out[j] = []
+    if not numeric or n_cuts == 0:
+        return out
+    kind = DecisionTreeClassifier if classification else DecisionTreeRegressor
+    leaf = max(1, table.n_rows // 100)
+
+    def splits(X: npt.NDArray[np.float64], leaves: int) -> dict[int, list[float]]:
+        t = kind(max_leaf_nodes=max(2, leaves), min_samples_leaf=leaf, random_state=0)
+        t = t.fit(X, target).tree_
+        w = t.weighted_n_node_samples
+        found: dict[int, list[tuple[float, float]]] = {}
+        for node in range(t.node_count):
+            lo, hi = t.children_left[node], t.children_right[node]
+            if lo >= 0:
+                drop = w[node] * t.impurity[node] - w[lo] * t.impurity[lo] - w[hi] * t.impurity[hi]
+                found.setdefault(int(t.feature[node]), []).append((-drop, float(t.threshold[node])))
+        return {f: [th for _, th in sorted(g)] for f, g in found.items()}
+
+    cols = {j: table.numeric(j) for j in numeric}
+    joint = splits(np.column_stack([cols[j] for j in numeric]), n_cuts * len(numeric) + 1)
+    for k, ths in joint.items():
+        j = numeric[k]
+        own = splits(cols[j][:, None], n_cuts + 1).get(0, [])
+        kept: list[float] = []
+        for pair in zip(own + [None] * len(ths), ths + [None] * len(own), strict=False):
+            for th in pair:
+                if th is not None and th not in kept and len(kept) < n_cuts:
+                    kept.append(th)
+        out[j] = sorted(kept)
+    return out
+
+
 def _encode(values: Any, categories: list[Any] | None) -> tuple[Any, list[Any]]:
     """Codes of a categorical column (and the categories when fitting)."""
     raw = [_py(v) for v in np.asarray(values, dtype=object)]
@@ -240,6 +302,11 @@ def cut_points(
     >>> cut_points([[1.0], [2.0], [3.0], [4.0], [5.0]], n_cuts=2)
     {'x0': array([2.33333333, 3.66666667])}
     """
+    if cut_rule in _SUPERVISED_CUT_RULES:
+        raise InvalidParameterError(
+            f"cut_rule={cut_rule!r} reads the target, which cut_points() does not take; fit an "
+            "estimator with that cut_rule and read its propositions_ instead"
+        )
     if cut_rule not in _CUT_RULES:
         raise InvalidParameterError(
             f"cut_rule must be one of {', '.join(map(repr, _CUT_RULES))}, got {cut_rule!r}"

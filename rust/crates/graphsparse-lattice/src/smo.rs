@@ -45,6 +45,9 @@ pub(crate) struct SvmSpec<'a> {
     /// `c` in `B = I + c·11ᵀ` (0: independent tasks).
     pub coupling: f64,
     pub cost: f64,
+    /// Per-example multiplicity `w_k > 0` (length `m`, shared by the tasks): example `k`
+    /// stands for `w_k` identical training rows, so its box is `[0, C w_k]`.
+    pub weight: &'a [f64],
     pub tol: f64,
     pub max_iter: usize,
     /// Whether one-task solves try Newton steps on the free set (see [`Newton`]); off only
@@ -76,6 +79,7 @@ pub(crate) fn solve_svm(
                 tasks: 1,
                 coupling: 0.0,
                 cost: spec.cost,
+                weight: spec.weight,
                 tol: spec.tol,
                 max_iter: spec.max_iter,
                 newton: spec.newton,
@@ -124,14 +128,14 @@ fn up_low(yk: f64, ak: f64, cost: f64) -> (bool, bool) {
     }
 }
 
-fn make_feasible(y: &[f64], alpha: &mut [f64], cost: f64) {
+fn make_feasible(y: &[f64], alpha: &mut [f64], cost: f64, weight: &[f64]) {
     let mut bad = false;
     let mut net = 0.0;
-    for (a, &yk) in alpha.iter_mut().zip(y) {
+    for ((a, &yk), &wk) in alpha.iter_mut().zip(y).zip(weight) {
         if !a.is_finite() {
             bad = true;
         }
-        *a = a.clamp(0.0, cost);
+        *a = a.clamp(0.0, cost * wk);
         net += yk * *a;
     }
     if bad || net.abs() > 1e-9 * cost * y.len() as f64 {
@@ -198,7 +202,12 @@ impl<'s, 'a> Smo<'s, 'a> {
         let (gram, y, nt, c, cost) = (spec.gram, spec.y, spec.tasks, spec.coupling, spec.cost);
         let m = gram.m();
         for s in 0..nt {
-            make_feasible(&y[s * m..(s + 1) * m], &mut alpha[s * m..(s + 1) * m], cost);
+            make_feasible(
+                &y[s * m..(s + 1) * m],
+                &mut alpha[s * m..(s + 1) * m],
+                cost,
+                spec.weight,
+            );
         }
         let mut beta = vec![0.0; m];
         for s in 0..nt {
@@ -245,10 +254,7 @@ impl<'s, 'a> Smo<'s, 'a> {
         if !(spec.tasks == 1 && spec.newton && self.stats.iterations == self.next_newton) {
             return false;
         }
-        if self
-            .newton
-            .solve(spec.gram, spec.y, spec.cost, spec.tol, self.alpha, self.g)
-        {
+        if self.newton.solve(spec, self.alpha, self.g) {
             return true;
         }
         self.next_newton += self.m * (1 + self.newton.failures.min(15));
@@ -287,7 +293,7 @@ impl<'s, 'a> Smo<'s, 'a> {
             for k in s * m..(s + 1) * m {
                 let (yk, ak) = (y[k], alpha[k]);
                 let v = -yk * g[k];
-                let (up, low) = up_low(yk, ak, cost);
+                let (up, low) = up_low(yk, ak, cost * self.spec.weight[k - s * m]);
                 if up && v > gmax {
                     gmax = v;
                     imax = k;
@@ -316,7 +322,7 @@ impl<'s, 'a> Smo<'s, 'a> {
         let (mut j, mut obj_min) = (None, f64::INFINITY);
         for l in s * m..(s + 1) * m {
             let (yl, al) = (y[l], alpha[l]);
-            if !up_low(yl, al, cost).1 {
+            if !up_low(yl, al, cost * self.spec.weight[l - s * m]).1 {
                 continue;
             }
             let v = -yl * g[l];
@@ -344,6 +350,7 @@ impl<'s, 'a> Smo<'s, 'a> {
     fn update_pair(&mut self, s: usize, i: usize, j: usize) {
         let (y, cost, m, bt) = (self.spec.y, self.spec.cost, self.m, self.bt);
         let (ii, jj) = (i - s * m, j - s * m);
+        let (ci, cj) = (cost * self.spec.weight[ii], cost * self.spec.weight[jj]);
         let (qii, qjj, kij) = (bt * self.ki[ii], bt * self.kj[jj], self.ki[jj]);
         let (yi, yj) = (y[i], y[j]);
         let (old_i, old_j) = (self.alpha[i], self.alpha[j]);
@@ -366,14 +373,14 @@ impl<'s, 'a> Smo<'s, 'a> {
                 ai = 0.0;
                 aj = -diff;
             }
-            if diff > 0.0 {
-                if ai > cost {
-                    ai = cost;
-                    aj = cost - diff;
+            if diff > ci - cj {
+                if ai > ci {
+                    ai = ci;
+                    aj = ci - diff;
                 }
-            } else if aj > cost {
-                aj = cost;
-                ai = cost + diff;
+            } else if aj > cj {
+                aj = cj;
+                ai = cj + diff;
             }
         } else {
             let quad = qii + qjj - 2.0 * bt * kij;
@@ -382,8 +389,8 @@ impl<'s, 'a> Smo<'s, 'a> {
             let sum = ai + aj;
             ai -= delta;
             aj += delta;
-            clip_same_label(sum, cost, &mut ai, &mut aj);
-            clip_same_label(sum, cost, &mut aj, &mut ai);
+            clip_same_label(sum, ci, &mut ai, &mut aj);
+            clip_same_label(sum, cj, &mut aj, &mut ai);
         }
         self.alpha[i] = ai;
         self.alpha[j] = aj;
@@ -410,6 +417,7 @@ impl<'s, 'a> Smo<'s, 'a> {
                 &self.alpha[s * m..(s + 1) * m],
                 &self.g[s * m..(s + 1) * m],
                 cost,
+                self.spec.weight,
             );
         }
         self.stats
@@ -441,20 +449,13 @@ const NEWTON_STEPS: usize = 8;
 
 impl Newton {
     /// Improves `(alpha, g)` when it can; `true` when the result meets the KKT tolerance.
-    fn solve(
-        &mut self,
-        gram: &DenseGram,
-        y: &[f64],
-        cost: f64,
-        tol: f64,
-        alpha: &mut [f64],
-        g: &mut [f64],
-    ) -> bool {
+    fn solve(&mut self, spec: &SvmSpec, alpha: &mut [f64], g: &mut [f64]) -> bool {
+        let (gram, y, cost, weight, tol) = (spec.gram, spec.y, spec.cost, spec.weight, spec.tol);
         let m = gram.m();
         self.alpha.clear();
         self.alpha.extend_from_slice(alpha);
         for _ in 0..NEWTON_STEPS {
-            match self.step(gram, y, cost) {
+            match self.step(gram, y, cost, weight) {
                 Step::Failed => break,
                 Step::Blocked => continue,
                 Step::Full => break,
@@ -468,7 +469,7 @@ impl Newton {
             obj_new += 0.5 * self.alpha[k] * (self.g[k] - 1.0);
             obj_old += 0.5 * alpha[k] * (g[k] - 1.0);
             let v = -y[k] * self.g[k];
-            let (up, low) = up_low(y[k], self.alpha[k], cost);
+            let (up, low) = up_low(y[k], self.alpha[k], cost * weight[k]);
             if up {
                 gmax = gmax.max(v);
             }
@@ -490,12 +491,12 @@ impl Newton {
     }
 
     /// One Newton step on the free set of `self.alpha`, moved in place.
-    fn step(&mut self, gram: &DenseGram, y: &[f64], cost: f64) -> Step {
+    fn step(&mut self, gram: &DenseGram, y: &[f64], cost: f64, weight: &[f64]) -> Step {
         let m = gram.m();
         let alpha = &mut self.alpha;
         self.free.clear();
         self.free
-            .extend((0..m).filter(|&k| alpha[k] > 0.0 && alpha[k] < cost));
+            .extend((0..m).filter(|&k| alpha[k] > 0.0 && alpha[k] < cost * weight[k]));
         let f = self.free.len();
         if f == 0 {
             return Step::Failed;
@@ -536,10 +537,11 @@ impl Newton {
         for (a, &i) in self.free.iter().enumerate() {
             let target = alpha[i] + self.u[a] - b * self.v[a];
             self.u[a] = target;
+            let ci = cost * weight[i];
             let (room, bound) = if target < 0.0 {
                 (alpha[i] / (alpha[i] - target), 0.0)
-            } else if target > cost {
-                ((cost - alpha[i]) / (target - alpha[i]), cost)
+            } else if target > ci {
+                ((ci - alpha[i]) / (target - alpha[i]), ci)
             } else {
                 continue;
             };
@@ -551,7 +553,7 @@ impl Newton {
             }
         }
         for (a, &i) in self.free.iter().enumerate() {
-            alpha[i] = (alpha[i] + t * (self.u[a] - alpha[i])).clamp(0.0, cost);
+            alpha[i] = (alpha[i] + t * (self.u[a] - alpha[i])).clamp(0.0, cost * weight[i]);
         }
         match block {
             None => Step::Full,
@@ -643,12 +645,12 @@ fn clip_same_label(sum: f64, cost: f64, a: &mut f64, b: &mut f64) {
 
 /// LIBSVM's bias: the mean of `y_k G_k` over free variables, else the midpoint of the
 /// feasible interval.
-fn rho(y: &[f64], alpha: &[f64], g: &[f64], cost: f64) -> f64 {
+fn rho(y: &[f64], alpha: &[f64], g: &[f64], cost: f64, weight: &[f64]) -> f64 {
     let (mut ub, mut lb) = (f64::INFINITY, f64::NEG_INFINITY);
     let (mut sum, mut n) = (0.0, 0usize);
-    for ((&yk, &ak), &gk) in y.iter().zip(alpha).zip(g) {
+    for (((&yk, &ak), &gk), &wk) in y.iter().zip(alpha).zip(g).zip(weight) {
         let yg = yk * gk;
-        if ak >= cost {
+        if ak >= cost * wk {
             if yk < 0.0 {
                 ub = ub.min(yg);
             } else {
@@ -720,6 +722,7 @@ mod tests {
             tasks,
             coupling: c,
             cost,
+            weight: Box::leak(vec![1.0; gram.m()].into_boxed_slice()),
             tol: 1e-9,
             max_iter: 100_000,
             newton: true,
@@ -826,7 +829,7 @@ mod tests {
         let (mut beta, mut g) = (Vec::new(), Vec::new());
         one_task_gradient(&gram, &y, &alpha, &mut beta, &mut g);
         let mut newton = Newton::default();
-        newton.solve(&gram, &y, cost, 1e-9, &mut alpha, &mut g);
+        newton.solve(&spec(&gram, &y, 1, 0.0, cost), &mut alpha, &mut g);
         assert!(alpha[0] > 0.0 && alpha[1] > 0.0, "{alpha:?}");
         assert!((alpha[0] - alpha[1] - 0.4).abs() < 1e-4, "{alpha:?}");
     }
@@ -960,6 +963,70 @@ mod tests {
         for s in 0..2 {
             let net: f64 = (0..8).map(|i| y[s * 8 + i] * a[s * 8 + i]).sum();
             assert!(net.abs() < 1e-12);
+        }
+    }
+
+    /// An example of weight `w` is `w` identical examples: the merged problem (boxes `[0, C w]`)
+    /// reaches the optimum of the duplicated one, with the same bias.
+    #[test]
+    fn weighted_examples_are_duplicated_examples() {
+        for seed in 0..4 {
+            let (gram, y) = rule_problem(24, 3, 100 + seed);
+            let m = gram.m();
+            let w: Vec<f64> = (0..m).map(|k| 1.0 + (k % 3) as f64).collect();
+            // the duplicated problem: example k repeated w_k times
+            let rows: Vec<usize> = (0..m)
+                .flat_map(|k| std::iter::repeat_n(k, w[k] as usize))
+                .collect();
+            let n = rows.len();
+            let mut kd = vec![0.0; n * n];
+            for (a, &i) in rows.iter().enumerate() {
+                for (b, &j) in rows.iter().enumerate() {
+                    kd[a * n + b] = gram.row(i)[j];
+                }
+            }
+            let gd = DenseGram::from_entries(n, kd);
+            let yd: Vec<f64> = rows.iter().map(|&k| y[k]).collect();
+            let cost = 2.0;
+            let (ad, _, _) = solve_one(&gd, &yd, cost, 1e-10, true);
+            let (mut a, mut b, mut g, mut u) = (vec![0.0; m], [0.0], vec![0.0; m], vec![0.0; m]);
+            let sp = SvmSpec {
+                weight: &w,
+                tol: 1e-10,
+                max_iter: 10_000_000,
+                ..spec(&gram, &y, 1, 0.0, cost)
+            };
+            let st = solve_svm(&sp, &mut a, &mut b, &mut g, &mut u, None, Parallel::Serial);
+            assert!(st.converged);
+            assert!(
+                a.iter()
+                    .zip(&w)
+                    .all(|(&ak, &wk)| (0.0..=cost * wk).contains(&ak))
+            );
+            let obj = |gram: &DenseGram, y: &[f64], a: &[f64]| {
+                a.iter().sum::<f64>()
+                    - 0.5 * {
+                        let beta: Vec<f64> = y.iter().zip(a).map(|(y, a)| y * a).collect();
+                        let mut kb = vec![0.0; gram.m()];
+                        gram.matvec_into(&beta, &mut kb);
+                        beta.iter().zip(&kb).map(|(b, k)| b * k).sum::<f64>()
+                    }
+            };
+            let (od, ow) = (obj(&gd, &yd, &ad), obj(&gram, &y, &a));
+            assert!((od - ow).abs() <= 1e-6 * od.abs().max(1.0), "{od} vs {ow}");
+            // the primal of the merged problem: weighted hinge losses
+            let beta: Vec<f64> = y.iter().zip(&a).map(|(y, a)| y * a).collect();
+            let mut f = vec![0.0; m];
+            gram.matvec_into(&beta, &mut f);
+            let reg = 0.5 * beta.iter().zip(&f).map(|(b, f)| b * f).sum::<f64>();
+            let loss: f64 = (0..m)
+                .map(|k| w[k] * (1.0 - y[k] * (f[k] - b[0])).max(0.0))
+                .sum();
+            let primal = reg + cost * loss;
+            assert!(
+                (primal - ow).abs() <= 1e-5 * ow.abs().max(1.0),
+                "{primal} vs {ow}"
+            );
         }
     }
 }

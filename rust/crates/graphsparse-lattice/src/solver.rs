@@ -94,6 +94,8 @@ pub(crate) struct Settings {
     /// and a refinement of a final set go on).
     pub md_steps_before: usize,
     pub step_norm: StepNorm,
+    /// Armijo-backtracked mirror steps instead of the `1/√i` schedule.
+    pub line_search: bool,
     pub mkl_tol: f64,
     pub mkl_max_iter: usize,
     pub svm_tol: f64,
@@ -106,6 +108,9 @@ pub(crate) struct Problem<'a> {
     pub dag: &'a Dag,
     pub y: &'a [f64],
     pub tasks: usize,
+    /// Per-example multiplicity (length `m`): example `i` stands for `weight[i]` identical
+    /// training rows (all 1 unless the rows were merged, see `ghkl::drivers`).
+    pub weight: &'a [f64],
 }
 
 impl Problem<'_> {
@@ -267,6 +272,7 @@ pub(crate) fn node_m(proj: &[f64], tasks: usize, coupling: f64, out: &mut [f64])
 pub(crate) fn hinge_bias(
     y: &[f64],
     f: &[f64],
+    weight: &[f64],
     reference: f64,
     order: &mut Vec<usize>,
 ) -> (f64, f64) {
@@ -275,17 +281,21 @@ pub(crate) fn hinge_bias(
     order.extend(0..m);
     let key = |i: usize| f[i] - y[i];
     order.sort_by(|&a, &b| key(a).total_cmp(&key(b)).then(a.cmp(&b)));
-    // slope right of b: #{y=+1: k ≤ b} − #{y=−1: k > b}; every breakpoint raises it by one
-    let mut slope = -(y.iter().filter(|&&v| v < 0.0).count() as i64);
+    // slope right of b: w{y=+1: k ≤ b} − w{y=−1: k > b}; a breakpoint raises it by its
+    // weight (the weights are counts of merged rows: integers, so the sums are exact)
+    let mut slope: f64 = -(0..m)
+        .filter(|&i| y[i] < 0.0)
+        .map(|i| weight[i])
+        .sum::<f64>();
     let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
-    if slope == 0 {
+    if slope == 0.0 {
         hi = order.first().map_or(f64::INFINITY, |&i| key(i));
     } else {
         for (r, &i) in order.iter().enumerate() {
-            slope += 1;
-            if slope >= 0 {
+            slope += weight[i];
+            if slope >= 0.0 {
                 lo = key(i);
-                hi = if slope == 0 {
+                hi = if slope == 0.0 {
                     order.get(r + 1).map_or(f64::INFINITY, |&k| key(k))
                 } else {
                     lo
@@ -304,7 +314,9 @@ pub(crate) fn hinge_bias(
         0.0
     };
     let b = if b.is_finite() { b } else { 0.0 };
-    let loss = (0..m).map(|i| (1.0 - y[i] * (f[i] - b)).max(0.0)).sum();
+    let loss = (0..m)
+        .map(|i| weight[i] * (1.0 - y[i] * (f[i] - b)).max(0.0))
+        .sum();
     (b, loss)
 }
 
@@ -346,16 +358,17 @@ pub(crate) fn fit_bias(
     loss: Loss,
     y: &[f64],
     f: &[f64],
-    m: usize,
+    weight: &[f64],
     bias: &mut [f64],
     order: &mut Vec<usize>,
 ) -> f64 {
+    let m = weight.len();
     let mut total = 0.0;
     for (t, b) in bias.iter_mut().enumerate() {
         let (ys, fs) = (&y[t * m..(t + 1) * m], &f[t * m..(t + 1) * m]);
         match loss {
             Loss::Hinge => {
-                let (bt, l) = hinge_bias(ys, fs, *b, order);
+                let (bt, l) = hinge_bias(ys, fs, weight, *b, order);
                 *b = bt;
                 total += l;
             }
@@ -497,6 +510,7 @@ fn fit_alpha(
                 tasks: nt,
                 coupling: set.coupling,
                 cost: set.cost,
+                weight: pb.weight,
                 tol: set.svm_tol,
                 max_iter: (200 * nt * m).max(100_000),
                 newton: true,
@@ -539,7 +553,7 @@ fn primal_objective(
     st: &mut State,
     wk: &mut Work,
 ) -> f64 {
-    let (dag, y, nt, m, c) = (pb.dag, pb.y, pb.tasks, pb.m(), set.coupling);
+    let (dag, y, nt, c) = (pb.dag, pb.y, pb.tasks, set.coupling);
     let class_kappa = wk.gram.class_weights();
     wk.coef.resize(class_kappa.len() * nt, 0.0);
     for (k, &kk) in class_kappa.iter().enumerate() {
@@ -552,7 +566,7 @@ fn primal_objective(
     }
     dag.expand_classes_into(&wk.coef, nt, &mut wk.fit);
     let reg: f64 = st.theta.iter().zip(&wk.a).map(|(t, a)| t * a).sum();
-    let lsum = fit_bias(set.loss, y, &wk.fit, m, &mut st.bias, &mut wk.order);
+    let lsum = fit_bias(set.loss, y, &wk.fit, pb.weight, &mut st.bias, &mut wk.order);
     0.5 * reg + set.cost * lsum
 }
 
@@ -723,6 +737,23 @@ pub(crate) fn gradient_into(
     grad.iter_mut().for_each(|g| *g *= scale);
 }
 
+/// Sufficient-decrease fraction of the Armijo test of a mirror step.
+const ARMIJO_SIGMA: f64 = 1e-4;
+/// Most halvings of one mirror step before the trial is taken as it is.
+const MAX_HALVINGS: usize = 8;
+/// Largest spread of the exponents of one mirror step (a weight drops by at most `e^-40`).
+const MAX_EXPONENT: f64 = 40.0;
+
+/// The entropic mirror step `η⁺ ∝ η ⊙ exp(−s (∇ − min ∇))` from `from` into `to`.
+fn mirror_step(from: &[f64], grad: &[f64], step: f64, to: &mut [f64]) {
+    let gmin = grad.iter().copied().fold(f64::INFINITY, f64::min);
+    for ((t, &e), &gr) in to.iter_mut().zip(from).zip(grad) {
+        *t = e * (-step * (gr - gmin)).exp();
+    }
+    let s: f64 = to.iter().sum();
+    to.iter_mut().for_each(|e| *e /= s);
+}
+
 /// Algorithm 2 (mirror descent over `η` on the simplex of the DAG's nodes), warm-started from
 /// `st`; on return `st` holds the best iterate.
 pub(crate) fn solve_restricted(
@@ -752,6 +783,9 @@ pub(crate) fn solve_restricted(
     let (mut md_iter, mut inner_solves, mut svm_iter) = (0, 0, 0);
     let mut converged = false;
     let eps = set.eps_sm;
+    // the line search: the last accepted point (g, η, ∇g, step), the halvings of its step so far
+    let mut anchor: Option<(f64, Vec<f64>, Vec<f64>, f64)> = None;
+    let mut halvings = 0;
     for i in 1.. {
         for (es, &e) in eta_s.iter_mut().zip(&st.eta) {
             *es = (1.0 - eps) * e + eps / n as f64;
@@ -790,6 +824,22 @@ pub(crate) fn solve_restricted(
         if meter.is_some_and(|mt| mt.poll()) {
             break;
         }
+        // Armijo: a trial step that does not lower g by ARMIJO_SIGMA of the decrease the
+        // anchor's gradient predicts is halved (from the anchor) and tried again
+        if let Some((ga, eta_a, grad_a, step_a)) = anchor.as_mut() {
+            let predicted: f64 = grad_a
+                .iter()
+                .zip(st.eta.iter().zip(eta_a.iter()))
+                .map(|(gr, (e, ea))| gr * (e - ea))
+                .sum();
+            if g > *ga + ARMIJO_SIGMA * predicted && halvings < MAX_HALVINGS && i < set.md_max_iter
+            {
+                halvings += 1;
+                *step_a *= 0.5;
+                mirror_step(eta_a, grad_a, *step_a, &mut st.eta);
+                continue;
+            }
+        }
         gradient_into(dag, set.ex, eps, &eta_s, &log_zeta, &mw, &mut grad);
         let gmin = grad.iter().copied().fold(f64::INFINITY, f64::min);
         let gnorm = match set.step_norm {
@@ -811,12 +861,37 @@ pub(crate) fn solve_restricted(
         if i >= set.md_max_iter {
             break;
         }
-        let step = ((n as f64).ln() / (i + set.md_steps_before) as f64).sqrt() / gnorm;
-        for (e, &gr) in st.eta.iter_mut().zip(&grad) {
-            *e *= (-step * (gr - gmin)).exp();
+        let schedule = ((n as f64).ln() / (i + set.md_steps_before) as f64).sqrt() / gnorm;
+        let step = if set.line_search {
+            // twice the last step when it was kept at once, else the step it was kept at;
+            // never shorter than the schedule's, and never so long that a weight drops by
+            // more than e^-MAX_EXPONENT in one step (η must stay positive)
+            let spread = grad.iter().copied().fold(f64::NEG_INFINITY, f64::max) - gmin;
+            let grown = anchor
+                .as_ref()
+                .map_or(schedule, |a| if halvings == 0 { 2.0 * a.3 } else { a.3 });
+            let cap = if spread > 0.0 {
+                MAX_EXPONENT / spread
+            } else {
+                grown
+            };
+            grown.max(schedule).min(cap)
+        } else {
+            schedule
+        };
+        if set.line_search {
+            let a = anchor.get_or_insert_with(|| (g, Vec::new(), Vec::new(), step));
+            a.0 = g;
+            a.1.clone_from(&st.eta);
+            a.2.clone_from(&grad);
+            a.3 = step;
+            halvings = 0;
+            let (eta_a, grad_a) = (&a.1, &a.2);
+            mirror_step(eta_a, grad_a, step, &mut st.eta);
+        } else {
+            let from = st.eta.clone();
+            mirror_step(&from, &grad, step, &mut st.eta);
         }
-        let s: f64 = st.eta.iter().sum();
-        st.eta.iter_mut().for_each(|e| *e /= s);
         g_prev = g;
     }
     let (mut best, best_state) = best.expect("invariant: at least one iteration ran");
@@ -847,7 +922,7 @@ mod tests {
         let y = [1.0, 1.0, -1.0, -1.0, 1.0, -1.0];
         let f = [0.3, 2.0, -0.5, 0.9, -1.2, -3.0];
         let mut order = Vec::new();
-        let (b, l) = hinge_bias(&y, &f, 0.0, &mut order);
+        let (b, l) = hinge_bias(&y, &f, &[1.0; 6], 0.0, &mut order);
         let h = |b: f64| -> f64 { (0..6).map(|i| (1.0 - y[i] * (f[i] - b)).max(0.0)).sum() };
         assert!((h(b) - l).abs() < 1e-12);
         for k in -400..400 {

@@ -109,6 +109,9 @@ struct GhklArgs {
     kernel_cache_bytes: Count,
     max_nodes: Option<NodeBudget>,
     time_limit: Seconds,
+    /// Armijo-backtracked mirror steps (default true); false: the `1/√i` schedule.
+    #[pyo3(default)]
+    line_search: Option<bool>,
 }
 
 impl GhklArgs {
@@ -137,6 +140,7 @@ impl GhklArgs {
                     .map(|b| usize::try_from(b.0).unwrap_or(usize::MAX)),
             )
             .kernel_cache_bytes(self.kernel_cache_bytes.usize())
+            .line_search(self.line_search.unwrap_or(true))
             .budget(
                 Budget::new()
                     .max_nodes(self.max_nodes.map(|b| b.0))

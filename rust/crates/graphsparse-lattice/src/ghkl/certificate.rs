@@ -75,7 +75,7 @@ pub(crate) fn certificate(
     dag.expand_into(&f, nt, &mut fit);
     let mut bias = st.bias.clone();
     let mut order = Vec::new();
-    let lsum = fit_bias(set.loss, pb.y, &fit, m, &mut bias, &mut order);
+    let lsum = fit_bias(set.loss, pb.y, &fit, pb.weight, &mut bias, &mut order);
     let primal = 0.5 * omega * omega + set.cost * lsum;
     let dual = match scores {
         None => f64::NAN,

@@ -102,6 +102,8 @@ pub(super) struct Fitter<'a> {
     x: &'a PropositionMatrix,
     y: &'a [f64],
     tasks: usize,
+    /// Per-example multiplicity (merged identical rows; all 1 otherwise).
+    weight: Vec<f64>,
     lat: Lattice,
     pub(super) state: State,
     cache: KernelCache,
@@ -114,15 +116,18 @@ impl<'a> Fitter<'a> {
         x: &'a PropositionMatrix,
         y: &'a [f64],
         tasks: usize,
+        weight: Vec<f64>,
     ) -> Result<Self> {
         let m = x.n_examples();
         check_targets(params.0.loss, y, tasks, m)?;
+        debug_assert_eq!(weight.len(), m);
         let work = Work::new(m, tasks)?;
         Ok(Self {
             params,
             x,
             y,
             tasks,
+            weight,
             lat: Lattice::new(x, params.0.a),
             state: State::new(1, tasks, m),
             cache: KernelCache::new(x.n_props(), params.0.a, params.0.kernel_cache_bytes)?,
@@ -135,6 +140,7 @@ impl<'a> Fitter<'a> {
             dag: &self.lat.dag,
             y: self.y,
             tasks: self.tasks,
+            weight: &self.weight,
         }
     }
 
@@ -143,6 +149,7 @@ impl<'a> Fitter<'a> {
             dag: &self.lat.dag,
             y: self.y,
             tasks: self.tasks,
+            weight: &self.weight,
         };
         solve_restricted(&pb, set, &mut self.state, &mut self.work, Some(meter))
     }
@@ -387,7 +394,11 @@ impl<'a> Fitter<'a> {
             primal: cert.primal,
             dual: cert.dual,
             loss_sum: cert.loss_sum,
-            converged: certified && truncation.is_none(),
+            // certified by (15) and within the tolerance: a final set whose refinements
+            // could not bring the gap under `tol` is reported as not converged
+            converged: certified
+                && truncation.is_none()
+                && cert.gap <= run.set.tol_gap * last.g.abs().max(1.0),
             truncation,
             n_rounds: run.rounds,
             n_md_iter: run.md,
@@ -427,7 +438,13 @@ impl<'a> Fitter<'a> {
                 props: self.lat.keys[w].to_vec(),
                 weights: cert.f[w * nt..(w + 1) * nt].to_vec(),
                 strength: strength[w],
-                support: self.lat.dag.cover(w).len(),
+                support: self
+                    .lat
+                    .dag
+                    .cover(w)
+                    .iter()
+                    .map(|&i| self.weight[i as usize] as usize)
+                    .sum(),
             })
             .collect();
         rules.sort_by(|a, b| {
@@ -458,7 +475,7 @@ impl<'a> Fitter<'a> {
         }
         let mut b = reference.to_vec();
         let mut order = Vec::new();
-        fit_bias(set.loss, self.y, &f, m, &mut b, &mut order);
+        fit_bias(set.loss, self.y, &f, &self.weight, &mut b, &mut order);
         b
     }
 }

@@ -88,6 +88,9 @@ pub(super) struct WarmStart {
 impl GhklFit {
     /// The dual variables `α` (task-major, `T · m`) of the last restricted problem.
     ///
+    /// When identical rows were merged (hinge loss), a merged example's `α` is split evenly
+    /// over its rows: a feasible dual point of the original problem with the same value.
+    ///
     /// Hinge loss: `0 ≤ α ≤ C` and `y_tᵀ α_t = 0` per task; squared loss: signed, `1ᵀ α_t = 0`.
     /// By weak duality every such `α` gives a lower bound `D(α)` of the optimum (this is how
     /// [`GhklFit::dual`] and the gap are computed), so the values can be checked from outside.

@@ -48,6 +48,7 @@ pub struct GhklParams {
     pub(super) md_max_iter: usize,
     pub(super) md_min_iter: usize,
     pub(super) step_norm: StepNorm,
+    pub(super) line_search: bool,
     pub(super) mkl_tol: f64,
     pub(super) mkl_max_iter: usize,
     pub(super) svm_tol: f64,
@@ -83,6 +84,7 @@ impl GhklParams {
             md_max_iter: 300,
             md_min_iter: 15,
             step_norm: StepNorm::Max,
+            line_search: true,
             mkl_tol: 1e-5,
             mkl_max_iter: 200,
             svm_tol: 1e-4,
@@ -122,6 +124,12 @@ impl GhklParams {
         md_min_iter: usize => md_min_iter,
         /// Norm of the mirror-descent step size.
         step_norm: StepNorm => step_norm,
+        /// Whether mirror-descent steps are Armijo-backtracked (the default): a step is kept
+        /// only when `g` falls by at least `10⁻⁴` of the decrease its gradient predicts, else
+        /// it is halved; after a step kept at once the next one is twice as long. `false`
+        /// gives the paper's schedule `√(log|W| / i) / ‖∇g‖`, which shrinks whether or not
+        /// the steps are too long and stalls at large `C`.
+        line_search: bool => line_search,
         /// Relative duality gap at which the inner MKL alternation stops.
         mkl_tol: f64 => mkl_tol,
         /// Most rounds of the inner MKL alternation (≥ 1).
@@ -244,6 +252,7 @@ impl GhklValidParams {
             md_min_iter: p.md_min_iter,
             md_steps_before: 0,
             step_norm: p.step_norm,
+            line_search: p.line_search,
             mkl_tol: p.mkl_tol,
             mkl_max_iter: p.mkl_max_iter,
             svm_tol: p.svm_tol,
