@@ -23,11 +23,12 @@ use graphsparse_base::{Meter, RunControl};
 use graphsparse_graph::GraphDatabase;
 use rayon::prelude::*;
 
+use crate::closed::{ClosureScratch, Keep, NodeView, Verdict, judge, single_vertices_in_set};
 use crate::code::{DfsCode, DfsEdge};
 use crate::embed::{Base, Chain, Child, Emb, Level};
 use crate::error::Result;
 use crate::mincode::MinCodeScratch;
-use crate::params::MinerValidParams;
+use crate::params::{MinerValidParams, PatternSet};
 use crate::prepared::Prepared;
 use crate::visit::{MiningStats, Node, ParallelVisitor, Visit, Visitor};
 
@@ -35,7 +36,7 @@ const NONE: u32 = u32::MAX;
 /// Embeddings processed between two polls of the cancellation flag and the clock.
 const POLL_EVERY: usize = 1024;
 /// Embeddings whose parent chains are walked together (a multiple divides `POLL_EVERY`).
-const WALK_BATCH: usize = 16;
+pub(crate) const WALK_BATCH: usize = 16;
 
 /// State shared by every worker of one traversal.
 pub(crate) struct Shared<'a> {
@@ -52,6 +53,10 @@ pub(crate) struct Shared<'a> {
     spare: &'a Mutex<Vec<Worker>>,
     /// Visit only children with minimal codes (off: every child, the caller tests minimality).
     check_min: bool,
+    /// Which patterns the visitor is told are in the set.
+    pattern_set: PatternSet,
+    /// Nodes whose children early termination cut, wholly or in part.
+    early_terminated: AtomicU64,
 }
 
 impl<'a> Shared<'a> {
@@ -72,6 +77,8 @@ impl<'a> Shared<'a> {
             non_min: AtomicU64::new(0),
             spare,
             check_min: true,
+            pattern_set: params.pattern_set(),
+            early_terminated: AtomicU64::new(0),
         }
     }
 
@@ -92,9 +99,17 @@ impl<'a> Shared<'a> {
             nodes_visited: self.meter.nodes() - nodes_before,
             nodes_pruned: self.pruned.load(Ordering::SeqCst),
             non_minimal: self.non_min.load(Ordering::SeqCst),
+            early_terminations: self.early_terminated.load(Ordering::SeqCst),
             truncation: self.meter.truncation(),
             seconds: (self.meter.elapsed() - seconds_before).as_secs_f64(),
         }
+    }
+
+    /// Whether early termination may cut subtrees: closed or maximal patterns, no size bound
+    /// (a pattern of `max_size` edges is in the set by definition) and minimal codes only
+    /// (the proof reads the order of minimum codes).
+    fn early(&self) -> bool {
+        self.pattern_set != PatternSet::All && self.max_size == usize::MAX && self.check_min
     }
 
     fn shape(&self) -> (usize, usize) {
@@ -143,6 +158,7 @@ pub(crate) struct Worker {
     on_path: Vec<bool>,
     dfs_label: Vec<u32>,
     mincode: MinCodeScratch,
+    closure: ClosureScratch,
 }
 
 /// Serial or parallel expansion of the children of a node.
@@ -226,6 +242,7 @@ impl Worker {
             on_path: Vec::new(),
             dfs_label: Vec::new(),
             mincode: MinCodeScratch::default(),
+            closure: ClosureScratch::default(),
         }
     }
 
@@ -247,6 +264,18 @@ impl Worker {
         v: &mut V,
         base: Base<'_>,
     ) -> bool {
+        self.expand_kept::<V, M>(sh, d, v, base, Keep::ALL)
+    }
+
+    /// [`Self::expand`], visiting only the children that `keep` keeps.
+    fn expand_kept<V: Visitor, M: Mode<V>>(
+        &mut self,
+        sh: &Shared<'_>,
+        d: usize,
+        v: &mut V,
+        base: Base<'_>,
+        keep: Keep,
+    ) -> bool {
         self.ensure_depth(d);
         let stopped = if d == 0 {
             self.gen_root(sh)
@@ -257,6 +286,17 @@ impl Worker {
             return true;
         }
         self.select_children(sh, d);
+        if keep != Keep::ALL {
+            let level = &mut self.levels[d];
+            let before = level.order.len();
+            let children = &level.children;
+            level
+                .order
+                .retain(|&c| keep.keeps(&children[c as usize].edge));
+            if level.order.len() < before {
+                sh.early_terminated.fetch_add(1, Ordering::Relaxed);
+            }
+        }
         if let Some(stopped) = M::split(self, sh, d, v, base) {
             return stopped;
         }
@@ -288,14 +328,22 @@ impl Worker {
             return true;
         }
         self.cur[d] = c;
-        let visit = v.pre(&self.child_node(sh, d, c, base));
-        let stopped = self.descend::<V, M>(sh, visit, d + 1, v, base);
-        v.post(&self.child_node(sh, d, c, base));
+        let verdict = self.judge(sh, d + 1, base);
+        let visit = v.pre(&self.child_node(sh, d, c, base, verdict.in_set));
+        let stopped = self.descend::<V, M>(sh, visit, d + 1, v, base, verdict.keep);
+        v.post(&self.child_node(sh, d, c, base, verdict.in_set));
         stopped
     }
 
     /// The visitor's view of child `c` of `levels[d]` (whose edge is on `self.code`).
-    fn child_node<'s>(&'s self, sh: &Shared<'_>, d: usize, c: u32, base: Base<'s>) -> Node<'s> {
+    fn child_node<'s>(
+        &'s self,
+        sh: &Shared<'_>,
+        d: usize,
+        c: u32,
+        base: Base<'s>,
+        in_set: bool,
+    ) -> Node<'s> {
         let chain = Chain {
             base,
             levels: &self.levels,
@@ -303,7 +351,67 @@ impl Worker {
             depth: d + 1,
             shape: sh.shape(),
         };
-        edge_node(&self.code, &self.levels[d].children[c as usize], chain)
+        edge_node(
+            &self.code,
+            &self.levels[d].children[c as usize],
+            chain,
+            in_set,
+        )
+    }
+
+    /// The closedness (maximality) test of the node of code length `d` (its code on
+    /// `self.code`, its embeddings the current child of `levels[d - 1]` or `base.top`) and
+    /// the children early termination keeps; [`Verdict::ALL`] for [`PatternSet::All`] and at
+    /// the size bound.
+    fn judge(&mut self, sh: &Shared<'_>, d: usize, base: Base<'_>) -> Verdict {
+        if sh.pattern_set == PatternSet::All || self.code.len() >= sh.max_size {
+            return Verdict::ALL;
+        }
+        let (n_v, r) = self.index_rightmost_path(sh.db);
+        let Self {
+            levels,
+            cur,
+            vmark,
+            stamp,
+            code,
+            fwd,
+            on_path,
+            closure,
+            ..
+        } = self;
+        let chains: Vec<&[Emb]> = (0..d)
+            .map(|t| {
+                if t < base.len() {
+                    base.get(t)
+                } else {
+                    levels[t].children[cur[t] as usize].embs.as_slice()
+                }
+            })
+            .collect();
+        let gids: &[u32] = if d == base.len() {
+            base.top_gids
+        } else {
+            &levels[d - 1].children[cur[d - 1] as usize].gids
+        };
+        let view = NodeView {
+            db: sh.db,
+            code: code.edges(),
+            fwd,
+            chains: &chains,
+            gids,
+            on_path,
+            n_v,
+            r,
+        };
+        judge(
+            &view,
+            sh.pattern_set,
+            sh.min_support,
+            sh.early(),
+            vmark,
+            stamp,
+            closure,
+        )
     }
 
     /// After the visitor's `pre` at the node of code length `d` (the code on `self.code`):
@@ -316,13 +424,20 @@ impl Worker {
         d: usize,
         v: &mut V,
         base: Base<'_>,
+        keep: Keep,
     ) -> bool {
         match visit {
             Visit::Prune => {
                 sh.pruned.fetch_add(1, Ordering::Relaxed);
                 false
             }
-            Visit::Continue => self.code.len() < sh.max_size && self.expand::<V, M>(sh, d, v, base),
+            Visit::Continue if keep.is_none() => {
+                sh.early_terminated.fetch_add(1, Ordering::Relaxed);
+                false
+            }
+            Visit::Continue => {
+                self.code.len() < sh.max_size && self.expand_kept::<V, M>(sh, d, v, base, keep)
+            }
         }
     }
 
@@ -577,9 +692,10 @@ impl Worker {
             depth: base.len(),
             shape: sh.shape(),
         };
-        let visit = v.pre(&edge_node(&self.code, child, chain));
-        let stopped = self.descend::<V, ParallelMode>(sh, visit, base.len(), v, base);
-        v.post(&edge_node(&self.code, child, chain));
+        let verdict = self.judge(sh, base.len(), base);
+        let visit = v.pre(&edge_node(&self.code, child, chain, verdict.in_set));
+        let stopped = self.descend::<V, ParallelMode>(sh, visit, base.len(), v, base, verdict.keep);
+        v.post(&edge_node(&self.code, child, chain, verdict.in_set));
         stopped
     }
 }
@@ -588,7 +704,7 @@ impl Worker {
 /// deepest level of `chains`, for each `k < batch.len()`: the `prev` chains of the batch are
 /// walked together, so their independent loads overlap.
 #[inline]
-fn walk_batch(
+pub(crate) fn walk_batch(
     chains: &[&[Emb]],
     code: &[DfsEdge],
     fwd: &[bool],
@@ -625,7 +741,7 @@ fn walk_batch(
 /// Marks the data vertices of the vertex map `phi` with a fresh stamp (no clearing between
 /// embeddings): `vmark[v] = tag | DFS index`. Returns the tag.
 #[inline]
-fn mark(vmark: &mut [u64], stamp: &mut u32, phi: &[u32]) -> u64 {
+pub(crate) fn mark(vmark: &mut [u64], stamp: &mut u32, phi: &[u32]) -> u64 {
     if *stamp == u32::MAX {
         vmark.fill(0);
         *stamp = 0;
@@ -717,13 +833,14 @@ impl RightmostPath<'_> {
 
 /// The visitor's view of the edge pattern `code` whose embeddings are `child`, with the
 /// embedding arrays of its ancestors in `chain`.
-fn edge_node<'s>(code: &'s DfsCode, child: &'s Child, chain: Chain<'s>) -> Node<'s> {
+fn edge_node<'s>(code: &'s DfsCode, child: &'s Child, chain: Chain<'s>, in_set: bool) -> Node<'s> {
     Node {
         code,
         vertex_label: None,
         graph_ids: &child.gids,
         counts: &child.counts,
         chain,
+        in_set,
     }
 }
 
@@ -772,14 +889,17 @@ fn visit_single_vertices<V: Visitor>(db: &GraphDatabase, sh: &Shared<'_>, v: &mu
             }
         }
     }
-    let mut labels: Vec<u32> = per_label.keys().copied().collect();
+    let mut labels: Vec<(u32, usize)> = per_label
+        .iter()
+        .filter(|(_, (gids, _))| gids.len() >= sh.min_support)
+        .map(|(&l, (gids, _))| (l, gids.len()))
+        .collect();
     labels.sort_unstable();
+    let in_set =
+        single_vertices_in_set(sh.db, &labels, sh.pattern_set, sh.min_support, sh.max_size);
     let empty = DfsCode::new();
-    for l in labels {
+    for (&(l, _), in_set) in labels.iter().zip(in_set) {
         let (gids, counts) = &per_label[&l];
-        if gids.len() < sh.min_support {
-            continue;
-        }
         if !sh.begin_node() {
             return true;
         }
@@ -789,6 +909,7 @@ fn visit_single_vertices<V: Visitor>(db: &GraphDatabase, sh: &Shared<'_>, v: &mu
             graph_ids: gids,
             counts,
             chain: Chain::default(),
+            in_set,
         };
         if v.pre(&node) == Visit::Prune {
             sh.pruned.fetch_add(1, Ordering::Relaxed);
