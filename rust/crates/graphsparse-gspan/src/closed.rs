@@ -53,7 +53,7 @@ use std::collections::HashMap;
 use rustc_hash::FxBuildHasher;
 
 use crate::code::DfsEdge;
-use crate::embed::Emb;
+use crate::embed::{Child, Emb};
 use crate::miner::{WALK_BATCH, mark, walk_batch};
 use crate::params::PatternSet;
 use crate::prepared::Prepared;
@@ -151,6 +151,10 @@ pub(crate) struct ClosureScratch {
     pat_edge: Vec<bool>,
     /// per pattern position: some live key is scanned from it
     vertex_live: Vec<bool>,
+    /// the keys that can still decide something
+    live: Vec<u32>,
+    /// the support of each key that is a generated rightmost-path child
+    child_support: HashMap<(u32, u32, u32), u32, FxBuildHasher>,
     phi: Vec<u32>,
 }
 
@@ -166,21 +170,29 @@ pub(crate) struct NodeView<'a> {
     pub(crate) on_path: &'a [bool],
     pub(crate) n_v: usize,
     pub(crate) r: u32,
+    /// The node's rightmost-path children as generated (exact supports; a child that
+    /// stopped counting is infrequent).
+    pub(crate) children: &'a [Child],
 }
 
 /// Whether the node `view` is closed (maximal) under `set`, and, when `early` holds, the
-/// children that early termination keeps.
+/// children that early termination keeps. `known`: the node is already known not to be in the
+/// set (a rightmost-path child has its support, or is frequent), so only early termination
+/// is left to decide.
 ///
 /// # Complexity
-/// One pass over the node's embeddings, each scanning the data neighbours of its vertices
-/// (with a forward witness's own neighbours when `early`); the pass stops as soon as no
-/// extension can still decide anything (for a closed node usually after a few graphs).
+/// One pass over the node's embeddings, each scanning the data neighbours of the vertices
+/// that can still matter (with a forward witness's own neighbours when `early`). Extensions
+/// are recorded only while they can still decide something (from the first embedding for
+/// early termination, the first graph for closedness, the graphs that can still reach
+/// `min_support` for maximality); the pass stops once none of those recorded can.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn judge(
     view: &NodeView<'_>,
     set: PatternSet,
     min_support: usize,
     early: bool,
+    mut known: bool,
     vmark: &mut [u64],
     stamp: &mut u32,
     s: &mut ClosureScratch,
@@ -194,11 +206,13 @@ pub(crate) fn judge(
         on_path,
         n_v,
         r,
+        children,
     } = *view;
     let support = gids.len();
     let n_embs = chains[chains.len() - 1].len();
     s.map.clear();
     s.stats.clear();
+    s.live.clear();
     s.pat_edge.clear();
     s.pat_edge.resize(n_v * n_v, false);
     for e in code {
@@ -211,15 +225,35 @@ pub(crate) fn judge(
     s.phi.clear();
     s.phi.resize(n_v * WALK_BATCH, 0);
 
-    let closed = set == PatternSet::Closed;
-    let maximal = set == PatternSet::Maximal;
-    let mut eq_found = false;
-    let mut freq_found = false;
-    let mut inserting = true;
-    // position in `gids` of the graph being scanned, and embeddings done before it
+    // what is still to decide: an extension with the node's support (closed), a frequent one
+    // (maximal), one in every embedding (early termination)
+    let mut need_eq = set == PatternSet::Closed && !known;
+    let mut need_freq = set == PatternSet::Maximal && !known;
+    if !need_eq && !need_freq && !early {
+        return Verdict {
+            in_set: !known,
+            keep: Keep::ALL,
+        };
+    }
+    // the keys that are rightmost-path children have known supports: below the node's
+    // (closed) or below min_support (maximal), else `known` would hold
+    s.child_support.clear();
+    for c in children {
+        let e = c.edge;
+        let (i, j, to_label) = if e.is_forward() {
+            (e.from, FWD, e.to_label)
+        } else {
+            (e.to, e.from, e.from_label)
+        };
+        if let Ok(pair) = db.pairs.binary_search(&(e.edge_label, to_label)) {
+            s.child_support
+                .insert((i, j, pair as u32), c.gids.len() as u32);
+        }
+    }
     let mut gpos = 0usize;
     let mut batch = [0u32; WALK_BATCH];
     let mut i0 = 0;
+    let mut was_inserting = true;
     'scan: while i0 < n_embs {
         let bn = WALK_BATCH.min(n_embs - i0);
         walk_batch(chains, code, fwd, i0, &mut batch[..bn], &mut s.phi, n_v);
@@ -227,32 +261,42 @@ pub(crate) fn judge(
             let emb = (i0 + k) as u32;
             let phi = &s.phi[k * n_v..(k + 1) * n_v];
             let gid = db.vgraph[phi[0] as usize];
-            if gids[gpos] != gid {
-                // a graph boundary: drop what can no longer decide anything
-                while gids[gpos] < gid {
-                    gpos += 1;
-                }
-                let done_graphs = gpos as u32;
-                let remaining = support - gpos;
-                inserting = if maximal && !freq_found {
-                    remaining >= min_support
+            while gids[gpos] < gid {
+                gpos += 1;
+            }
+            // graphs after this one
+            let after = support - gpos - 1;
+            let inserting = (emb == 0 && early)
+                || (need_eq && gpos == 0)
+                || (need_freq && after + 1 >= min_support);
+            if !inserting {
+                // keep the recorded extensions that can still decide something
+                let from_all = was_inserting;
+                was_inserting = false;
+                let before = std::mem::take(&mut s.live);
+                let candidates: Box<dyn Iterator<Item = u32>> = if from_all {
+                    Box::new(0..s.stats.len() as u32)
                 } else {
-                    false
+                    Box::new(before.iter().copied())
                 };
                 s.vertex_live.fill(false);
-                let mut any = false;
-                for st in &s.stats {
-                    let eq_live = closed && !eq_found && st.n_graphs == done_graphs;
-                    let freq_live =
-                        maximal && !freq_found && st.n_graphs as usize + remaining >= min_support;
-                    let et_live =
-                        early && st.n_embs == emb && (st.key.1 != FWD || st.n_sealed == emb);
-                    if eq_live || freq_live || et_live {
+                for x in candidates {
+                    let st = &s.stats[x as usize];
+                    // the most graphs it can reach
+                    let reach =
+                        st.n_graphs as usize + after + usize::from(st.last_graph != gpos as u32);
+                    let undecided = !s.child_support.contains_key(&st.key);
+                    let live = (need_eq && undecided && reach == support)
+                        || (need_freq && undecided && reach >= min_support)
+                        || (early && st.n_embs == emb && (st.key.1 != FWD || st.n_sealed == emb));
+                    if live {
                         s.vertex_live[st.key.0 as usize] = true;
-                        any = true;
+                        s.live.push(x);
                     }
                 }
-                if !any && !inserting {
+                let mut before = before;
+                before.clear();
+                if s.live.is_empty() {
                     break 'scan;
                 }
             }
@@ -298,11 +342,13 @@ pub(crate) fn judge(
                     if st.last_graph != gpos as u32 {
                         st.last_graph = gpos as u32;
                         st.n_graphs += 1;
-                        if st.n_graphs as usize >= min_support {
-                            freq_found = true;
+                        if need_freq && st.n_graphs as usize >= min_support {
+                            need_freq = false;
+                            known = true;
                         }
-                        if st.n_graphs as usize == support {
-                            eq_found = true;
+                        if need_eq && st.n_graphs as usize == support {
+                            need_eq = false;
+                            known = true;
                         }
                     }
                     // a forward witness counts for early termination only when sealed, and
@@ -321,11 +367,7 @@ pub(crate) fn judge(
         }
         i0 += bn;
     }
-    let in_set = match set {
-        PatternSet::All => true,
-        PatternSet::Closed => !eq_found,
-        PatternSet::Maximal => !freq_found,
-    };
+    let in_set = !known;
     let mut keep = Keep::ALL;
     if early {
         let n = n_embs as u32;

@@ -161,6 +161,15 @@ pub(crate) struct Worker {
     closure: ClosureScratch,
 }
 
+/// Whether [`Worker::prepare`] generated the node's children.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Generated {
+    No,
+    Yes,
+    /// The traversal stopped while generating them.
+    Stopped,
+}
+
 /// Serial or parallel expansion of the children of a node.
 pub(crate) trait Mode<V: Visitor> {
     /// Runs the children of the node at depth `d` in parallel when the split rule says so;
@@ -264,11 +273,23 @@ impl Worker {
         v: &mut V,
         base: Base<'_>,
     ) -> bool {
-        self.expand_kept::<V, M>(sh, d, v, base, Keep::ALL)
+        self.generate(sh, d, base) || self.visit_children::<V, M>(sh, d, v, base, Keep::ALL)
     }
 
-    /// [`Self::expand`], visiting only the children that `keep` keeps.
-    fn expand_kept<V: Visitor, M: Mode<V>>(
+    /// Generates the children of the node of code length `d` into `levels[d]`. Returns true
+    /// when the traversal stopped.
+    fn generate(&mut self, sh: &Shared<'_>, d: usize, base: Base<'_>) -> bool {
+        self.ensure_depth(d);
+        if d == 0 {
+            self.gen_root(sh)
+        } else {
+            self.gen_children(sh, d, base)
+        }
+    }
+
+    /// Keeps the generated children of `levels[d]` that are frequent, minimal and kept by
+    /// `keep`, and visits them. Returns true when the traversal stopped.
+    fn visit_children<V: Visitor, M: Mode<V>>(
         &mut self,
         sh: &Shared<'_>,
         d: usize,
@@ -276,27 +297,11 @@ impl Worker {
         base: Base<'_>,
         keep: Keep,
     ) -> bool {
-        self.ensure_depth(d);
-        let stopped = if d == 0 {
-            self.gen_root(sh)
-        } else {
-            self.gen_children(sh, d, base)
-        };
-        if stopped {
-            return true;
+        if keep.is_none() {
+            sh.early_terminated.fetch_add(1, Ordering::Relaxed);
+            return false;
         }
-        self.select_children(sh, d);
-        if keep != Keep::ALL {
-            let level = &mut self.levels[d];
-            let before = level.order.len();
-            let children = &level.children;
-            level
-                .order
-                .retain(|&c| keep.keeps(&children[c as usize].edge));
-            if level.order.len() < before {
-                sh.early_terminated.fetch_add(1, Ordering::Relaxed);
-            }
-        }
+        self.select_children(sh, d, keep);
         if let Some(stopped) = M::split(self, sh, d, v, base) {
             return stopped;
         }
@@ -328,9 +333,9 @@ impl Worker {
             return true;
         }
         self.cur[d] = c;
-        let verdict = self.judge(sh, d + 1, base);
+        let (verdict, generated) = self.prepare(sh, d + 1, base);
         let visit = v.pre(&self.child_node(sh, d, c, base, verdict.in_set));
-        let stopped = self.descend::<V, M>(sh, visit, d + 1, v, base, verdict.keep);
+        let stopped = self.descend::<V, M>(sh, visit, d + 1, v, base, verdict, generated);
         v.post(&self.child_node(sh, d, c, base, verdict.in_set));
         stopped
     }
@@ -359,15 +364,55 @@ impl Worker {
         )
     }
 
-    /// The closedness (maximality) test of the node of code length `d` (its code on
-    /// `self.code`, its embeddings the current child of `levels[d - 1]` or `base.top`) and
-    /// the children early termination keeps; [`Verdict::ALL`] for [`PatternSet::All`] and at
-    /// the size bound.
-    fn judge(&mut self, sh: &Shared<'_>, d: usize, base: Base<'_>) -> Verdict {
+    /// Before the visitor sees the node of code length `d` (its code on `self.code`, its
+    /// embeddings the current child of `levels[d - 1]` or `base.top`): for closed or maximal
+    /// patterns below the size bound, generates its children and tests the node (the
+    /// children's supports answer the test for most nodes, see [`judge`]). Returns the verdict
+    /// ([`Verdict::ALL`] for [`PatternSet::All`] and at the size bound) and whether the
+    /// children were generated.
+    fn prepare(&mut self, sh: &Shared<'_>, d: usize, base: Base<'_>) -> (Verdict, Generated) {
         if sh.pattern_set == PatternSet::All || self.code.len() >= sh.max_size {
-            return Verdict::ALL;
+            return (Verdict::ALL, Generated::No);
         }
+        if self.generate(sh, d, base) {
+            let stopped = Verdict {
+                in_set: false,
+                keep: Keep::NONE,
+            };
+            return (stopped, Generated::Stopped);
+        }
+        // the rightmost-path children hold exact supports (a child that stopped counting
+        // is infrequent): one of the node's support, or a frequent one, decides the test
+        let support = self.node_support(d, base);
+        let level = &self.levels[d];
+        let best = level.children[..level.n]
+            .iter()
+            .map(|c| c.gids.len())
+            .max()
+            .unwrap_or(0);
+        let known = match sh.pattern_set {
+            PatternSet::Closed => best == support,
+            _ => best >= sh.min_support,
+        };
+        (self.judge(sh, d, base, known), Generated::Yes)
+    }
+
+    /// The support of the node of code length `d >= 1`.
+    fn node_support(&self, d: usize, base: Base<'_>) -> usize {
+        if d == base.len() {
+            base.top_gids.len()
+        } else {
+            self.levels[d - 1].children[self.cur[d - 1] as usize]
+                .gids
+                .len()
+        }
+    }
+
+    /// The closedness (maximality) test of the node of code length `d` and the children
+    /// early termination keeps; `known`: the node is already known not to be in the set.
+    fn judge(&mut self, sh: &Shared<'_>, d: usize, base: Base<'_>, known: bool) -> Verdict {
         let (n_v, r) = self.index_rightmost_path(sh.db);
+        self.ensure_depth(d);
         let Self {
             levels,
             cur,
@@ -402,12 +447,14 @@ impl Worker {
             on_path,
             n_v,
             r,
+            children: &levels[d].children[..levels[d].n],
         };
         judge(
             &view,
             sh.pattern_set,
             sh.min_support,
             sh.early(),
+            known,
             vmark,
             stamp,
             closure,
@@ -415,8 +462,10 @@ impl Worker {
     }
 
     /// After the visitor's `pre` at the node of code length `d` (the code on `self.code`):
-    /// counts a pruned node, or expands the node unless it has the largest size. Returns true
-    /// when the traversal stopped.
+    /// counts a pruned node, or expands the node unless it has the largest size, visiting the
+    /// children `verdict` keeps (already generated by [`Self::prepare`] when `generated`).
+    /// Returns true when the traversal stopped.
+    #[allow(clippy::too_many_arguments)]
     fn descend<V: Visitor, M: Mode<V>>(
         &mut self,
         sh: &Shared<'_>,
@@ -424,19 +473,20 @@ impl Worker {
         d: usize,
         v: &mut V,
         base: Base<'_>,
-        keep: Keep,
+        verdict: Verdict,
+        generated: Generated,
     ) -> bool {
-        match visit {
-            Visit::Prune => {
+        match (visit, generated) {
+            (_, Generated::Stopped) => true,
+            (Visit::Prune, _) => {
                 sh.pruned.fetch_add(1, Ordering::Relaxed);
                 false
             }
-            Visit::Continue if keep.is_none() => {
-                sh.early_terminated.fetch_add(1, Ordering::Relaxed);
-                false
+            (Visit::Continue, Generated::No) => {
+                self.code.len() < sh.max_size && self.expand::<V, M>(sh, d, v, base)
             }
-            Visit::Continue => {
-                self.code.len() < sh.max_size && self.expand_kept::<V, M>(sh, d, v, base, keep)
+            (Visit::Continue, Generated::Yes) => {
+                self.visit_children::<V, M>(sh, d, v, base, verdict.keep)
             }
         }
     }
@@ -625,14 +675,22 @@ impl Worker {
         false
     }
 
-    /// Keeps the frequent children with minimal codes, in canonical order.
-    fn select_children(&mut self, sh: &Shared<'_>, d: usize) {
+    /// Keeps the frequent children with minimal codes that `keep` keeps, in canonical order.
+    fn select_children(&mut self, sh: &Shared<'_>, d: usize, keep: Keep) {
         let level = &mut self.levels[d];
         level.order.clear();
+        let mut cut = false;
         for c in 0..level.n {
             if level.children[c].gids.len() >= sh.min_support {
-                level.order.push(c as u32);
+                if keep.keeps(&level.children[c].edge) {
+                    level.order.push(c as u32);
+                } else {
+                    cut = true;
+                }
             }
+        }
+        if cut {
+            sh.early_terminated.fetch_add(1, Ordering::Relaxed);
         }
         let children = &level.children;
         level.order.sort_unstable_by(|&a, &b| {
@@ -692,9 +750,10 @@ impl Worker {
             depth: base.len(),
             shape: sh.shape(),
         };
-        let verdict = self.judge(sh, base.len(), base);
+        let (verdict, generated) = self.prepare(sh, base.len(), base);
         let visit = v.pre(&edge_node(&self.code, child, chain, verdict.in_set));
-        let stopped = self.descend::<V, ParallelMode>(sh, visit, base.len(), v, base, verdict.keep);
+        let stopped =
+            self.descend::<V, ParallelMode>(sh, visit, base.len(), v, base, verdict, generated);
         v.post(&edge_node(&self.code, child, chain, verdict.in_set));
         stopped
     }
