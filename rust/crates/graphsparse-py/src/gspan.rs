@@ -3,8 +3,8 @@
 use graphsparse::graph::GraphRef;
 use graphsparse::gspan::{
     Check, DfsCode, DfsEdge, Embeddings, Extension, Frontier, GspanError, LevelIndex, MinerParams,
-    MinerValidParams, Node, Parallel, ParallelVisitor, Visit, Visitor, count_extensions,
-    extend_frontier, mine,
+    MinerValidParams, Node, Parallel, ParallelVisitor, PatternSet, Visit, Visitor,
+    count_extensions, extend_frontier, mine,
 };
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
@@ -38,6 +38,9 @@ impl FlatPatterns {
 
 impl Visitor for FlatPatterns {
     fn pre(&mut self, node: &Node<'_>) -> Visit {
+        if !node.in_pattern_set() {
+            return Visit::Continue;
+        }
         for e in node.code().edges() {
             self.codes
                 .extend([e.from, e.to, e.from_label, e.edge_label, e.to_label].map(i64::from));
@@ -78,6 +81,30 @@ struct MinerArgs {
     single_vertices: Flag,
     max_nodes: Option<NodeBudget>,
     time_limit: Seconds,
+    #[pyo3(default)]
+    pattern_set: SetName,
+}
+
+/// A pattern set by name: `"all"` (the default), `"closed"` or `"maximal"`.
+#[derive(Default)]
+struct SetName(PatternSet);
+
+impl<'py> FromPyObject<'_, 'py> for SetName {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
+        let name: Option<String> = obj.extract().ok();
+        match name.as_deref() {
+            Some("all") => Ok(Self(PatternSet::All)),
+            Some("closed") => Ok(Self(PatternSet::Closed)),
+            Some("maximal") => Ok(Self(PatternSet::Maximal)),
+            _ => Err(bad_param(format!(
+                "must be 'all', 'closed' or 'maximal', got {}",
+                obj.repr()
+                    .map_or_else(|_| "?".to_string(), |r| r.to_string())
+            ))),
+        }
+    }
 }
 
 impl MinerArgs {
@@ -88,6 +115,7 @@ impl MinerArgs {
             .single_vertices(self.single_vertices.0)
             .max_nodes(self.max_nodes.map(|b| b.0))
             .time_limit(self.time_limit.0)
+            .pattern_set(self.pattern_set.0)
             .parallel(parallel)
             .check()
     }
@@ -124,7 +152,7 @@ struct MiningResult {
 /// Mines the frequent connected subgraphs of `db`; returns the patterns as flat arrays.
 ///
 /// `params` is a dict with `min_support` (absolute), `max_size`, `single_vertices`,
-/// `max_nodes` and `time_limit`; `progress(nodes, iterations, stage, stages, value, seconds)`
+/// `max_nodes`, `time_limit` and `pattern_set` (`"all"`, `"closed"` or `"maximal"`); `progress(nodes, iterations, stage, stages, value, seconds)`
 /// is called every 100 ms when given.
 #[pyfunction]
 #[pyo3(signature = (db, params, n_threads = 1, progress = None))]
