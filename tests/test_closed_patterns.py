@@ -237,3 +237,15 @@ def test_the_binding_names_a_bad_pattern_set():
     assert closed.support.tolist() == [1]
     with pytest.raises(InvalidParameterError, match="pattern_set must be 'all', 'closed'"):
         rs.mine_subgraphs(ds._db, {**params, "pattern_set": "Closed"})
+
+
+def test_the_command_line_mines_closed_and_maximal_patterns(data_dir, capsys):
+    from graphsparse.cli import main
+
+    mutag = str(data_dir / "tu" / "MUTAG")
+    assert main(["mine", mutag, "--min-support", "56", "--closed"]) == 0
+    assert "59 closed frequent connected patterns" in capsys.readouterr().out
+    assert main(["mine", mutag, "--min-support", "56", "--maximal"]) == 0
+    assert "4 maximal frequent connected patterns" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["mine", mutag, "--min-support", "56", "--closed", "--maximal"])
