@@ -53,8 +53,7 @@ use std::collections::HashMap;
 use rustc_hash::FxBuildHasher;
 
 use crate::code::DfsEdge;
-use crate::embed::{Child, Emb};
-use crate::miner::{WALK_BATCH, mark, walk_batch};
+use crate::embed::{Child, Emb, WALK_BATCH, mark, walk_batch};
 use crate::params::PatternSet;
 use crate::prepared::Prepared;
 

@@ -25,7 +25,7 @@ use rayon::prelude::*;
 
 use crate::closed::{ClosureScratch, Keep, NodeView, Verdict, judge, single_vertices_in_set};
 use crate::code::{DfsCode, DfsEdge};
-use crate::embed::{Base, Chain, Child, Emb, Level};
+use crate::embed::{Base, Chain, Child, Emb, Level, WALK_BATCH, mark, walk_batch};
 use crate::error::Result;
 use crate::mincode::MinCodeScratch;
 use crate::params::{MinerValidParams, PatternSet};
@@ -35,8 +35,8 @@ use crate::visit::{MiningStats, Node, ParallelVisitor, Visit, Visitor};
 const NONE: u32 = u32::MAX;
 /// Embeddings processed between two polls of the cancellation flag and the clock.
 const POLL_EVERY: usize = 1024;
-/// Embeddings whose parent chains are walked together (a multiple divides `POLL_EVERY`).
-pub(crate) const WALK_BATCH: usize = 16;
+// the poll in `gen_children` falls on batch boundaries
+const _: () = assert!(POLL_EVERY % WALK_BATCH == 0);
 
 /// State shared by every worker of one traversal.
 pub(crate) struct Shared<'a> {
@@ -757,60 +757,6 @@ impl Worker {
         v.post(&edge_node(&self.code, child, chain, verdict.in_set));
         stopped
     }
-}
-
-/// Fills `phi[k * n_v..(k + 1) * n_v]` with the vertex map of embedding `i0 + k` of the
-/// deepest level of `chains`, for each `k < batch.len()`: the `prev` chains of the batch are
-/// walked together, so their independent loads overlap.
-#[inline]
-pub(crate) fn walk_batch(
-    chains: &[&[Emb]],
-    code: &[DfsEdge],
-    fwd: &[bool],
-    i0: usize,
-    batch: &mut [u32],
-    phi: &mut [u32],
-    n_v: usize,
-) {
-    for (k, b) in batch.iter_mut().enumerate() {
-        *b = (i0 + k) as u32;
-    }
-    for t in (1..chains.len()).rev() {
-        let level = chains[t];
-        if fwd[t] {
-            let to = code[t].to as usize;
-            for (k, b) in batch.iter_mut().enumerate() {
-                let e = level[*b as usize];
-                phi[k * n_v + to] = e.v;
-                *b = e.prev;
-            }
-        } else {
-            for b in batch.iter_mut() {
-                *b = level[*b as usize].prev;
-            }
-        }
-    }
-    for (k, b) in batch.iter().enumerate() {
-        let e = chains[0][*b as usize];
-        phi[k * n_v] = e.prev;
-        phi[k * n_v + 1] = e.v;
-    }
-}
-
-/// Marks the data vertices of the vertex map `phi` with a fresh stamp (no clearing between
-/// embeddings): `vmark[v] = tag | DFS index`. Returns the tag.
-#[inline]
-pub(crate) fn mark(vmark: &mut [u64], stamp: &mut u32, phi: &[u32]) -> u64 {
-    if *stamp == u32::MAX {
-        vmark.fill(0);
-        *stamp = 0;
-    }
-    *stamp += 1;
-    let tag = u64::from(*stamp) << 32;
-    for (x, &v) in phi.iter().enumerate() {
-        vmark[v as usize] = tag | x as u64;
-    }
-    tag
 }
 
 /// One embedding being extended: its vertex map, the marks of its vertices and its index in
