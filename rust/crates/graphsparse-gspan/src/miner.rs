@@ -942,6 +942,16 @@ fn visit_single_vertices<V: Visitor>(db: &GraphDatabase, sh: &Shared<'_>, v: &mu
 /// time budget, cancellation) stops wherever each thread was. A serial traversal never calls
 /// `fork` or `join`.
 ///
+/// With [`PatternSet::Closed`] or [`PatternSet::Maximal`], every node still reaches the
+/// visitor, with [`Node::in_pattern_set`] telling whether it is closed (maximal); each node
+/// is tested before its `pre` from its own embeddings and children. Without `max_size`,
+/// CloseGraph's early termination (Yan & Han, KDD 2003) skips the children whose subtrees
+/// provably hold no pattern of the set: when an extension occurs in every embedding of a node
+/// and no descendant in those subtrees can contain it or take its data vertex (the conditions
+/// and their proof are in the source of the `closed` module), and
+/// [`MiningStats::early_terminations`] counts the nodes cut that way. The nodes visited then
+/// depend on the set, never on the number of threads.
+///
 /// # Arguments
 /// * `db` – the graphs (may be disconnected; patterns are connected).
 /// * `params` – validated parameters ([`crate::MinerParams`] through [`Check`](crate::Check)).
