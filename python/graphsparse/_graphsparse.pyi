@@ -1,7 +1,7 @@
 # Hand-written stub of the private Rust module (checked by mypy.stubtest in CI).
 from collections.abc import Callable, Sequence
 from os import PathLike
-from typing import Any, NotRequired, Protocol, TypedDict, final
+from typing import Any, Literal, NotRequired, Protocol, TypedDict, final
 
 import numpy as np
 import numpy.typing as npt
@@ -76,6 +76,7 @@ class MinerArgs(TypedDict):
     time_limit: float | None
     max_patterns: NotRequired[int | None]  # keep the first ones in DFS-code order
     counts: NotRequired[str | None]  # "embeddings" or "vertex_sets"
+    pattern_set: NotRequired[Literal["all", "closed", "maximal"]]  # default "all"
 
 # pattern k: codes[code_ptr[k]:code_ptr[k + 1]] (none for a single vertex of label
 # single_label[k], -1 otherwise), graphs graph_ids[gid_ptr[k]:gid_ptr[k + 1]]

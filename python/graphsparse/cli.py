@@ -66,13 +66,16 @@ def _cmd_mine(args: argparse.Namespace) -> int:
         max_size=args.max_size,
         n_jobs=args.n_jobs,
         single_vertices=args.single_vertices,
+        closed=args.closed,
+        maximal=args.maximal,
         max_nodes=args.max_nodes,
         time_limit=args.time_limit,
     )
     print(f"{args.path}: {ds!r} (read in {t_read:.2f} s)")
     status = f"STOPPED by {result.truncation} budget" if result.truncated else "complete"
+    kind = "closed " if args.closed else "maximal " if args.maximal else ""
     print(
-        f"{len(result)} frequent connected patterns (min_support={args.min_support}, "
+        f"{len(result)} {kind}frequent connected patterns (min_support={args.min_support}, "
         f"max_size={args.max_size}); {result.nodes_visited} tree nodes; "
         f"{result.seconds:.2f} s; {status}"
     )
@@ -344,6 +347,15 @@ def build_parser() -> argparse.ArgumentParser:
     mine.add_argument("--max-size", type=int, default=None, help="largest pattern in edges")
     mine.add_argument(
         "--single-vertices", action="store_true", help="also report single-vertex patterns"
+    )
+    which = mine.add_mutually_exclusive_group()
+    which.add_argument(
+        "--closed",
+        action="store_true",
+        help="only closed patterns (no equal-support super-pattern)",
+    )
+    which.add_argument(
+        "--maximal", action="store_true", help="only maximal patterns (no frequent super-pattern)"
     )
     mine.add_argument("--n-jobs", type=int, default=None, help="threads (default: all cores)")
     mine.add_argument("--max-nodes", type=int, default=None, help="stop after this many tree nodes")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator, Sequence
+from typing import Any, Literal
 
 import networkx as nx
 import numpy as np
@@ -13,7 +14,7 @@ from .. import _graphsparse as _rs
 from .._dataset import GraphDataset, as_dataset
 from .._progress import run_reported
 from .._threads import resolve_n_jobs
-from .._validation import as_optional_count, min_support_count
+from .._validation import as_flag, as_optional_count, min_support_count
 from ..exceptions import BudgetExceededError, InvalidParameterError, TruncatedSearchWarning
 from ._pattern import DfsEdge, MiningResult, Pattern, _patterns_from_arrays
 
@@ -25,6 +26,8 @@ def mine_subgraphs(
     n_jobs: int | None = None,
     *,
     single_vertices: bool = False,
+    closed: bool = False,
+    maximal: bool = False,
     max_nodes: int | None = None,
     time_limit: float | None = None,
     max_patterns: int | None = None,
@@ -32,7 +35,8 @@ def mine_subgraphs(
     strict: bool = False,
     verbose: bool | int | str = False,
 ) -> MiningResult:
-    """Enumerate every connected subgraph pattern occurring in at least ``min_support`` graphs.
+    """Enumerate every connected subgraph pattern occurring in at least ``min_support`` graphs
+    (or only the closed or the maximal ones).
 
     gSpan (Yan & Han 2002) in Rust: minimum DFS codes, rightmost-path extension, rayon-parallel
     over subtrees. The output does not depend on ``n_jobs``, on vertex numbering or on graph order
@@ -52,6 +56,20 @@ def mine_subgraphs(
         Worker threads (``None``: all cores, capped by ``GRAPHSPARSE_NUM_THREADS``).
     single_vertices : bool, default=False
         Also report single-vertex patterns (one per frequent vertex label), first.
+    closed : bool, default=False
+        Report only the closed patterns: those with no frequent super-pattern of the same
+        support (CloseGraph, Yan & Han 2003). A lossless summary: the support of any frequent
+        pattern is the largest support of a closed pattern that contains it. Computed inside
+        the search (each node tests its one-edge extensions, and CloseGraph's early
+        termination skips subtrees that hold no closed pattern when ``max_size`` is
+        ``None``), not by filtering the full result afterwards.
+    maximal : bool, default=False
+        Report only the maximal patterns: those with no frequent super-pattern at all (a
+        lossy, smaller subset of the closed ones). Not together with ``closed``. With
+        ``max_size``, both sets are taken among the patterns of at most ``max_size`` edges
+        (so a frequent pattern of exactly ``max_size`` edges is always closed and maximal):
+        the result is always the closed (maximal) part of what the same call without them
+        returns.
     max_nodes : int, optional
         Stop after visiting this many enumeration-tree nodes.
     time_limit : float, optional
@@ -80,7 +98,9 @@ def mine_subgraphs(
     MiningResult
         A list of :class:`Pattern` sorted by minimum DFS code (the pre-order of the gSpan tree),
         with ``truncated`` (bool), ``truncation`` (why it stopped: ``None``, ``"max_nodes"`` or
-        ``"time_limit"``), ``nodes_visited`` and ``seconds`` attributes.
+        ``"time_limit"``), ``nodes_visited`` and ``seconds`` attributes. With a budget, the closed
+        (maximal) patterns among those the stopped search reached are returned; a pattern is
+        reported only when it is closed (maximal) in the whole database.
 
     Examples
     --------
@@ -90,9 +110,19 @@ def mine_subgraphs(
     >>> nx.set_edge_attributes(g, 1, "label")
     >>> [str(p) for p in gs.mine_subgraphs([g, g], min_support=2)]
     ['(0:C)-[1]-(1:C)', '(0:C)-[1]-(1:C) (1:C)-[1]-(2:O)', '(0:C)-[1]-(1:O)']
+    >>> [str(p) for p in gs.mine_subgraphs([g, g], min_support=2, closed=True)]
+    ['(0:C)-[1]-(1:C) (1:C)-[1]-(2:O)']
     """
     ds, params = _miner_args(
-        data, min_support, max_size, single_vertices, max_nodes, time_limit, max_patterns, counts
+        data,
+        min_support,
+        max_size,
+        single_vertices,
+        _pattern_set(closed, maximal),
+        max_nodes,
+        time_limit,
+        max_patterns,
+        counts,
     )
     found = run_reported(
         lambda report: _rs.mine_subgraphs(ds._db, params, resolve_n_jobs(n_jobs), report),
@@ -120,6 +150,7 @@ def _miner_args(
     min_support: int | float,
     max_size: int | None,
     single_vertices: bool,
+    pattern_set: Literal["all", "closed", "maximal"],
     max_nodes: int | None,
     time_limit: float | None,
     max_patterns: int | None,
@@ -141,6 +172,7 @@ def _miner_args(
         "time_limit": time_limit,
         "max_patterns": as_optional_count(max_patterns, "max_patterns"),
         "counts": counts,
+        "pattern_set": pattern_set,
     }
     return ds, params
 
@@ -162,6 +194,8 @@ def iter_subgraphs(
     n_jobs: int | None = None,
     *,
     single_vertices: bool = False,
+    closed: bool = False,
+    maximal: bool = False,
     max_nodes: int | None = None,
     time_limit: float | None = None,
     max_patterns: int | None = None,
@@ -183,7 +217,9 @@ def iter_subgraphs(
 
     Parameters
     ----------
-    data, min_support, max_size, n_jobs, single_vertices, max_nodes, time_limit, counts, strict
+    data, min_support, max_size, n_jobs, single_vertices, closed, maximal
+        As for :func:`mine_subgraphs`.
+    max_nodes, time_limit, counts, strict
         As for :func:`mine_subgraphs`.
     max_patterns : int, optional
         Stop after this many patterns, the first ones found: with ``n_jobs=1`` the first in
@@ -208,7 +244,15 @@ def iter_subgraphs(
     ['(0:C)-[1]-(1:C)', '(0:C)-[1]-(1:C) (1:C)-[1]-(2:O)', '(0:C)-[1]-(1:O)']
     """
     ds, params = _miner_args(
-        data, min_support, max_size, single_vertices, max_nodes, time_limit, max_patterns, counts
+        data,
+        min_support,
+        max_size,
+        single_vertices,
+        _pattern_set(closed, maximal),
+        max_nodes,
+        time_limit,
+        max_patterns,
+        counts,
     )
     n_threads = resolve_n_jobs(n_jobs)
     strict = bool(strict)
@@ -230,6 +274,18 @@ def _stream(
         stream.close()
     if stream.truncation is not None:
         _report_truncation(stream.truncation, stream.nodes_visited, found, strict)
+
+
+def _pattern_set(closed: Any, maximal: Any) -> Literal["all", "closed", "maximal"]:
+    """The binding's name of the pattern set that ``closed`` and ``maximal`` ask for."""
+    closed = as_flag(closed, "closed")
+    maximal = as_flag(maximal, "maximal")
+    if closed and maximal:
+        raise InvalidParameterError(
+            "closed=True and maximal=True cannot be combined: choose one (every maximal "
+            "pattern is closed)"
+        )
+    return "closed" if closed else "maximal" if maximal else "all"
 
 
 def min_dfs_code(graph: nx.Graph | GraphDataset) -> tuple[DfsEdge, ...]:

@@ -14,6 +14,10 @@ use rustc_hash::FxBuildHasher;
 
 use crate::code::DfsEdge;
 
+/// Embeddings whose parent chains are walked together (a multiple divides the traversal's
+/// polling interval).
+pub(crate) const WALK_BATCH: usize = 16;
+
 /// One embedding: at depth 0, `prev` and `v` are the data vertices of DFS indices 0 and 1;
 /// deeper, `prev` indexes the parent node's embedding and `v` is the data vertex reached by
 /// the code's last edge.
@@ -220,4 +224,58 @@ impl<'a> Chain<'a> {
             &self.levels[t].children[self.cur[t] as usize].embs
         }
     }
+}
+
+/// Fills `phi[k * n_v..(k + 1) * n_v]` with the vertex map of embedding `i0 + k` of the
+/// deepest level of `chains`, for each `k < batch.len()`: the `prev` chains of the batch are
+/// walked together, so their independent loads overlap.
+#[inline]
+pub(crate) fn walk_batch(
+    chains: &[&[Emb]],
+    code: &[DfsEdge],
+    fwd: &[bool],
+    i0: usize,
+    batch: &mut [u32],
+    phi: &mut [u32],
+    n_v: usize,
+) {
+    for (k, b) in batch.iter_mut().enumerate() {
+        *b = (i0 + k) as u32;
+    }
+    for t in (1..chains.len()).rev() {
+        let level = chains[t];
+        if fwd[t] {
+            let to = code[t].to as usize;
+            for (k, b) in batch.iter_mut().enumerate() {
+                let e = level[*b as usize];
+                phi[k * n_v + to] = e.v;
+                *b = e.prev;
+            }
+        } else {
+            for b in batch.iter_mut() {
+                *b = level[*b as usize].prev;
+            }
+        }
+    }
+    for (k, b) in batch.iter().enumerate() {
+        let e = chains[0][*b as usize];
+        phi[k * n_v] = e.prev;
+        phi[k * n_v + 1] = e.v;
+    }
+}
+
+/// Marks the data vertices of the vertex map `phi` with a fresh stamp (no clearing between
+/// embeddings): `vmark[v] = tag | DFS index`. Returns the tag.
+#[inline]
+pub(crate) fn mark(vmark: &mut [u64], stamp: &mut u32, phi: &[u32]) -> u64 {
+    if *stamp == u32::MAX {
+        vmark.fill(0);
+        *stamp = 0;
+    }
+    *stamp += 1;
+    let tag = u64::from(*stamp) << 32;
+    for (x, &v) in phi.iter().enumerate() {
+        vmark[v as usize] = tag | x as u64;
+    }
+    tag
 }

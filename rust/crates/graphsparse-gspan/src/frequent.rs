@@ -40,7 +40,7 @@ pub struct MiningResult {
     pub stats: MiningStats,
 }
 
-/// A visitor that keeps every node it sees (the plain miner).
+/// A visitor that keeps every node it sees in the requested pattern set (the plain miner).
 #[derive(Debug, Clone, Default)]
 pub struct CollectVisitor {
     /// The collected patterns, in visiting order.
@@ -49,6 +49,9 @@ pub struct CollectVisitor {
 
 impl Visitor for CollectVisitor {
     fn pre(&mut self, node: &Node<'_>) -> Visit {
+        if !node.in_pattern_set() {
+            return Visit::Continue;
+        }
         self.patterns.push(FoundPattern {
             code: node.code().clone(),
             vertex_label: node.vertex_label(),
@@ -72,7 +75,9 @@ impl ParallelVisitor for CollectVisitor {
     }
 }
 
-/// All frequent connected subgraphs of `db`, in canonical order (increasing DFS code); in
+/// All frequent connected subgraphs of `db` (or the closed or maximal ones, by
+/// [`MinerParams::pattern_set`](crate::MinerParams::pattern_set)), in canonical order
+/// (increasing DFS code); in
 /// parallel on the current rayon pool under the policy of `params`, with the same patterns in
 /// the same order for any number of threads (when not truncated).
 ///

@@ -12,7 +12,8 @@
 //!   connected labelled graph.
 //! * [`MinerParams`] → ([`Check`]) → [`MinerValidParams`]: `min_support` (absolute),
 //!   `max_size` (edges), single-vertex patterns, a node and time [`Budget`], the [`Parallel`]
-//!   policy; every traversal takes the caller's [`RunControl`] (cancellation, progress).
+//!   policy, the [`PatternSet`] (all, closed or maximal patterns); every traversal takes the
+//!   caller's [`RunControl`] (cancellation, progress).
 //! * [`mine`]: the traversal, serial or parallel by the policy, driving a
 //!   [`ParallelVisitor`] (a [`Visitor`] that can fork and join); [`mine_frequent`] collects
 //!   all patterns in canonical order (increasing DFS code).
@@ -48,6 +49,7 @@
 //! [1]: https://doi.org/10.1109/ICDM.2002.1184038
 //! [2]: https://doi.org/10.1007/s10994-013-5371-4
 
+mod closed;
 mod code;
 mod counts;
 mod embed;
@@ -68,6 +70,6 @@ pub use graphsparse_base::{Budget, Check, Parallel, RunControl, Truncation};
 pub use levels::{Extension, Frontier, LevelCount, LevelIndex, count_extensions, extend_frontier};
 pub use mincode::min_dfs_code;
 pub use miner::{mine, mine_with_meter};
-pub use params::{MinerParams, MinerValidParams};
+pub use params::{MinerParams, MinerValidParams, PatternSet};
 pub use resume::{Embeddings, MiningIndex, mine_below};
 pub use visit::{MiningStats, Node, ParallelVisitor, Visit, Visitor};

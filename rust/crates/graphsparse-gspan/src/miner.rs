@@ -23,19 +23,20 @@ use graphsparse_base::{Meter, RunControl};
 use graphsparse_graph::GraphDatabase;
 use rayon::prelude::*;
 
+use crate::closed::{ClosureScratch, Keep, NodeView, Verdict, judge, single_vertices_in_set};
 use crate::code::{DfsCode, DfsEdge};
-use crate::embed::{Base, Chain, Child, Emb, Level};
+use crate::embed::{Base, Chain, Child, Emb, Level, WALK_BATCH, mark, walk_batch};
 use crate::error::Result;
 use crate::mincode::MinCodeScratch;
-use crate::params::MinerValidParams;
+use crate::params::{MinerValidParams, PatternSet};
 use crate::prepared::Prepared;
 use crate::visit::{MiningStats, Node, ParallelVisitor, Visit, Visitor};
 
 const NONE: u32 = u32::MAX;
 /// Embeddings processed between two polls of the cancellation flag and the clock.
 const POLL_EVERY: usize = 1024;
-/// Embeddings whose parent chains are walked together (a multiple divides `POLL_EVERY`).
-const WALK_BATCH: usize = 16;
+// the poll in `gen_children` falls on batch boundaries
+const _: () = assert!(POLL_EVERY % WALK_BATCH == 0);
 
 /// State shared by every worker of one traversal.
 pub(crate) struct Shared<'a> {
@@ -52,6 +53,10 @@ pub(crate) struct Shared<'a> {
     spare: &'a Mutex<Vec<Worker>>,
     /// Visit only children with minimal codes (off: every child, the caller tests minimality).
     check_min: bool,
+    /// Which patterns the visitor is told are in the set.
+    pattern_set: PatternSet,
+    /// Nodes whose children early termination cut, wholly or in part.
+    early_terminated: AtomicU64,
 }
 
 impl<'a> Shared<'a> {
@@ -72,6 +77,8 @@ impl<'a> Shared<'a> {
             non_min: AtomicU64::new(0),
             spare,
             check_min: true,
+            pattern_set: params.pattern_set(),
+            early_terminated: AtomicU64::new(0),
         }
     }
 
@@ -92,9 +99,17 @@ impl<'a> Shared<'a> {
             nodes_visited: self.meter.nodes() - nodes_before,
             nodes_pruned: self.pruned.load(Ordering::SeqCst),
             non_minimal: self.non_min.load(Ordering::SeqCst),
+            early_terminations: self.early_terminated.load(Ordering::SeqCst),
             truncation: self.meter.truncation(),
             seconds: (self.meter.elapsed() - seconds_before).as_secs_f64(),
         }
+    }
+
+    /// Whether early termination may cut subtrees: closed or maximal patterns, no size bound
+    /// (a pattern of `max_size` edges is in the set by definition) and minimal codes only
+    /// (the proof reads the order of minimum codes).
+    fn early(&self) -> bool {
+        self.pattern_set != PatternSet::All && self.max_size == usize::MAX && self.check_min
     }
 
     fn shape(&self) -> (usize, usize) {
@@ -143,6 +158,16 @@ pub(crate) struct Worker {
     on_path: Vec<bool>,
     dfs_label: Vec<u32>,
     mincode: MinCodeScratch,
+    closure: ClosureScratch,
+}
+
+/// Whether [`Worker::prepare`] generated the node's children.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Generated {
+    No,
+    Yes,
+    /// The traversal stopped while generating them.
+    Stopped,
 }
 
 /// Serial or parallel expansion of the children of a node.
@@ -226,6 +251,7 @@ impl Worker {
             on_path: Vec::new(),
             dfs_label: Vec::new(),
             mincode: MinCodeScratch::default(),
+            closure: ClosureScratch::default(),
         }
     }
 
@@ -247,16 +273,35 @@ impl Worker {
         v: &mut V,
         base: Base<'_>,
     ) -> bool {
+        self.generate(sh, d, base) || self.visit_children::<V, M>(sh, d, v, base, Keep::ALL)
+    }
+
+    /// Generates the children of the node of code length `d` into `levels[d]`. Returns true
+    /// when the traversal stopped.
+    fn generate(&mut self, sh: &Shared<'_>, d: usize, base: Base<'_>) -> bool {
         self.ensure_depth(d);
-        let stopped = if d == 0 {
+        if d == 0 {
             self.gen_root(sh)
         } else {
             self.gen_children(sh, d, base)
-        };
-        if stopped {
-            return true;
         }
-        self.select_children(sh, d);
+    }
+
+    /// Keeps the generated children of `levels[d]` that are frequent, minimal and kept by
+    /// `keep`, and visits them. Returns true when the traversal stopped.
+    fn visit_children<V: Visitor, M: Mode<V>>(
+        &mut self,
+        sh: &Shared<'_>,
+        d: usize,
+        v: &mut V,
+        base: Base<'_>,
+        keep: Keep,
+    ) -> bool {
+        if keep.is_none() {
+            sh.early_terminated.fetch_add(1, Ordering::Relaxed);
+            return false;
+        }
+        self.select_children(sh, d, keep);
         if let Some(stopped) = M::split(self, sh, d, v, base) {
             return stopped;
         }
@@ -288,14 +333,22 @@ impl Worker {
             return true;
         }
         self.cur[d] = c;
-        let visit = v.pre(&self.child_node(sh, d, c, base));
-        let stopped = self.descend::<V, M>(sh, visit, d + 1, v, base);
-        v.post(&self.child_node(sh, d, c, base));
+        let (verdict, generated) = self.prepare(sh, d + 1, base);
+        let visit = v.pre(&self.child_node(sh, d, c, base, verdict.in_set));
+        let stopped = self.descend::<V, M>(sh, visit, d + 1, v, base, verdict, generated);
+        v.post(&self.child_node(sh, d, c, base, verdict.in_set));
         stopped
     }
 
     /// The visitor's view of child `c` of `levels[d]` (whose edge is on `self.code`).
-    fn child_node<'s>(&'s self, sh: &Shared<'_>, d: usize, c: u32, base: Base<'s>) -> Node<'s> {
+    fn child_node<'s>(
+        &'s self,
+        sh: &Shared<'_>,
+        d: usize,
+        c: u32,
+        base: Base<'s>,
+        in_set: bool,
+    ) -> Node<'s> {
         let chain = Chain {
             base,
             levels: &self.levels,
@@ -303,12 +356,116 @@ impl Worker {
             depth: d + 1,
             shape: sh.shape(),
         };
-        edge_node(&self.code, &self.levels[d].children[c as usize], chain)
+        edge_node(
+            &self.code,
+            &self.levels[d].children[c as usize],
+            chain,
+            in_set,
+        )
+    }
+
+    /// Before the visitor sees the node of code length `d` (its code on `self.code`, its
+    /// embeddings the current child of `levels[d - 1]` or `base.top`): for closed or maximal
+    /// patterns below the size bound, generates its children and tests the node (the
+    /// children's supports answer the test for most nodes, see [`judge`]). Returns the verdict
+    /// ([`Verdict::ALL`] for [`PatternSet::All`] and at the size bound) and whether the
+    /// children were generated.
+    fn prepare(&mut self, sh: &Shared<'_>, d: usize, base: Base<'_>) -> (Verdict, Generated) {
+        if sh.pattern_set == PatternSet::All || self.code.len() >= sh.max_size {
+            return (Verdict::ALL, Generated::No);
+        }
+        if self.generate(sh, d, base) {
+            let stopped = Verdict {
+                in_set: false,
+                keep: Keep::NONE,
+            };
+            return (stopped, Generated::Stopped);
+        }
+        // the rightmost-path children hold exact supports (a child that stopped counting
+        // is infrequent): one of the node's support, or a frequent one, decides the test
+        let support = self.node_support(d, base);
+        let level = &self.levels[d];
+        let best = level.children[..level.n]
+            .iter()
+            .map(|c| c.gids.len())
+            .max()
+            .unwrap_or(0);
+        let known = match sh.pattern_set {
+            PatternSet::Closed => best == support,
+            _ => best >= sh.min_support,
+        };
+        (self.judge(sh, d, base, known), Generated::Yes)
+    }
+
+    /// The support of the node of code length `d >= 1`.
+    fn node_support(&self, d: usize, base: Base<'_>) -> usize {
+        if d == base.len() {
+            base.top_gids.len()
+        } else {
+            self.levels[d - 1].children[self.cur[d - 1] as usize]
+                .gids
+                .len()
+        }
+    }
+
+    /// The closedness (maximality) test of the node of code length `d` and the children
+    /// early termination keeps; `known`: the node is already known not to be in the set.
+    fn judge(&mut self, sh: &Shared<'_>, d: usize, base: Base<'_>, known: bool) -> Verdict {
+        let (n_v, r) = self.index_rightmost_path(sh.db);
+        self.ensure_depth(d);
+        let Self {
+            levels,
+            cur,
+            vmark,
+            stamp,
+            code,
+            fwd,
+            on_path,
+            closure,
+            ..
+        } = self;
+        let chains: Vec<&[Emb]> = (0..d)
+            .map(|t| {
+                if t < base.len() {
+                    base.get(t)
+                } else {
+                    levels[t].children[cur[t] as usize].embs.as_slice()
+                }
+            })
+            .collect();
+        let gids: &[u32] = if d == base.len() {
+            base.top_gids
+        } else {
+            &levels[d - 1].children[cur[d - 1] as usize].gids
+        };
+        let view = NodeView {
+            db: sh.db,
+            code: code.edges(),
+            fwd,
+            chains: &chains,
+            gids,
+            on_path,
+            n_v,
+            r,
+            children: &levels[d].children[..levels[d].n],
+        };
+        judge(
+            &view,
+            sh.pattern_set,
+            sh.min_support,
+            sh.early(),
+            known,
+            vmark,
+            stamp,
+            closure,
+        )
     }
 
     /// After the visitor's `pre` at the node of code length `d` (the code on `self.code`):
-    /// counts a pruned node, or expands the node unless it has the largest size. Returns true
-    /// when the traversal stopped.
+    /// counts a pruned node, or expands the node unless it has the largest size, visiting the
+    /// children `verdict` keeps (already generated by [`Self::prepare`] when `generated`).
+    /// Returns true when the traversal stopped.
+    #[allow(clippy::too_many_arguments)]
     fn descend<V: Visitor, M: Mode<V>>(
         &mut self,
         sh: &Shared<'_>,
@@ -316,13 +473,21 @@ impl Worker {
         d: usize,
         v: &mut V,
         base: Base<'_>,
+        verdict: Verdict,
+        generated: Generated,
     ) -> bool {
-        match visit {
-            Visit::Prune => {
+        match (visit, generated) {
+            (_, Generated::Stopped) => true,
+            (Visit::Prune, _) => {
                 sh.pruned.fetch_add(1, Ordering::Relaxed);
                 false
             }
-            Visit::Continue => self.code.len() < sh.max_size && self.expand::<V, M>(sh, d, v, base),
+            (Visit::Continue, Generated::No) => {
+                self.code.len() < sh.max_size && self.expand::<V, M>(sh, d, v, base)
+            }
+            (Visit::Continue, Generated::Yes) => {
+                self.visit_children::<V, M>(sh, d, v, base, verdict.keep)
+            }
         }
     }
 
@@ -510,14 +675,22 @@ impl Worker {
         false
     }
 
-    /// Keeps the frequent children with minimal codes, in canonical order.
-    fn select_children(&mut self, sh: &Shared<'_>, d: usize) {
+    /// Keeps the frequent children with minimal codes that `keep` keeps, in canonical order.
+    fn select_children(&mut self, sh: &Shared<'_>, d: usize, keep: Keep) {
         let level = &mut self.levels[d];
         level.order.clear();
+        let mut cut = false;
         for c in 0..level.n {
             if level.children[c].gids.len() >= sh.min_support {
-                level.order.push(c as u32);
+                if keep.keeps(&level.children[c].edge) {
+                    level.order.push(c as u32);
+                } else {
+                    cut = true;
+                }
             }
+        }
+        if cut {
+            sh.early_terminated.fetch_add(1, Ordering::Relaxed);
         }
         let children = &level.children;
         level.order.sort_unstable_by(|&a, &b| {
@@ -577,65 +750,13 @@ impl Worker {
             depth: base.len(),
             shape: sh.shape(),
         };
-        let visit = v.pre(&edge_node(&self.code, child, chain));
-        let stopped = self.descend::<V, ParallelMode>(sh, visit, base.len(), v, base);
-        v.post(&edge_node(&self.code, child, chain));
+        let (verdict, generated) = self.prepare(sh, base.len(), base);
+        let visit = v.pre(&edge_node(&self.code, child, chain, verdict.in_set));
+        let stopped =
+            self.descend::<V, ParallelMode>(sh, visit, base.len(), v, base, verdict, generated);
+        v.post(&edge_node(&self.code, child, chain, verdict.in_set));
         stopped
     }
-}
-
-/// Fills `phi[k * n_v..(k + 1) * n_v]` with the vertex map of embedding `i0 + k` of the
-/// deepest level of `chains`, for each `k < batch.len()`: the `prev` chains of the batch are
-/// walked together, so their independent loads overlap.
-#[inline]
-fn walk_batch(
-    chains: &[&[Emb]],
-    code: &[DfsEdge],
-    fwd: &[bool],
-    i0: usize,
-    batch: &mut [u32],
-    phi: &mut [u32],
-    n_v: usize,
-) {
-    for (k, b) in batch.iter_mut().enumerate() {
-        *b = (i0 + k) as u32;
-    }
-    for t in (1..chains.len()).rev() {
-        let level = chains[t];
-        if fwd[t] {
-            let to = code[t].to as usize;
-            for (k, b) in batch.iter_mut().enumerate() {
-                let e = level[*b as usize];
-                phi[k * n_v + to] = e.v;
-                *b = e.prev;
-            }
-        } else {
-            for b in batch.iter_mut() {
-                *b = level[*b as usize].prev;
-            }
-        }
-    }
-    for (k, b) in batch.iter().enumerate() {
-        let e = chains[0][*b as usize];
-        phi[k * n_v] = e.prev;
-        phi[k * n_v + 1] = e.v;
-    }
-}
-
-/// Marks the data vertices of the vertex map `phi` with a fresh stamp (no clearing between
-/// embeddings): `vmark[v] = tag | DFS index`. Returns the tag.
-#[inline]
-fn mark(vmark: &mut [u64], stamp: &mut u32, phi: &[u32]) -> u64 {
-    if *stamp == u32::MAX {
-        vmark.fill(0);
-        *stamp = 0;
-    }
-    *stamp += 1;
-    let tag = u64::from(*stamp) << 32;
-    for (x, &v) in phi.iter().enumerate() {
-        vmark[v as usize] = tag | x as u64;
-    }
-    tag
 }
 
 /// One embedding being extended: its vertex map, the marks of its vertices and its index in
@@ -717,13 +838,14 @@ impl RightmostPath<'_> {
 
 /// The visitor's view of the edge pattern `code` whose embeddings are `child`, with the
 /// embedding arrays of its ancestors in `chain`.
-fn edge_node<'s>(code: &'s DfsCode, child: &'s Child, chain: Chain<'s>) -> Node<'s> {
+fn edge_node<'s>(code: &'s DfsCode, child: &'s Child, chain: Chain<'s>, in_set: bool) -> Node<'s> {
     Node {
         code,
         vertex_label: None,
         graph_ids: &child.gids,
         counts: &child.counts,
         chain,
+        in_set,
     }
 }
 
@@ -772,14 +894,17 @@ fn visit_single_vertices<V: Visitor>(db: &GraphDatabase, sh: &Shared<'_>, v: &mu
             }
         }
     }
-    let mut labels: Vec<u32> = per_label.keys().copied().collect();
+    let mut labels: Vec<(u32, usize)> = per_label
+        .iter()
+        .filter(|(_, (gids, _))| gids.len() >= sh.min_support)
+        .map(|(&l, (gids, _))| (l, gids.len()))
+        .collect();
     labels.sort_unstable();
+    let in_set =
+        single_vertices_in_set(sh.db, &labels, sh.pattern_set, sh.min_support, sh.max_size);
     let empty = DfsCode::new();
-    for l in labels {
+    for (&(l, _), in_set) in labels.iter().zip(in_set) {
         let (gids, counts) = &per_label[&l];
-        if gids.len() < sh.min_support {
-            continue;
-        }
         if !sh.begin_node() {
             return true;
         }
@@ -789,6 +914,7 @@ fn visit_single_vertices<V: Visitor>(db: &GraphDatabase, sh: &Shared<'_>, v: &mu
             graph_ids: gids,
             counts,
             chain: Chain::default(),
+            in_set,
         };
         if v.pre(&node) == Visit::Prune {
             sh.pruned.fetch_add(1, Ordering::Relaxed);
@@ -815,6 +941,16 @@ fn visit_single_vertices<V: Visitor>(db: &GraphDatabase, sh: &Shared<'_>, v: &mu
 /// traversal gives the same joined result for any number of threads; a truncated one (node or
 /// time budget, cancellation) stops wherever each thread was. A serial traversal never calls
 /// `fork` or `join`.
+///
+/// With [`PatternSet::Closed`] or [`PatternSet::Maximal`], every node still reaches the
+/// visitor, with [`Node::in_pattern_set`] telling whether it is closed (maximal); each node
+/// is tested before its `pre` from its own embeddings and children. Without `max_size`,
+/// CloseGraph's early termination (Yan & Han, KDD 2003) skips the children whose subtrees
+/// provably hold no pattern of the set: when an extension occurs in every embedding of a node
+/// and no descendant in those subtrees can contain it or take its data vertex (the conditions
+/// and their proof are in the source of the `closed` module), and
+/// [`MiningStats::early_terminations`] counts the nodes cut that way. The nodes visited then
+/// depend on the set, never on the number of threads.
 ///
 /// # Arguments
 /// * `db` – the graphs (may be disconnected; patterns are connected).

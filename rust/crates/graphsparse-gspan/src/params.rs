@@ -7,11 +7,41 @@ use graphsparse_base::{Budget, Check, Parallel, check_range};
 
 use crate::error::{GspanError, Result};
 
+/// Which frequent patterns a traversal reports (see [`MinerParams::pattern_set`]).
+///
+/// With `max_size`, "closed" and "maximal" are relative to the frequent patterns of at most
+/// `max_size` edges: the result is always the closed (maximal) members of the set
+/// [`PatternSet::All`] would give with the same parameters, so a pattern of exactly `max_size`
+/// edges is always closed and maximal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum PatternSet {
+    /// Every frequent connected pattern (gSpan).
+    #[default]
+    All,
+    /// The closed ones: no super-pattern has the same support (CloseGraph, Yan & Han 2003). A
+    /// lossless summary: every frequent pattern's support is the largest support of a closed
+    /// pattern containing it.
+    Closed,
+    /// The maximal ones: no super-pattern is frequent. Lossy; a subset of the closed patterns.
+    Maximal,
+}
+
+impl PatternSet {
+    /// The lower-case name (`"all"`, `"closed"`, `"maximal"`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::All => "all",
+            Self::Closed => "closed",
+            Self::Maximal => "maximal",
+        }
+    }
+}
+
 /// Unchecked parameters of a gSpan traversal (a builder).
 ///
 /// Defaults: `min_support = 1`, `max_size = None` (unbounded), no single-vertex patterns, no
-/// node or time budget, a serial traversal ([`Parallel::Serial`]), parallel split depth 3 and
-/// split threshold 1 000 embeddings.
+/// node or time budget, a serial traversal ([`Parallel::Serial`]), parallel split depth 3,
+/// split threshold 1 000 embeddings, and every frequent pattern ([`PatternSet::All`]).
 ///
 /// # Example
 /// ```
@@ -37,6 +67,7 @@ pub struct MinerParams {
     parallel: Parallel,
     split_depth: usize,
     split_embeddings: usize,
+    pattern_set: PatternSet,
 }
 
 impl Default for MinerParams {
@@ -56,6 +87,7 @@ impl MinerParams {
             parallel: Parallel::Serial,
             split_depth: 3,
             split_embeddings: 1_000,
+            pattern_set: PatternSet::All,
         }
     }
 
@@ -89,6 +121,11 @@ impl MinerParams {
         /// The split rule depends on the data only, never on the number of threads, so a visitor
         /// sees the same sequence of forks and joins whatever the pool size.
         split_embeddings: usize => split_embeddings,
+        /// Which patterns to report (default [`PatternSet::All`]). The closed and maximal sets
+        /// are computed inside the search: every visited node tests its one-edge extensions
+        /// from all of its vertices, and CloseGraph's early termination skips subtrees that
+        /// hold no closed (maximal) pattern; see [`crate::mine`] for when it applies.
+        pattern_set: PatternSet => pattern_set,
     }
 }
 
@@ -169,6 +206,11 @@ impl MinerValidParams {
     /// Embedding count from which deeper nodes split.
     pub const fn split_embeddings(&self) -> usize {
         self.0.split_embeddings
+    }
+
+    /// Which patterns are reported.
+    pub const fn pattern_set(&self) -> PatternSet {
+        self.0.pattern_set
     }
 
     /// Back to the builder, to change a field and check again.

@@ -25,6 +25,8 @@ pub struct Node<'a> {
     pub(crate) counts: &'a [u32],
     /// The embedding arrays of the node and its ancestors (empty for single vertices).
     pub(crate) chain: Chain<'a>,
+    /// In the pattern set the parameters ask for.
+    pub(crate) in_set: bool,
 }
 
 impl<'a> Node<'a> {
@@ -58,6 +60,20 @@ impl<'a> Node<'a> {
     /// O(1).
     pub fn support(&self) -> usize {
         self.graph_ids.len()
+    }
+
+    /// Whether the pattern belongs to the set that
+    /// [`MinerParams::pattern_set`](crate::MinerParams::pattern_set) asks for: always true
+    /// for [`PatternSet::All`](crate::PatternSet::All); for `Closed` (`Maximal`), whether no
+    /// super-pattern of at most `max_size` edges has the same support (is frequent).
+    ///
+    /// The traversal still visits nodes outside the set (their subtrees may hold patterns in
+    /// it), except where early termination proves a subtree holds none.
+    ///
+    /// # Complexity
+    /// O(1) (decided before the visitor sees the node).
+    pub fn in_pattern_set(&self) -> bool {
+        self.in_set
     }
 
     /// Number of edges (0 for single-vertex patterns).
@@ -197,6 +213,9 @@ pub struct MiningStats {
     pub nodes_pruned: u64,
     /// Frequent extensions rejected because their code was not minimal (duplicates).
     pub non_minimal: u64,
+    /// Nodes whose children early termination cut, all or some (closed and maximal sets
+    /// only; see [`crate::mine`]).
+    pub early_terminations: u64,
     /// Why the traversal stopped early, or `None` when it finished the tree.
     pub truncation: Option<Truncation>,
     /// Wall time of the call in seconds.

@@ -10,7 +10,7 @@ use graphsparse::base::RunControl;
 use graphsparse::graph::GraphRef;
 use graphsparse::gspan::{
     Check, DfsCode, DfsEdge, Embeddings, Extension, Frontier, GspanError, LevelIndex, MinerParams,
-    MinerValidParams, MiningStats, Node, Parallel, ParallelVisitor, Visit, Visitor,
+    MinerValidParams, MiningStats, Node, Parallel, ParallelVisitor, PatternSet, Visit, Visitor,
     count_extensions, extend_frontier, mine,
 };
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
@@ -328,6 +328,9 @@ impl Visitor for Collect {
             self.overflow = true;
             return Visit::Prune;
         }
+        if !node.in_pattern_set() {
+            return Visit::Continue;
+        }
         self.cur.push(node, self.counts);
         self.kept += 1;
         if let Some(cap) = &self.cap {
@@ -391,6 +394,30 @@ struct MinerArgs {
     max_patterns: Option<Count>,
     #[pyo3(default)]
     counts: Option<String>,
+    #[pyo3(default)]
+    pattern_set: SetName,
+}
+
+/// A pattern set by name: `"all"` (the default), `"closed"` or `"maximal"`.
+#[derive(Default)]
+struct SetName(PatternSet);
+
+impl<'py> FromPyObject<'_, 'py> for SetName {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
+        let name: Option<String> = obj.extract().ok();
+        match name.as_deref() {
+            Some("all") => Ok(Self(PatternSet::All)),
+            Some("closed") => Ok(Self(PatternSet::Closed)),
+            Some("maximal") => Ok(Self(PatternSet::Maximal)),
+            _ => Err(bad_param(format!(
+                "must be 'all', 'closed' or 'maximal', got {}",
+                obj.repr()
+                    .map_or_else(|_| "?".to_string(), |r| r.to_string())
+            ))),
+        }
+    }
 }
 
 impl MinerArgs {
@@ -401,6 +428,7 @@ impl MinerArgs {
             .single_vertices(self.single_vertices.0)
             .max_nodes(self.max_nodes.map(|b| b.0))
             .time_limit(self.time_limit.0)
+            .pattern_set(self.pattern_set.0)
             .parallel(parallel)
             .check()
     }
@@ -469,7 +497,8 @@ fn truncation_of(stats: &MiningStats, overflow: bool) -> Option<&'static str> {
 /// Mines the frequent connected subgraphs of `db`; returns the patterns as flat arrays.
 ///
 /// `params` is a dict with `min_support` (absolute), `max_size`, `single_vertices`,
-/// `max_nodes` and `time_limit`, and optionally `max_patterns` (keep the first patterns in
+/// `max_nodes` and `time_limit`, and optionally `pattern_set` (`"all"`, `"closed"` or
+/// `"maximal"`), `max_patterns` (keep the first patterns in
 /// DFS-code order) and `counts` (`"embeddings"` or `"vertex_sets"`); `progress(nodes,
 /// iterations, stage, stages, value, seconds)` is called every 100 ms when given.
 #[pyfunction]
@@ -545,6 +574,13 @@ impl Visitor for Stream {
     fn pre(&mut self, node: &Node<'_>) -> Visit {
         if let Some(d) = &mut self.depth {
             *d += 1;
+        }
+        if self.limit != usize::MAX && self.claimed.load(Ordering::Relaxed) >= self.limit {
+            self.overflow.store(true, Ordering::Relaxed);
+            return Visit::Prune;
+        }
+        if !node.in_pattern_set() {
+            return Visit::Continue;
         }
         if self.limit != usize::MAX && self.claimed.fetch_add(1, Ordering::Relaxed) >= self.limit {
             self.overflow.store(true, Ordering::Relaxed);
