@@ -33,9 +33,12 @@ pub fn _after_fork_in_child() {
     FORKED.store(true, Ordering::SeqCst);
 }
 
-/// The cores this process may run on (affinity and cgroup quotas included).
+/// The cores this process may run on (affinity and cgroup quotas included), read once: the
+/// standard library reads several `/proc` and cgroup files for it (about 25 µs, which was
+/// most of a small projection's call), so a later change of affinity is not seen.
 fn available_cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// The number of worker threads a call gets for `requested`: at least 1 (0 is an error), at
