@@ -168,22 +168,27 @@ class Pattern:
 
     @property
     def dfs_code(self) -> tuple[DfsEdge, ...]:
+        """The minimum DFS code, in your labels (see the class docstring)."""
         return self._field("_dfs_code", _PatternTable.dfs_code)
 
     @property
     def support(self) -> int:
+        """Number of graphs that contain the pattern."""
         return self._support
 
     @property
     def graph_ids(self) -> np.ndarray:
+        """Sorted indices of the graphs that contain the pattern (a read-only view)."""
         return self._field("_graph_ids", _PatternTable.graph_ids_of)
 
     @property
     def vertex_labels(self) -> tuple[Any, ...]:
+        """Label of each pattern vertex, in DFS order."""
         return self._field("_vertex_labels", _PatternTable.vertex_labels)
 
     @property
     def counts(self) -> np.ndarray | None:
+        """Occurrence count in each graph of :attr:`graph_ids`, or ``None`` when not asked for."""
         if self._counts is None and self._table is not None:
             self._counts = self._table.counts_of(self._k)
         return self._counts
@@ -356,7 +361,7 @@ class MiningResult(list[Pattern]):
         """The pattern x graph matrix of occurrences, as a SciPy CSR matrix.
 
         Row ``k`` is pattern ``self[k]``: ``M[k, g]`` is its count in graph ``g``
-        (:attr:`Pattern.counts`) or, with ``binary=True``, 1 when graph ``g`` contains it; 0
+        (:attr:`~graphsparse.mining.Pattern.counts`) or, with ``binary=True``, 1 when graph ``g`` contains it; 0
         elsewhere. ``M.T`` is the graph x pattern design matrix of the patterns as features.
 
         Parameters
@@ -365,7 +370,7 @@ class MiningResult(list[Pattern]):
             0/1 entries (the patterns need no counts) instead of the counts (which need
             ``counts=`` at mining time).
         n_graphs : int, optional
-            Number of columns; default :attr:`n_graphs`, the size of the mined dataset.
+            Number of columns; default ``n_graphs``, the size of the mined dataset.
 
         Returns
         -------
