@@ -9,6 +9,7 @@
 //! * [`Loss`]: the one loss vocabulary (and [`sigmoid`]);
 //! * [`Parallel`]: when a computation may use rayon;
 //! * [`SplitMix64`]: the one seeded generator;
+//! * [`cholesky_in_place`], [`cholesky_solve`]: the small dense SPD solves of the solvers;
 //! * [`setters!`]: the chainable setters of a parameter builder.
 //!
 //! # Budgets, cancellation and progress
@@ -48,6 +49,7 @@
 mod budget;
 mod check;
 mod control;
+mod linalg;
 mod loss;
 mod parallel;
 mod rng;
@@ -59,6 +61,7 @@ pub use check::{
     check_nonnegative, check_positive, check_range, check_unit_interval,
 };
 pub use control::{Progress, ProgressSnapshot, RunControl};
+pub use linalg::{cholesky_in_place, cholesky_solve};
 pub use loss::{Loss, UnknownLoss, sigmoid};
 pub use parallel::{PARALLEL_MIN_ELEMENTS, Parallel};
 pub use rng::{SplitMix64, mix64};

@@ -5,6 +5,8 @@
 //! solved by `(B ⊗ K + I/C) α − b ⊗ 1 = y`, `1ᵀα_t = 0`; the fit is `F = (B ⊗ K)α − b` and
 //! the residual is `y − F = α / C`.
 
+use graphsparse_base::{cholesky_in_place, cholesky_solve};
+
 use crate::gram::DenseGram;
 
 /// Reused buffers of the ridge solves.
@@ -12,48 +14,6 @@ use crate::gram::DenseGram;
 pub(crate) struct RidgeWork {
     chol: Vec<f64>,
     rhs: Vec<f64>,
-}
-
-/// In-place Cholesky `A = L Lᵀ` of a row-major `n × n` matrix (lower triangle written);
-/// false when a pivot is not positive.
-fn cholesky(a: &mut [f64], n: usize) -> bool {
-    for j in 0..n {
-        let mut d = a[j * n + j];
-        for k in 0..j {
-            d -= a[j * n + k] * a[j * n + k];
-        }
-        if d <= 0.0 || !d.is_finite() {
-            return false;
-        }
-        let d = d.sqrt();
-        a[j * n + j] = d;
-        for i in j + 1..n {
-            let mut s = a[i * n + j];
-            for k in 0..j {
-                s -= a[i * n + k] * a[j * n + k];
-            }
-            a[i * n + j] = s / d;
-        }
-    }
-    true
-}
-
-/// Solves `L Lᵀ x = b` in place.
-fn cholesky_solve(l: &[f64], n: usize, x: &mut [f64]) {
-    for i in 0..n {
-        let mut s = x[i];
-        for k in 0..i {
-            s -= l[i * n + k] * x[k];
-        }
-        x[i] = s / l[i * n + i];
-    }
-    for i in (0..n).rev() {
-        let mut s = x[i];
-        for k in i + 1..n {
-            s -= l[k * n + i] * x[k];
-        }
-        x[i] = s / l[i * n + i];
-    }
 }
 
 /// Solves the ridge system for `T` tasks on kernel `gram` with coupling `B = I + c·11ᵀ`.
@@ -104,7 +64,7 @@ pub(crate) fn solve_ridge(
         for i in 0..n {
             work.chol[i * n + i] += ridge;
         }
-        if cholesky(&mut work.chol, n) {
+        if cholesky_in_place(&mut work.chol, n, 0.0) {
             break;
         }
         // numerically singular (C huge against K): regularise a little more

@@ -11,7 +11,7 @@
 //! 10⁴–10⁵ iterations per solve, and the Newton step ends most of them after one or two
 //! sweeps (TIC-TAC-TOE at ρ = 1.1, C = 1000: 8·10⁶ SMO iterations per fit down to 4·10⁴).
 
-use graphsparse_base::{Meter, Parallel};
+use graphsparse_base::{Meter, Parallel, cholesky_in_place, cholesky_solve};
 use rayon::prelude::*;
 
 use crate::gram::DenseGram;
@@ -590,41 +590,6 @@ enum Step {
     Blocked,
     /// The equations could not be solved.
     Failed,
-}
-
-/// `a + ridge·I = L Lᵀ` in place (lower triangle, row-major `f × f`); `false` when a pivot
-/// is not positive.
-fn cholesky_in_place(a: &mut [f64], f: usize, ridge: f64) -> bool {
-    for i in 0..f {
-        for j in 0..=i {
-            let mut s = a[i * f + j];
-            for k in 0..j {
-                s -= a[i * f + k] * a[j * f + k];
-            }
-            if i == j {
-                let d = s + ridge;
-                if d.is_nan() || d <= 0.0 {
-                    return false;
-                }
-                a[i * f + i] = d.sqrt();
-            } else {
-                a[i * f + j] = s / a[j * f + j];
-            }
-        }
-    }
-    true
-}
-
-/// Solves `L Lᵀ x = b` in place.
-fn cholesky_solve(l: &[f64], f: usize, b: &mut [f64]) {
-    for i in 0..f {
-        let s: f64 = (0..i).map(|k| l[i * f + k] * b[k]).sum();
-        b[i] = (b[i] - s) / l[i * f + i];
-    }
-    for i in (0..f).rev() {
-        let s: f64 = (i + 1..f).map(|k| l[k * f + i] * b[k]).sum();
-        b[i] = (b[i] - s) / l[i * f + i];
-    }
 }
 
 /// LIBSVM's clip of a same-label pair back into the box `[0, C]²` along `a + b = sum`, one

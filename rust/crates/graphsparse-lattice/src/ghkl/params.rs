@@ -128,7 +128,7 @@ impl GhklParams {
         /// only when `g` falls by at least `10⁻⁴` of the decrease its gradient predicts, else
         /// it is halved; after a step kept at once the next one is twice as long. `false`
         /// gives the paper's schedule `√(log|W| / i) / ‖∇g‖`, which shrinks whether or not
-        /// the steps are too long and stalls at large `C`.
+        /// the steps are too long.
         line_search: bool => line_search,
         /// Relative duality gap at which the inner MKL alternation stops.
         mkl_tol: f64 => mkl_tol,
