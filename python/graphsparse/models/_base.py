@@ -7,7 +7,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
+import scipy.sparse as sp
 from sklearn.base import ClassifierMixin
+from sklearn.utils.validation import check_is_fitted
 
 from .._dataset import GraphDataset, as_dataset
 from .._validation import encode_binary
@@ -51,3 +54,39 @@ class _SignClassifier(ClassifierMixin):
         """Predicted class labels."""
         positive = self.decision_function(X) > 0  # first: it raises NotFittedError
         return self.classes_[positive.astype(np.intp)]
+
+
+class _PatternFeatures:
+    """``transform`` and ``get_feature_names_out``: the model's patterns as features of new
+    graphs, for any scikit-learn model downstream."""
+
+    patterns_: list[Pattern]
+    _n_threads: Callable[[], int]  # GraphSparseEstimator's, further along the MRO
+
+    def transform(self, X: Any) -> sp.csr_matrix:
+        """Which of the model's patterns each graph contains.
+
+        Parameters
+        ----------
+        X : GraphDataset or sequence of networkx graphs
+            The graphs, labelled as the training graphs were.
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix of float64, shape ``(n_graphs, len(patterns_))``
+            1 where graph ``i`` contains ``patterns_[j]`` (as a subgraph, labels matched),
+            0 elsewhere; column ``j`` is the feature ``coef_[j]`` weighs.
+        """
+        check_is_fitted(self, "patterns_")
+        ds = _dataset(X)
+        found = _occurrences(self.patterns_, ds, self._n_threads())
+        counts = np.fromiter((len(ids) for ids in found), dtype=np.int64, count=len(found))
+        rows = np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+        data = np.ones(len(rows), dtype=np.float64)
+        shape = (len(ds), len(found))
+        return sp.csc_matrix((data, rows, np.concatenate([[0], np.cumsum(counts)])), shape).tocsr()
+
+    def get_feature_names_out(self, input_features: Any = None) -> npt.NDArray[np.object_]:
+        """The columns of :meth:`transform`: each pattern as its DFS code text."""
+        check_is_fitted(self, "patterns_")
+        return np.asarray([str(p) for p in self.patterns_], dtype=object)

@@ -25,10 +25,17 @@ from .._validation import (
 )
 from ..exceptions import InvalidParameterError
 from ..mining._pattern import _pattern
-from ._base import _CACHE_BYTES, _binary_response, _dataset, _linear_decision, _SignClassifier
+from ._base import (
+    _CACHE_BYTES,
+    _binary_response,
+    _dataset,
+    _linear_decision,
+    _PatternFeatures,
+    _SignClassifier,
+)
 
 
-class _SubgraphBCGD(GraphSparseEstimator):
+class _SubgraphBCGD(_PatternFeatures, GraphSparseEstimator):
     """Shared fitting code of the BCGD models (``_loss`` is set by the subclasses)."""
 
     _loss = "logistic"

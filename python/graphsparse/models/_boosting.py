@@ -18,7 +18,14 @@ from .._progress import reports
 from .._validation import as_count, as_optional_count, as_real, min_support_count, set_init_params
 from ..exceptions import InvalidParameterError
 from ..mining._pattern import _pattern
-from ._base import _CACHE_BYTES, _binary_response, _dataset, _linear_decision, _SignClassifier
+from ._base import (
+    _CACHE_BYTES,
+    _binary_response,
+    _dataset,
+    _linear_decision,
+    _PatternFeatures,
+    _SignClassifier,
+)
 from ._lpboost import LPBoostMaster
 
 #: One stump of an ensemble: its pattern's DFS code (label ids), the pattern's training graphs,
@@ -26,7 +33,7 @@ from ._lpboost import LPBoostMaster
 _Stump = tuple[np.ndarray, np.ndarray, float, float]
 
 
-class _StumpEnsemble(_SignClassifier, GraphSparseEstimator):
+class _StumpEnsemble(_SignClassifier, _PatternFeatures, GraphSparseEstimator):
     """Shared code of the boosting classifiers: an ensemble of ``s (2 I(x ⊆ g) - 1)`` stumps."""
 
     def _stump_params(self, n_graphs: int) -> _rs.SearchArgs:
