@@ -361,8 +361,8 @@ class MiningResult(list[Pattern]):
         """The pattern x graph matrix of occurrences, as a SciPy CSR matrix.
 
         Row ``k`` is pattern ``self[k]``: ``M[k, g]`` is its count in graph ``g``
-        (:attr:`~graphsparse.mining.Pattern.counts`) or, with ``binary=True``, 1 when graph ``g`` contains it; 0
-        elsewhere. ``M.T`` is the graph x pattern design matrix of the patterns as features.
+        (:attr:`~graphsparse.mining.Pattern.counts`) or, with ``binary=True``, 1 when graph
+        ``g`` contains it; 0 elsewhere. ``M.T`` is the graph x pattern design matrix of the patterns as features.
 
         Parameters
         ----------
