@@ -362,7 +362,8 @@ class MiningResult(list[Pattern]):
 
         Row ``k`` is pattern ``self[k]``: ``M[k, g]`` is its count in graph ``g``
         (:attr:`~graphsparse.mining.Pattern.counts`) or, with ``binary=True``, 1 when graph
-        ``g`` contains it; 0 elsewhere. ``M.T`` is the graph x pattern design matrix of the patterns as features.
+        ``g`` contains it; 0 elsewhere. ``M.T`` is the graph x pattern design matrix of the
+        patterns as features.
 
         Parameters
         ----------

@@ -82,10 +82,10 @@ def mine_subgraphs(
     counts : {"embeddings", "vertex_sets"}, optional
         Also count the pattern's occurrences in each graph of ``graph_ids``
         (:attr:`~graphsparse.mining.Pattern.counts`): ``"embeddings"``, the number of
-        label-preserving subgraph monomorphisms (injective maps of the pattern's vertices that send each pattern edge
-        onto a graph edge with the same labels; maps that differ by an automorphism of the
-        pattern count separately, as gSpan's embeddings do), or ``"vertex_sets"``, the number of
-        distinct vertex sets of the graph those maps cover.
+        label-preserving subgraph monomorphisms (injective maps of the pattern's vertices that
+        send each pattern edge onto a graph edge with the same labels; maps that differ by an
+        automorphism of the pattern count separately, as gSpan's embeddings do), or
+        ``"vertex_sets"``, the number of distinct vertex sets of the graph those maps cover.
     strict : bool, default=False
         Raise :class:`~graphsparse.exceptions.BudgetExceededError` instead of warning when a budget
         stops the search.
