@@ -124,6 +124,10 @@ class Pattern:
     directed : bool
         Whether the pattern is a (weakly connected) directed graph, as mined from a directed
         dataset.
+
+    ``Pattern(dfs_code, support, graph_ids, vertex_labels=(), counts=None, directed=None)``
+    builds one; ``directed=None`` reads it from the code (6-tuples with arrows: directed), and
+    an explicit value must agree with a non-empty code.
     support : int
         Number of graphs that contain the pattern.
     graph_ids : ndarray of int64
