@@ -233,3 +233,23 @@ def test_undirected_output_is_unchanged(data_dir):
     counts = hashlib.sha256(res.count_matrix().toarray().tobytes()).hexdigest()[:16]
     assert (len(res), _digest(res), counts) == (130, "44aed764c2247c10", "01fbdf3f8a21c886")
     assert all(not p.directed and len(e) == 5 for p in res for e in p.dfs_code)
+
+
+def test_cli_mines_a_directed_gspan_file(tmp_path, capsys, data_dir):
+    from graphsparse.cli import main
+
+    graphs = [nx.DiGraph([(0, 1), (1, 2)]), nx.DiGraph([(0, 1), (2, 1)])]
+    path = tmp_path / "d.gsp"
+    gs.write_gspan(graphs, path)
+    out_file = tmp_path / "patterns.gsp"
+    assert main(["mine", str(path), "--min-support", "1", "--directed", "-o", str(out_file)]) == 0
+    out = capsys.readouterr().out
+    assert "3 frequent connected patterns" in out and "directed" in out
+    written = out_file.read_text()
+    assert written.count("t # ") == 3
+    assert "e 0 1 0\ne 2 1 0" in written  # the collider's arcs 0 -> 1 and 2 -> 1
+    # read undirected, the two graphs are one path
+    assert main(["mine", str(path), "--min-support", "1"]) == 0
+    assert "2 frequent connected patterns" in capsys.readouterr().out
+    assert main(["mine", str(data_dir / "tu" / "MUTAG"), "--min-support", "56", "--directed"]) == 2
+    assert "--directed reads gSpan files only" in capsys.readouterr().err
