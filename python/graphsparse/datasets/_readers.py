@@ -51,7 +51,7 @@ def read_gspan(
         The response, one value per graph.
     directed : bool, default=False
         Read ``e u v label`` as the arc ``u -> v``: a directed dataset
-        (:attr:`GraphDataset.directed`). Two vertices are still joined by one line at most, so
+        (``GraphDataset.directed``). Two vertices are still joined by one line at most, so
         arcs in both directions between them are rejected like parallel edges.
 
     Raises
