@@ -18,6 +18,7 @@ from graphsparse.mining import Pattern, min_dfs_code
 from graphsparse.testing.reference.subgraphs import (
     closed_patterns,
     frequent_subgraphs,
+    maximal_patterns,
     occurrence_counts,
 )
 from graphsparse.testing.strategies import labelled_graphs
@@ -97,9 +98,10 @@ def test_directed_closed_counts_and_streaming(graphs, min_support):
     min_support = min(min_support, len(graphs))
     full = gs.mine_subgraphs(graphs, min_support, n_jobs=1, counts="embeddings")
     closed = gs.mine_subgraphs(graphs, min_support, n_jobs=1, closed=True)
+    maximal = gs.mine_subgraphs(graphs, min_support, n_jobs=1, maximal=True)
     entries = [(p.to_networkx(), frozenset(p.graph_ids.tolist())) for p in full]
-    want = closed_patterns(entries)
-    _match_reference(closed, want)
+    _match_reference(closed, closed_patterns(entries))
+    _match_reference(maximal, maximal_patterns(entries))
     for p in full:
         for g, c in zip(p.graph_ids.tolist(), p.counts.tolist(), strict=True):
             assert occurrence_counts(p.to_networkx(), graphs[g])[0] == c
