@@ -41,7 +41,7 @@ def _from_rust(data: _rs.LabeledDatabase, y: Any = None) -> GraphDataset:
 def read_gspan(
     path: PathLike, y: npt.ArrayLike | PathLike | None = None, *, directed: bool = False
 ) -> GraphDataset:
-    """Read graphs in gSpan text format (``t # id`` / ``v id label`` / ``e u v label``).
+    r"""Read graphs in gSpan text format (``t # id`` / ``v id label`` / ``e u v label``).
 
     Parameters
     ----------
