@@ -697,6 +697,26 @@ mod tests {
     }
 
     #[test]
+    fn directed_keeps_the_arrays_and_bounds_labels() {
+        let db = triangle();
+        let arcs = db.clone().into_directed().unwrap();
+        assert!(arcs.directed() && !db.directed());
+        assert_ne!(arcs, db); // same arrays, different graphs
+        assert_eq!(arcs.edges(), db.edges());
+        assert!(arcs.select(&[0, 0]).unwrap().directed());
+        assert!(!db.select(&[0]).unwrap().directed());
+        let big = GraphDatabase::new(
+            vec![0, 2],
+            vec![0, 0],
+            vec![0, 1],
+            vec![[0, 1]],
+            vec![MAX_DIRECTED_EDGE_LABEL],
+        )
+        .unwrap();
+        assert!(matches!(big.into_directed(), Err(GraphError::Malformed(m)) if m.contains("2^31")));
+    }
+
+    #[test]
     fn rejects_bad_offsets() {
         assert!(GraphDatabase::new(vec![1, 2], vec![0, 0], vec![0, 0], vec![], vec![]).is_err());
         assert!(GraphDatabase::new(vec![0, 3], vec![0, 0], vec![0, 0], vec![], vec![]).is_err());
