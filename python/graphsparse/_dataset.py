@@ -1,9 +1,10 @@
 """The graph container that every area reads: :class:`GraphDataset`, its label maps, and the
 encoding of ``networkx`` graphs into it (all public in :mod:`graphsparse.datasets`).
 
-Graphs are undirected, with one label per vertex and one per edge (any hashable, sortable
-values: ints, strings, bond orders ...). A :class:`GraphDataset` stores them once as flat integer
-arrays plus the maps back to your labels, which is the form that crosses into Rust.
+Graphs are undirected, or directed (every graph of a dataset alike), with one label per vertex
+and one per edge (any hashable, sortable values: ints, strings, bond orders ...). A
+:class:`GraphDataset` stores them once as flat integer arrays plus the maps back to your labels,
+which is the form that crosses into Rust.
 
 A leaf below the areas: the molecule readers, mining, the models and the compressors build or
 read datasets, so it imports none of them (nor :mod:`graphsparse.datasets`, whose
@@ -102,20 +103,28 @@ def _label_file_values(tokens: list[str]) -> list[Any]:
 
 
 class GraphDataset:
-    """A collection of labelled undirected graphs, with an optional response ``y``.
+    """A collection of labelled graphs, with an optional response ``y``.
+
+    The graphs are undirected, or all directed (``directed=True``: edge ``(u, v)`` is the arc
+    ``u -> v``; :func:`from_networkx` makes one from ``networkx.DiGraph`` objects). A pair of
+    vertices holds at most one edge, so a directed graph has no antiparallel arcs. Subgraph
+    mining and the subgraph models take directed datasets; the other algorithms take
+    undirected ones only and say so.
 
     Build one with :func:`from_networkx`, :func:`read_gspan`, :func:`load_tu`, a generator, or
     from molecules with :func:`from_smiles` and :func:`read_sdf` (RDKit).
 
     Indexing follows NumPy: ``ds[i]``, ``ds[a:b]``, ``ds[[0, 3]]`` and ``ds[mask]`` all return a
     new ``GraphDataset`` (``ds[i]`` holds one graph). ``ds.graphs`` (or iterating) gives
-    ``networkx.Graph`` objects whose vertices and edges carry a ``"label"`` attribute (graphs
-    read without labels carry the label 0).
+    ``networkx.Graph`` objects (``networkx.DiGraph`` when ``directed``) whose vertices and edges
+    carry a ``"label"`` attribute (graphs read without labels carry the label 0).
 
     Attributes
     ----------
     y : ndarray or None
         One response per graph.
+    directed : bool
+        Whether the graphs are directed (edge ``(u, v)`` of ``edges`` is the arc ``u -> v``).
     vertex_label_values, edge_label_values : tuple
         The user's label for each dense label id (sorted).
     names : list of str
@@ -128,6 +137,7 @@ class GraphDataset:
     __slots__ = (
         "_db",
         "_graphs",
+        "directed",
         "edge_label_values",
         "edge_labels",
         "edge_ptr",
@@ -151,8 +161,12 @@ class GraphDataset:
         edge_label_values: Sequence[Any],
         y: npt.ArrayLike | None = None,
         names: Sequence[str] | None = None,
+        *,
+        directed: bool = False,
     ) -> None:
         as_i64 = lambda a: np.ascontiguousarray(a, dtype=np.int64)  # noqa: E731
+        if not isinstance(directed, bool | np.bool_):
+            raise InvalidParameterError(f"directed must be a bool, got {directed!r}")
         # the Rust database validates the arrays once and is kept for every later call
         db = _rs.Database(
             as_i64(node_ptr),
@@ -160,6 +174,7 @@ class GraphDataset:
             as_i64(edge_ptr),
             as_i64(edges).reshape(-1, 2),
             as_i64(edge_labels),
+            directed=bool(directed),
         )
         self._init_from_db(db, vertex_label_values, edge_label_values, y, names)
 
@@ -186,6 +201,7 @@ class GraphDataset:
         names: Sequence[str] | None,
     ) -> None:
         self._db = db
+        self.directed = bool(db.directed)
         arrays = db.arrays()
         self.node_ptr, self.node_labels, self.edge_ptr, self.edges, self.edge_labels = arrays
         for a in arrays:
@@ -269,7 +285,8 @@ class GraphDataset:
         return self._graphs
 
     def graph(self, i: int) -> nx.Graph:
-        """Graph ``i`` as a new ``networkx.Graph`` (``i`` indexes as in ``self[i]``)."""
+        """Graph ``i`` as a new ``networkx.Graph`` (a ``networkx.DiGraph`` when ``directed``;
+        ``i`` indexes as in ``self[i]``)."""
         n = len(self)
         if isinstance(i, bool | np.bool_) or not isinstance(i, numbers.Integral):
             raise IndexError(f"graph index must be an integer, got {i!r}")
@@ -278,7 +295,7 @@ class GraphDataset:
         i = int(i) % n
         a, b = int(self.node_ptr[i]), int(self.node_ptr[i + 1])
         c, d = int(self.edge_ptr[i]), int(self.edge_ptr[i + 1])
-        g = nx.Graph(name=self.names[i])
+        g = (nx.DiGraph if self.directed else nx.Graph)(name=self.names[i])
         vl = self.vertex_label_values
         el = self.edge_label_values
         g.add_nodes_from((k, {"label": vl[lab]}) for k, lab in enumerate(self.node_labels[a:b]))
@@ -303,6 +320,8 @@ class GraphDataset:
 
     def __repr__(self) -> str:
         y = "" if self.y is None else f", y={self.y.dtype}"
+        if self.directed:
+            y += ", directed"
         return (
             f"GraphDataset({len(self)} graphs, {int(self.n_vertices.sum())} vertices, "
             f"{int(self.n_edges.sum())} edges, {len(self.vertex_label_values)} vertex labels, "
@@ -315,13 +334,14 @@ class GraphDataset:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.source_index = None  # absent from pickles written before it existed
+        self.directed = False  # likewise
         for k, v in state.items():
             object.__setattr__(self, k, v)
         for k in ("node_ptr", "node_labels", "edge_ptr", "edges", "edge_labels"):
             # pickle protocol 5 (Dask, multiprocessing) may hand back views of unaligned frames
             object.__setattr__(self, k, np.require(getattr(self, k), np.int64, ["C", "A"]))
         self._graphs = None
-        self._db = _rs.Database(*self._arrays())
+        self._db = _rs.Database(*self._arrays(), directed=self.directed)
         for a in self._arrays():
             a.flags.writeable = False
 
@@ -333,6 +353,7 @@ class GraphDataset:
         )
         return (
             same_y
+            and self.directed == other.directed
             and all(
                 np.array_equal(a, b) for a, b in zip(self._arrays(), other._arrays(), strict=True)
             )
@@ -388,7 +409,9 @@ def from_networkx(
     Parameters
     ----------
     graphs : iterable of networkx.Graph
-        Undirected simple graphs (``DiGraph`` and multigraphs are rejected).
+        Simple graphs: all undirected (``networkx.Graph``), or all directed
+        (``networkx.DiGraph``, read as a directed dataset). Multigraphs, and arcs in both
+        directions between two vertices, are rejected.
     node_label, edge_label : str or None, default="label"
         Attribute names holding the labels; ``None`` gives every vertex (edge) the label 0.
         Unlabelled graphs need neither: when no vertex (edge) of any graph has a ``"label"``
@@ -401,8 +424,9 @@ def from_networkx(
     Raises
     ------
     InvalidGraphError
-        For a missing label attribute, unhashable or mixed-type labels, self-loops, directed
-        graphs or multigraphs; the message names the graph and the vertex or edge.
+        For a missing label attribute, unhashable or mixed-type labels, self-loops,
+        multigraphs, antiparallel arcs, or directed and undirected graphs mixed; the message
+        names the graph and the vertex or edge.
 
     Examples
     --------
@@ -410,6 +434,8 @@ def from_networkx(
     >>> ds = from_networkx([nx.cycle_graph(6), nx.path_graph(4)])
     >>> ds.vertex_label_values, ds.edge_label_values
     ((0,), (0,))
+    >>> from_networkx([nx.DiGraph([(0, 1), (2, 1)])]).directed
+    True
     """
     if isinstance(graphs, nx.Graph):
         raise InvalidParameterError("graphs must be a sequence of networkx graphs, not one graph")
@@ -421,11 +447,8 @@ def from_networkx(
     node_ptr = [0]
     edge_ptr = [0]
     edges: list[tuple[int, int]] = []
+    directed = _directedness(graphs)
     for gi, g in enumerate(graphs):
-        if not isinstance(g, nx.Graph):
-            raise InvalidGraphError(f"graph {gi} is a {type(g).__name__}, not a networkx.Graph")
-        if g.is_directed():
-            raise InvalidGraphError(f"graph {gi} is directed; graphsparse needs undirected graphs")
         if g.is_multigraph():
             raise InvalidGraphError(f"graph {gi} is a multigraph; parallel edges are not allowed")
         index = {}
@@ -435,6 +458,11 @@ def from_networkx(
         for u, v, attrs in g.edges(data=True):
             if u == v:
                 raise InvalidGraphError(f"graph {gi}: self-loop on node {u!r}")
+            if directed and u in g.succ[v]:
+                raise InvalidGraphError(
+                    f"graph {gi}: arcs in both directions between nodes {u!r} and {v!r}; a "
+                    "directed graph may join two vertices by one arc only"
+                )
             edges.append((index[u], index[v]))
             elabels.append(_label(attrs, edge_label, gi, "edge", (u, v)))
         node_ptr.append(len(vlabels))
@@ -452,11 +480,42 @@ def from_networkx(
         evals,
         y=y,
         names=names,
+        directed=directed,
     )
 
 
-def as_dataset(data: Any, what: str = "data") -> GraphDataset:
-    """Accept a GraphDataset or an iterable of networkx graphs; reject anything else clearly."""
+def _directedness(graphs: Sequence[Any]) -> bool:
+    """Whether the networkx graphs are directed: all alike, else an error naming two of them."""
+    kinds: dict[bool, int] = {}
+    for gi, g in enumerate(graphs):
+        if not isinstance(g, nx.Graph):
+            raise InvalidGraphError(f"graph {gi} is a {type(g).__name__}, not a networkx.Graph")
+        kinds.setdefault(bool(g.is_directed()), gi)
+    if len(kinds) > 1:
+        raise InvalidGraphError(
+            f"graphs mixes directed and undirected graphs (graph {kinds[True]} is directed, "
+            f"graph {kinds[False]} is not); a dataset's graphs are all directed or all undirected"
+        )
+    return next(iter(kinds), False)
+
+
+def as_dataset(data: Any, what: str = "data", *, directed_ok: bool = False) -> GraphDataset:
+    """Accept a GraphDataset or an iterable of networkx graphs; reject anything else clearly.
+
+    Directed datasets (and ``networkx.DiGraph`` objects) pass only with ``directed_ok``: the
+    algorithms that take them (subgraph mining, the subgraph models) say so.
+    """
+    ds = _as_dataset(data, what)
+    if ds.directed and not directed_ok:
+        raise InvalidGraphError(
+            f"{what} holds directed graphs, which this algorithm does not take (subgraph mining "
+            "and the subgraph models do); pass undirected graphs (e.g. "
+            "networkx's to_undirected())"
+        )
+    return ds
+
+
+def _as_dataset(data: Any, what: str) -> GraphDataset:
     if isinstance(data, GraphDataset):
         return data
     if isinstance(data, nx.Graph):

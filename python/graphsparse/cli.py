@@ -16,7 +16,7 @@ from . import __version__
 from ._dataset import _as_response
 from ._optional import require
 from .datasets import GraphDataset, load_tu, make_subgraph_classification, read_gspan
-from .exceptions import GraphSparseError
+from .exceptions import GraphSparseError, InvalidParameterError
 from .mining import MiningResult, mine_subgraphs
 
 __all__ = ["main"]
@@ -35,13 +35,17 @@ def _min_support(text: str) -> int | float:
         ) from None
 
 
-def _load(path: str, labels: str | None) -> GraphDataset:
+def _load(path: str, labels: str | None, directed: bool = False) -> GraphDataset:
     if os.path.isdir(path) or path.endswith("_A.txt") or path.endswith("_graph_indicator.txt"):
+        if directed:
+            raise InvalidParameterError(
+                "--directed reads gSpan files only: the TU format has no directed graphs"
+            )
         ds = load_tu(path)
         if labels is not None:
             ds.y = _as_response(labels, len(ds))
         return ds
-    return read_gspan(path, y=labels)
+    return read_gspan(path, y=labels, directed=directed)
 
 
 def _print_patterns(result: MiningResult, top: int, out=sys.stdout) -> None:
@@ -58,7 +62,7 @@ def _print_patterns(result: MiningResult, top: int, out=sys.stdout) -> None:
 
 def _cmd_mine(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
-    ds = _load(args.path, args.labels)
+    ds = _load(args.path, args.labels, args.directed)
     t_read = time.perf_counter() - t0
     result = mine_subgraphs(
         ds,
@@ -361,6 +365,11 @@ def build_parser() -> argparse.ArgumentParser:
     mine.add_argument("--max-nodes", type=int, default=None, help="stop after this many tree nodes")
     mine.add_argument("--time-limit", type=float, default=None, help="stop after this many seconds")
     mine.add_argument("--labels", default=None, help="file with one class label per graph")
+    mine.add_argument(
+        "--directed",
+        action="store_true",
+        help="read a gSpan file's 'e u v label' lines as arcs u -> v (directed patterns)",
+    )
     mine.add_argument("--top", type=int, default=10, help="most frequent patterns to print")
     mine.add_argument("--output", "-o", default=None, help="write all patterns as gSpan text")
     mine.set_defaults(func=_cmd_mine)

@@ -12,6 +12,7 @@ import numpy.typing as npt
 
 from .. import _graphsparse as _rs
 from .._dataset import GraphDataset, PathLike, _as_response, from_networkx
+from ..exceptions import InvalidParameterError
 
 
 def _tokens_to_values(tokens: Sequence[str], kind: str) -> list[Any]:
@@ -37,8 +38,10 @@ def _from_rust(data: _rs.LabeledDatabase, y: Any = None) -> GraphDataset:
     return GraphDataset._from_db(data.db, vvals, evals, y=y, names=data.graph_names)
 
 
-def read_gspan(path: PathLike, y: npt.ArrayLike | PathLike | None = None) -> GraphDataset:
-    """Read graphs in gSpan text format (``t # id`` / ``v id label`` / ``e u v label``).
+def read_gspan(
+    path: PathLike, y: npt.ArrayLike | PathLike | None = None, *, directed: bool = False
+) -> GraphDataset:
+    r"""Read graphs in gSpan text format (``t # id`` / ``v id label`` / ``e u v label``).
 
     Parameters
     ----------
@@ -46,6 +49,10 @@ def read_gspan(path: PathLike, y: npt.ArrayLike | PathLike | None = None) -> Gra
         The file. Vertex ids may be 1-based or non-contiguous.
     y : array-like, or path to a file with one label per line, optional
         The response, one value per graph.
+    directed : bool, default=False
+        Read ``e u v label`` as the arc ``u -> v``: a directed dataset
+        (``GraphDataset.directed``). Two vertices are still joined by one line at most, so
+        arcs in both directions between them are rejected like parallel edges.
 
     Raises
     ------
@@ -54,8 +61,15 @@ def read_gspan(path: PathLike, y: npt.ArrayLike | PathLike | None = None) -> Gra
         self-loops and parallel edges.
     FileNotFoundError
         If the file cannot be read.
+
+    Examples
+    --------
+    >>> ds = parse_gspan("t # 0\nv 0 A\nv 1 B\ne 1 0 x\n", directed=True)
+    >>> ds.directed, list(ds.graph(0).edges)
+    (True, [(1, 0)])
     """
-    data = _rs.read_gspan_file(os.fspath(path))
+    directed = _as_directed(directed)
+    data = _rs.read_gspan_file(os.fspath(path), directed=directed)
     if y is None:
         return _from_rust(data)
     ds = _from_rust(data)
@@ -63,11 +77,20 @@ def read_gspan(path: PathLike, y: npt.ArrayLike | PathLike | None = None) -> Gra
     return ds
 
 
-def parse_gspan(text: str, y: npt.ArrayLike | None = None) -> GraphDataset:
+def parse_gspan(
+    text: str, y: npt.ArrayLike | None = None, *, directed: bool = False
+) -> GraphDataset:
     """Like :func:`read_gspan`, from a string."""
-    ds = _from_rust(_rs.parse_gspan_text(text, "<string>"))
+    directed = _as_directed(directed)
+    ds = _from_rust(_rs.parse_gspan_text(text, "<string>", directed=directed))
     ds.y = _as_response(y, len(ds))
     return ds
+
+
+def _as_directed(directed: Any) -> bool:
+    if not isinstance(directed, bool | np.bool_):
+        raise InvalidParameterError(f"directed must be a bool, got {directed!r}")
+    return bool(directed)
 
 
 def load_tu(path: PathLike, name: str | None = None) -> GraphDataset:
@@ -85,13 +108,17 @@ def load_tu(path: PathLike, name: str | None = None) -> GraphDataset:
     GraphDataset
         ``y`` holds ``NAME_graph_labels.txt`` when present. Vertex labels come from
         ``NAME_node_labels.txt`` and edge labels from ``NAME_edge_labels.txt``; a missing label file
-        means label 0 everywhere. Edges listed in both directions are merged.
+        means label 0 everywhere. Edges listed in both directions are merged: the format has
+        no mark for directed graphs (its datasets list every undirected edge both ways), so the
+        result is undirected.
     """
     return _from_rust(_rs.read_tu_folder(os.fspath(path), name))
 
 
 def write_gspan(data: GraphDataset | Iterable[nx.Graph], path: PathLike) -> None:
-    """Write graphs in gSpan text format (vertex ids from 0); ``read_gspan`` reads them back.
+    """Write graphs in gSpan text format (vertex ids from 0); ``read_gspan`` reads them back
+    (``read_gspan(path, directed=True)`` for a directed dataset, whose ``e u v`` lines are its
+    arcs ``u -> v``).
 
     Graph names are written on the ``t #`` lines. Raises
     :class:`~graphsparse.exceptions.InvalidGraphError` when the

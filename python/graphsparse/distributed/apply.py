@@ -45,7 +45,7 @@ def pattern_features(patterns: Sequence[Pattern], X: Any, n_jobs: int | None = 1
     Computed by the subgraph-isomorphism matcher of the subgraph models, so it agrees with
     ``graph_ids`` of mined patterns on the graphs they were mined from.
     """
-    ds = as_dataset(X, "X")
+    ds = as_dataset(X, "X", directed_ok=True)
     occ = (
         _occurrences(list(patterns), ds, n_jobs)
         if len(ds)

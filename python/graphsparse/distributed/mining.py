@@ -55,11 +55,12 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+import networkx as nx
 import numpy as np
 
 from .. import _graphsparse as _rs  # type: ignore[attr-defined]
 from .._validation import as_count, as_flag, min_support_count
-from ..exceptions import InvalidParameterError
+from ..exceptions import InvalidGraphError, InvalidParameterError
 from ..mining import MiningResult, Pattern
 from ._partition import (
     _SCHEMES,
@@ -128,6 +129,31 @@ class ShardedMiningResult(MiningResult):
         self.candidates = candidates
         self.bytes_gathered = bytes_gathered
         self.scheme = scheme
+
+
+_DIRECTED = (
+    "collection holds directed graphs: the sharded search mines undirected graphs only; mine "
+    "directed graphs with graphsparse.mine_subgraphs"
+)
+
+
+def _refuse_directed(collection: Any) -> None:
+    """The error for an in-memory directed collection, before any shard is made."""
+    if getattr(collection, "directed", False) is True or (
+        isinstance(collection, Sequence)
+        and any(
+            (isinstance(g, nx.Graph) and g.is_directed()) or getattr(g, "directed", False) is True
+            for g in collection
+        )
+    ):
+        raise InvalidGraphError(_DIRECTED)
+
+
+def _shard_info(ds: Any) -> tuple[int, tuple[Any, ...], tuple[Any, ...]]:
+    """:func:`shard_info` of an undirected shard (a shard read on a worker may be directed)."""
+    if ds.directed:
+        raise InvalidGraphError(_DIRECTED)
+    return shard_info(ds)
 
 
 def _vertex_label_ids(ds: Any, values: list[Any]) -> list[np.ndarray]:
@@ -299,7 +325,9 @@ def mine_subgraphs(
         folders (gSpan, TU, SMILES ``.smi``, SD files), each read on a worker (relative paths
         are made absolute on the driver; the workers must see the same files), and/or
         GraphDatasets. Labels are matched across shards by value, so shards need not share
-        label sets.
+        label sets. Undirected graphs only: directed ones are refused with an
+        :class:`~graphsparse.exceptions.InvalidGraphError` (mine them with
+        :func:`graphsparse.mine_subgraphs`).
     min_support : int or float
         A count in ``[1, n_graphs]`` or a fraction in ``(0, 1]`` of the whole collection.
     max_size : int, optional
@@ -364,6 +392,7 @@ def mine_subgraphs(
     else:
         min_support_count(min_support, 1)  # the type, and a fraction's range
     n_shards = as_n_shards(n_shards)
+    _refuse_directed(collection)
     client = get_client(client)
     shards = shard_futures(collection, client, n_shards=n_shards, fmt=format, loader=loader)
     try:
@@ -419,7 +448,7 @@ class _Run:
         self.client, self.shards, self.n_jobs = client, shards, n_jobs
         self.futures: list[Any] = []
         self.stats = {"rounds": 0, "candidates": 0, "nodes_visited": 0, "bytes_gathered": 0}
-        infos = client.gather([client.submit(shard_info, f, pure=False) for f in shards])
+        infos = client.gather([client.submit(_shard_info, f, pure=False) for f in shards])
         self.sizes = [n for n, _, _ in infos]
         n = sum(self.sizes)
         if n == 0:

@@ -15,12 +15,26 @@ import scipy.sparse as sp
 from .._dataset import GraphDataset
 from .._validation import as_count, as_flag
 from ..chem._smarts import dfs_code_smarts
-from ..exceptions import InvalidParameterError
+from ..exceptions import InvalidGraphError, InvalidParameterError
 
 if TYPE_CHECKING:
     from .. import _graphsparse as _rs
 
-DfsEdge = tuple[int, int, Any, Any, Any]
+DfsEdge = tuple[int, int, Any, Any, Any] | tuple[int, int, Any, Any, Any, str]
+
+#: The direction mark of a directed pattern's code edge ``(i, j, ...)``: the arc ``i -> j`` or
+#: ``j -> i`` (the Rust code's arc label ``2 * label + 1`` for the latter).
+_ARROWS = ("->", "<-")
+
+
+def _decode_edge(
+    row: Sequence[int], vl: Sequence[Any], el: Sequence[Any], directed: bool
+) -> DfsEdge:
+    """One code row in label ids as the user's labels (and the arrow, for a directed search)."""
+    i, j, li, lij, lj = row
+    if directed:
+        return (i, j, vl[li], el[lij >> 1], vl[lj], _ARROWS[lij & 1])
+    return (i, j, vl[li], el[lij], vl[lj])
 
 
 class _PatternTable:
@@ -34,6 +48,7 @@ class _PatternTable:
         "code_ptr",
         "codes",
         "counts",
+        "directed",
         "el",
         "gid_ptr",
         "graph_ids",
@@ -44,6 +59,7 @@ class _PatternTable:
 
     def __init__(self, found: _rs.MiningResult, ds: GraphDataset) -> None:
         self.vl, self.el = ds.vertex_label_values, ds.edge_label_values
+        self.directed = ds.directed
         self.codes = np.asarray(found.codes, dtype=np.int64).reshape(-1, 5)
         self.code_ptr = np.asarray(found.code_ptr, dtype=np.int64)
         self.graph_ids = np.asarray(found.graph_ids, dtype=np.int64)
@@ -77,6 +93,8 @@ class _PatternTable:
     def dfs_code(self, k: int) -> tuple[DfsEdge, ...]:
         vl, el = self.vl, self.el
         rows = self.codes[self.code_ptr[k] : self.code_ptr[k + 1]].tolist()
+        if self.directed:
+            return tuple(_decode_edge(r, vl, el, True) for r in rows)
         return tuple((i, j, vl[li], el[lij], vl[lj]) for i, j, li, lij, lj in rows)
 
     def vertex_labels(self, k: int) -> tuple[Any, ...]:
@@ -97,10 +115,19 @@ class Pattern:
 
     Attributes
     ----------
-    dfs_code : tuple of (i, j, l_i, l_ij, l_j)
+    dfs_code : tuple of (i, j, l_i, l_ij, l_j), or of (i, j, l_i, l_ij, l_j, arrow) if directed
         The minimum DFS code in your labels: edge ``(i, j)`` between pattern vertices ``i`` and
         ``j`` (forward when ``i < j``) with vertex labels ``l_i``, ``l_j`` and edge label ``l_ij``.
+        A pattern of directed graphs adds the arc's direction, ``"->"`` (``i -> j``) or ``"<-"``
+        (``j -> i``); its codes order an edge's label before its direction, ``"->"`` first.
         Empty for a single-vertex pattern.
+    directed : bool
+        Whether the pattern is a (weakly connected) directed graph, as mined from a directed
+        dataset.
+
+    ``Pattern(dfs_code, support, graph_ids, vertex_labels=(), counts=None, directed=None)``
+    builds one; ``directed=None`` reads it from the code (6-tuples with arrows: directed), and
+    an explicit value must agree with a non-empty code.
     support : int
         Number of graphs that contain the pattern.
     graph_ids : ndarray of int64
@@ -116,6 +143,7 @@ class Pattern:
     __slots__ = (
         "_counts",
         "_dfs_code",
+        "_directed",
         "_graph_ids",
         "_k",
         "_support",
@@ -130,6 +158,7 @@ class Pattern:
         graph_ids: npt.ArrayLike,
         vertex_labels: Sequence[Any] = (),
         counts: npt.ArrayLike | None = None,
+        directed: bool | None = None,
     ) -> None:
         gids = np.array(graph_ids, dtype=np.int64)
         gids.flags.writeable = False
@@ -144,6 +173,7 @@ class Pattern:
                 )
             self._counts.flags.writeable = False
         self._dfs_code: tuple[DfsEdge, ...] | None = tuple(tuple(e) for e in dfs_code)  # type: ignore[misc]
+        self._directed = _code_directedness(self._dfs_code, directed)
         self._support = int(support)
         self._graph_ids: np.ndarray | None = gids
         self._vertex_labels: tuple[Any, ...] | None = tuple(vertex_labels)
@@ -154,6 +184,7 @@ class Pattern:
     def _from_table(cls, table: _PatternTable, k: int, support: int) -> Pattern:
         p = object.__new__(cls)
         p._table, p._k, p._support = table, k, support
+        p._directed = table.directed
         p._dfs_code = p._graph_ids = p._vertex_labels = p._counts = None
         return p
 
@@ -170,6 +201,11 @@ class Pattern:
     def dfs_code(self) -> tuple[DfsEdge, ...]:
         """The minimum DFS code, in your labels (see the class docstring)."""
         return self._field("_dfs_code", _PatternTable.dfs_code)
+
+    @property
+    def directed(self) -> bool:
+        """Whether the pattern is a directed graph (mined from a directed dataset)."""
+        return self._directed
 
     @property
     def support(self) -> int:
@@ -203,20 +239,31 @@ class Pattern:
         """Number of vertices."""
         return len(self.vertex_labels)
 
+    def _arcs(self) -> list[tuple[int, int, Any]]:
+        """``(u, v, label)`` per code edge; for a directed pattern, the arc ``u -> v``."""
+        out = []
+        for e in self.dfs_code:
+            i, j, lab = e[0], e[1], e[3]
+            out.append((j, i, lab) if self._directed and e[5] == "<-" else (i, j, lab))
+        return out
+
     def to_networkx(self) -> nx.Graph:
-        """The pattern as a ``networkx.Graph`` with ``"label"`` attributes on vertices and edges."""
-        g = nx.Graph()
+        """The pattern as a ``networkx.Graph`` (a ``networkx.DiGraph`` when :attr:`directed`)
+        with ``"label"`` attributes on vertices and edges."""
+        g = nx.DiGraph() if self._directed else nx.Graph()
         for v, lab in enumerate(self.vertex_labels):
             g.add_node(v, label=lab)
-        for i, j, _, lij, _ in self.dfs_code:
-            g.add_edge(i, j, label=lij)
+        for u, v, lab in self._arcs():
+            g.add_edge(u, v, label=lab)
         return g
 
     def to_gspan(self) -> str:
-        """The pattern as a gSpan text record (``t # 0`` / ``v`` / ``e`` lines)."""
+        """The pattern as a gSpan text record (``t # 0`` / ``v`` / ``e`` lines); a directed
+        pattern's ``e u v`` lines are its arcs ``u -> v`` (read them back with
+        ``read_gspan(..., directed=True)``)."""
         lines = ["t # 0"]
         lines += [f"v {v} {lab}" for v, lab in enumerate(self.vertex_labels)]
-        lines += [f"e {i} {j} {lij}" for i, j, _, lij, _ in self.dfs_code]
+        lines += [f"e {u} {v} {lab}" for u, v, lab in self._arcs()]
         return "\n".join(lines)
 
     def to_smarts(
@@ -252,17 +299,26 @@ class Pattern:
         >>> [p.to_smarts() for p in mine_subgraphs([g], 1) if p.n_edges == 3]
         ['[#6]-1-[#6]-[#8]1']
         """
+        if self._directed:
+            raise InvalidGraphError("to_smarts: a directed pattern is not a molecule")
         return dfs_code_smarts(self.vertex_labels, self.dfs_code, atoms, bonds)
 
     def __str__(self) -> str:
         if not self.dfs_code:
             return f"({self.vertex_labels[0]})"
+        if self._directed:
+            ends = {"->": ("-", "->"), "<-": ("<-", "-")}
+            return " ".join(
+                f"({i}:{li}){ends[a][0]}[{lij}]{ends[a][1]}({j}:{lj})"
+                for i, j, li, lij, lj, a in self.dfs_code  # type: ignore[misc]
+            )
         return " ".join(f"({i}:{li})-[{lij}]-({j}:{lj})" for i, j, li, lij, lj in self.dfs_code)
 
     def __repr__(self) -> str:
+        directed = ", directed=True" if self._directed else ""
         return (
             f"Pattern(dfs_code={self.dfs_code!r}, support={self.support!r}, "
-            f"vertex_labels={self.vertex_labels!r})"
+            f"vertex_labels={self.vertex_labels!r}{directed})"
         )
 
     def __eq__(self, other: object) -> bool:
@@ -270,6 +326,7 @@ class Pattern:
             return NotImplemented
         return (
             self.dfs_code == other.dfs_code
+            and self._directed == other._directed
             and self.vertex_labels == other.vertex_labels
             and self.support == other.support
             and np.array_equal(self.graph_ids, other.graph_ids)
@@ -280,10 +337,8 @@ class Pattern:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # pickles as its decoded fields, never the whole run's table
-        return (
-            Pattern,
-            (self.dfs_code, self.support, self.graph_ids, self.vertex_labels, self.counts),
-        )
+        fields = (self.dfs_code, self.support, self.graph_ids, self.vertex_labels, self.counts)
+        return (Pattern, (*fields, self._directed) if self._directed else fields)
 
 
 #: Why a search was cut short, as the Rust budget names it (``Truncation::as_str``).
@@ -445,11 +500,40 @@ def _patterns_from_arrays(found: _rs.MiningResult, ds: GraphDataset) -> list[Pat
 def _pattern(code: np.ndarray, ids: np.ndarray, ds: GraphDataset) -> Pattern:
     vl, el = ds.vertex_label_values, ds.edge_label_values
     rows = code.tolist()
-    dfs = tuple((i, j, vl[li], el[lij], vl[lj]) for i, j, li, lij, lj in rows)
+    dfs = tuple(_decode_edge(r, vl, el, ds.directed) for r in rows)
     labels: list[Any] = [None] * (1 + max(max(i, j) for i, j, *_ in rows))
     for i, j, li, _, lj in rows:
         labels[i], labels[j] = vl[li], vl[lj]
-    return Pattern(dfs, len(ids), np.asarray(ids, dtype=np.int64), tuple(labels))
+    return Pattern(
+        dfs, len(ids), np.asarray(ids, dtype=np.int64), tuple(labels), directed=ds.directed
+    )
+
+
+def _code_directedness(code: Sequence[Sequence[Any]], directed: bool | None) -> bool:
+    """Whether a code given to :class:`Pattern` is directed: 6-tuples with arrows, all alike
+    (``directed`` says it for the empty code and must agree otherwise)."""
+    widths = {len(e) for e in code}
+    if widths - {5, 6} or len(widths) > 1:
+        raise InvalidParameterError(
+            "dfs_code edges must all be (i, j, l_i, l_ij, l_j) tuples, or all (i, j, l_i, l_ij, "
+            f"l_j, arrow) tuples for a directed pattern; got lengths {sorted(widths)}"
+        )
+    if widths == {6} and any(e[5] not in _ARROWS for e in code):
+        bad = next(e[5] for e in code if e[5] not in _ARROWS)
+        raise InvalidParameterError(
+            f"a directed dfs_code edge's arrow must be '->' or '<-', got {bad!r}"
+        )
+    found = widths == {6}
+    if directed is None:
+        return found
+    if not isinstance(directed, bool | np.bool_):
+        raise InvalidParameterError(f"directed must be a bool or None, got {directed!r}")
+    if code and bool(directed) != found:
+        raise InvalidParameterError(
+            f"directed={directed!r} contradicts dfs_code, whose edges have "
+            f"{6 if found else 5} fields"
+        )
+    return bool(directed)
 
 
 def pattern_matrix(

@@ -15,8 +15,13 @@ from .._dataset import GraphDataset, as_dataset
 from .._progress import run_reported
 from .._threads import resolve_n_jobs
 from .._validation import as_flag, as_optional_count, min_support_count
-from ..exceptions import BudgetExceededError, InvalidParameterError, TruncatedSearchWarning
-from ._pattern import DfsEdge, MiningResult, Pattern, _patterns_from_arrays
+from ..exceptions import (
+    BudgetExceededError,
+    InvalidGraphError,
+    InvalidParameterError,
+    TruncatedSearchWarning,
+)
+from ._pattern import _ARROWS, DfsEdge, MiningResult, Pattern, _decode_edge, _patterns_from_arrays
 
 
 def mine_subgraphs(
@@ -46,7 +51,10 @@ def mine_subgraphs(
     ----------
     data : GraphDataset or sequence of networkx.Graph
         The graphs. networkx graphs are read by :func:`~graphsparse.datasets.from_networkx`:
-        ``"label"`` attributes on vertices and edges, or none at all (every label 0).
+        ``"label"`` attributes on vertices and edges, or none at all (every label 0). Directed
+        graphs (a directed dataset, or ``networkx.DiGraph`` objects) give directed patterns:
+        weakly connected subgraphs whose arcs keep their direction
+        (:attr:`~graphsparse.mining.Pattern.directed`).
     min_support : int or float
         An ``int`` is an absolute number of graphs in ``[1, n_graphs]``; a ``float`` in
         ``(0, 1]`` is a fraction of the graphs, rounded up.
@@ -157,7 +165,7 @@ def _miner_args(
     counts: str | None,
 ) -> tuple[GraphDataset, _rs.MinerArgs]:
     """The dataset and the binding's parameters, checked, for both miners."""
-    ds = as_dataset(data)
+    ds = as_dataset(data, directed_ok=True)
     if len(ds) == 0:
         raise InvalidParameterError("data contains no graphs")
     if counts is not None and counts not in _COUNT_KINDS:
@@ -291,14 +299,18 @@ def _pattern_set(closed: Any, maximal: Any) -> Literal["all", "closed", "maximal
 def min_dfs_code(graph: nx.Graph | GraphDataset) -> tuple[DfsEdge, ...]:
     """The minimum DFS code (gSpan's canonical form) of one connected labelled graph.
 
-    Two labelled graphs are isomorphic exactly when their minimum DFS codes are equal.
+    Two labelled graphs are isomorphic exactly when their minimum DFS codes are equal. A
+    directed graph (``networkx.DiGraph``, weakly connected) has the code a directed search
+    gives it, with an arrow per edge (see :attr:`~graphsparse.mining.Pattern.dfs_code`).
     """
-    ds = as_dataset(graph if isinstance(graph, GraphDataset) else [graph], "graph")
+    ds = as_dataset(
+        graph if isinstance(graph, GraphDataset) else [graph], "graph", directed_ok=True
+    )
     if len(ds) != 1:
         raise InvalidParameterError(f"expected one graph, got {len(ds)}")
-    rows = _rs.min_dfs_code(ds.node_labels, ds.edges, ds.edge_labels)
+    rows = _rs.min_dfs_code(ds.node_labels, ds.edges, ds.edge_labels, directed=ds.directed)
     vl, el = ds.vertex_label_values, ds.edge_label_values
-    return tuple((i, j, vl[li], el[lij], vl[lj]) for i, j, li, lij, lj in rows.tolist())
+    return tuple(_decode_edge(r, vl, el, ds.directed) for r in rows.tolist())
 
 
 def _codes_for(patterns: Sequence[Pattern], ds: GraphDataset) -> list[np.ndarray | None]:
@@ -307,8 +319,20 @@ def _codes_for(patterns: Sequence[Pattern], ds: GraphDataset) -> list[np.ndarray
     emap = {v: k for k, v in enumerate(ds.edge_label_values)}
     out: list[np.ndarray | None] = []
     for p in patterns:
+        if p.directed != ds.directed:
+            kind = "directed" if p.directed else "undirected"
+            raise InvalidGraphError(
+                f"a {kind} pattern cannot be matched in {'' if ds.directed else 'un'}directed "
+                "graphs: give graphs of the kind the patterns were mined from"
+            )
         try:
-            rows = [(i, j, vmap[li], emap[lij], vmap[lj]) for i, j, li, lij, lj in p.dfs_code]
+            if p.directed:
+                rows = [
+                    (e[0], e[1], vmap[e[2]], 2 * emap[e[3]] + _ARROWS.index(e[5]), vmap[e[4]])
+                    for e in p.dfs_code
+                ]
+            else:
+                rows = [(i, j, vmap[li], emap[lij], vmap[lj]) for i, j, li, lij, lj in p.dfs_code]
         except KeyError:
             out.append(None)
             continue

@@ -23,7 +23,7 @@ _CACHE_BYTES = 256 * 2**20
 
 
 def _dataset(X: Any) -> GraphDataset:
-    ds = as_dataset(X, "X")
+    ds = as_dataset(X, "X", directed_ok=True)  # the subgraph models mine and match arcs
     if len(ds) == 0:
         raise InvalidParameterError("X contains no graphs")
     return ds

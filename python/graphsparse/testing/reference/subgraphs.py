@@ -3,7 +3,9 @@ closed and maximal patterns by their definitions.
 
 Every connected edge-induced subgraph of every graph is enumerated (all edge subsets, kept when
 connected), then deduplicated across graphs by labelled isomorphism (networkx VF2, with a
-Weisfeiler-Lehman hash to bucket candidates). Exponential: only for tiny graphs.
+Weisfeiler-Lehman hash to bucket candidates). Exponential: only for tiny graphs. Directed graphs
+(``networkx.DiGraph``) work alike: the subsets kept are the weakly connected ones, and
+isomorphism and matching respect arc directions (networkx's DiGraphMatcher).
 
 Size and cost: ``2^m`` edge subsets per graph of ``m`` edges, then pairwise isomorphism tests
 within each Weisfeiler-Lehman bucket: graphs of up to about 10 edges.
@@ -41,22 +43,36 @@ _EM = nx.algorithms.isomorphism.categorical_edge_match("label", None)
 
 
 def _key(g: nx.Graph) -> tuple:
+    """An isomorphism invariant to bucket candidates; a directed graph hashes its undirected
+    skeleton (networkx's directed hash changed in 3.5) plus each vertex's in and out degree."""
+    skeleton = g.to_undirected(as_view=True) if g.is_directed() else g
+    degrees = (
+        tuple(sorted((d["label"], g.in_degree(v), g.out_degree(v)) for v, d in g.nodes(data=True)))
+        if g.is_directed()
+        else ()
+    )
     return (
         g.number_of_nodes(),
         g.number_of_edges(),
-        nx.weisfeiler_lehman_graph_hash(g, node_attr="label", edge_attr="label", iterations=3),
+        nx.weisfeiler_lehman_graph_hash(
+            skeleton, node_attr="label", edge_attr="label", iterations=3
+        ),
+        degrees,
     )
 
 
 def connected_edge_subgraphs(g: nx.Graph, max_edges: int | None = None):
-    """Yield each connected edge-induced subgraph of ``g`` (with labels) once."""
+    """Yield each connected edge-induced subgraph of ``g`` (with labels) once; for a
+    ``networkx.DiGraph``, each weakly connected arc-induced one, as a ``DiGraph``."""
     edges = list(g.edges)
     top = len(edges) if max_edges is None else min(max_edges, len(edges))
+    connected = nx.is_weakly_connected if g.is_directed() else nx.is_connected
+    kind = nx.DiGraph if g.is_directed() else nx.Graph
     for k in range(1, top + 1):
         for subset in itertools.combinations(edges, k):
             h = g.edge_subgraph(subset)
-            if nx.is_connected(h):
-                yield nx.Graph(h)
+            if connected(h):
+                yield kind(h)
 
 
 def frequent_subgraphs(
@@ -79,7 +95,7 @@ def frequent_subgraphs(
     for gid, g in enumerate(graphs):
         if single_vertices:
             for label in {d["label"] for _, d in g.nodes(data=True)}:
-                h = nx.Graph()
+                h = nx.DiGraph() if g.is_directed() else nx.Graph()
                 h.add_node(0, label=label)
                 add(h, gid)
         for h in connected_edge_subgraphs(g, max_edges):
@@ -114,7 +130,9 @@ def occurrence_counts(pattern: nx.Graph, graph: nx.Graph) -> tuple[int, int]:
     >>> occurrence_counts(edge, tri)  # 3 edges, each both ways round
     (6, 3)
     """
-    matcher = nx.algorithms.isomorphism.GraphMatcher(graph, pattern, node_match=_NM, edge_match=_EM)
+    iso = nx.algorithms.isomorphism
+    kind = iso.DiGraphMatcher if graph.is_directed() else iso.GraphMatcher
+    matcher = kind(graph, pattern, node_match=_NM, edge_match=_EM)
     embeddings = 0
     sets: set[frozenset] = set()
     for mapping in matcher.subgraph_monomorphisms_iter():  # graph vertex -> pattern vertex
@@ -146,8 +164,9 @@ def _contains(big: Entry, small: Entry, big_labels, small_labels) -> bool:
     (gv, ge), (hv, he) = big_labels, small_labels
     if any(gv[k] < n for k, n in hv.items()) or any(ge[k] < n for k, n in he.items()):
         return False
-    matcher = nx.algorithms.isomorphism.GraphMatcher(g, h, node_match=_NM, edge_match=_EM)
-    return matcher.subgraph_is_monomorphic()
+    iso = nx.algorithms.isomorphism
+    kind = iso.DiGraphMatcher if g.is_directed() else iso.GraphMatcher
+    return kind(g, h, node_match=_NM, edge_match=_EM).subgraph_is_monomorphic()
 
 
 def _dominated(patterns: Sequence[Entry], same_support: bool) -> list[bool]:
@@ -223,10 +242,10 @@ def _dominated_by_deletion(
             bucket_key = counts(vertices, ge - Counter([triple]), ids)
             if not open_.get(bucket_key):
                 continue  # no pattern left that this deletion could be
-            h = nx.Graph(g)
+            h = (nx.DiGraph if g.is_directed() else nx.Graph)(g)
             h.remove_edge(u, v)
             h.remove_nodes_from(gone)
-            if nx.is_connected(h):
+            if (nx.is_weakly_connected if h.is_directed() else nx.is_connected)(h):
                 lookup(h, bucket_key)
     return out
 

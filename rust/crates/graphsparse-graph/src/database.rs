@@ -2,12 +2,18 @@
 
 use crate::error::{GraphError, Result};
 
-/// A collection of undirected graphs with integer vertex and edge labels, stored flat.
+/// A collection of graphs with integer vertex and edge labels, stored flat; undirected unless
+/// made directed by [`GraphDatabase::into_directed`].
 ///
 /// Graph `g` owns vertices `node_ptr[g]..node_ptr[g+1]` and edges `edge_ptr[g]..edge_ptr[g+1]`.
 /// Edge endpoints are *local* vertex indices (`0..n_vertices(g)`). Construction validates
 /// everything the miners rely on: no self-loops, no parallel edges, endpoints in range. It is
 /// immutable afterwards, so every `GraphDatabase` in existence is valid.
+///
+/// In a *directed* database ([`GraphDatabase::directed`]) edge `[u, v]` is the arc `u → v`.
+/// Validation is the same (so a pair of vertices holds at most one arc: no antiparallel
+/// arcs), and edge labels must stay below [`MAX_DIRECTED_EDGE_LABEL`], since the miners
+/// fold an arc's direction into its label.
 ///
 /// Build one with [`GraphDatabase::new`] (flat `usize`/`u32` arrays),
 /// [`GraphDatabase::from_i64`] (signed arrays, as from NumPy), or a reader
@@ -33,7 +39,12 @@ pub struct GraphDatabase {
     edge_ptr: Vec<usize>,
     edges: Vec<[u32; 2]>,
     edge_labels: Vec<u32>,
+    directed: bool,
 }
+
+/// Edge labels of a directed database are below this bound (`2^31`): a miner doubles a label
+/// and adds the direction bit (see [`GraphDatabase::into_directed`]).
+pub const MAX_DIRECTED_EDGE_LABEL: u32 = 1 << 31;
 
 impl Default for GraphDatabase {
     /// The database holding no graph (`node_ptr() == edge_ptr() == [0]`).
@@ -44,6 +55,7 @@ impl Default for GraphDatabase {
             edge_ptr: vec![0],
             edges: Vec::new(),
             edge_labels: Vec::new(),
+            directed: false,
         }
     }
 }
@@ -192,6 +204,7 @@ impl GraphDatabase {
             edge_ptr,
             edges,
             edge_labels,
+            directed: false,
         };
         db.validate_edges()?;
         Ok(db)
@@ -317,6 +330,49 @@ impl GraphDatabase {
             pairs,
             to_label(edge_labels, "edge")?,
         )
+    }
+
+    /// The same graphs read as directed: edge `[u, v]` becomes the arc `u → v`.
+    ///
+    /// The undirected validation already holds (no two edges on one pair of vertices, so no
+    /// antiparallel arcs); edge labels must also be below [`MAX_DIRECTED_EDGE_LABEL`].
+    ///
+    /// # Errors
+    /// [`GraphError::Malformed`] naming the first edge label `>= 2^31`.
+    ///
+    /// # Complexity
+    /// O(E) to check the labels; nothing is copied.
+    ///
+    /// # Example
+    /// ```
+    /// use graphsparse_graph::GraphDatabase;
+    /// let db = GraphDatabase::new(vec![0, 2], vec![0, 1], vec![0, 1], vec![[1, 0]], vec![3])?;
+    /// assert!(!db.directed());
+    /// let arcs = db.into_directed()?;
+    /// assert!(arcs.directed() && arcs.select(&[0])?.directed());
+    /// assert_eq!(arcs.graph(0).edges, [[1, 0]]); // the arc 1 -> 0
+    /// # Ok::<(), graphsparse_graph::GraphError>(())
+    /// ```
+    pub fn into_directed(mut self) -> Result<Self> {
+        if let Some(&l) = self
+            .edge_labels
+            .iter()
+            .find(|&&l| l >= MAX_DIRECTED_EDGE_LABEL)
+        {
+            return Err(GraphError::Malformed(format!(
+                "edge label {l} out of range for a directed database (labels below 2^31)"
+            )));
+        }
+        self.directed = true;
+        Ok(self)
+    }
+
+    /// True when edges are arcs (`[u, v]` is `u → v`); see [`GraphDatabase::into_directed`].
+    ///
+    /// # Complexity
+    /// O(1).
+    pub fn directed(&self) -> bool {
+        self.directed
     }
 
     /// Number of graphs.
@@ -561,7 +617,10 @@ impl GraphDatabase {
     /// # Ok::<(), graphsparse_graph::GraphError>(())
     /// ```
     pub fn select(&self, ids: &[usize]) -> Result<Self> {
-        let mut out = Self::default();
+        let mut out = Self {
+            directed: self.directed,
+            ..Self::default()
+        };
         for &g in ids {
             if g >= self.len() {
                 return Err(GraphError::Malformed(format!(
@@ -635,6 +694,26 @@ mod tests {
             e,
             Err(GraphError::LabelOutOfRange { value: -3, .. })
         ));
+    }
+
+    #[test]
+    fn directed_keeps_the_arrays_and_bounds_labels() {
+        let db = triangle();
+        let arcs = db.clone().into_directed().unwrap();
+        assert!(arcs.directed() && !db.directed());
+        assert_ne!(arcs, db); // same arrays, different graphs
+        assert_eq!(arcs.edges(), db.edges());
+        assert!(arcs.select(&[0, 0]).unwrap().directed());
+        assert!(!db.select(&[0]).unwrap().directed());
+        let big = GraphDatabase::new(
+            vec![0, 2],
+            vec![0, 0],
+            vec![0, 1],
+            vec![[0, 1]],
+            vec![MAX_DIRECTED_EDGE_LABEL],
+        )
+        .unwrap();
+        assert!(matches!(big.into_directed(), Err(GraphError::Malformed(m)) if m.contains("2^31")));
     }
 
     #[test]

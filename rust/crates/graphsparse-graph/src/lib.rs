@@ -62,7 +62,7 @@ mod weighted_error;
 
 pub use csr::MAX_GRAPH_SIZE;
 pub use csr::{CsrMatrix, SparseIndex};
-pub use database::{GraphDatabase, GraphRef};
+pub use database::{GraphDatabase, GraphRef, MAX_DIRECTED_EDGE_LABEL};
 pub use error::{GraphError, Result};
 pub use gspan_format::{format_gspan, parse_gspan, read_gspan};
 pub use labeled::LabeledDatabase;

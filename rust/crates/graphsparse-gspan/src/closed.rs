@@ -239,12 +239,13 @@ pub(crate) fn judge(
     s.child_support.clear();
     for c in children {
         let e = c.edge;
-        let (i, j, to_label) = if e.is_forward() {
-            (e.from, FWD, e.to_label)
+        // keyed from the lower DFS index, as the scan below sees the edge
+        let (i, j, elabel, to_label) = if e.is_forward() {
+            (e.from, FWD, e.edge_label, e.to_label)
         } else {
-            (e.to, e.from, e.from_label)
+            (e.to, e.from, db.reverse_label(e.edge_label), e.from_label)
         };
-        if let Ok(pair) = db.pairs.binary_search(&(e.edge_label, to_label)) {
+        if let Ok(pair) = db.pairs.binary_search(&(elabel, to_label)) {
             s.child_support
                 .insert((i, j, pair as u32), c.gids.len() as u32);
         }

@@ -38,6 +38,30 @@ impl DfsEdge {
         }
     }
 
+    /// The code edge label of an arc in a directed search: `2 * label`, plus 1 when the arc
+    /// points from the code edge's `to` to its `from` (`reversed`).
+    ///
+    /// A directed database's labels are below 2^31
+    /// ([`graphsparse_graph::MAX_DIRECTED_EDGE_LABEL`]), so this never overflows. Comparing
+    /// these values orders arcs by label, then direction (`from → to` first).
+    ///
+    /// # Example
+    /// ```
+    /// use graphsparse_gspan::DfsEdge;
+    /// assert_eq!(DfsEdge::arc_label(3, false), 6);
+    /// let e = DfsEdge::new(0, 1, 0, DfsEdge::arc_label(3, true), 0);
+    /// assert_eq!(e.arc(), (3, true)); // the arc 1 -> 0 with label 3
+    /// ```
+    pub const fn arc_label(label: u32, reversed: bool) -> u32 {
+        (label << 1) | reversed as u32
+    }
+
+    /// In a code of a directed search, the arc's own label and whether it points from `to`
+    /// to `from` (the inverse of [`DfsEdge::arc_label`]).
+    pub const fn arc(&self) -> (u32, bool) {
+        (self.edge_label >> 1, self.edge_label & 1 == 1)
+    }
+
     /// True for a forward (tree) edge, `from < to`.
     pub const fn is_forward(&self) -> bool {
         self.from < self.to

@@ -68,7 +68,7 @@ pub use error::{GspanError, Result};
 pub use frequent::{CollectVisitor, FoundPattern, MiningResult, mine_frequent};
 pub use graphsparse_base::{Budget, Check, Parallel, RunControl, Truncation};
 pub use levels::{Extension, Frontier, LevelCount, LevelIndex, count_extensions, extend_frontier};
-pub use mincode::min_dfs_code;
+pub use mincode::{min_dfs_code, min_dfs_code_directed};
 pub use miner::{mine, mine_with_meter};
 pub use params::{MinerParams, MinerValidParams, PatternSet};
 pub use resume::{Embeddings, MiningIndex, mine_below};

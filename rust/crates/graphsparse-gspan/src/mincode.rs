@@ -33,9 +33,20 @@ pub(crate) struct MinCodeScratch {
     /// DFS indices already joined to the rightmost vertex in the prefix
     r_used: Vec<u32>,
     built: Vec<DfsEdge>,
+    /// Edge labels are arc labels ([`DfsEdge::arc_label`]): seen from the other end, an
+    /// edge's label has its direction bit flipped.
+    directed: bool,
 }
 
 impl MinCodeScratch {
+    /// Scratch for codes of a directed (`true`) or undirected search.
+    pub(crate) fn new(directed: bool) -> Self {
+        Self {
+            directed,
+            ..Self::default()
+        }
+    }
+
     fn load(
         &mut self,
         labels: impl Iterator<Item = u32>,
@@ -61,10 +72,11 @@ impl MinCodeScratch {
         self.adj.resize(acc as usize, (0, 0));
         // fill using degree as a cursor
         self.degree[..n].copy_from_slice(&self.adj_ptr[..n]);
+        let flip = u32::from(self.directed);
         for (u, v, l) in edges {
             self.adj[self.degree[u as usize] as usize] = (v, l);
             self.degree[u as usize] += 1;
-            self.adj[self.degree[v as usize] as usize] = (u, l);
+            self.adj[self.degree[v as usize] as usize] = (u, l ^ flip);
             self.degree[v as usize] += 1;
         }
     }
@@ -77,7 +89,10 @@ impl MinCodeScratch {
     /// True when `code` (a valid DFS code) is the minimum code of its graph.
     pub(crate) fn is_min(&mut self, code: &[DfsEdge]) -> bool {
         if code.len() <= 1 {
-            return code.first().is_none_or(|e| e.from_label <= e.to_label);
+            let flip = u32::from(self.directed);
+            return code
+                .first()
+                .is_none_or(|e| (e.from_label, e.edge_label) <= (e.to_label, e.edge_label ^ flip));
         }
         let n = code
             .iter()
@@ -330,6 +345,47 @@ impl MinCodeScratch {
 /// assert!(ca.is_min());
 /// ```
 pub fn min_dfs_code(graph: GraphRef<'_>) -> Result<DfsCode> {
+    canonical_code(graph, false)
+}
+
+/// The minimum DFS code of a small weakly connected graph whose edges are arcs (`[u, v]` is
+/// `u → v`), as a directed search finds it: edge labels are arc labels
+/// ([`DfsEdge::arc_label`]).
+///
+/// Two such graphs are isomorphic as directed graphs (respecting vertex and edge labels)
+/// exactly when their codes are equal.
+///
+/// # Errors
+/// As [`min_dfs_code`] (antiparallel arcs count as parallel edges), and
+/// [`GspanError::TooLarge`] for an edge label `>= 2^31`.
+///
+/// # Example
+/// ```
+/// use graphsparse_graph::GraphRef;
+/// use graphsparse_gspan::min_dfs_code_directed;
+/// // 0 -> 1 <- 2 and 0 <- 1 -> 2 are different directed graphs with the same skeleton
+/// let into = GraphRef { node_labels: &[0, 0, 0], edges: &[[0, 1], [2, 1]], edge_labels: &[0, 0] };
+/// let out = GraphRef { node_labels: &[0, 0, 0], edges: &[[1, 0], [1, 2]], edge_labels: &[0, 0] };
+/// let (a, b) = (min_dfs_code_directed(into)?, min_dfs_code_directed(out)?);
+/// assert_ne!(a, b);
+/// assert!(a.is_min_directed() && b.is_min_directed());
+/// assert_eq!(b.to_string(), "(0,1,0,0,0) (0,2,0,0,0)"); // both arcs leave vertex 0
+/// # Ok::<(), graphsparse_gspan::GspanError>(())
+/// ```
+pub fn min_dfs_code_directed(graph: GraphRef<'_>) -> Result<DfsCode> {
+    if let Some(&l) = graph
+        .edge_labels
+        .iter()
+        .find(|&&l| l >= graphsparse_graph::MAX_DIRECTED_EDGE_LABEL)
+    {
+        return Err(GspanError::TooLarge(format!(
+            "directed edge label {l} (labels below 2^31)"
+        )));
+    }
+    canonical_code(graph, true)
+}
+
+fn canonical_code(graph: GraphRef<'_>, directed: bool) -> Result<DfsCode> {
     let n = graph.n_vertices();
     if graph.edge_labels.len() != graph.edges.len() {
         return Err(GraphError::Malformed(format!(
@@ -376,12 +432,22 @@ pub fn min_dfs_code(graph: GraphRef<'_>) -> Result<DfsCode> {
     if n_components > 1 {
         return Err(GspanError::Disconnected { n_components });
     }
-    let mut s = MinCodeScratch::default();
+    let mut s = MinCodeScratch::new(directed);
     let edges = graph
         .edges
         .iter()
         .zip(graph.edge_labels)
-        .map(|(&[u, v], &l)| (u, v, l));
+        .map(|(&[u, v], &l)| {
+            (
+                u,
+                v,
+                if directed {
+                    DfsEdge::arc_label(l, false)
+                } else {
+                    l
+                },
+            )
+        });
     s.load(graph.node_labels.iter().copied(), edges);
     let done = s.run(None);
     debug_assert!(done, "invariant: a connected graph has a minimum code");
@@ -429,6 +495,24 @@ impl DfsCode {
     /// ```
     pub fn is_min(&self) -> bool {
         MinCodeScratch::default().is_min(self.edges())
+    }
+
+    /// True when this code, read as the code of a directed graph (edge labels are arc labels,
+    /// [`DfsEdge::arc_label`]), is the minimum code of that graph.
+    ///
+    /// # Complexity
+    /// As [`DfsCode::is_min`].
+    ///
+    /// # Example
+    /// ```
+    /// use graphsparse_gspan::{DfsCode, DfsEdge};
+    /// // one arc between equal labels: written from its tail it is minimal, from its head not
+    /// let tail = DfsCode::from_edges(vec![DfsEdge::new(0, 1, 0, DfsEdge::arc_label(0, false), 0)]).unwrap();
+    /// let head = DfsCode::from_edges(vec![DfsEdge::new(0, 1, 0, DfsEdge::arc_label(0, true), 0)]).unwrap();
+    /// assert!(tail.is_min_directed() && !head.is_min_directed());
+    /// ```
+    pub fn is_min_directed(&self) -> bool {
+        MinCodeScratch::new(true).is_min(self.edges())
     }
 }
 

@@ -250,7 +250,7 @@ impl Worker {
             into_label: Vec::new(),
             on_path: Vec::new(),
             dfs_label: Vec::new(),
-            mincode: MinCodeScratch::default(),
+            mincode: MinCodeScratch::new(db.directed),
             closure: ClosureScratch::default(),
         }
     }
@@ -491,7 +491,8 @@ impl Worker {
         }
     }
 
-    /// One-edge patterns `(0, 1, a, e, b)` with `a <= b` (always minimal).
+    /// One-edge patterns `(0, 1, a, e, b)` with `(a, e) <= (b, e')` for the label `e'` of the
+    /// same edge seen from its other end (`a <= b` undirected): always minimal.
     fn gen_root(&mut self, sh: &Shared<'_>) -> bool {
         let db = sh.db;
         let out = &mut self.levels[0];
@@ -503,7 +504,7 @@ impl Worker {
             let lv = db.vlabel[v as usize];
             let gid = db.vgraph[v as usize];
             for a in db.nbrs(v) {
-                if lv <= a.to_label {
+                if (lv, a.elabel) <= (a.to_label, db.reverse_label(a.elabel)) {
                     let key = DfsEdge::new(0, 1, lv, a.elabel, a.to_label);
                     let remaining = db.n_graphs - 1 - gid as usize;
                     out.add(None, key, Emb { prev: v, v: a.to }, gid, remaining);
@@ -812,8 +813,10 @@ impl RightmostPath<'_> {
             if !self.on_path[j as usize] || self.r_adj[j as usize] {
                 continue;
             }
+            // a minimal code's path edge leaving j is no larger than this edge seen from j
             let (fl, ftl) = self.rm_fwd[j as usize];
-            if fl < a.elabel || (fl == a.elabel && ftl <= lr) {
+            let back = db.reverse_label(a.elabel);
+            if fl < back || (fl == back && ftl <= lr) {
                 let key = DfsEdge::new(r, j, lr, a.elabel, a.to_label);
                 let slot = dense.then(|| (j as usize * n_pairs + a.pair as usize) * 2 + 1);
                 out.add(slot, key, emb(a.to), gid, remaining);

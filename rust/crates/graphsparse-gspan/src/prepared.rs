@@ -4,7 +4,18 @@ use std::collections::HashMap;
 
 use graphsparse_graph::GraphDatabase;
 
+use crate::code::DfsEdge;
 use crate::error::{GspanError, Result};
+
+/// The key an edge's support is counted under: its label triple, unordered ends when
+/// undirected, `(tail, label, head)` when directed.
+fn triple(directed: bool, a: u32, l: u32, b: u32) -> (u32, u32, u32) {
+    if directed {
+        (a, l, b)
+    } else {
+        (a.min(b), l, a.max(b))
+    }
+}
 
 /// One directed adjacency entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,9 +39,16 @@ const DENSE_MAX_PAIRS: usize = 4096;
 /// Vertices and edges get global ids (graph after graph). Edges whose label triple
 /// `(min vertex label, edge label, max vertex label)` occurs in fewer than `min_support`
 /// graphs cannot be part of a frequent pattern and are dropped from the adjacency.
+///
+/// In a directed database the triple is `(tail label, edge label, head label)` and each
+/// adjacency entry carries the arc label ([`crate::DfsEdge::arc_label`]) as seen from its
+/// vertex: `2 * label` at the tail, `2 * label + 1` at the head. Everything downstream reads
+/// labels from the side it walks from, so extensions and codes carry the direction.
 #[derive(Debug)]
 pub(crate) struct Prepared {
     pub n_graphs: usize,
+    /// Whether adjacency labels are arc labels.
+    pub directed: bool,
     pub vlabel: Vec<u32>,
     pub vgraph: Vec<u32>,
     pub adj_ptr: Vec<u32>,
@@ -54,6 +72,7 @@ impl Prepared {
             return Err(GspanError::TooLarge(format!("{n_vertices} vertices")));
         }
         let vlabel = db.node_labels().to_vec();
+        let directed = db.directed();
         let mut vgraph = Vec::with_capacity(n_vertices);
         let mut ends = Vec::with_capacity(n_edges);
         let mut elabel = Vec::with_capacity(n_edges);
@@ -65,7 +84,7 @@ impl Prepared {
             vgraph.extend(std::iter::repeat_n(g as u32, graph.n_vertices()));
             for (&[u, v], &l) in graph.edges.iter().zip(graph.edge_labels) {
                 let (a, b) = (graph.node_labels[u as usize], graph.node_labels[v as usize]);
-                let key = (a.min(b), l, a.max(b));
+                let key = triple(directed, a, l, b);
                 let entry = triple_support.entry(key).or_insert((0, u32::MAX));
                 if entry.1 != g as u32 {
                     *entry = (entry.0 + 1, g as u32);
@@ -80,7 +99,7 @@ impl Prepared {
             .zip(&elabel)
             .map(|(&[u, v], &l)| {
                 let (a, b) = (vlabel[u as usize], vlabel[v as usize]);
-                triple_support[&(a.min(b), l, a.max(b))].0 >= min_support
+                triple_support[&triple(directed, a, l, b)].0 >= min_support
             })
             .collect();
         for (&[u, v], _) in ends.iter().zip(&keep).filter(|(_, k)| **k) {
@@ -108,8 +127,13 @@ impl Prepared {
             if !keep[e] {
                 continue;
             }
-            // both directions of the undirected edge
-            for (from, to) in [(u, v), (v, u)] {
+            // both directions of the undirected edge (of the arc u -> v: tail side, head side)
+            let labels = if directed {
+                [DfsEdge::arc_label(l, false), DfsEdge::arc_label(l, true)]
+            } else {
+                [l, l]
+            };
+            for ((from, to), l) in [(u, v), (v, u)].into_iter().zip(labels) {
                 let at = &mut cursor[from as usize];
                 adj[*at as usize] = Adj {
                     to,
@@ -136,6 +160,7 @@ impl Prepared {
         let n_pairs = pairs.len();
         Ok(Self {
             n_graphs: db.len(),
+            directed,
             vlabel,
             vgraph,
             adj_ptr,
@@ -144,6 +169,13 @@ impl Prepared {
             pairs,
             dense_keys: n_pairs <= DENSE_MAX_PAIRS,
         })
+    }
+
+    /// The label of the same edge seen from its other end (the arc label with its direction
+    /// flipped in a directed database, the label itself otherwise).
+    #[inline]
+    pub fn reverse_label(&self, elabel: u32) -> u32 {
+        elabel ^ u32::from(self.directed)
     }
 
     #[inline]

@@ -35,8 +35,10 @@ fn ptr_i64(p: &[usize]) -> Vec<i64> {
 #[pymethods]
 impl Database {
     /// Validates the flat arrays of a collection: `node_ptr`, `node_labels`, `edge_ptr`,
-    /// `edges` of shape `(m, 2)` and `edge_labels` (int64).
+    /// `edges` of shape `(m, 2)` and `edge_labels` (int64); with `directed`, edge `(u, v)` is
+    /// the arc `u -> v`.
     #[new]
+    #[pyo3(signature = (node_ptr, node_labels, edge_ptr, edges, edge_labels, directed = false))]
     fn new(
         py: Python<'_>,
         node_ptr: PyReadonlyArray1<'_, i64>,
@@ -44,6 +46,7 @@ impl Database {
         edge_ptr: PyReadonlyArray1<'_, i64>,
         edges: PyReadonlyArray2<'_, i64>,
         edge_labels: PyReadonlyArray1<'_, i64>,
+        directed: bool,
     ) -> PyResult<Self> {
         let shape = edges.shape();
         if shape[1] != 2 && shape[0] != 0 {
@@ -60,9 +63,18 @@ impl Database {
             edge_labels.as_slice()?,
         );
         let db = py
-            .detach(|| GraphDatabase::from_i64(a, b, c, d, e))
+            .detach(|| {
+                let db = GraphDatabase::from_i64(a, b, c, d, e)?;
+                if directed { db.into_directed() } else { Ok(db) }
+            })
             .map_err(PyGsErr::from)?;
         Ok(Self(Arc::new(db)))
+    }
+
+    /// Whether edges are arcs (`(u, v)` is `u -> v`).
+    #[getter]
+    fn directed(&self) -> bool {
+        self.0.directed()
     }
 
     /// The graphs `ids` (in range, repeats allowed), in that order, as a new database.
@@ -126,9 +138,18 @@ pub struct LabeledDatabase {
 }
 
 impl LabeledDatabase {
-    fn new(py: Python<'_>, data: graphsparse::graph::LabeledDatabase) -> PyResult<Self> {
+    fn new(
+        py: Python<'_>,
+        data: graphsparse::graph::LabeledDatabase,
+        directed: bool,
+    ) -> PyResult<Self> {
+        let db = if directed {
+            data.db.into_directed().map_err(PyGsErr::from)?
+        } else {
+            data.db
+        };
         Ok(Self {
-            db: Py::new(py, Database(Arc::new(data.db)))?,
+            db: Py::new(py, Database(Arc::new(db)))?,
             vertex_labels: data.vertex_labels,
             vertex_label_kind: data.vertex_label_kind.as_str(),
             edge_labels: data.edge_labels,
@@ -140,23 +161,35 @@ impl LabeledDatabase {
     }
 }
 
-/// Parses gSpan text into the database handle, its label tokens and graph names.
+/// Parses gSpan text into the database handle, its label tokens and graph names; with
+/// `directed`, `e u v l` is the arc `u -> v`.
 #[pyfunction]
-#[pyo3(signature = (text, source = "<string>"))]
-fn parse_gspan_text(py: Python<'_>, text: &str, source: &str) -> PyResult<LabeledDatabase> {
+#[pyo3(signature = (text, source = "<string>", directed = false))]
+fn parse_gspan_text(
+    py: Python<'_>,
+    text: &str,
+    source: &str,
+    directed: bool,
+) -> PyResult<LabeledDatabase> {
     let data = py
         .detach(|| graphsparse::graph::parse_gspan(text, source))
         .map_err(PyGsErr::from)?;
-    LabeledDatabase::new(py, data)
+    LabeledDatabase::new(py, data, directed)
 }
 
-/// Reads a gSpan file into the database handle, its label tokens and graph names.
+/// Reads a gSpan file into the database handle, its label tokens and graph names; with
+/// `directed`, `e u v l` is the arc `u -> v`.
 #[pyfunction]
-fn read_gspan_file(py: Python<'_>, path: std::path::PathBuf) -> PyResult<LabeledDatabase> {
+#[pyo3(signature = (path, directed = false))]
+fn read_gspan_file(
+    py: Python<'_>,
+    path: std::path::PathBuf,
+    directed: bool,
+) -> PyResult<LabeledDatabase> {
     let data = py
         .detach(|| graphsparse::graph::read_gspan(&path))
         .map_err(PyGsErr::from)?;
-    LabeledDatabase::new(py, data)
+    LabeledDatabase::new(py, data, directed)
 }
 
 /// Reads a TU dataset folder into the database handle, its label tokens, graph classes and
@@ -171,7 +204,7 @@ fn read_tu_folder(
     let data = py
         .detach(|| graphsparse::graph::read_tu(&path, name.as_deref()))
         .map_err(PyGsErr::from)?;
-    LabeledDatabase::new(py, data)
+    LabeledDatabase::new(py, data, false)
 }
 
 /// The gSpan text of a database with its label tokens and graph names (the writer's checks

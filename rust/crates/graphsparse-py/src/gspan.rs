@@ -816,13 +816,16 @@ fn to_u32(values: &[i64], what: &str) -> PyResult<Vec<u32>> {
         .collect()
 }
 
-/// The minimum DFS code of one connected labelled graph, as int64 rows `(i, j, l_i, l_ij, l_j)`.
+/// The minimum DFS code of one connected labelled graph, as int64 rows `(i, j, l_i, l_ij, l_j)`;
+/// with `directed`, edges are arcs and `l_ij` is the arc label `2 * label + (1 if j -> i)`.
 #[pyfunction]
+#[pyo3(signature = (node_labels, edges, edge_labels, directed = false))]
 fn min_dfs_code<'py>(
     py: Python<'py>,
     node_labels: PyReadonlyArray1<'py, i64>,
     edges: PyReadonlyArray2<'py, i64>,
     edge_labels: PyReadonlyArray1<'py, i64>,
+    directed: bool,
 ) -> PyResult<Bound<'py, numpy::PyArray2<i64>>> {
     let labels = to_u32(node_labels.as_slice()?, "node_labels")?;
     let pairs: Vec<[u32; 2]> = edge_list(&edges)?
@@ -841,7 +844,13 @@ fn min_dfs_code<'py>(
         edge_labels: &elabels,
     };
     let code: DfsCode = py
-        .detach(|| graphsparse::gspan::min_dfs_code(graph))
+        .detach(|| {
+            if directed {
+                graphsparse::gspan::min_dfs_code_directed(graph)
+            } else {
+                graphsparse::gspan::min_dfs_code(graph)
+            }
+        })
         .map_err(PyGsErr::from)?;
     code_array(py, &code)
 }
@@ -1103,15 +1112,23 @@ fn level_frontier<'py>(
 }
 
 /// For each code of `codes` (rows of `(i, j, l_i, l_ij, l_j)`, `size` per code), whether it
-/// is the minimum DFS code of its graph.
+/// is the minimum DFS code of its graph (of its directed graph, edge labels being arc labels,
+/// with `directed`).
 #[pyfunction]
+#[pyo3(signature = (codes, size, directed = false))]
 fn dfs_codes_are_min<'py>(
     py: Python<'py>,
     codes: PyReadonlyArray2<'py, i64>,
     size: usize,
+    directed: bool,
 ) -> PyResult<Bound<'py, PyArray1<bool>>> {
     let codes = codes_of(codes.as_slice()?, size, "codes")?;
-    let mins: Vec<bool> = py.detach(|| codes.iter().map(DfsCode::is_min).collect());
+    let test = if directed {
+        DfsCode::is_min_directed
+    } else {
+        DfsCode::is_min
+    };
+    let mins: Vec<bool> = py.detach(|| codes.iter().map(test).collect());
     Ok(mins.into_pyarray(py))
 }
 

@@ -7,7 +7,7 @@
 
 use graphsparse_base::Parallel;
 use graphsparse_graph::{GraphDatabase, GraphRef};
-use graphsparse_gspan::DfsCode;
+use graphsparse_gspan::{DfsCode, DfsEdge};
 use rayon::prelude::*;
 
 struct Adjacency {
@@ -16,7 +16,9 @@ struct Adjacency {
 }
 
 impl Adjacency {
-    fn new(g: &GraphRef<'_>) -> Self {
+    /// Both ends' view of every edge; in a `directed` graph the arc label
+    /// ([`DfsEdge::arc_label`]) seen from each end, as the codes of a directed search carry it.
+    fn new(g: &GraphRef<'_>, directed: bool) -> Self {
         let n = g.n_vertices();
         let mut deg = vec![0usize; n + 1];
         for e in g.edges {
@@ -29,9 +31,14 @@ impl Adjacency {
         let mut fill = deg.clone();
         let mut nbrs = vec![(0u32, 0u32); 2 * g.n_edges()];
         for (e, &l) in g.edges.iter().zip(g.edge_labels) {
-            nbrs[fill[e[0] as usize]] = (e[1], l);
+            let (tail, head) = if directed {
+                (DfsEdge::arc_label(l, false), DfsEdge::arc_label(l, true))
+            } else {
+                (l, l)
+            };
+            nbrs[fill[e[0] as usize]] = (e[1], tail);
             fill[e[0] as usize] += 1;
-            nbrs[fill[e[1] as usize]] = (e[0], l);
+            nbrs[fill[e[1] as usize]] = (e[0], head);
             fill[e[1] as usize] += 1;
         }
         Self { start: deg, nbrs }
@@ -104,8 +111,8 @@ impl Matcher<'_> {
     }
 }
 
-fn patterns_in(g: GraphRef<'_>, patterns: &[DfsCode]) -> Vec<u32> {
-    let adj = Adjacency::new(&g);
+fn patterns_in(g: GraphRef<'_>, directed: bool, patterns: &[DfsCode]) -> Vec<u32> {
+    let adj = Adjacency::new(&g, directed);
     let mut m = Matcher {
         labels: g.node_labels,
         adj: &adj,
@@ -118,7 +125,9 @@ fn patterns_in(g: GraphRef<'_>, patterns: &[DfsCode]) -> Vec<u32> {
 }
 
 /// For each pattern, the sorted ids of the graphs of `db` that contain it (as a subgraph,
-/// labels included; not necessarily induced).
+/// labels included; not necessarily induced). In a directed database the patterns are codes
+/// of a directed search (edge labels are arc labels, [`DfsEdge::arc_label`]) and arcs must
+/// match with their direction.
 ///
 /// # Complexity
 /// Backtracking, exponential in the pattern size in the worst case; fast for the small
@@ -143,11 +152,11 @@ pub fn match_patterns(
     let per_graph: Vec<Vec<u32>> = if parallel.use_rayon(db.len(), work) {
         (0..db.len())
             .into_par_iter()
-            .map(|g| patterns_in(db.graph(g), patterns))
+            .map(|g| patterns_in(db.graph(g), db.directed(), patterns))
             .collect()
     } else {
         (0..db.len())
-            .map(|g| patterns_in(db.graph(g), patterns))
+            .map(|g| patterns_in(db.graph(g), db.directed(), patterns))
             .collect()
     };
     let mut out = vec![Vec::new(); patterns.len()];
