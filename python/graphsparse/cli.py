@@ -48,7 +48,9 @@ def _load(path: str, labels: str | None, directed: bool = False) -> GraphDataset
     return read_gspan(path, y=labels, directed=directed)
 
 
-def _print_patterns(result: MiningResult, top: int, out=sys.stdout) -> None:
+def _print_patterns(result: MiningResult, top: int, out: Any = None) -> None:
+    # the stream is looked up per call: a default bound at import would outlive a redirect
+    out = sys.stdout if out is None else out
     if not result:
         return
     ranked = sorted(result, key=lambda p: (-p.support, -p.n_edges))
