@@ -162,6 +162,7 @@ fn fit_cold<L: Loss + ?Sized>(
         objective: f64::NAN,
         visited: mc.visited,
         duality_gap: f64::INFINITY,
+        full_search: true,
         ..IterationStats::default()
     }];
     let mut lam = lambda_max * INTERNAL_PATH_RATIO;
