@@ -223,3 +223,30 @@ def test_estimators_report_gap_and_pruning_counts():
     with pytest.warns(gs.mining.TruncatedSearchWarning):
         cut.fit(ds, y)
     assert cut.dual_gap_ == np.inf
+
+
+def test_working_sets_search_the_whole_tree_a_few_times_per_fit():
+    ds, y, _ = _toy(60, seed=4)
+    grid = [0.05, 0.02, 0.01]
+    path = gs.lambda1_path(gs.SubgraphLogisticRegression(max_size=4, tol=1e-6), ds, y, grid)
+    plain = gs.lambda1_path(
+        gs.SubgraphLogisticRegression(max_size=4, tol=1e-6, screening=False), ds, y, grid
+    )
+    iterations = searches = 0
+    for m, p in zip(path, plain, strict=True):
+        assert m.converged_ and p.converged_
+        h = m.history_
+        full = [e for e in h if e["visited"] > 0]
+        assert h[-1]["visited"] > 0 and h[-1]["duality_gap"] == m.dual_gap_ < 1e-3
+        assert all(e["duality_gap"] == np.inf for e in h if e["visited"] == 0)
+        st = m.search_stats_
+        assert st["full_searches"] == len(full) + st["path_searches"]
+        if m.lambda_max_ is None:  # a warm fit: no search before it
+            assert st["path_searches"] == 0
+            assert st["visited"] == sum(e["visited"] for e in h)
+        # the same model as the plain BCGD: objectives within the gaps
+        gap = m.dual_gap_ + p.dual_gap_
+        assert abs(h[-1]["objective"] - p.history_[-1]["objective"]) <= gap
+        iterations += len(h)
+        searches += len(full)
+    assert searches < iterations / 2

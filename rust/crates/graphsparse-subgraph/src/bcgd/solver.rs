@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use graphsparse_base::{Check, Meter, Parallel, RunControl, Truncation};
+use graphsparse_base::{Meter, RunControl, Truncation};
 use graphsparse_graph::GraphDatabase;
 use graphsparse_gspan::{DfsCode, MinerValidParams, mine_with_meter};
 
@@ -201,18 +201,12 @@ fn run_search(
     meter: &Meter<'_>,
 ) -> Result<Option<Truncation>> {
     Ok(match cache {
-        // only the first search (which fills the cache) runs in parallel: a BCGD fork/join
-        // merges what each fork saw, so a parallel walk of the cached tree costs more CPU than
-        // it saves (CPDB, λ1 = 0.005: 2.0 s against 1.3 s on 2 threads)
-        Some(c) if !c.is_unbuilt() && miner.parallel().enabled() => {
-            let serial = miner
-                .clone()
-                .into_params()
-                .parallel(Parallel::Serial)
-                .check()?;
-            search_cached(c, &Traversal::new(db, &serial, meter), search)?
-        }
-        Some(c) => search_cached(c, &Traversal::new(db, miner, meter), search)?,
+        // the walk of the cached tree is serial: a BCGD fork/join merges what each fork saw,
+        // so a parallel walk costs more CPU than it saves (CPDB, λ1 = 0.005: 2.0 s against
+        // 1.3 s on 2 threads); the first search (which fills the cache) and the expansions of
+        // frontier nodes (gSpan's embedding work, most of a path's time on Mutagenicity) run in
+        // parallel
+        Some(c) => search_cached(c, &Traversal::new(db, miner, meter).serial_walk(), search)?,
         None => mine_with_meter(db, miner, search, meter)?.truncation,
     })
 }
