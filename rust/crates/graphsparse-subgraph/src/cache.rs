@@ -41,8 +41,12 @@ pub const DEFAULT_CACHE_BYTES: usize = 256 << 20;
 
 type Key = Box<[DfsEdge]>;
 
-/// Least embeddings below a node for a parallel frontier expansion to fork there.
+/// Least embeddings below a node for a parallel frontier expansion to fork there (small in
+/// the unit tests, so that their small databases fork).
+#[cfg(not(test))]
 const EXPAND_SPLIT_EMBEDDINGS: usize = 64_000;
+#[cfg(test)]
+const EXPAND_SPLIT_EMBEDDINGS: usize = 8;
 
 /// The embeddings of expanded nodes of the cached tree, least recently used evicted first,
 /// within a byte budget.

@@ -814,6 +814,67 @@ mod tests {
         (it, extra, n_active)
     }
 
+    /// Working sets with the frontier expansions forked (the unit tests fork them below 8
+    /// embeddings): the same fits, iterate by iterate and count by count, as on one thread.
+    #[test]
+    fn parallel_expansions_change_no_working_set_fit() {
+        use graphsparse_base::{Check, Parallel, RunControl};
+        use graphsparse_graph::RandomGraphs;
+
+        use crate::{Logistic, fit_bcgd_path};
+
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        for seed in [1, 2, 3] {
+            let db = RandomGraphs {
+                n_graphs: 40,
+                vertices: (5, 9),
+                vertex_labels: 2,
+                edge_labels: 2,
+                extra_edges: 2,
+                seed,
+            }
+            .generate()
+            .unwrap();
+            let y: Vec<f64> = (0..db.len())
+                .map(|g| {
+                    f64::from(u8::from(
+                        db.graph(g).node_labels.iter().sum::<u32>() % 3 == 0,
+                    ))
+                })
+                .collect();
+            let lambdas = [0.05, 0.02, 0.01];
+            let run = |parallel: Parallel| {
+                let p = BcgdParams::new(1.0)
+                    .max_size(Some(5))
+                    .tol(1e-6)
+                    .record_trace(true)
+                    .parallel(parallel)
+                    .check()
+                    .unwrap();
+                fit_bcgd_path(&db, &y, &Logistic, &p, &lambdas, &RunControl::new()).unwrap()
+            };
+            let serial = run(Parallel::Serial);
+            let par = pool.install(|| run(Parallel::Auto));
+            for (a, b) in serial.iter().zip(&par) {
+                assert!(a.converged && a.full_searches() < a.history.len() as u64);
+                assert_eq!(a.features, b.features);
+                assert_eq!(a.history.len(), b.history.len());
+                for (s, t) in a.history.iter().zip(&b.history) {
+                    assert_eq!(
+                        (s.visited, s.skipped, s.pruned_bound, s.pruned_spp),
+                        (t.visited, t.skipped, t.pruned_bound, t.pruned_spp)
+                    );
+                    assert_eq!(s.objective.to_bits(), t.objective.to_bits());
+                    assert_eq!(s.duality_gap.to_bits(), t.duality_gap.to_bits());
+                }
+                assert_eq!(a.trace, b.trace);
+            }
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]
         /// The working-set direction is the BCGD direction of each column of the working set
