@@ -7,6 +7,7 @@ use std::time::Instant;
 use graphsparse_base::{Meter, RunControl, Truncation};
 use graphsparse_graph::GraphDatabase;
 use graphsparse_gspan::{DfsCode, MinerValidParams, mine_with_meter};
+use rustc_hash::FxHashMap;
 
 use super::model::{BcgdFit, IterationStats, TraceStep, WarmDual};
 use super::params::{BcgdParams, BcgdValidParams};
@@ -16,7 +17,6 @@ use crate::dual::{DualPoint, balance, dual_point};
 use crate::error::{Result, feature_miner};
 use crate::feature::Feature;
 use crate::loss::Loss;
-use rustc_hash::FxHashMap;
 
 /// A column of the working set whose coefficient is zero: a pattern a search found with
 /// `T_j ≠ 0` (or a feature that left the model), kept for the iterations between searches.
