@@ -28,13 +28,14 @@ def _params(lam2=0.0, tol=1e-7, max_iter=50_000, prune=True, screening=True, max
     return _bcgd_params(lam2, tol, max_iter, max_size, prune, True, screening, False)
 
 
-def _path(ds, y, loss, lambdas, **kw):
+def _path(ds, y, loss, lambdas, working_set=True, n_threads=1, **kw):
     return _rs.fit_subgraph_bcgd(
         ds._db,
         np.ascontiguousarray(y, dtype=np.float64),
         loss,
         np.asarray(lambdas, float),
-        _params(**kw),
+        {**_params(**kw), "working_set": working_set},
+        n_threads,
     )
 
 
@@ -140,6 +141,69 @@ def test_screened_path_equals_theorem11_path_and_reference(graphs, bits, lam2, l
         assert b.total_pruned_spp == 0
 
 
+def _support(fit, atol=0.0):
+    """The columns of the coefficients above ``atol`` in magnitude."""
+    return {
+        tuple(ids.tolist()) for ids, c in zip(fit.graph_ids, fit.coef, strict=True) if abs(c) > atol
+    }
+
+
+def _unique_optimum(x, y, b0, b, lam1, lam2, loss):
+    """Whether the optimum is unique: with a ridge term always; else when the intercept and the
+    columns whose correlation with the optimal dual point reaches (nearly) ``lam1`` are linearly
+    independent (a superset of the equicorrelation set, so the test errs on the safe side)."""
+    if lam2 > 0.0:
+        return True
+    theta = ref.dual_point(x, y, b0, b, lam1, lam2, loss)[0]
+    e = np.abs(x.T @ theta) >= lam1 * (1.0 - 1e-3)
+    xe = np.column_stack([np.ones(len(y)), x[:, e]])
+    return np.linalg.matrix_rank(xe) == xe.shape[1]
+
+
+@settings(max_examples=15, deadline=None)
+@given_fits(
+    graph_databases(min_graphs=8, max_graphs=14, max_vertices=6),
+    lam2=[0.0, 0.05],
+    grid=st.lists(st.floats(0.003, 0.15), min_size=1, max_size=5, unique=True).map(
+        lambda v: sorted(v, reverse=True)
+    ),
+)
+def test_working_set_path_equals_the_plain_screened_path_and_reference(
+    graphs, bits, lam2, loss, grid
+):
+    ds = from_networkx(graphs)
+    y = _response(bits, len(ds), loss)
+    x, index, _ = _explicit(ds, 3)
+    if x.shape[1] == 0 or (loss == "logistic" and len(set(y)) < 2):
+        return
+    new = _path(ds, y, loss, grid, lam2=lam2)
+    old = _path(ds, y, loss, grid, lam2=lam2, working_set=False)
+    # the thread count changes nothing, to the bit
+    par = _path(ds, y, loss, grid, lam2=lam2, n_threads=2)
+    for lam, a, b, c in zip(grid, new, old, par, strict=True):
+        b0s, bs, want = _optimum(x, y, lam, lam2, loss)
+        assert a.converged and b.converged
+        # the final iterate was certified by a search of the whole tree
+        assert a.history.full_search[-1] and a.history.visited[-1] > 0
+        assert a.full_searches == int(a.history.full_search.sum()) + a.path_searches
+        assert not a.history.visited[~a.history.full_search].any()
+        got, old_obj = a.history.objective[-1], b.history.objective[-1]
+        assert got == pytest.approx(want, rel=1e-6, abs=1e-9)
+        assert a.dual_gap >= max(got - want, 0.0) - 1e-10 and a.dual_gap < 1e-4
+        # the same model as the path without working sets: objective within the gaps and, when
+        # the optimum is unique, the same support, which holds every column of the optimum's
+        # (no pattern active at the optimum was pruned away); a column whose optimal
+        # coefficient is zero but whose correlation is at the bound may stay tiny in one fit
+        assert abs(got - old_obj) <= max(a.dual_gap, b.dual_gap) + 1e-12
+        if _unique_optimum(x, y, b0s, bs, lam, lam2, loss):
+            assert _support(a, 1e-5) <= _support(b) and _support(b, 1e-5) <= _support(a)
+            assert {c for c, j in index.items() if abs(bs[j]) > 1e-5} <= _support(a)
+        assert c.intercept == a.intercept and _support(c) == _support(a)
+        np.testing.assert_array_equal(c.coef, a.coef)
+        np.testing.assert_array_equal(c.history.objective, a.history.objective)
+        np.testing.assert_array_equal(c.history.visited, a.history.visited)
+
+
 def test_estimators_report_gap_and_pruning_counts():
     ds, y, score = _toy(60, seed=4)
     m = gs.SubgraphLogisticRegression(lambda1=0.01, max_size=4, tol=1e-6).fit(ds, y)
@@ -163,3 +227,30 @@ def test_estimators_report_gap_and_pruning_counts():
     with pytest.warns(gs.mining.TruncatedSearchWarning):
         cut.fit(ds, y)
     assert cut.dual_gap_ == np.inf
+
+
+def test_working_sets_search_the_whole_tree_a_few_times_per_fit():
+    ds, y, _ = _toy(60, seed=4)
+    grid = [0.05, 0.02, 0.01]
+    path = gs.lambda1_path(gs.SubgraphLogisticRegression(max_size=4, tol=1e-6), ds, y, grid)
+    plain = gs.lambda1_path(
+        gs.SubgraphLogisticRegression(max_size=4, tol=1e-6, screening=False), ds, y, grid
+    )
+    iterations = searches = 0
+    for m, p in zip(path, plain, strict=True):
+        assert m.converged_ and p.converged_
+        h = m.history_
+        full = [e for e in h if e["visited"] > 0]
+        assert h[-1]["visited"] > 0 and h[-1]["duality_gap"] == m.dual_gap_ < 1e-3
+        assert all(e["duality_gap"] == np.inf for e in h if e["visited"] == 0)
+        st = m.search_stats_
+        assert st["full_searches"] == len(full) + st["path_searches"]
+        if m.lambda_max_ is None:  # a warm fit: no search before it
+            assert st["path_searches"] == 0
+            assert st["visited"] == sum(e["visited"] for e in h)
+        # the same model as the plain BCGD: objectives within the gaps
+        gap = m.dual_gap_ + p.dual_gap_
+        assert abs(h[-1]["objective"] - p.history_[-1]["objective"]) <= gap
+        iterations += len(h)
+        searches += len(full)
+    assert searches < iterations / 2

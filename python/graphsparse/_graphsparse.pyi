@@ -382,6 +382,7 @@ class BcgdArgs(SearchArgs):
     cache: bool
     screening: bool
     record_trace: bool
+    working_set: NotRequired[bool]  # absent: on
 
 # read as AdaBoostArgs and SearchArgs from the one dict
 class AdaBoostArgs(SearchArgs):
@@ -408,6 +409,8 @@ class BcgdHistory:
     def duality_gap(self) -> npt.NDArray[np.float64]: ...
     @property
     def seconds(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def full_search(self) -> npt.NDArray[np.bool_]: ...
 
 @final
 class BcgdFit:
@@ -439,6 +442,8 @@ class BcgdFit:
     def total_pruned_spp(self) -> int: ...
     @property
     def path_searches(self) -> int: ...
+    @property
+    def full_searches(self) -> int: ...
     @property
     def lambda_max(self) -> float | None: ...
     @property

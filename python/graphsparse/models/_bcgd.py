@@ -124,6 +124,7 @@ class _SubgraphBCGD(_PatternFeatures, GraphSparseEstimator):
             "pruned_bound": int(fit.total_pruned_bound),
             "pruned_spp": int(fit.total_pruned_spp),
             "path_searches": int(fit.path_searches),
+            "full_searches": int(fit.full_searches),
         }
         self._set_outcome(
             n_iter=fit.n_iter,
@@ -203,8 +204,13 @@ _PARAMS_DOC = """
         subtree is also pruned when the gap-safe sphere around a dual point proves every
         pattern in it zero at the optimum. Without a warm start the fit first finds
         ``lambda_max`` and runs an internal path ``lambda_max/2, lambda_max/4, ...`` down to
-        ``lambda1`` (its searches are counted in ``search_stats_``). The optimum is the same
-        either way; ``False`` gives the paper's plain BCGD iterates.
+        ``lambda1`` (its searches are counted in ``search_stats_``). With screening the fit
+        also uses working sets: between two searches of the whole tree it iterates over the
+        selected features and the patterns a search found that would enter the model, with no
+        tree search, until ``||H d||_inf <= tol`` over them; a search of the whole tree then
+        certifies ``||H d||_inf <= tol`` over all patterns or adds the ones that violate it, so
+        a few searches per fit replace one per iteration. The optimum and the stopping rule are
+        the same either way; ``False`` gives the paper's plain BCGD iterates.
     verbose : bool, int or "bar", default=0
         Report nodes visited, iterations and the objective while fitting: ``0`` prints nothing,
         ``1`` a line on standard error every second (and one at the end), ``2`` every 0.1 s,
@@ -227,18 +233,22 @@ _PARAMS_DOC = """
     n_iter_ : int
         Updates made.
     history_ : list of dict
-        Per search: ``objective``, ``nonzeros``, ``visited`` (tree nodes), ``skipped``
+        Per iteration: ``objective``, ``nonzeros``, ``visited`` (tree nodes), ``skipped``
         (visited nodes whose occurrence set was already seen), ``pruned_bound`` and
         ``pruned_spp`` (nodes pruned by Theorem 11 and by safe pattern pruning; a node where
         both hold counts for both), ``duality_gap`` (at the iterate searched), ``seconds``.
-        The last entry is the final convergence check when the fit converged.
+        An iteration over the working set (``screening=True``) searches no tree: its node
+        counts are ``0`` and its ``duality_gap`` is ``inf``. The last entry is the final
+        convergence check, a search of the whole tree, when the fit converged.
     dual_gap_ : float
         ``P - D >= 0`` of the fitted model, a bound on its suboptimality in the objective
         (scikit-learn's name, as in ``Lasso``); ``inf`` when a node or time budget stopped the
         fit before its final iterate was searched. ``duality_gap_`` is a deprecated alias.
     search_stats_ : dict
         Totals over the fit, the internal screening path included: ``visited``,
-        ``pruned_bound``, ``pruned_spp`` and ``path_searches`` (searches before the fit).
+        ``pruned_bound``, ``pruned_spp``, ``path_searches`` (searches of the tree before the
+        fit) and ``full_searches`` (searches of the whole tree, those before the fit and the
+        ``lambda_max`` search included).
     lambda_max_ : float or None
         The smallest ``lambda1`` whose model has no feature, when the fit computed it (a fit
         from scratch with ``screening=True``; ``None`` for the warm fits of a path after the first).

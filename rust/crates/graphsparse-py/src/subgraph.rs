@@ -67,6 +67,9 @@ struct BcgdArgs {
     cache: Flag,
     screening: Flag,
     record_trace: Flag,
+    /// Working sets between searches of the whole tree (absent: on).
+    #[pyo3(default)]
+    working_set: Option<Flag>,
 }
 
 impl BcgdArgs {
@@ -82,6 +85,7 @@ impl BcgdArgs {
             .max_iter(self.max_iter.usize())
             .cache(self.cache.0)
             .screening(self.screening.0)
+            .working_set(self.working_set.is_none_or(|f| f.0))
             .record_trace(self.record_trace.0);
         with_search!(builder, search, parallel).check()
     }
@@ -120,7 +124,8 @@ fn patterns<'a>(
     Ok((codes, ids))
 }
 
-/// The searches of a BCGD fit, one entry per search (the core's `IterationStats`, by column).
+/// The iterations of a BCGD fit, one entry per iteration (the core's `IterationStats`, by
+/// column).
 #[pyclass(frozen, get_all, module = "graphsparse._graphsparse")]
 struct BcgdHistory {
     /// The objective after the iteration's update (unchanged for the final check).
@@ -139,6 +144,8 @@ struct BcgdHistory {
     duality_gap: Py<PyArray1<f64>>,
     /// The wall time of the iteration in seconds.
     seconds: Py<PyArray1<f64>>,
+    /// Whether the iteration searched the whole tree (else it iterated over the working set).
+    full_search: Py<PyArray1<bool>>,
 }
 
 impl BcgdHistory {
@@ -152,6 +159,7 @@ impl BcgdHistory {
             pruned_spp: column(py, h.iter().map(|s| s.pruned_spp as i64)),
             duality_gap: column(py, h.iter().map(|s| s.duality_gap)),
             seconds: column(py, h.iter().map(|s| s.seconds)),
+            full_search: column(py, h.iter().map(|s| s.full_search)),
         }
     }
 }
@@ -187,6 +195,8 @@ struct BcgdFit {
     total_pruned_spp: u64,
     /// Searches of the internal screening path before the fit.
     path_searches: usize,
+    /// Searches of the whole tree, the internal screening path's included.
+    full_searches: u64,
     /// The smallest `lambda1` whose model has no feature, when the fit computed it.
     lambda_max: Option<f64>,
     /// When asked for, `(intercept, graph ids per feature, coefficients)` after each update.
@@ -234,7 +244,8 @@ impl BcgdFit {
             total_visited: fit.visited(),
             total_pruned_bound: fit.pruned_by_bound(),
             total_pruned_spp: fit.pruned_by_spp(),
-            path_searches: fit.path_history.len(),
+            path_searches: fit.path_history.iter().filter(|s| s.full_search).count(),
+            full_searches: fit.full_searches(),
             lambda_max: fit.lambda_max,
             trace,
         })

@@ -41,8 +41,12 @@ pub const DEFAULT_CACHE_BYTES: usize = 256 << 20;
 
 type Key = Box<[DfsEdge]>;
 
-/// Least embeddings below a node for a parallel frontier expansion to fork there.
+/// Least embeddings below a node for a parallel frontier expansion to fork there (small in
+/// the unit tests, so that their small databases fork).
+#[cfg(not(test))]
 const EXPAND_SPLIT_EMBEDDINGS: usize = 64_000;
+#[cfg(test)]
+const EXPAND_SPLIT_EMBEDDINGS: usize = 8;
 
 /// The embeddings of expanded nodes of the cached tree, least recently used evicted first,
 /// within a byte budget.
@@ -521,6 +525,8 @@ pub(crate) struct Traversal<'a, 'm> {
     db: &'a GraphDatabase,
     miner: &'a MinerValidParams,
     meter: &'a Meter<'m>,
+    /// The walk of the cached tree may fork (else only the expansions run in parallel).
+    parallel_walk: bool,
 }
 
 impl<'a, 'm> Traversal<'a, 'm> {
@@ -529,7 +535,21 @@ impl<'a, 'm> Traversal<'a, 'm> {
         miner: &'a MinerValidParams,
         meter: &'a Meter<'m>,
     ) -> Self {
-        Self { db, miner, meter }
+        Self {
+            db,
+            miner,
+            meter,
+            parallel_walk: true,
+        }
+    }
+
+    /// The same traversal with a serial walk of the cached tree: only the first search and the
+    /// frontier expansions run in parallel (when the miner's policy says so).
+    pub(crate) fn serial_walk(self) -> Self {
+        Self {
+            parallel_walk: false,
+            ..self
+        }
     }
 
     fn parallel(&self) -> bool {
@@ -555,7 +575,7 @@ pub(crate) fn search_cached<S: CachedSearch + ParallelVisitor>(
     let mut need = Vec::new();
     let w = WalkCtx {
         meter: tr.meter,
-        split_depth: if tr.parallel() {
+        split_depth: if tr.parallel() && tr.parallel_walk {
             tr.miner.split_depth()
         } else {
             0
@@ -646,7 +666,9 @@ fn expand<S: CachedSearch + ParallelVisitor>(
     targets: &[(DfsCode, u32)],
     outer: At,
 ) -> Result<Option<Truncation>> {
-    let Traversal { db, miner, meter } = *tr;
+    let Traversal {
+        db, miner, meter, ..
+    } = *tr;
     let parallel = tr.parallel();
     // below the first search, fork only where a subtree is large: a fork and its join cost the
     // search a merge of what the fork saw, which small subtrees do not repay

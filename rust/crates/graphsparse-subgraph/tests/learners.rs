@@ -1015,6 +1015,14 @@ fn check_screened_path(seed: u64, n_graphs: usize, logistic: bool, lam2: f64) ->
     };
     let spp = run(params.clone());
     let thm11 = run(params.clone().screening(false));
+    // the screened path without working sets (a search of the whole tree every iteration),
+    // and with them on 3 threads
+    let plain = run(params.clone().working_set(false));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
+    let par = pool.install(|| run(params.clone().parallel(Parallel::Auto)));
     let (mut by_spp, mut by_bound) = (0, 0);
     for (k, &lam) in lambdas.iter().enumerate() {
         let (a, b) = (&spp[k], &thm11[k]);
@@ -1062,6 +1070,33 @@ fn check_screened_path(seed: u64, n_graphs: usize, logistic: bool, lam2: f64) ->
             assert!(f.history.iter().all(|h| h.duality_gap >= 0.0));
         }
         assert_eq!(b.pruned_by_spp(), 0);
+        // working sets: certified by a final search of the whole tree, the same model as
+        // the plain screened path (the same support where the optimum is unique: λ2 > 0)
+        // and the same fit whatever the thread count
+        let c = &plain[k];
+        assert!(c.converged && c.history.iter().all(|h| h.full_search));
+        assert!(a.history.last().unwrap().full_search);
+        assert!(
+            a.history
+                .iter()
+                .filter(|h| !h.full_search)
+                .all(|h| h.visited == 0 && h.duality_gap == f64::INFINITY)
+        );
+        assert!(a.full_searches() <= a.history.len() as u64 + a.path_history.len() as u64);
+        let oc = objective(loss, &y, c, lam, lam2);
+        assert!(
+            (oa - oc).abs() <= a.duality_gap.max(c.duality_gap) + 1e-12,
+            "seed {seed} lambda {lam}: {oa} vs {oc}"
+        );
+        if lam2 > 0.0 {
+            let support = |f: &BcgdFit| {
+                let mut s: Vec<Vec<u32>> = f.features.iter().map(|f| f.graph_ids.clone()).collect();
+                s.sort();
+                s
+            };
+            assert_eq!(support(a), support(c), "seed {seed} lambda {lam}");
+        }
+        assert_same_fit(a, &par[k]);
         by_spp += a.pruned_by_spp();
         by_bound += a.pruned_by_bound();
     }

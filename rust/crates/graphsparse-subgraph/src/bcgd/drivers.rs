@@ -48,7 +48,8 @@ pub fn objective<L: Loss + ?Sized>(
 ///
 /// # Complexity
 /// Each iteration is one pruned traversal of the gSpan tree plus `O(Σ_j |1(x_j)|)` over the
-/// selected features for the line search.
+/// selected features for the line search; with working sets most iterations traverse nothing
+/// and cost `O(Σ_j |1(x_j)|)` over the working set.
 ///
 /// # Example
 /// ```
@@ -162,6 +163,7 @@ fn fit_cold<L: Loss + ?Sized>(
         objective: f64::NAN,
         visited: mc.visited,
         duality_gap: f64::INFINITY,
+        full_search: true,
         ..IterationStats::default()
     }];
     let mut lam = lambda_max * INTERNAL_PATH_RATIO;

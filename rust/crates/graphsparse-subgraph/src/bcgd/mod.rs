@@ -16,6 +16,13 @@
 //! is counted as skipped and recorded as an equivalent pattern, and the traversal continues
 //! below it. Columns are compared exactly (hash map keyed by the sorted ids).
 //!
+//! With screening, working sets (beyond the paper; [`BcgdParams::working_set`]) replace most
+//! searches: after a search, the iterations run over the nonzero features and the columns
+//! searches found with `T_j ≠ 0` (their derivatives summed over their graph ids, no tree),
+//! with the same Gauss–Southwell-r and line search, until `||H d||_∞ ≤ tol` over them; then a
+//! search of the whole tree either certifies `||H d||_∞ ≤ tol` over all patterns or brings the
+//! violating ones in. The returned model is always certified by a search of the whole tree.
+//!
 //! * `params`: [`BcgdParams`] → [`BcgdValidParams`];
 //! * `model`: the fitted model [`BcgdFit`] and the statistics of its searches;
 //! * `search`: one search of the tree (the Theorem 11 and safe-pattern pruning tests);

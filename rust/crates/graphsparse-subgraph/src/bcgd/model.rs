@@ -20,10 +20,15 @@ pub struct IterationStats {
     /// Visited nodes where safe pattern pruning pruned the subtree (a node where both rules
     /// hold counts for both).
     pub pruned_spp: u64,
-    /// The duality gap `P − D ≥ 0` at the iterate searched (before the iteration's update).
+    /// The duality gap `P − D ≥ 0` at the iterate searched (before the iteration's update);
+    /// `+∞` for an iteration on the working set (no search, no certificate).
     pub duality_gap: f64,
     /// Wall time of the iteration in seconds.
     pub seconds: f64,
+    /// Whether the iteration searched the whole pattern tree; `false` for an iteration over
+    /// the working set only (see [`BcgdParams::working_set`](crate::BcgdParams::working_set)),
+    /// whose counts of nodes are all zero.
+    pub full_search: bool,
 }
 
 /// The coefficients after one update (kept when `record_trace` is on).
@@ -48,7 +53,9 @@ pub struct BcgdFit {
     pub converged: bool,
     /// Why the fit stopped early (a budget or cancellation), if it did.
     pub truncation: Option<Truncation>,
-    /// One entry per search (the updates, then the final convergence check when it happened).
+    /// One entry per iteration (the updates, then the final convergence check when it
+    /// happened); with working sets most updates search no tree
+    /// ([`IterationStats::full_search`]).
     pub history: Vec<IterationStats>,
     /// The coefficients after each update, when asked for.
     pub trace: Vec<TraceStep>,
@@ -108,6 +115,15 @@ impl BcgdFit {
     /// O(k) over the `k` searches of the fit.
     pub fn visited(&self) -> u64 {
         self.total(|s| s.visited)
+    }
+
+    /// Searches of the whole pattern tree made by the fit, the internal path's included (the
+    /// `λ_max` search counts as one).
+    ///
+    /// # Complexity
+    /// O(k) over the `k` iterations of the fit.
+    pub fn full_searches(&self) -> u64 {
+        self.total(|s| u64::from(s.full_search))
     }
 
     /// `μ_i = β0 + Σ_j β_j I(x_j ⊆ g_i)` for the training graphs.

@@ -25,6 +25,7 @@ pub struct BcgdParams {
     pub(super) cache: bool,
     pub(super) cache_bytes: usize,
     pub(super) screening: bool,
+    pub(super) working_set: bool,
     pub(super) record_trace: bool,
 }
 
@@ -48,6 +49,7 @@ impl BcgdParams {
             cache: true,
             cache_bytes: DEFAULT_CACHE_BYTES,
             screening: true,
+            working_set: true,
             record_trace: false,
         }
     }
@@ -99,6 +101,16 @@ impl BcgdParams {
         /// returned truncated by a budget during the internal path is the model of the `λ1` it
         /// had reached. Turn off to get the plain BCGD of the paper (iterate by iterate).
         screening: bool => screening,
+        /// Working sets (default on; used with `screening` only): between two searches of the
+        /// whole tree the fit iterates over the working set alone — the nonzero features and
+        /// every pattern a search found with `T_j ≠ 0` — with the same direction,
+        /// Gauss–Southwell-r and line search but no tree search, until `||H d||_∞ ≤ tol` over
+        /// the working set; a search of the whole tree then either certifies `||H d||_∞ ≤ tol`
+        /// over all patterns (the fit has converged, with the same stopping rule as without
+        /// working sets) or adds the patterns that violate it. The iterates differ from the
+        /// plain BCGD's, the optimum and the tolerance do not. Each of these iterations is an
+        /// update (counted by `max_iter`).
+        working_set: bool => working_set,
         /// Keep the coefficients of every iteration in [`BcgdFit::trace`].
         record_trace: bool => record_trace,
     }

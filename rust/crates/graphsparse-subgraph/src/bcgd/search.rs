@@ -18,7 +18,7 @@ pub(super) fn clip_h(h: f64) -> f64 {
 }
 
 /// `T_j` of Lemma 10: the minimiser of the one-dimensional quadratic model with the L1 term.
-fn soft_step(b: f64, lambda1: f64, h: f64) -> f64 {
+pub(super) fn soft_step(b: f64, lambda1: f64, h: f64) -> f64 {
     if b < -lambda1 {
         -(b + lambda1) / h
     } else if b > lambda1 {

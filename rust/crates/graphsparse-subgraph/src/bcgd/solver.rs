@@ -4,18 +4,27 @@
 
 use std::time::Instant;
 
-use graphsparse_base::{Check, Meter, Parallel, RunControl, Truncation};
+use graphsparse_base::{Meter, RunControl, Truncation};
 use graphsparse_graph::GraphDatabase;
 use graphsparse_gspan::{DfsCode, MinerValidParams, mine_with_meter};
+use rustc_hash::FxHashMap;
 
 use super::model::{BcgdFit, IterationStats, TraceStep, WarmDual};
 use super::params::{BcgdParams, BcgdValidParams};
-use super::search::{Ctx, Found, Search, clip_h};
+use super::search::{Ctx, Found, Search, clip_h, soft_step};
 use crate::cache::{Traversal, TreeCache, search_cached};
 use crate::dual::{DualPoint, balance, dual_point};
 use crate::error::{Result, feature_miner};
 use crate::feature::Feature;
 use crate::loss::Loss;
+
+/// A column of the working set whose coefficient is zero: a pattern a search found with
+/// `T_j ≠ 0` (or a feature that left the model), kept for the iterations between searches.
+struct Cand {
+    ids: Vec<u32>,
+    code: DfsCode,
+    equivalents: Vec<DfsCode>,
+}
 
 /// One entry of the direction: a feature with `T_j ≠ 0` or `β_j ≠ 0`.
 struct DirEntry {
@@ -192,31 +201,33 @@ fn run_search(
     meter: &Meter<'_>,
 ) -> Result<Option<Truncation>> {
     Ok(match cache {
-        // only the first search (which fills the cache) runs in parallel: a BCGD fork/join
-        // merges what each fork saw, so a parallel walk of the cached tree costs more CPU than
-        // it saves (CPDB, λ1 = 0.005: 2.0 s against 1.3 s on 2 threads)
-        Some(c) if !c.is_unbuilt() && miner.parallel().enabled() => {
-            let serial = miner
-                .clone()
-                .into_params()
-                .parallel(Parallel::Serial)
-                .check()?;
-            search_cached(c, &Traversal::new(db, &serial, meter), search)?
-        }
-        Some(c) => search_cached(c, &Traversal::new(db, miner, meter), search)?,
+        // the walk of the cached tree is serial: a BCGD fork/join merges what each fork saw,
+        // so a parallel walk costs more CPU than it saves (CPDB, λ1 = 0.005: 2.0 s against
+        // 1.3 s on 2 threads); the first search (which fills the cache) and the expansions of
+        // frontier nodes (gSpan's embedding work, most of a path's time on Mutagenicity) run in
+        // parallel
+        Some(c) => search_cached(c, &Traversal::new(db, miner, meter).serial_walk(), search)?,
         None => mine_with_meter(db, miner, search, meter)?.truncation,
     })
 }
 
-/// The direction over `{T_j ≠ 0} ∪ {β_j ≠ 0}` and the intercept's `d0`, `h0`.
+/// The direction over `{T_j ≠ 0} ∪ {β_j ≠ 0}` and the intercept's `d0`, `h0`. A found
+/// column that is in the working set `extra` leaves it (its patterns join the entry's).
 fn direction(
     found: Vec<Found>,
     it: &Iterate,
     active_h: &[f64],
     lambda2: f64,
+    extra: &mut Vec<Cand>,
 ) -> (Vec<DirEntry>, f64, f64) {
     let active = &it.active;
     let mut covered = vec![false; active.len()];
+    let mut taken = vec![false; extra.len()];
+    let index: FxHashMap<&[u32], usize> = extra
+        .iter()
+        .enumerate()
+        .map(|(k, c)| (c.ids.as_slice(), k))
+        .collect();
     let mut dir: Vec<DirEntry> = Vec::with_capacity(found.len() + active.len());
     for f in found {
         let beta = f.active.map_or(0.0, |k| {
@@ -228,6 +239,10 @@ fn direction(
         if let Some(k) = f.active {
             codes.push(active[k].code.clone());
             codes.extend(active[k].equivalents.iter().cloned());
+        } else if let Some(&k) = index.get(f.ids.as_slice()) {
+            taken[k] = true;
+            codes.push(extra[k].code.clone());
+            codes.extend(extra[k].equivalents.iter().cloned());
         }
         let (code, equivalents) = merge_codes(codes);
         dir.push(DirEntry {
@@ -255,9 +270,85 @@ fn direction(
             });
         }
     }
-    let h0 = clip_h(it.g2.iter().sum());
-    let d0 = -it.g1.iter().sum::<f64>() / h0;
+    drop(index);
+    let mut k = 0;
+    extra.retain(|_| {
+        k += 1;
+        !taken[k - 1]
+    });
+    let (d0, h0) = intercept_step(it);
     (dir, d0, h0)
+}
+
+/// The intercept's `d0` and `h0`.
+fn intercept_step(it: &Iterate) -> (f64, f64) {
+    let h0 = clip_h(it.g2.iter().sum());
+    (-it.g1.iter().sum::<f64>() / h0, h0)
+}
+
+/// The direction over the working set only (no search): every nonzero feature and the
+/// columns of `extra` whose `T_j ≠ 0`, which leave `extra` for the direction. `None` (and
+/// `extra` untouched) when `||H d||_∞ ≤ tol` over the working set and the intercept.
+fn working_direction(
+    it: &Iterate,
+    active_h: &[f64],
+    p: &BcgdParams,
+    extra: &mut Vec<Cand>,
+) -> Option<(Vec<DirEntry>, f64, f64)> {
+    let (lambda1, lambda2) = (p.lambda1, p.lambda2);
+    let (d0, h0) = intercept_step(it);
+    let mut opt = (h0 * d0).abs();
+    let mut dir: Vec<DirEntry> = Vec::with_capacity(it.active.len());
+    for (f, &h) in it.active.iter().zip(active_h) {
+        let s1: f64 = f.graph_ids.iter().map(|&i| it.g1[i as usize]).sum();
+        let beta = f.coef;
+        let d = soft_step(s1 + (lambda2 - h) * beta, lambda1, h) - beta;
+        opt = opt.max((h * d).abs());
+        dir.push(DirEntry {
+            ids: f.graph_ids.clone(),
+            code: f.code.clone(),
+            equivalents: f.equivalents.clone(),
+            beta,
+            grad: s1 + lambda2 * beta,
+            h,
+            d,
+        });
+    }
+    // (t, h, sum of g1) of each zero-coefficient column
+    let steps: Vec<(f64, f64, f64)> = extra
+        .iter()
+        .map(|c| {
+            let (s1, s2) = c.ids.iter().fold((0.0, 0.0), |(a, b), &i| {
+                (a + it.g1[i as usize], b + it.g2[i as usize])
+            });
+            let h = clip_h(s2 + lambda2);
+            (soft_step(s1, lambda1, h), h, s1)
+        })
+        .collect();
+    for &(t, h, _) in &steps {
+        opt = opt.max((h * t).abs());
+    }
+    if opt <= p.tol {
+        return None;
+    }
+    let mut kept = Vec::with_capacity(extra.len());
+    for (c, (t, h, s1)) in extra.drain(..).zip(steps) {
+        if t == 0.0 {
+            kept.push(c);
+        } else {
+            dir.push(DirEntry {
+                ids: c.ids,
+                code: c.code,
+                equivalents: c.equivalents,
+                beta: 0.0,
+                grad: s1,
+                h,
+                d: t,
+            });
+        }
+    }
+    *extra = kept;
+    Some((dir, d0, h0))
 }
 
 /// Gauss–Southwell-r: keeps the coordinates whose step is within `V` of the largest.
@@ -328,21 +419,34 @@ impl LineSearch {
     }
 }
 
-/// Moves the iterate by `alpha` along the direction; zero coefficients leave the model.
-fn apply_step(it: &mut Iterate, dir: Vec<DirEntry>, d0: f64, alpha: f64) {
+/// Moves the iterate by `alpha` along the direction; zero coefficients leave the model (into
+/// `dropped` when it is given: the working set keeps them).
+fn apply_step(
+    it: &mut Iterate,
+    dir: Vec<DirEntry>,
+    d0: f64,
+    alpha: f64,
+    mut dropped: Option<&mut Vec<Cand>>,
+) {
     it.intercept += alpha * d0;
-    it.active = dir
-        .into_iter()
-        .filter_map(|e| {
-            let coef = e.beta + alpha * e.d;
-            (coef != 0.0).then_some(Feature {
+    it.active.clear();
+    for e in dir {
+        let coef = e.beta + alpha * e.d;
+        if coef != 0.0 {
+            it.active.push(Feature {
                 code: e.code,
                 graph_ids: e.ids,
                 coef,
                 equivalents: e.equivalents,
-            })
-        })
-        .collect();
+            });
+        } else if let Some(out) = dropped.as_deref_mut() {
+            out.push(Cand {
+                ids: e.ids,
+                code: e.code,
+                equivalents: e.equivalents,
+            });
+        }
+    }
     it.active.sort_by(|a, b| a.code.cmp(&b.code));
 }
 
@@ -402,6 +506,13 @@ struct Bcgd<'e, 'a, L: ?Sized> {
     line: LineSearch,
     /// Safe pattern pruning is on and the loss has what it needs.
     screening: bool,
+    /// Working sets are on (with `screening`).
+    working: bool,
+    /// The zero-coefficient columns of the working set.
+    extra: Vec<Cand>,
+    /// The next iteration searches the whole tree (the working set has converged, or there
+    /// is none).
+    search_next: bool,
     /// The smallest gap-safe sphere so far (`None`: no screening yet).
     sphere: Option<DualPoint>,
     history: Vec<IterationStats>,
@@ -429,6 +540,7 @@ impl<'e, 'a, L: Loss + ?Sized> Bcgd<'e, 'a, L> {
         let miner = feature_miner(p.min_support, p.max_size, p.parallel)?;
         let mut it = Iterate::new(n, warm);
         let screening = p.screening && loss.smoothness().is_some();
+        let working = screening && p.working_set;
         let mut sphere: Option<DualPoint> = None;
         if screening {
             let usable = warm
@@ -450,6 +562,9 @@ impl<'e, 'a, L: Loss + ?Sized> Bcgd<'e, 'a, L> {
                 alpha_init: 1.0,
             },
             screening,
+            working,
+            extra: Vec::new(),
+            search_next: !working,
             sphere,
             history: Vec::new(),
             trace: Vec::new(),
@@ -472,6 +587,35 @@ impl<'e, 'a, L: Loss + ?Sized> Bcgd<'e, 'a, L> {
             return Ok(Next::Stop);
         }
         let f_old = self.it.refresh(loss, y, lambda1, lambda2);
+        if !self.search_next && self.n_iter < self.p.max_iter {
+            let active_h = self.it.active_h(lambda2);
+            if let Some((dir, d0, h0)) =
+                working_direction(&self.it, &active_h, self.p, &mut self.extra)
+            {
+                let found = Searched {
+                    dir,
+                    d0,
+                    h0,
+                    visited: 0,
+                    skipped: 0,
+                    pruned_bound: 0,
+                    pruned_spp: 0,
+                    bound: f64::INFINITY,
+                };
+                let objective = self.update(found, f_old);
+                self.history.push(IterationStats {
+                    objective,
+                    nonzeros: self.it.active.len(),
+                    duality_gap: f64::INFINITY,
+                    seconds: start.elapsed().as_secs_f64(),
+                    full_search: false,
+                    ..IterationStats::default()
+                });
+                self.env.ctl.progress().add_iteration();
+                self.env.ctl.progress().set_value(objective);
+                return Ok(Next::Continue);
+            }
+        }
         let Some(found) = self.search(cache)? else {
             return Ok(Next::Stop);
         };
@@ -492,6 +636,7 @@ impl<'e, 'a, L: Loss + ?Sized> Bcgd<'e, 'a, L> {
             pruned_spp,
             duality_gap: gap,
             seconds: start.elapsed().as_secs_f64(),
+            full_search: true,
         };
         let opt = found
             .dir
@@ -507,6 +652,8 @@ impl<'e, 'a, L: Loss + ?Sized> Bcgd<'e, 'a, L> {
             return Ok(Next::Stop);
         }
         let objective = self.update(found, f_old);
+        // iterate over the working set until it converges, then search again
+        self.search_next = !self.working;
         self.history.push(stats(objective, self.it.active.len()));
         self.env.ctl.progress().add_iteration();
         self.env.ctl.progress().set_value(objective);
@@ -536,7 +683,7 @@ impl<'e, 'a, L: Loss + ?Sized> Bcgd<'e, 'a, L> {
         let (visited, skipped) = (search.visited, search.skipped);
         let (pruned_bound, pruned_spp, bound) =
             (search.pruned_bound, search.pruned_spp, search.dual_bound);
-        let (dir, d0, h0) = direction(search.found, &self.it, &active_h, lambda2);
+        let (dir, d0, h0) = direction(search.found, &self.it, &active_h, lambda2, &mut self.extra);
         Ok(Some(Searched {
             dir,
             d0,
@@ -581,7 +728,8 @@ impl<'e, 'a, L: Loss + ?Sized> Bcgd<'e, 'a, L> {
         let alpha = self
             .line
             .step(loss, y, &self.it, &dir, d0, f_old, lambda1, lambda2);
-        apply_step(&mut self.it, dir, d0, alpha);
+        let dropped = self.working.then_some(&mut self.extra);
+        apply_step(&mut self.it, dir, d0, alpha, dropped);
         (self.duality_gap, self.warm_dual) = (f64::INFINITY, None);
         self.n_iter += 1;
         self.it.refresh_mu();
@@ -614,6 +762,192 @@ impl<'e, 'a, L: Loss + ?Sized> Bcgd<'e, 'a, L> {
             lambda_max: None,
             duality_gap: self.duality_gap,
             warm_dual: self.warm_dual,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use graphsparse_gspan::DfsEdge;
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn code(k: u32) -> DfsCode {
+        DfsCode::from_edges(vec![DfsEdge::new(0, 1, k, 0, 0)]).unwrap()
+    }
+
+    /// `n` graphs, columns from bit masks, the first `n_active` of them nonzero.
+    fn setup(
+        n: usize,
+        masks: &[u32],
+        betas: &[f64],
+        g: &[(f64, f64)],
+    ) -> (Iterate, Vec<Cand>, usize) {
+        let cols: Vec<Vec<u32>> = masks
+            .iter()
+            .map(|m| (0..n as u32).filter(|i| m >> i & 1 == 1).collect())
+            .collect();
+        let n_active = betas.len().min(cols.len());
+        let mut it = Iterate::new(n, None);
+        for (k, (ids, &b)) in cols.iter().zip(betas).enumerate() {
+            it.active.push(Feature {
+                code: code(k as u32),
+                graph_ids: ids.clone(),
+                coef: b,
+                equivalents: Vec::new(),
+            });
+        }
+        for (i, &(a, b)) in g.iter().enumerate().take(n) {
+            it.g1[i] = a;
+            it.g2[i] = b;
+        }
+        let extra = cols[n_active..]
+            .iter()
+            .enumerate()
+            .map(|(k, ids)| Cand {
+                ids: ids.clone(),
+                code: code((n_active + k) as u32),
+                equivalents: Vec::new(),
+            })
+            .collect();
+        (it, extra, n_active)
+    }
+
+    /// Working sets with the frontier expansions forked (the unit tests fork them below 8
+    /// embeddings): the same fits, iterate by iterate and count by count, as on one thread.
+    #[test]
+    fn parallel_expansions_change_no_working_set_fit() {
+        use graphsparse_base::{Check, Parallel, RunControl};
+        use graphsparse_graph::RandomGraphs;
+
+        use crate::{Logistic, fit_bcgd_path};
+
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        for seed in [1, 2, 3] {
+            let db = RandomGraphs {
+                n_graphs: 40,
+                vertices: (5, 9),
+                vertex_labels: 2,
+                edge_labels: 2,
+                extra_edges: 2,
+                seed,
+            }
+            .generate()
+            .unwrap();
+            let y: Vec<f64> = (0..db.len())
+                .map(|g| {
+                    f64::from(u8::from(
+                        db.graph(g).node_labels.iter().sum::<u32>() % 3 == 0,
+                    ))
+                })
+                .collect();
+            let lambdas = [0.05, 0.02, 0.01];
+            let run = |parallel: Parallel| {
+                let p = BcgdParams::new(1.0)
+                    .max_size(Some(5))
+                    .tol(1e-6)
+                    .record_trace(true)
+                    .parallel(parallel)
+                    .check()
+                    .unwrap();
+                fit_bcgd_path(&db, &y, &Logistic, &p, &lambdas, &RunControl::new()).unwrap()
+            };
+            let serial = run(Parallel::Serial);
+            let par = pool.install(|| run(Parallel::Auto));
+            for (a, b) in serial.iter().zip(&par) {
+                assert!(a.converged && a.full_searches() < a.history.len() as u64);
+                assert_eq!(a.features, b.features);
+                assert_eq!(a.history.len(), b.history.len());
+                for (s, t) in a.history.iter().zip(&b.history) {
+                    assert_eq!(
+                        (s.visited, s.skipped, s.pruned_bound, s.pruned_spp),
+                        (t.visited, t.skipped, t.pruned_bound, t.pruned_spp)
+                    );
+                    assert_eq!(s.objective.to_bits(), t.objective.to_bits());
+                    assert_eq!(s.duality_gap.to_bits(), t.duality_gap.to_bits());
+                }
+                assert_eq!(a.trace, b.trace);
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        /// The working-set direction is the BCGD direction of each column of the working set
+        /// (`T_j − β_j` by Lemma 10), `None` exactly when `||H d||_∞ ≤ tol`, and moves only the
+        /// zero-coefficient columns with `T_j ≠ 0` out of the working set; the step returns the
+        /// columns whose coefficient becomes zero.
+        #[test]
+        fn working_direction_is_the_bcgd_direction_over_the_working_set(
+            masks in prop::collection::vec(1u32..64, 1..8),
+            betas in prop::collection::vec(
+                prop_oneof![Just(0.3), Just(-0.2), -1.0f64..1.0], 0..4),
+            g in prop::collection::vec((-0.2f64..0.2, 0.0f64..0.25), 6),
+            lambda1 in 0.01f64..0.3,
+            lambda2 in prop_oneof![Just(0.0), 0.0f64..0.1],
+            tol in prop_oneof![Just(1e-9), 1e-3f64..1.0],
+            alpha in prop_oneof![Just(1.0), 0.0f64..1.0],
+        ) {
+            let (it, mut extra, n_active) = setup(6, &masks, &betas, &g);
+            let p = BcgdParams::new(lambda1).lambda2(lambda2).tol(tol);
+            let active_h = it.active_h(lambda2);
+            let before: Vec<Vec<u32>> = extra.iter().map(|c| c.ids.clone()).collect();
+            // the expected direction, column by column
+            let col = |ids: &[u32]| -> (f64, f64) {
+                ids.iter().fold((0.0, 0.0), |(a, b), &i| (a + it.g1[i as usize], b + it.g2[i as usize]))
+            };
+            let (d0, h0) = intercept_step(&it);
+            let mut opt = (h0 * d0).abs();
+            let mut want: Vec<(Vec<u32>, f64, f64)> = Vec::new();
+            for f in &it.active {
+                let (s1, s2) = col(&f.graph_ids);
+                let h = clip_h(s2 + lambda2);
+                let d = soft_step(s1 + (lambda2 - h) * f.coef, lambda1, h) - f.coef;
+                opt = opt.max((h * d).abs());
+                want.push((f.graph_ids.clone(), d, h));
+            }
+            let mut stay = Vec::new();
+            for ids in &before {
+                let (s1, s2) = col(ids);
+                let h = clip_h(s2 + lambda2);
+                let t = soft_step(s1, lambda1, h);
+                opt = opt.max((h * t).abs());
+                if t == 0.0 { stay.push(ids.clone()) } else { want.push((ids.clone(), t, h)) }
+            }
+            let got = working_direction(&it, &active_h, &p, &mut extra);
+            prop_assert_eq!(got.is_none(), opt <= tol);
+            let Some((dir, gd0, gh0)) = got else {
+                let after: Vec<Vec<u32>> = extra.iter().map(|c| c.ids.clone()).collect();
+                prop_assert_eq!(after, before);
+                return Ok(());
+            };
+            prop_assert_eq!((gd0, gh0), (d0, h0));
+            prop_assert_eq!(dir.len(), want.len());
+            for (e, (ids, d, h)) in dir.iter().zip(&want) {
+                prop_assert_eq!(&e.ids, ids);
+                prop_assert!((e.d - d).abs() <= 1e-12 && (e.h - h).abs() <= 1e-12);
+            }
+            prop_assert!(dir[..n_active].iter().zip(&it.active).all(|(e, f)| e.beta == f.coef));
+            prop_assert!(dir[n_active..].iter().all(|e| e.beta == 0.0 && e.d != 0.0));
+            let after: Vec<Vec<u32>> = extra.iter().map(|c| c.ids.clone()).collect();
+            prop_assert_eq!(&after, &stay);
+            // the step: nonzero coefficients form the model, zero ones rejoin the working set
+            let mut it = it;
+            let zero: Vec<Vec<u32>> = dir
+                .iter()
+                .filter(|e| e.beta + alpha * e.d == 0.0)
+                .map(|e| e.ids.clone())
+                .collect();
+            let nonzero = dir.len() - zero.len();
+            apply_step(&mut it, dir, d0, alpha, Some(&mut extra));
+            prop_assert_eq!(it.active.len(), nonzero);
+            prop_assert!(it.active.iter().all(|f| f.coef != 0.0));
+            let back: Vec<Vec<u32>> = extra[stay.len()..].iter().map(|c| c.ids.clone()).collect();
+            prop_assert_eq!(back, zero);
         }
     }
 }
