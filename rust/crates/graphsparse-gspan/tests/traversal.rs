@@ -550,3 +550,43 @@ proptest! {
         }
     }
 }
+
+/// Two unlabelled complete graphs: every pattern is highly symmetric, so one minimum-code
+/// check can enumerate thousands of automorphic embeddings; the check itself must poll.
+#[test]
+fn cancellation_reaches_the_minimum_code_checks_of_symmetric_patterns() {
+    let k = |n: u32| G {
+        labels: vec![0; n as usize],
+        edges: (0..n)
+            .flat_map(|u| (u + 1..n).map(move |v| (u, v, 0)))
+            .collect(),
+    };
+    let db = to_db(&[k(14), k(14)]);
+    let params = MinerParams::new().min_support(2).check().unwrap();
+    for parallel in [false, true] {
+        let cancel = Arc::new(RunControl::new());
+        let late = std::thread::scope(|s| {
+            let flag = Arc::clone(&cancel);
+            let handle = s.spawn(move || {
+                std::thread::sleep(Duration::from_millis(300));
+                flag.cancel();
+                Instant::now()
+            });
+            let res = if parallel {
+                pool(2)
+                    .install(|| mine_frequent(&db, &in_parallel(&params), &cancel))
+                    .unwrap()
+            } else {
+                mine_frequent(&db, &params, &cancel).unwrap()
+            };
+            let done = Instant::now();
+            let raised_at = handle.join().unwrap();
+            assert_eq!(res.stats.truncation, Some(Truncation::Cancelled));
+            done.saturating_duration_since(raised_at)
+        });
+        assert!(
+            late < Duration::from_millis(500),
+            "stopped {late:?} after the flag"
+        );
+    }
+}
