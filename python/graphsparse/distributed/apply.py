@@ -25,7 +25,7 @@ from ..compression._base import _Compressor
 from ..datasets import GraphDataset, as_dataset
 from ..exceptions import InvalidParameterError
 from ..mining import Pattern
-from ..mining._search import _occurrences
+from ..mining._search import _pattern_features
 from ._shards import (
     Packed,
     absolute,
@@ -45,16 +45,7 @@ def pattern_features(patterns: Sequence[Pattern], X: Any, n_jobs: int | None = 1
     Computed by the subgraph-isomorphism matcher of the subgraph models, so it agrees with
     ``graph_ids`` of mined patterns on the graphs they were mined from.
     """
-    ds = as_dataset(X, "X", directed_ok=True)
-    occ = (
-        _occurrences(list(patterns), ds, n_jobs)
-        if len(ds)
-        else [np.zeros(0, np.int64)] * len(patterns)
-    )
-    cols = np.repeat(np.arange(len(occ), dtype=np.int64), [len(o) for o in occ])
-    rows = np.concatenate(occ) if occ else np.zeros(0, dtype=np.int64)
-    data = np.ones(len(rows), dtype=np.float64)
-    return sp.csr_matrix((data, (rows, cols)), shape=(len(ds), len(occ)))
+    return _pattern_features(patterns, as_dataset(X, "X", directed_ok=True), n_jobs)
 
 
 class _PatternSet:
@@ -186,8 +177,8 @@ def _apply(
         if method != "transform":
             raise InvalidParameterError(f"a list of patterns has transform only, not {method}")
         model = _PatternSet(model, n_jobs)
-    elif method == "transform" and hasattr(model, "patterns_") and not hasattr(model, method):
-        model = _PatternSet(model.patterns_, n_jobs)  # a subgraph model's selected features
+    elif method == "transform" and hasattr(model, "patterns_"):
+        model = _PatternSet(model.patterns_, n_jobs)  # a subgraph model's features, unpickled
     elif not hasattr(model, method):
         raise InvalidParameterError(f"{type(model).__name__} has no method {method!r}")
     elif n_jobs is not None and "n_jobs" in getattr(model, "__dict__", {}):

@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 import networkx as nx
 import numpy as np
+import scipy.sparse as sp
 
 from .. import _graphsparse as _rs
 from .._dataset import GraphDataset, as_dataset
@@ -347,3 +348,19 @@ def _occurrences(patterns: Sequence[Pattern], ds: GraphDataset, n_threads: int) 
     found = iter(_rs.match_subgraph_patterns(ds._db, present, n_threads) if present else [])
     empty = np.zeros(0, dtype=np.int64)
     return [empty if c is None else next(found) for c in codes]
+
+
+def _pattern_features(
+    patterns: Sequence[Pattern], ds: GraphDataset, n_threads: int
+) -> sp.csr_matrix:
+    """The 0/1 CSR matrix ``A[i, j] = 1`` when graph ``i`` of ``ds`` contains ``patterns[j]``:
+    the features of the subgraph models' ``transform`` and of ``distributed.pattern_features``."""
+    occ = (
+        _occurrences(list(patterns), ds, n_threads)
+        if len(ds)
+        else [np.zeros(0, np.int64)] * len(patterns)
+    )
+    cols = np.repeat(np.arange(len(occ), dtype=np.int64), [len(o) for o in occ])
+    rows = np.concatenate(occ) if occ else np.zeros(0, dtype=np.int64)
+    data = np.ones(len(rows), dtype=np.float64)
+    return sp.csr_matrix((data, (rows, cols)), shape=(len(ds), len(occ)))

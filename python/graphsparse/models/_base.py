@@ -16,7 +16,7 @@ from .._dataset import GraphDataset, as_dataset
 from .._validation import encode_binary
 from ..exceptions import InvalidParameterError
 from ..mining._pattern import Pattern
-from ..mining._search import _occurrences
+from ..mining._search import _occurrences, _pattern_features
 
 #: Default byte budget of the stored embeddings of a cached search (``cache_bytes``): 256 MiB.
 _CACHE_BYTES = 256 * 2**20
@@ -78,13 +78,7 @@ class _PatternFeatures:
             0 elsewhere; column ``j`` is the feature ``coef_[j]`` weighs.
         """
         check_is_fitted(self, "patterns_")
-        ds = _dataset(X)
-        found = _occurrences(self.patterns_, ds, self._n_threads())
-        counts = np.fromiter((len(ids) for ids in found), dtype=np.int64, count=len(found))
-        rows = np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
-        data = np.ones(len(rows), dtype=np.float64)
-        shape = (len(ds), len(found))
-        return sp.csc_matrix((data, rows, np.concatenate([[0], np.cumsum(counts)])), shape).tocsr()
+        return _pattern_features(self.patterns_, _dataset(X), self._n_threads())
 
     def get_feature_names_out(self, input_features: Any = None) -> npt.NDArray[np.object_]:
         """The columns of :meth:`transform`: each pattern as its DFS code text."""
