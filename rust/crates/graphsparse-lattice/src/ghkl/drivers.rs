@@ -323,7 +323,7 @@ pub fn solve_dag(
         weight: &ones,
     };
     let mut st = State::new(dag.len(), tasks, m);
-    let mut wk = Work::new(m, tasks)?;
+    let mut wk = Work::new(m, tasks, set.form, set.loss, set.coupling)?;
     let meter = Budget::new()
         .time_limit(params.0.budget.time_limit)
         .start(ctl);
@@ -409,7 +409,7 @@ pub fn evaluate_dual(
     };
     let n = dag.len();
     let mut st = State::new(n, tasks, m);
-    let mut wk = Work::new(m, tasks)?;
+    let mut wk = Work::new(m, tasks, set.form, set.loss, set.coupling)?;
     let eta_s: Vec<f64> = eta
         .iter()
         .map(|e| (1.0 - set.eps_sm) * e / s + set.eps_sm / n as f64)
