@@ -86,9 +86,7 @@ def test_primal_form_does_not_depend_on_n_jobs() -> None:
     rng = np.random.default_rng(5)
     X = rng.standard_normal((200, 4))
     y = np.where(X[:, 0] > 0.2, 0, np.where(X[:, 1] > 0, 1, 2))
-    fits = [
-        RuleEnsembleClassifier(C=5.0, solver_form="primal", n_jobs=j).fit(X, y) for j in (1, 2)
-    ]
+    fits = [RuleEnsembleClassifier(C=5.0, solver_form="primal", n_jobs=j).fit(X, y) for j in (1, 2)]
     for f in fits[1:]:
         np.testing.assert_array_equal(f.coef_, fits[0].coef_)
         np.testing.assert_array_equal(f.intercept_, fits[0].intercept_)

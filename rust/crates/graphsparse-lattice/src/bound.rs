@@ -29,7 +29,7 @@
 use rayon::prelude::*;
 
 use crate::bits;
-use crate::kernel::{Candidate, Scoring, gather_support, stopped_at};
+use crate::kernel::{Candidate, ROWS_PER_POLL, Scoring, gather_support, stopped_at};
 
 /// The per-round tables of the tightened scores.
 #[derive(Debug, Clone)]
@@ -134,6 +134,10 @@ impl Tightening {
             let v = &buf[r * n..(r + 1) * n];
             let (mut s1, mut sr) = (0.0, 0.0);
             for (i, &ia) in rows.iter().enumerate() {
+                if i % ROWS_PER_POLL == ROWS_PER_POLL - 1 && job.meter.is_some_and(|mt| mt.poll()) {
+                    // stopped: the paper's score stays (a valid bound)
+                    return paper;
+                }
                 let ra = x.example_bits(ia as usize);
                 let d = bits::count(ra) - l;
                 let (mut a1, mut ar) = (0.5 * h1[d] * v[i], 0.5 * hr[d] * v[i]);

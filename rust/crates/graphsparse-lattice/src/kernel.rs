@@ -521,7 +521,8 @@ impl KernelCache {
                     _ => {
                         let mut rows = Vec::new();
                         let (_, w) = gather_support(buf, &mut rows, c, beta, m, tasks, coupling);
-                        (quad_closed(x, tab, c.props.len(), &rows, buf, &w), 1)
+                        let q = quad_closed(x, tab, c.props.len(), &rows, buf, &w, meter);
+                        (q, 1)
                     }
                 },
             }
@@ -560,6 +561,9 @@ pub(crate) fn stopped_at(meter: Option<&Meter>, k: usize) -> bool {
 }
 
 const POLL_EVERY: usize = 64;
+
+/// Rows of one closed-form quadratic form between two polls of the budget.
+pub(crate) const ROWS_PER_POLL: usize = 256;
 
 /// Gathers `β_t` on the cover of `c` into `buf` (one row per task, plus `Σ_t β_t` when the
 /// tasks are coupled); returns the cover size and the weight of each row.
@@ -739,6 +743,9 @@ fn quad_from_parent(pb: &Block, cover: &[u32], a: f64, buf: &[f64], n: usize, w:
     total
 }
 
+/// `Σ_r w_r v_rᵀ K_u[c, c] v_r` by the closed form, `O(|c|²)` pairs; polls `meter` every
+/// [`ROWS_PER_POLL`] rows (a cover of tens of thousands of rows takes seconds) and returns 0
+/// once it stopped, as a stopped scoring does for the candidates it skips.
 fn quad_closed(
     x: &PropositionMatrix,
     tab: &Tables,
@@ -746,11 +753,15 @@ fn quad_closed(
     cover: &[u32],
     buf: &[f64],
     w: &[f64],
+    meter: Option<&Meter>,
 ) -> f64 {
     let scale = tab.scale(s);
     let n = cover.len();
     let mut acc = vec![0.0; w.len()];
     for a in 0..n {
+        if a % ROWS_PER_POLL == ROWS_PER_POLL - 1 && meter.is_some_and(|mt| mt.poll()) {
+            return 0.0;
+        }
         let ra = x.example_bits(cover[a] as usize);
         let diag = tab.q_pow[bits::and_count(ra, ra) as usize - s];
         let mut row = vec![0.0; w.len()];

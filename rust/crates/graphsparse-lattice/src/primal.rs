@@ -16,7 +16,7 @@
 //!   Coupled tasks (`B = I + c·11ᵀ`) split into the task mean (kernel `(1 + cT) K`) and the
 //!   deviations from it (kernel `K`).
 
-use graphsparse_base::{Meter, Parallel, cholesky_in_place, cholesky_solve};
+use graphsparse_base::{Meter, Parallel, SplitMix64, cholesky_in_place, cholesky_solve};
 use rayon::prelude::*;
 
 use crate::dag::Dag;
@@ -217,14 +217,11 @@ fn make_feasible(y: &[f64], alpha: &mut [f64], ub: impl Fn(usize) -> f64) {
     }
 }
 
-/// A deterministic permutation of `0..m` for sweep `sweep` (xorshift Fisher–Yates).
+/// A deterministic permutation of `0..m` for sweep `sweep` (Fisher–Yates).
 fn shuffle(order: &mut [u32], sweep: usize) {
-    let mut s = 0x9E37_79B9_7F4A_7C15u64 ^ (sweep as u64).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    let mut rng = SplitMix64::new(sweep as u64);
     for k in (1..order.len()).rev() {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        order.swap(k, (s % (k as u64 + 1)) as usize);
+        order.swap(k, (rng.next_u64() % (k as u64 + 1)) as usize);
     }
 }
 
@@ -452,8 +449,6 @@ fn ridge_one(
 
 #[cfg(test)]
 mod tests {
-    use graphsparse_base::SplitMix64;
-
     use super::*;
     use crate::gram::DenseGram;
     use crate::ridge::{RidgeWork as DenseRidgeWork, solve_ridge};
