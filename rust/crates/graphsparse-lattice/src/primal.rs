@@ -8,8 +8,7 @@
 //!   descent (Hsieh et al., ICML 2008) on its augmented Lagrangian: the multiplier of
 //!   `yᵀα = 0` is the bias `b`, updated after each sweep by `b ← b − μ yᵀα`, and the penalty
 //!   `μ/2 (yᵀα)²` keeps the coordinate steps from drifting off the constraint. Each
-//!   coordinate step reads and updates `v = Aᵀβ` (one sum per class) in `O(|{k : i ∈ c_k}|)`;
-//!   variables held at a bound are shrunk out of the sweeps as in LIBLINEAR.
+//!   coordinate step reads and updates `v = Aᵀβ` (one sum per class) in `O(|{k : i ∈ c_k}|)`.
 //!   The result is made exactly feasible at the end (`yᵀα = 0` by scaling down the larger
 //!   class side, which stays inside the box), so its dual value is a valid lower bound.
 //! * squared loss: the ridge system in feature space, `(I/C + Z_cᵀ Z_c) w = Z_cᵀ y_c` with the
@@ -261,22 +260,15 @@ fn svm_task(
     };
     let mut lambda = if bias.is_finite() { *bias } else { 0.0 };
     let mut s: f64 = y.iter().zip(alpha.iter()).map(|(y, a)| y * a).sum();
-    // the active coordinates (Hsieh et al.'s shrinking): a variable at a bound whose gradient
-    // pushes it outward by more than the last sweep's largest violation is left out of the
-    // next sweeps; a sweep that converges on the active set is followed by a full one, which
-    // alone can end the solve
-    let mut active: Vec<u32> = (0..m as u32).collect();
-    let mut last_viol = f64::INFINITY;
+    let mut order: Vec<u32> = (0..m as u32).collect();
     let mut stats = PrimalStats::default();
     for sweep in 0..MAX_SWEEPS {
         if sweep > 0 {
-            shuffle(&mut active, sweep);
+            shuffle(&mut order, sweep);
         }
-        let full = active.len() == m;
         let mut viol = 0.0f64;
-        let mut keep = 0;
-        for r in 0..active.len() {
-            let i = active[r] as usize;
+        for &i in &order {
+            let i = i as usize;
             let row = feat.row(i);
             let yi = y[i];
             let f: f64 = row.iter().map(|&k| kappa[k as usize] * v[k as usize]).sum();
@@ -290,11 +282,6 @@ fn svm_task(
             } else {
                 g
             };
-            let shrink = (a <= 0.0 && g < -last_viol) || (a >= u && g > last_viol);
-            if !shrink {
-                active[keep] = i as u32;
-                keep += 1;
-            }
             viol = viol.max(pg.abs());
             if pg == 0.0 {
                 continue;
@@ -310,19 +297,11 @@ fn svm_task(
                 s += dy;
             }
         }
-        stats.steps += active.len();
-        active.truncate(keep);
+        stats.steps += m;
         lambda -= mu * s;
-        last_viol = viol;
         if viol <= tol && mu * s.abs() <= tol {
-            if full {
-                stats.converged = true;
-                break;
-            }
-            // converged on the active set: check every variable again
-            active.clear();
-            active.extend(0..m as u32);
-            last_viol = f64::INFINITY;
+            stats.converged = true;
+            break;
         }
         if meter.is_some_and(|mt| mt.poll()) {
             break;
