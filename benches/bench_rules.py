@@ -358,9 +358,10 @@ def planted(n: int, p: int, seed: int = 0) -> tuple[Any, Any]:
 def scale(args: argparse.Namespace) -> None:
     """The ``--scale`` table: training fit time, training accuracy and rule count of
     ``RuleEnsembleClassifier(rho=1.5, C=10)`` with the default (quantile) cuts and with
-    ``cut_rule="tree"``, and of RuleFit, on the same table in the same run. With quantile
-    cuts the rows stay distinct and our dense ``m x m`` effective kernel (8 m^2 bytes) is not
-    attempted past ``--scale-max-gram`` GiB."""
+    ``cut_rule="tree"``, and of RuleFit, on the same table in the same run, with
+    ``solver_form=--solver-form``. With quantile cuts the rows stay distinct; the dual form's
+    dense ``m x m`` effective kernel (8 m^2 bytes) is not attempted past ``--scale-max-gram``
+    GiB (``"auto"`` takes the primal form, with no such kernel, above 2,000 rows)."""
     cases = [tuple(int(v) for v in c.split("x")) for c in args.scale_cases] or SCALE_CASES
     print(
         "| rows x features | ours, quantile cuts: s / acc / rules / gap | "
@@ -374,10 +375,17 @@ def scale(args: argparse.Namespace) -> None:
         for cut in ("distinct_quantiles", "tree"):
             # identical rows merge (hinge loss), which with tree cuts leaves few; quantile cuts
             # of continuous columns leave about every row distinct
-            if cut != "tree" and 8 * n * n > args.scale_max_gram * 2**30:
+            dense = args.solver_form == "dual" or (args.solver_form == "auto" and n <= 2000)
+            if dense and cut != "tree" and 8 * n * n > args.scale_max_gram * 2**30:
                 cells.append(f"not run (dense kernel {8 * n * n / 2**30:.0f} GiB)")
                 continue
-            model = RuleEnsembleClassifier(rho=1.5, C=10.0, cut_rule=cut, time_limit=args.fit_time)
+            model = RuleEnsembleClassifier(
+                rho=1.5,
+                C=10.0,
+                cut_rule=cut,
+                time_limit=args.fit_time,
+                solver_form=args.solver_form,
+            )
             t = time.perf_counter()
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", TruncatedSearchWarning)
@@ -451,7 +459,13 @@ def main() -> None:
         "--scale-max-gram",
         type=float,
         default=2.0,
-        help="GiB: skip our fits whose dense m x m kernel is larger (default 2)",
+        help="GiB: skip our dual-form fits whose dense m x m kernel is larger (default 2)",
+    )
+    ap.add_argument(
+        "--solver-form",
+        choices=["auto", "dual", "primal"],
+        default="auto",
+        help="--scale: solver_form of our fits (default auto: dual up to 2,000 rows)",
     )
     args = ap.parse_args()
     if args.scale:

@@ -871,6 +871,7 @@ class GhklArgs(TypedDict):
     max_nodes: int | None
     time_limit: float | None
     line_search: NotRequired[bool]  # Armijo mirror steps (default True)
+    solver_form: NotRequired[str]  # "auto" (default), "dual" or "primal"
 
 @final
 class GhklFit:

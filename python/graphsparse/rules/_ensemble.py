@@ -37,6 +37,9 @@ from ._table import (
     _tree_cuts,
 )
 
+# how the inner problems are solved (GhklParams::solver_form)
+_SOLVER_FORMS = ("auto", "dual", "primal")
+
 # what a path's fits share (set once by ``_fit_grid``)
 _SHARED = (
     "categories_",
@@ -73,6 +76,7 @@ class _RuleEnsemble(TransformerMixin, GraphSparseEstimator):
         max_nodes: int | None = 50_000,
         time_limit: float | None = None,
         kernel_cache_bytes: int = 64 << 20,
+        solver_form: str = "auto",
         n_jobs: int | None = 1,
         verbose: bool | int | str = 0,
     ) -> None:
@@ -156,6 +160,11 @@ class _RuleEnsemble(TransformerMixin, GraphSparseEstimator):
         }
         if self.cut_points is not None and table is not None:
             prop["cut_points"] = _explicit_cuts(self.cut_points, table)
+        if self.solver_form not in _SOLVER_FORMS:
+            raise InvalidParameterError(
+                f"solver_form must be one of {', '.join(map(repr, _SOLVER_FORMS))}, "
+                f"got {self.solver_form!r}"
+            )
         params: _rs.GhklArgs = {
             "rho": self.rho,
             "a": self.a,
@@ -170,6 +179,7 @@ class _RuleEnsemble(TransformerMixin, GraphSparseEstimator):
             "kernel_cache_bytes": as_count(self.kernel_cache_bytes, "kernel_cache_bytes"),
             "max_nodes": as_optional_count(self.max_nodes, "max_nodes"),
             "time_limit": self.time_limit,
+            "solver_form": self.solver_form,
         }
         return prop, params
 
@@ -462,6 +472,17 @@ default="distinct_quantiles"
         certify what it has, and reports ``dual_gap_`` NaN when that does not finish.
     kernel_cache_bytes : int, default=64 MiB
         Byte budget of the lattice kernel cache (never exceeded; 0 recomputes every kernel).
+    solver_form : {"auto", "dual", "primal"}, default="auto"
+        How the inner SVM (classifier) or ridge (regressor) problems are solved. Every
+        rule's kernel is rank one, so the problem is also a linear model over the rules'
+        0/1 indicator columns. ``"dual"`` builds the dense ``m x m`` kernel of the ``m``
+        training rows (identical rows merged, classifier only; ``8 m^2`` bytes), fastest
+        for small tables; ``"primal"`` works on the sparse indicator columns, ``O(nnz)`` per
+        pass, with no ``m x m`` matrix (dual coordinate descent for the SVM, a Cholesky of
+        the normal equations over the rules for the ridge). ``"auto"`` takes the dual form
+        up to 2,000 rows and the primal form above. Both reach the same optimum within the
+        certified ``dual_gap_``. The classifier with ``mu`` set always uses the dual form
+        under ``"auto"`` and refuses ``"primal"``.
     n_jobs : int, optional, default=1
         Rust worker threads scoring candidate rules (``None``: all cores). Results do not
         depend on it.
@@ -557,6 +578,7 @@ class RuleEnsembleClassifier(ClassifierMixin, _RuleEnsemble):
         max_nodes: int | None = 50_000,
         time_limit: float | None = None,
         kernel_cache_bytes: int = 64 << 20,
+        solver_form: str = "auto",
         n_jobs: int | None = 1,
         verbose: bool | int | str = 0,
     ) -> None:

@@ -29,7 +29,7 @@
 use rayon::prelude::*;
 
 use crate::bits;
-use crate::kernel::{Candidate, Scoring, gather, stopped_at};
+use crate::kernel::{Candidate, ROWS_PER_POLL, Scoring, gather_support, stopped_at};
 
 /// The per-round tables of the tightened scores.
 #[derive(Debug, Clone)]
@@ -126,17 +126,22 @@ impl Tightening {
             return paper;
         }
         let m = x.n_examples();
-        let (n, w) = gather(buf, c, job.beta, m, job.tasks, job.coupling);
+        let mut rows = Vec::new();
+        let (n, w) = gather_support(buf, &mut rows, c, job.beta, m, job.tasks, job.coupling);
         // M_u, the level sums Q (ℓ1 and ℓρ̄ weights), and P̄² ≥ max_w M_w
         let (mut mu, mut q1, mut qr, mut pk) = (0.0, 0.0, 0.0, 0.0);
         for (r, &wr) in w.iter().enumerate() {
             let v = &buf[r * n..(r + 1) * n];
             let (mut s1, mut sr) = (0.0, 0.0);
-            for (i, &ia) in c.cover.iter().enumerate() {
+            for (i, &ia) in rows.iter().enumerate() {
+                if i % ROWS_PER_POLL == ROWS_PER_POLL - 1 && job.meter.is_some_and(|mt| mt.poll()) {
+                    // stopped: the paper's score stays (a valid bound)
+                    return paper;
+                }
                 let ra = x.example_bits(ia as usize);
                 let d = bits::count(ra) - l;
                 let (mut a1, mut ar) = (0.5 * h1[d] * v[i], 0.5 * hr[d] * v[i]);
-                for (&ib, &vb) in c.cover[i + 1..].iter().zip(&v[i + 1..]) {
+                for (&ib, &vb) in rows[i + 1..].iter().zip(&v[i + 1..]) {
                     let nab = bits::and_count(ra, x.example_bits(ib as usize)) as usize - l;
                     a1 += h1[nab] * vb;
                     ar += hr[nab] * vb;

@@ -100,11 +100,6 @@ impl DenseGram {
         }
     }
 
-    /// The weight of each cover class in the last [`DenseGram::build`] (`Σ` of its nodes').
-    pub(crate) fn class_weights(&self) -> &[f64] {
-        &self.class_w
-    }
-
     /// Row (= column) `i`.
     #[inline]
     pub(crate) fn row(&self, i: usize) -> &[f64] {

@@ -449,8 +449,9 @@ impl KernelCache {
                 if stopped(k) {
                     return 0.0;
                 }
-                let (n, w) = gather(buf, c, beta, m, tasks, coupling);
-                quad_entrywise(g, m, &c.cover, buf, n, &w) * tab.scale(c.props.len())
+                let mut rows = Vec::new();
+                let (n, w) = gather_support(buf, &mut rows, c, beta, m, tasks, coupling);
+                quad_entrywise(g, m, &rows, buf, n, &w) * tab.scale(c.props.len())
                     / tab.q_pow[c.props.len()]
             };
             return map_candidates(cands, on_rayon, score_one);
@@ -507,12 +508,22 @@ impl KernelCache {
             if stopped(k) {
                 return (0.0, 0);
             }
-            let (n, w) = gather(buf, c, beta, m, tasks, coupling);
             match map.get(&c.props) {
-                Some(b) if b.filled => (quad_packed(&b.packed, buf, n, &w), 0),
+                Some(b) if b.filled => {
+                    let (n, w) = gather(buf, c, beta, m, tasks, coupling);
+                    (quad_packed(&b.packed, buf, n, &w), 0)
+                }
                 _ => match map.get(&c.parent) {
-                    Some(pb) if pb.filled => (quad_from_parent(pb, &c.cover, a, buf, n, &w), 2),
-                    _ => (quad_closed(x, tab, c.props.len(), &c.cover, buf, &w), 1),
+                    Some(pb) if pb.filled => {
+                        let (n, w) = gather(buf, c, beta, m, tasks, coupling);
+                        (quad_from_parent(pb, &c.cover, a, buf, n, &w), 2)
+                    }
+                    _ => {
+                        let mut rows = Vec::new();
+                        let (_, w) = gather_support(buf, &mut rows, c, beta, m, tasks, coupling);
+                        let q = quad_closed(x, tab, c.props.len(), &rows, buf, &w, meter);
+                        (q, 1)
+                    }
                 },
             }
         };
@@ -551,6 +562,9 @@ pub(crate) fn stopped_at(meter: Option<&Meter>, k: usize) -> bool {
 
 const POLL_EVERY: usize = 64;
 
+/// Rows of one closed-form quadratic form between two polls of the budget.
+pub(crate) const ROWS_PER_POLL: usize = 256;
+
 /// Gathers `β_t` on the cover of `c` into `buf` (one row per task, plus `Σ_t β_t` when the
 /// tasks are coupled); returns the cover size and the weight of each row.
 pub(crate) fn gather(
@@ -567,6 +581,44 @@ pub(crate) fn gather(
     buf.resize(nv * n, 0.0);
     for t in 0..tasks {
         for (k, &i) in c.cover.iter().enumerate() {
+            buf[t * n + k] = beta[t * m + i as usize];
+        }
+    }
+    let mut w = vec![1.0; tasks];
+    if nv > tasks {
+        for k in 0..n {
+            buf[tasks * n + k] = (0..tasks).map(|t| buf[t * n + k]).sum();
+        }
+        w.push(coupling);
+    }
+    (n, w)
+}
+
+/// As [`gather`], but over the examples of the cover where some `β_t` is nonzero only (their
+/// indices into `rows`): the others add nothing to a quadratic form, and at an SVM solution
+/// most examples have `α = 0`, so the `O(n²)` sums below shrink to the support.
+pub(crate) fn gather_support(
+    buf: &mut Vec<f64>,
+    rows: &mut Vec<u32>,
+    c: &Candidate,
+    beta: &[f64],
+    m: usize,
+    tasks: usize,
+    coupling: f64,
+) -> (usize, Vec<f64>) {
+    rows.clear();
+    rows.extend(
+        c.cover
+            .iter()
+            .copied()
+            .filter(|&i| (0..tasks).any(|t| beta[t * m + i as usize] != 0.0)),
+    );
+    let nv = tasks + usize::from(coupling != 0.0 && tasks > 1);
+    let n = rows.len();
+    buf.clear();
+    buf.resize(nv * n, 0.0);
+    for t in 0..tasks {
+        for (k, &i) in rows.iter().enumerate() {
             buf[t * n + k] = beta[t * m + i as usize];
         }
     }
@@ -691,6 +743,9 @@ fn quad_from_parent(pb: &Block, cover: &[u32], a: f64, buf: &[f64], n: usize, w:
     total
 }
 
+/// `Σ_r w_r v_rᵀ K_u[c, c] v_r` by the closed form, `O(|c|²)` pairs; polls `meter` every
+/// [`ROWS_PER_POLL`] rows (a cover of tens of thousands of rows takes seconds) and returns 0
+/// once it stopped, as a stopped scoring does for the candidates it skips.
 fn quad_closed(
     x: &PropositionMatrix,
     tab: &Tables,
@@ -698,11 +753,15 @@ fn quad_closed(
     cover: &[u32],
     buf: &[f64],
     w: &[f64],
+    meter: Option<&Meter>,
 ) -> f64 {
     let scale = tab.scale(s);
     let n = cover.len();
     let mut acc = vec![0.0; w.len()];
     for a in 0..n {
+        if a % ROWS_PER_POLL == ROWS_PER_POLL - 1 && meter.is_some_and(|mt| mt.poll()) {
+            return 0.0;
+        }
         let ra = x.example_bits(cover[a] as usize);
         let diag = tab.q_pow[bits::and_count(ra, ra) as usize - s];
         let mut row = vec![0.0; w.len()];

@@ -66,6 +66,7 @@ mod generate;
 mod ghkl;
 mod gram;
 mod kernel;
+mod primal;
 mod props;
 mod ridge;
 mod smo;
@@ -86,4 +87,4 @@ pub use props::{
     Column, Condition, CutRule, FeatureKind, MAX_CUTS, MISSING_CATEGORY, Proposition,
     PropositionMatrix, PropositionParams, PropositionSet, PropositionValidParams,
 };
-pub use solver::{StepNorm, TaskCoupling};
+pub use solver::{AUTO_PRIMAL_ROWS, SolverForm, StepNorm, TaskCoupling};

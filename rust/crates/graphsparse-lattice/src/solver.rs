@@ -11,8 +11,10 @@
 use graphsparse_base::{Loss, Meter, Parallel};
 
 use crate::dag::Dag;
+use crate::error::LatticeError;
 use crate::error::Result;
 use crate::gram::DenseGram;
+use crate::primal::{self, Features, solve_ridge_primal, solve_svm_primal};
 use crate::ridge::{RidgeWork, solve_ridge};
 use crate::smo::{SvmSpec, solve_svm};
 
@@ -49,6 +51,44 @@ pub enum StepNorm {
     Max,
     /// `‖·‖_2` (one reading of the paper's extracted text).
     Euclidean,
+}
+
+/// How the inner SVM / ridge problems of a fixed kernel weighting are solved.
+///
+/// Every lattice kernel is rank one, `K_w = φ_w φ_wᵀ`, so the effective kernel is `K = A
+/// diag(κ) Aᵀ` over the 0/1 covers `A` and the inner problem is a linear model over the
+/// sparse explicit features `√κ_w φ_w`. Both forms solve the same problem (bias and equality
+/// constraint included) and reach the same optimum within the certified gap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum SolverForm {
+    /// [`SolverForm::Dual`] up to [`AUTO_PRIMAL_ROWS`] training examples (after merging
+    /// identical rows), [`SolverForm::Primal`] above (the default). Tasks coupled by
+    /// [`TaskCoupling::MeanRegularized`] under the hinge loss always take the dual form.
+    #[default]
+    Auto,
+    /// The dense `m × m` effective kernel (`8 m²` bytes), SMO with Newton steps (hinge) or a
+    /// Cholesky of the `m × m` ridge system (squared): fastest for small `m`.
+    Dual,
+    /// Sparse explicit features, `O(nnz)` per pass and no `m × m` matrix: dual coordinate
+    /// descent on the augmented Lagrangian of the SVM dual (hinge), a Cholesky of the `r × r`
+    /// normal equations over the `r` distinct covers (squared). Not available for the hinge
+    /// loss with coupled tasks.
+    Primal,
+}
+
+/// Above this many training examples, [`SolverForm::Auto`] takes the primal form.
+pub const AUTO_PRIMAL_ROWS: usize = 2000;
+
+impl SolverForm {
+    /// Whether a solve of `m` examples uses the primal form.
+    pub(crate) fn primal(self, m: usize, loss: Loss, coupling: f64) -> bool {
+        let supported = !(loss == Loss::Hinge && coupling != 0.0);
+        match self {
+            Self::Dual => false,
+            Self::Primal => supported,
+            Self::Auto => supported && m > AUTO_PRIMAL_ROWS,
+        }
+    }
 }
 
 /// `ρ`, `ρ̂ = ρ/(2−ρ)` and `ρ̄ = ρ/(2(ρ−1))`.
@@ -100,6 +140,7 @@ pub(crate) struct Settings {
     pub mkl_max_iter: usize,
     pub svm_tol: f64,
     pub parallel: Parallel,
+    pub form: SolverForm,
 }
 
 /// The data of one solve: the DAG and the targets (task-major `T · m`).
@@ -160,8 +201,12 @@ impl State {
 /// Work buffers, allocated once per fit.
 #[derive(Debug)]
 pub(crate) struct Work {
-    pub gram: DenseGram,
+    /// The dense effective kernel (dual form), or `None` (primal form).
+    pub gram: Option<DenseGram>,
     ridge: RidgeWork,
+    feat: Features,
+    ridge_primal: primal::RidgeWork,
+    class_kappa: Vec<f64>,
     grad_svm: Vec<f64>,
     scratch: Vec<f64>,
     pub beta: Vec<f64>,
@@ -173,10 +218,35 @@ pub(crate) struct Work {
 }
 
 impl Work {
-    pub(crate) fn new(m: usize, tasks: usize) -> Result<Self> {
+    /// Buffers for `m` examples and `tasks` tasks in the form `form` picks for them; under
+    /// [`SolverForm::Auto`] a dense kernel that cannot be allocated falls back to the primal
+    /// form where it is available.
+    pub(crate) fn new(
+        m: usize,
+        tasks: usize,
+        form: SolverForm,
+        loss: Loss,
+        coupling: f64,
+    ) -> Result<Self> {
+        let gram = if form.primal(m, loss, coupling) {
+            None
+        } else {
+            match DenseGram::try_new(m) {
+                Ok(g) => Some(g),
+                Err(LatticeError::TooLarge { .. })
+                    if form == SolverForm::Auto && SolverForm::Primal.primal(m, loss, coupling) =>
+                {
+                    None
+                }
+                Err(e) => return Err(e),
+            }
+        };
         Ok(Self {
-            gram: DenseGram::try_new(m)?,
+            gram,
             ridge: RidgeWork::default(),
+            feat: Features::default(),
+            ridge_primal: primal::RidgeWork::default(),
+            class_kappa: Vec::new(),
             grad_svm: vec![0.0; tasks * m],
             scratch: vec![0.0; tasks * m],
             beta: vec![0.0; tasks * m],
@@ -434,7 +504,15 @@ pub(crate) fn solve_inner(
         for ((k, &t), &z) in wk.kappa.iter_mut().zip(&st.theta).zip(zeta_pow) {
             *k = t * z;
         }
-        wk.gram.build(dag, &wk.kappa);
+        wk.class_kappa.clear();
+        wk.class_kappa.resize(dag.n_classes(), 0.0);
+        for (v, &k) in wk.kappa.iter().enumerate() {
+            wk.class_kappa[dag.class(v)] += k;
+        }
+        match wk.gram.as_mut() {
+            Some(g) => g.build(dag, &wk.kappa),
+            None => wk.feat.sync(dag),
+        }
         out.svm_iter += fit_alpha(pb, set, st, wk, meter);
         out.rounds += 1;
         beta_into(set.loss, y, &st.alpha, &mut wk.beta);
@@ -492,8 +570,9 @@ fn start_theta(theta: &mut [f64], zeta_pow: &[f64], ex: Exponents) {
     }
 }
 
-/// The dual variables `α` and biases at the kernel built in `wk.gram` (SVM for the hinge,
-/// ridge for the squared loss), warm-started from `st`. Returns the SVM's iterations.
+/// The dual variables `α` and biases at the kernel built in `wk` (SVM for the hinge, ridge
+/// for the squared loss; dense or primal form), warm-started from `st`. Returns the SVM's
+/// iterations (SMO pair steps or coordinate steps).
 fn fit_alpha(
     pb: &Problem,
     set: &Settings,
@@ -502,10 +581,45 @@ fn fit_alpha(
     meter: Option<&Meter>,
 ) -> usize {
     let (y, nt, m) = (pb.y, pb.tasks, pb.m());
+    let Some(gram) = wk.gram.as_ref() else {
+        return match set.loss {
+            Loss::Hinge => {
+                solve_svm_primal(
+                    &wk.feat,
+                    &wk.class_kappa,
+                    y,
+                    set.cost,
+                    pb.weight,
+                    set.svm_tol,
+                    &mut st.alpha,
+                    &mut st.bias,
+                    meter,
+                    set.parallel,
+                )
+                .steps
+            }
+            Loss::Squared => {
+                solve_ridge_primal(
+                    &mut wk.feat,
+                    pb.dag,
+                    &wk.class_kappa,
+                    y,
+                    nt,
+                    set.coupling,
+                    set.cost,
+                    &mut st.alpha,
+                    &mut st.bias,
+                    &mut wk.ridge_primal,
+                );
+                0
+            }
+            other => refused(other),
+        };
+    };
     match set.loss {
         Loss::Hinge => {
             let spec = SvmSpec {
-                gram: &wk.gram,
+                gram,
                 y,
                 tasks: nt,
                 coupling: set.coupling,
@@ -528,7 +642,7 @@ fn fit_alpha(
         }
         Loss::Squared => {
             solve_ridge(
-                &wk.gram,
+                gram,
                 y,
                 nt,
                 set.coupling,
@@ -554,7 +668,7 @@ fn primal_objective(
     wk: &mut Work,
 ) -> f64 {
     let (dag, y, nt, c) = (pb.dag, pb.y, pb.tasks, set.coupling);
-    let class_kappa = wk.gram.class_weights();
+    let class_kappa = &wk.class_kappa;
     wk.coef.resize(class_kappa.len() * nt, 0.0);
     for (k, &kk) in class_kappa.iter().enumerate() {
         let rep = dag.class_rep(k);

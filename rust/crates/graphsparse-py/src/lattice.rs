@@ -10,7 +10,8 @@
 use graphsparse::base::Budget;
 use graphsparse::lattice::{
     Check, Column, Condition, CutRule, FeatureKind, GhklParams, GhklValidParams, LatticeError,
-    Loss, Parallel, Proposition, PropositionParams, PropositionSet, TaskCoupling, fit_path,
+    Loss, Parallel, Proposition, PropositionParams, PropositionSet, SolverForm, TaskCoupling,
+    fit_path,
 };
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
@@ -112,6 +113,9 @@ struct GhklArgs {
     /// Armijo-backtracked mirror steps (default true); false: the `1/√i` schedule.
     #[pyo3(default)]
     line_search: Option<bool>,
+    /// How the inner problems are solved: "auto" (default), "dual" or "primal".
+    #[pyo3(default)]
+    solver_form: Option<String>,
 }
 
 impl GhklArgs {
@@ -125,6 +129,16 @@ impl GhklArgs {
         let coupling = match self.mu {
             None => TaskCoupling::Independent,
             Some(Real(mu)) => TaskCoupling::MeanRegularized { mu },
+        };
+        let form = match self.solver_form.as_deref().unwrap_or("auto") {
+            "auto" => SolverForm::Auto,
+            "dual" => SolverForm::Dual,
+            "primal" => SolverForm::Primal,
+            other => {
+                return Err(bad_param(format!(
+                    "solver_form must be 'auto', 'dual' or 'primal', got {other:?}"
+                )));
+            }
         };
         Ok(GhklParams::new()
             .rho(self.rho.0)
@@ -141,6 +155,7 @@ impl GhklArgs {
             )
             .kernel_cache_bytes(self.kernel_cache_bytes.usize())
             .line_search(self.line_search.unwrap_or(true))
+            .solver_form(form)
             .budget(
                 Budget::new()
                     .max_nodes(self.max_nodes.map(|b| b.0))

@@ -40,7 +40,9 @@ use crate::solver::{
 /// labels, a single class, non-finite values, no rows);
 /// [`LatticeError::Input`](crate::LatticeError::Input) when `y` does not
 /// have `tasks · m` entries; [`LatticeError::TooLarge`](crate::LatticeError::TooLarge) when
-/// the dense `m × m` effective kernel cannot be allocated.
+/// the dense `m × m` effective kernel of the dual form cannot be allocated (under
+/// [`SolverForm::Auto`](crate::SolverForm::Auto) the fit then takes the primal form when it
+/// can).
 ///
 /// # Complexity
 /// For the hinge loss, rows with the same propositions and labels are first merged into one
@@ -48,7 +50,9 @@ use crate::solver::{
 /// [`GhklFit::dual_coef`] still has one value per original row).
 /// Per active-set round: `O(log |W|)` mirror-descent steps, each an inner MKL solve of
 /// `O(Σ_w |c_w|² + SMO)`; candidate scoring `O(Σ_u |c_u|² · T)` over `sources(Wᶜ)` (about
-/// `|W| · p` nodes). Memory: `O(m²)` for the effective kernel plus the kernel cache budget.
+/// `|W| · p` nodes). Memory: `O(m²)` for the effective kernel in the dual form, `O(nnz)` of the
+/// cover classes in the primal form ([`GhklParams::solver_form`](crate::GhklParams)), plus the
+/// kernel cache budget.
 ///
 /// # Example
 /// ```
@@ -323,7 +327,7 @@ pub fn solve_dag(
         weight: &ones,
     };
     let mut st = State::new(dag.len(), tasks, m);
-    let mut wk = Work::new(m, tasks)?;
+    let mut wk = Work::new(m, tasks, set.form, set.loss, set.coupling)?;
     let meter = Budget::new()
         .time_limit(params.0.budget.time_limit)
         .start(ctl);
@@ -409,7 +413,7 @@ pub fn evaluate_dual(
     };
     let n = dag.len();
     let mut st = State::new(n, tasks, m);
-    let mut wk = Work::new(m, tasks)?;
+    let mut wk = Work::new(m, tasks, set.form, set.loss, set.coupling)?;
     let eta_s: Vec<f64> = eta
         .iter()
         .map(|e| (1.0 - set.eps_sm) * e / s + set.eps_sm / n as f64)

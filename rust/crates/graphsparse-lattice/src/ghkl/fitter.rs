@@ -121,7 +121,8 @@ impl<'a> Fitter<'a> {
         let m = x.n_examples();
         check_targets(params.0.loss, y, tasks, m)?;
         debug_assert_eq!(weight.len(), m);
-        let work = Work::new(m, tasks)?;
+        let p = &params.0;
+        let work = Work::new(m, tasks, p.solver_form, p.loss, p.coupling.c())?;
         Ok(Self {
             params,
             x,

@@ -6,7 +6,7 @@ use graphsparse_base::{
 };
 
 use crate::error::{LatticeError, Result, bad_input, bad_param};
-use crate::solver::{Exponents, Settings, StepNorm, TaskCoupling};
+use crate::solver::{Exponents, Settings, SolverForm, StepNorm, TaskCoupling};
 
 /// Default byte budget of the kernel cache (64 MiB).
 pub const DEFAULT_KERNEL_CACHE_BYTES: usize = 64 << 20;
@@ -57,6 +57,7 @@ pub struct GhklParams {
     pub(super) kernel_cache_bytes: usize,
     pub(super) budget: Budget,
     pub(super) parallel: Parallel,
+    pub(super) solver_form: SolverForm,
 }
 
 /// Validated gHKL parameters, from [`Check::check`] on [`GhklParams`].
@@ -93,6 +94,7 @@ impl GhklParams {
             kernel_cache_bytes: DEFAULT_KERNEL_CACHE_BYTES,
             budget: Budget::UNLIMITED,
             parallel: Parallel::Serial,
+            solver_form: SolverForm::Auto,
         }
     }
 
@@ -151,6 +153,10 @@ impl GhklParams {
         /// Whether the candidate nodes (and independent tasks) may be scored in parallel on the
         /// current rayon pool (default [`Parallel::Serial`]); results do not depend on it.
         parallel: Parallel => parallel,
+        /// How the inner SVM / ridge problems are solved: [`SolverForm::Auto`] (the default)
+        /// takes the dense dual form up to [`AUTO_PRIMAL_ROWS`](crate::AUTO_PRIMAL_ROWS)
+        /// examples and the sparse primal form above; both reach the same optimum.
+        solver_form: SolverForm => solver_form,
     }
 }
 
@@ -169,7 +175,8 @@ impl Check for GhklParams {
     /// `rho ∉ (1, 2]`, `C`, `mu`, `tol`, `md_tol`, `mkl_tol` or `svm_tol` not finite and
     /// positive, `a ≤ 1` or not finite, `eps_sm ∉ [0, 1)`, `md_max_iter`, `mkl_max_iter` or
     /// `max_add` zero, `rule_threshold ∉ [0, 1)`; [`LatticeError::InvalidParameter`] for a loss
-    /// other than hinge and squared, or a `mu` whose inverse overflows.
+    /// other than hinge and squared, a `mu` whose inverse overflows, or
+    /// [`SolverForm::Primal`] with the hinge loss and coupled tasks.
     ///
     /// # Complexity
     /// O(1).
@@ -216,6 +223,16 @@ impl Check for GhklParams {
         check_range("rule_threshold", p.rule_threshold, "in [0, 1)", |v| {
             (0.0..1.0).contains(&v)
         })?;
+        if p.solver_form == SolverForm::Primal
+            && p.loss == Loss::Hinge
+            && p.coupling != TaskCoupling::Independent
+        {
+            return Err(bad_param(
+                "solver_form",
+                "the primal form solves the hinge loss for independent tasks only (coupling \
+                 MeanRegularized needs solver_form Dual or Auto)",
+            ));
+        }
         Ok(GhklValidParams(self))
     }
 }
@@ -237,6 +254,10 @@ impl GhklValidParams {
     pub fn loss(&self) -> Loss {
         self.0.loss
     }
+    /// How the inner problems are solved.
+    pub fn solver_form(&self) -> SolverForm {
+        self.0.solver_form
+    }
 
     pub(crate) fn settings(&self, cost: f64) -> Settings {
         let p = &self.0;
@@ -257,6 +278,7 @@ impl GhklValidParams {
             mkl_max_iter: p.mkl_max_iter,
             svm_tol: p.svm_tol,
             parallel: p.parallel,
+            form: p.solver_form,
         }
     }
 }
