@@ -32,8 +32,13 @@ FloatArray = npt.NDArray[np.float64]
 
 
 def project_simplex_sort(v: npt.ArrayLike, z: float = 1.0) -> FloatArray:
-    """Duchi et al. (2008): sort, cumulative sums, the largest prefix with a positive gap."""
+    """Duchi et al. (2008): sort, cumulative sums, the largest prefix with a positive gap.
+
+    Computed on ``v - max(v)``, which has the same projection (``sum(x) = z`` is fixed), so
+    that huge values do not cancel the result (``v = (1e300, 1e300)`` gives ``(z/2, z/2)``).
+    """
     v = np.asarray(v, dtype=np.float64)
+    v = v - v.max()
     u = np.sort(v)[::-1]
     css = np.cumsum(u)
     j = np.arange(1, v.size + 1)

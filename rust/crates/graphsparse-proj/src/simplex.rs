@@ -64,6 +64,7 @@ pub(crate) struct Threshold {
 }
 
 /// Threshold `τ` with `Σ max(y_i − τ, 0) = z` (with `|y_i|` when `ABS`), by Condat's algorithm.
+/// With `SHIFT`, of the values `y_i − offset` (`|y_i| − offset`) instead: see [`SHIFT_RATIO`].
 ///
 /// Needs `y` non-empty, `z > 0` finite and `scratch.len() >= y.len()`. When `check` names the
 /// argument, finiteness is checked chunk by chunk in the first pass (the chunk is in L1 by
@@ -71,15 +72,19 @@ pub(crate) struct Threshold {
 /// pass writes (see [`Fill`] and [`Threshold`]).
 // `!(a > b)`, not `a <= b`: a NaN (refused after the pass) must take the "not above" side
 #[allow(clippy::neg_cmp_op_on_partial_ord)]
-pub(crate) fn condat_tau<const ABS: bool>(
+pub(crate) fn condat_tau<const ABS: bool, const SHIFT: bool>(
     y: &[f64],
     z: f64,
     scratch: &mut [f64],
     check: Option<&'static str>,
     max_passes: usize,
     fill: Fill,
+    offset: f64,
 ) -> Result<Threshold> {
-    let get = |x: f64| if ABS { x.abs() } else { x };
+    let get = |x: f64| {
+        let a = if ABS { x.abs() } else { x };
+        if SHIFT { a - offset } else { a }
+    };
     let n = y.len();
     let s = &mut scratch[..n];
     // Steps 1-2: one pass; ṽ = s[..t], v = s[t..e].
@@ -444,11 +449,28 @@ fn simplex_into(v: &[f64], z: f64, out: &mut [f64], fill: Fill) -> Result<()> {
     if v.is_empty() {
         return Err(ProjError::Empty);
     }
-    let th = condat_tau::<false>(v, z, out, Some("v"), MAX_FILTER_PASSES, fill)?;
+    let th = condat_tau::<false, false>(v, z, out, Some("v"), MAX_FILTER_PASSES, fill, 0.0)?;
     let tau = th.tau;
+    if tau.abs() > z * SHIFT_RATIO {
+        let m = v.iter().fold(f64::NEG_INFINITY, |a, &x| a.max(x));
+        let th = condat_tau::<false, true>(v, z, out, None, MAX_FILTER_PASSES, Fill::Plain, m)?;
+        let d = th.tau;
+        for (o, &x) in out.iter_mut().zip(v) {
+            *o = ((x - m) - d).max(0.0);
+        }
+        return Ok(());
+    }
     write_result(v, out, &th, |y| (y - tau).max(0.0));
     Ok(())
 }
+
+/// From `|τ| > SHIFT_RATIO · z` on, `y_i − τ` would lose 16 or more of the result's bits to
+/// cancellation (the results are at most `z`, while `y_i` and `τ` carry ulps of `|τ|·ε`; at
+/// `y = (2.5e299, …)` and `z = 1` every bit). The threshold is then recomputed on `y − m`,
+/// `m = max y` (a second pass, no allocation): the projection onto the simplex does not change
+/// when a constant is added to `y`, since `Σ x = z` is fixed, and `τ − m` lies in `[−z, 0]`.
+/// For the l1 ball the same holds for `|y|` once `y` is outside the ball.
+const SHIFT_RATIO: f64 = 65536.0;
 
 /// Projects `v` onto the l1 ball `{x : ‖x‖₁ ≤ radius}`.
 ///
@@ -525,21 +547,29 @@ fn l1_ball_into(v: &[f64], radius: f64, out: &mut [f64], fused: bool) -> Result<
         } else if radius == 0.0 {
             out.fill(0.0);
         } else {
-            let th = condat_tau::<true>(v, radius, out, None, MAX_FILTER_PASSES, Fill::Plain)?;
-            let tau = th.tau;
-            write_result(v, out, &th, |y| (y.abs() - tau).max(0.0).copysign(y));
+            let th = condat_tau::<true, false>(
+                v,
+                radius,
+                out,
+                None,
+                MAX_FILTER_PASSES,
+                Fill::Plain,
+                0.0,
+            )?;
+            l1_write(v, radius, out, &th)?;
         }
         return Ok(());
     }
     // Condat's first pass also sums |v| (in `sum_abs`'s order) and, once the prefix alone is
     // outside the ball, writes the signed zeros of the result
-    let th = condat_tau::<true>(
+    let th = condat_tau::<true, false>(
         v,
         radius,
         out,
         None,
         MAX_FILTER_PASSES,
         Fill::SignedZeroOutside,
+        0.0,
     )?;
     if let Some(norm) = th.norm {
         if !norm.is_finite() {
@@ -551,8 +581,23 @@ fn l1_ball_into(v: &[f64], radius: f64, out: &mut [f64], fused: bool) -> Result<
             return Ok(());
         }
     }
+    l1_write(v, radius, out, &th)
+}
+
+/// Writes `sign(v) ⊙ max(|v| − τ, 0)` for `v` outside the ball, recomputing `τ` around
+/// `max |v|` when it is far above the radius (see [`SHIFT_RATIO`]).
+fn l1_write(v: &[f64], radius: f64, out: &mut [f64], th: &Threshold) -> Result<()> {
     let tau = th.tau;
-    write_result(v, out, &th, |y| (y.abs() - tau).max(0.0).copysign(y));
+    if tau.abs() > radius * SHIFT_RATIO {
+        let m = v.iter().fold(0.0_f64, |a, &x| a.max(x.abs()));
+        let th = condat_tau::<true, true>(v, radius, out, None, MAX_FILTER_PASSES, Fill::Plain, m)?;
+        let d = th.tau;
+        for (o, &x) in out.iter_mut().zip(v) {
+            *o = ((x.abs() - m) - d).max(0.0).copysign(x);
+        }
+        return Ok(());
+    }
+    write_result(v, out, th, |y| (y.abs() - tau).max(0.0).copysign(y));
     Ok(())
 }
 
@@ -748,7 +793,15 @@ mod tests {
     fn fused_passes_give_the_bits_of_the_plain_sweep() {
         for v in cases() {
             let norm = sum_abs(&v);
-            for z in [1e-9, 0.5, 1.0, 3.0, 1e3, 1e9] {
+            // z = 1e-9 sums to z far more exactly than the plain sweep (`|τ| > z · SHIFT_RATIO`,
+            // so the threshold is recomputed around the maximum): no bits to compare there
+            let x = project_simplex(&v, 1e-9).unwrap();
+            assert!(
+                (x.iter().sum::<f64>() - 1e-9).abs() <= 1e-9 * 1e-12,
+                "n={}",
+                v.len()
+            );
+            for z in [0.5, 1.0, 3.0, 1e3, 1e9] {
                 let want = bits(&legacy::simplex(&v, z));
                 // every first-pass mode, whatever the length (the public functions pick one
                 // by length), over an `out` holding garbage (or zeros for `Nothing`)
@@ -766,17 +819,12 @@ mod tests {
                 assert_eq!(bits(&zeroed), want, "zeroed n={} z={z}", v.len());
                 assert_eq!(bits(&project_simplex(&v, z).unwrap()), want);
             }
-            for r in [
-                0.0,
-                1e-9,
-                0.5,
-                1.0,
-                3.0,
-                norm * 0.999,
-                norm,
-                norm * 1.001,
-                1e9,
-            ] {
+            if norm > 1e-9 {
+                let x = project_l1_ball(&v, 1e-9).unwrap();
+                let l1 = x.iter().map(|t| t.abs()).sum::<f64>();
+                assert!((l1 - 1e-9).abs() <= 1e-9 * 1e-12, "l1 n={}", v.len());
+            }
+            for r in [0.0, 0.5, 1.0, 3.0, norm * 0.999, norm, norm * 1.001, 1e9] {
                 let want = bits(&legacy::l1_ball(&v, r));
                 for fused in [false, true] {
                     let mut out = vec![-7.5; v.len()];
@@ -823,6 +871,39 @@ mod tests {
     }
 
     #[test]
+    fn huge_values_keep_the_bits_of_the_result() {
+        // y − τ cancels: without the shift these gave all zeros (sum 0, not z)
+        let x = project_simplex(&[2.5e299; 7], 1.0).unwrap();
+        assert!(x.iter().all(|&v| (v - 1.0 / 7.0).abs() < 1e-15), "{x:?}");
+        assert_eq!(project_simplex(&[1e17, 1e17], 1.0).unwrap(), vec![0.5, 0.5]);
+        assert_eq!(
+            project_simplex(&[1e300, 1e300, 0.0], 1.0).unwrap(),
+            vec![0.5, 0.5, 0.0]
+        );
+        assert_eq!(
+            project_simplex(&[-1e300, -1e300], 2.0).unwrap(),
+            vec![1.0, 1.0]
+        );
+        let x = project_simplex(&[1e20 + 2.0 * 16384.0, 1e20, 0.0], 1.0).unwrap();
+        assert_eq!(x, vec![1.0, 0.0, 0.0]);
+        assert_eq!(
+            project_l1_ball(&[1e300, -1e300, 0.0], 1.0).unwrap(),
+            vec![0.5, -0.5, 0.0]
+        );
+        // the fused l1 path (long vectors) too
+        let mut v = vec![0.0; 1 << 17];
+        v[5] = -3e200;
+        v[70_000] = 3e200;
+        let x = project_l1_ball(&v, 4.0).unwrap();
+        assert_eq!((x[5], x[70_000]), (-2.0, 2.0));
+        assert_eq!(x.iter().map(|v| v.abs()).sum::<f64>(), 4.0);
+        let mut y = vec![1e250; 1 << 17];
+        y[0] = 1e250 * (1.0 + f64::EPSILON);
+        let x = project_simplex(&y, 1.0).unwrap();
+        assert!((x.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
     fn simplex_small_examples() {
         assert_eq!(project_simplex(&[5.0], 2.0).unwrap(), vec![2.0]);
         assert_eq!(project_simplex(&[-5.0], 2.0).unwrap(), vec![2.0]);
@@ -847,10 +928,11 @@ mod tests {
         for z in [0.1, 1.0, 17.0, 1e4] {
             let mut a = vec![0.0; v.len()];
             let mut b = vec![0.0; v.len()];
-            let ta = condat_tau::<false>(&v, z, &mut a, None, MAX_FILTER_PASSES, Fill::Zero)
-                .unwrap()
-                .tau;
-            let tb = condat_tau::<false>(&v, z, &mut b, None, 0, Fill::Zero)
+            let ta =
+                condat_tau::<false, false>(&v, z, &mut a, None, MAX_FILTER_PASSES, Fill::Zero, 0.0)
+                    .unwrap()
+                    .tau;
+            let tb = condat_tau::<false, false>(&v, z, &mut b, None, 0, Fill::Zero, 0.0)
                 .unwrap()
                 .tau;
             assert!(
