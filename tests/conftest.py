@@ -74,22 +74,14 @@ def dask_client():
     (and their timings and hypothesis runs) start.
     """
     distributed = pytest.importorskip("distributed")
-    import dask
-
     restore = _private_random_for_dask()
-    # A shared 2-core CI machine under a full test run (or builds beside it) can leave a comm
-    # unanswered past distributed's 30 s default, which cancels every future with
-    # "scheduler-connection-lost"; the tests are about results, not latency.
-    with dask.config.set(
-        {"distributed.comm.timeouts.tcp": "180s", "distributed.comm.timeouts.connect": "180s"}
-    ):
-        cluster = distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
-        )
-        client = distributed.Client(cluster)
-        yield client
-        client.close()
-        cluster.close()
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+    )
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
     restore()
 
 

@@ -316,3 +316,24 @@ def test_the_other_tu_sets(dask_client, data_dir, name, min_support, max_size):
     single_machine = gs.mine_subgraphs(data, min_support, max_size)
     assert len(single_machine) > 5
     _assert_identical(sharded, single_machine)
+
+
+def _scheduler_tasks(dask_scheduler=None):
+    return len(dask_scheduler.tasks)
+
+
+def test_back_to_back_runs_leave_nothing_on_the_cluster(dask_client, mutag):
+    # the driver releases its shards and broadcasts instead of cancelling them: cancelling a
+    # shard cancels its dependent tasks, and one already released by this client tripped an
+    # assertion in the scheduler, which then dropped the client's connection
+    # ("scheduler-connection-lost" in the next call)
+    import time
+
+    want = gs.mine_subgraphs(mutag, 38, 4)
+    before = dask_client.run_on_scheduler(_scheduler_tasks)  # what earlier tests still hold
+    for n_shards in (3, 2, 7, 3):
+        assert list(gsd.mine_subgraphs(mutag, 38, 4, n_shards=n_shards)) == list(want)
+    deadline = time.monotonic() + 30
+    while dask_client.run_on_scheduler(_scheduler_tasks) > before and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert dask_client.run_on_scheduler(_scheduler_tasks) <= before

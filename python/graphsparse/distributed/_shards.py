@@ -141,6 +141,19 @@ def shard_info(ds: GraphDataset) -> tuple[int, tuple[Any, ...], tuple[Any, ...]]
     return len(ds), tuple(vl[i] for i in used_v), tuple(el[i] for i in used_e)
 
 
+def release(futures: Sequence[Any]) -> None:
+    """Lets the cluster drop what ``futures`` hold (and stop their tasks if still running).
+
+    Not ``client.cancel``: cancelling a shard also cancels its dependent tasks, and one whose
+    future this client already released (still running, nobody wanting it) trips an assertion
+    in the scheduler's cancel handler, which then drops the client's connection; every later
+    call failed with ``scheduler-connection-lost``. Releasing only withdraws this client's
+    interest, which is all the driver means.
+    """
+    for future in futures:
+        future.release()
+
+
 def _is_bag(obj: Any) -> bool:
     try:
         import dask.bag as db

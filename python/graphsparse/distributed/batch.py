@@ -19,7 +19,7 @@ import numpy as np
 from .._validation import as_count, as_edges, as_float_array, as_optional_count
 from ..exceptions import InvalidParameterError
 from ..steiner import pcst
-from ._shards import Packed, default_n_shards, get_client, unpacked
+from ._shards import Packed, default_n_shards, get_client, release, unpacked
 
 __all__ = ["map_solves", "pcst_graphs", "pcst_many"]
 
@@ -89,7 +89,7 @@ def map_solves(
     try:
         done = client.gather(futures)
     finally:
-        client.cancel([*futures, shipped])
+        release([*futures, shipped])
     return [r for chunk in done for r in chunk]
 
 

@@ -75,7 +75,7 @@ from ._partition import (
     local_thresholds,
 )
 from ._rounds import _NO_CODES, _NO_IDS, _frontier_ids, _proposed, _round, _value
-from ._shards import Loader, as_n_shards, get_client, shard_futures, shard_info
+from ._shards import Loader, as_n_shards, get_client, release, shard_futures, shard_info
 
 __all__ = [
     "PARTITION_MIN_THRESHOLD",
@@ -402,7 +402,7 @@ def mine_subgraphs(
         except _WorkerGone:  # a pinned worker stayed away: redo the run unpinned
             patterns, stats = _mine(*args, pin=False)
     finally:
-        client.cancel(shards)
+        release(shards)
     return ShardedMiningResult(patterns, seconds=time.perf_counter() - start, **stats)
 
 
@@ -481,7 +481,7 @@ class _Run:
 
     def close(self) -> None:
         """Releases the broadcast values (task results go with their futures)."""
-        self.client.cancel(self.futures)
+        release(self.futures)
 
     def single_vertices(self, graph_ids: bool) -> list[Pattern]:
         values = list(self.vertex_values)
