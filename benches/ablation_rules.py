@@ -22,8 +22,9 @@ BOOMER (``mlrl-boomer`` defaults, one versus rest for multiclass) when ``--boome
 names the python of an environment that has it (``benches/_boomer_worker.py``).
 
 The summary at the end averages each method's score and rule count over the tables where all
-methods ran. Run ``python benches/ablation_rules.py`` (3 splits; about 15 minutes on 2 cores)
-or ``--sets wine --splits 1 --configs default`` for a smoke run.
+methods ran. Run ``python benches/ablation_rules.py`` (3 splits, every setting: an hour or more
+on 2 cores, most of it digits and the quantile cuts of breast_cancer) or ``--sets wine --splits 1
+--configs default`` for a smoke run.
 """
 
 from __future__ import annotations
