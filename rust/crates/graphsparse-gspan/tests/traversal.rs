@@ -337,34 +337,46 @@ fn time_limit_stops_and_reports() {
     assert!(res.patterns.is_empty());
 }
 
-#[test]
-fn cancellation_from_another_thread_stops_quickly() {
-    let db = explosive_db();
-    let params = MinerParams::new().min_support(2).check().unwrap();
-    for parallel in [false, true] {
+/// Mines `db` serially and on two threads, raising the cancellation flag from another thread
+/// after `delay`; checks each run says it was cancelled and returns how long after the flag
+/// each stopped.
+fn stop_latency(
+    db: &graphsparse_graph::GraphDatabase,
+    params: &MinerValidParams,
+    delay: Duration,
+) -> [Duration; 2] {
+    [false, true].map(|parallel| {
         let cancel = Arc::new(RunControl::new());
-        let raised = std::thread::scope(|s| {
+        std::thread::scope(|s| {
             let flag = Arc::clone(&cancel);
             let handle = s.spawn(move || {
-                std::thread::sleep(Duration::from_millis(100));
+                std::thread::sleep(delay);
                 flag.cancel();
                 Instant::now()
             });
             let res = if parallel {
                 pool(2)
-                    .install(|| mine_frequent(&db, &in_parallel(&params), &cancel))
+                    .install(|| mine_frequent(db, &in_parallel(params), &cancel))
                     .unwrap()
             } else {
-                mine_frequent(&db, &params, &cancel).unwrap()
+                mine_frequent(db, params, &cancel).unwrap()
             };
             let done = Instant::now();
             let raised_at = handle.join().unwrap();
             assert_eq!(res.stats.truncation, Some(Truncation::Cancelled));
             done.saturating_duration_since(raised_at)
-        });
+        })
+    })
+}
+
+#[test]
+fn cancellation_from_another_thread_stops_quickly() {
+    let db = explosive_db();
+    let params = MinerParams::new().min_support(2).check().unwrap();
+    for late in stop_latency(&db, &params, Duration::from_millis(100)) {
         assert!(
-            raised < Duration::from_millis(500),
-            "stopped {raised:?} after the flag"
+            late < Duration::from_millis(500),
+            "stopped {late:?} after the flag"
         );
     }
     let preset = RunControl::new();
@@ -563,27 +575,7 @@ fn cancellation_reaches_the_minimum_code_checks_of_symmetric_patterns() {
     };
     let db = to_db(&[k(14), k(14)]);
     let params = MinerParams::new().min_support(2).check().unwrap();
-    for parallel in [false, true] {
-        let cancel = Arc::new(RunControl::new());
-        let late = std::thread::scope(|s| {
-            let flag = Arc::clone(&cancel);
-            let handle = s.spawn(move || {
-                std::thread::sleep(Duration::from_millis(300));
-                flag.cancel();
-                Instant::now()
-            });
-            let res = if parallel {
-                pool(2)
-                    .install(|| mine_frequent(&db, &in_parallel(&params), &cancel))
-                    .unwrap()
-            } else {
-                mine_frequent(&db, &params, &cancel).unwrap()
-            };
-            let done = Instant::now();
-            let raised_at = handle.join().unwrap();
-            assert_eq!(res.stats.truncation, Some(Truncation::Cancelled));
-            done.saturating_duration_since(raised_at)
-        });
+    for late in stop_latency(&db, &params, Duration::from_millis(300)) {
         assert!(
             late < Duration::from_millis(500),
             "stopped {late:?} after the flag"
