@@ -61,6 +61,55 @@ def test_tu_dataset_split_into_shards(dask_client, mutag, min_support, max_size,
     _assert_identical(sharded, single_machine)
 
 
+@pytest.mark.parametrize(
+    ("min_support", "max_size", "single"), [(19, None, True), (30, 4, True), (0.1, 5, False)]
+)
+@pytest.mark.parametrize("kind", ["closed", "maximal"])
+def test_closed_and_maximal_patterns(dask_client, mutag, min_support, max_size, single, kind):
+    sharded = gsd.mine_subgraphs(
+        mutag, min_support, max_size, n_shards=3, single_vertices=single, **{kind: True}
+    )
+    single_machine = gs.mine_subgraphs(
+        mutag, min_support, max_size, single_vertices=single, **{kind: True}
+    )
+    full = gs.mine_subgraphs(mutag, min_support, max_size, single_vertices=single)
+    assert 10 < len(single_machine) < len(full)
+    _assert_identical(sharded, single_machine)
+
+
+def _brute_one_edge_less(g):
+    """The minimum DFS codes of the connected subgraphs of ``g`` with one edge fewer, from every
+    edge subset (vertices: those the subset touches)."""
+    out = set()
+    for drop in g.edges:
+        h = g.edge_subgraph([e for e in g.edges if e != drop])
+        if h.number_of_edges() and nx.is_connected(h):
+            out.add(gs.min_dfs_code(nx.convert_node_labels_to_integers(h)))
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(graph_databases(min_graphs=1, max_graphs=1, max_vertices=7, n_vertex_labels=2))
+def test_one_edge_smaller_subgraphs_equal_brute_force(graphs):
+    from graphsparse.distributed._closed import _one_edge_less
+
+    g = graphs[0]
+    g = g.subgraph(max(nx.connected_components(g), key=len)).copy()
+    if g.number_of_edges() < 2:
+        return
+    g = nx.convert_node_labels_to_integers(g)
+    ds = gs.from_networkx([g])
+    vl, el = ds.vertex_label_values, ds.edge_label_values
+    code = tuple(
+        (i, j, vl.index(a), el.index(b), vl.index(c)) for i, j, a, b, c in gs.min_dfs_code(g)
+    )
+
+    def values(c):
+        return tuple((i, j, vl[a], el[b], vl[d]) for i, j, a, b, d in c)
+
+    assert {values(c) for c in _one_edge_less(code)} == _brute_one_edge_less(g)
+
+
 def test_supports_only_leaves_graph_ids_on_the_workers(dask_client, mutag):
     sharded = gsd.mine_subgraphs(mutag, 19, 5, n_shards=3, graph_ids=False, single_vertices=True)
     single_machine = gs.mine_subgraphs(mutag, 19, 5, single_vertices=True)
@@ -123,15 +172,18 @@ def test_random_databases_split_at_random_boundaries(dask_client, graphs, data):
     max_size = data.draw(st.sampled_from([None, None, 1, 2, 3]), label="max_size")
     single = data.draw(st.booleans(), label="single_vertices")
     scheme = data.draw(st.sampled_from(["level-wise", "level-wise", "partition"]), label="scheme")
+    kind = data.draw(st.sampled_from([{}, {}, {"closed": True}, {"maximal": True}]), label="set")
     pieces = itertools.pairwise(bounds)
     shards = [gs.from_networkx(graphs[a:b]) if b > a else _empty() for a, b in pieces]
     sharded = gsd.mine_subgraphs(
-        shards, min_support, max_size, single_vertices=single, scheme=scheme
+        shards, min_support, max_size, single_vertices=single, scheme=scheme, **kind
     )
-    single_machine = gs.mine_subgraphs(graphs, min_support, max_size, single_vertices=single)
+    single_machine = gs.mine_subgraphs(
+        graphs, min_support, max_size, single_vertices=single, **kind
+    )
     _assert_identical(sharded, single_machine)
     assert sharded.scheme == scheme
-    if scheme == "level-wise":
+    if scheme == "level-wise" and not kind:
         # a round per pattern size found, and one more that finds nothing (or materialises the
         # last size's graph ids at max_size)
         largest = max((p.n_edges for p in single_machine if p.dfs_code), default=0)
@@ -223,6 +275,10 @@ def test_bad_input_raises_named_errors(dask_client, mutag):
         gsd.mine_subgraphs(nx.path_graph(3), 1)
     with pytest.raises(InvalidParameterError, match="scheme"):
         gsd.mine_subgraphs(mutag, 2, 2, scheme="depth-first")
+    with pytest.raises(InvalidParameterError, match="closed=True and maximal=True"):
+        gsd.mine_subgraphs(mutag, 2, 2, closed=True, maximal=True)
+    with pytest.raises(InvalidParameterError, match="closed"):
+        gsd.mine_subgraphs(mutag, 2, 2, closed="yes")
 
 
 @settings(max_examples=200, deadline=None)

@@ -62,6 +62,8 @@ from .. import _graphsparse as _rs  # type: ignore[attr-defined]
 from .._validation import as_count, as_flag, min_support_count
 from ..exceptions import InvalidGraphError, InvalidParameterError
 from ..mining import MiningResult, Pattern
+from ..mining._search import _pattern_set
+from ._closed import closed_part
 from ._partition import (
     _SCHEMES,
     PARTITION_MIN_THRESHOLD,
@@ -298,6 +300,8 @@ def mine_subgraphs(
     *,
     client: Any = None,
     single_vertices: bool = False,
+    closed: bool = False,
+    maximal: bool = False,
     n_shards: int | None = None,
     format: str | None = None,
     loader: Loader | None = None,
@@ -336,6 +340,14 @@ def mine_subgraphs(
         The cluster (default: the current client).
     single_vertices : bool, default=False
         Also report single-vertex patterns, first, as :func:`graphsparse.mine_subgraphs` does.
+    closed, maximal : bool, default=False
+        Report only the closed (maximal) patterns, the same as
+        :func:`graphsparse.mine_subgraphs` with ``closed=True`` (``maximal=True``), under
+        ``max_size`` too. The rounds find every frequent pattern and the driver then keeps
+        those without a one-edge-larger frequent super-pattern of the same support (of any
+        support), by the minimum DFS codes of each pattern's one-edge-smaller subgraphs: the
+        rounds cost what the full search costs (the single-machine miner prunes inside the
+        search instead).
     n_shards : int, optional
         Shards for a ``GraphDataset`` or a list of graphs (default: two per worker thread).
     format : {"gspan", "tu", "smiles", "sdf"}, optional
@@ -382,6 +394,7 @@ def mine_subgraphs(
         max_size = as_count(max_size, "max_size")
     n_jobs = as_count(n_jobs, "n_jobs", 1)
     single_vertices = as_flag(single_vertices, "single_vertices")
+    pattern_set = _pattern_set(closed, maximal)
     graph_ids = as_flag(graph_ids, "graph_ids")
     pin = as_flag(pin, "pin")
     if scheme not in _SCHEMES:
@@ -403,6 +416,9 @@ def mine_subgraphs(
             patterns, stats = _mine(*args, pin=False)
     finally:
         release(shards)
+    labels = stats.pop("labels")
+    if pattern_set != "all":
+        patterns = closed_part(patterns, pattern_set, *labels)
     return ShardedMiningResult(patterns, seconds=time.perf_counter() - start, **stats)
 
 
@@ -435,7 +451,8 @@ def _mine(
         singles = run.single_vertices(graph_ids) if single_vertices else []
     finally:
         run.close()
-    return singles + edge_patterns, {**run.stats, "scheme": ran}
+    labels = (run.vertex_values, run.edge_values)
+    return singles + edge_patterns, {**run.stats, "scheme": ran, "labels": labels}
 
 
 class _Run:
