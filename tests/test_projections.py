@@ -265,7 +265,7 @@ PROJECTIONS = {
 
 
 @pytest.mark.parametrize("name", list(PROJECTIONS))
-@given(data=projection_batches(extreme_scales=False))
+@given(data=projection_batches(extreme_scales=True))
 def test_batched_equals_row_by_row(name, data):
     proj, _ = PROJECTIONS[name]
     got = proj(data, n_jobs=1)
