@@ -358,6 +358,8 @@ def test_bad_input_raises_named_errors() -> None:
         online.Adam(beta1=1.0).fit(X, y)
     with pytest.raises(InvalidParameterError, match="fallback"):
         online.GraphDA(edges, 2, 1.0, fallback="nearest").fit(X, y)
+    with pytest.raises(InvalidParameterError, match="lambda_start"):
+        online.GraphDA(edges, 2, 1.0, lambda_start="warm").fit(X, y)
     with pytest.raises(InvalidGraphError, match="out of range"):
         online.GraphDA(np.array([[0, 4]]), 2, 1.0).fit(X, y)
     with pytest.raises(InvalidGraphError, match="shape"):
@@ -570,6 +572,41 @@ def test_per_sample_partial_fit_equals_the_cold_pass(method: str, data: Any) -> 
     # the whole stream in one call is the same pass (fit needs both classes in y)
     if len(np.unique(y)) == 2:
         _assert_model_state(clone(model).fit(X, y), want[-1], "fit")
+
+
+@pytest.mark.parametrize("cls", [online.GraphDA, online.GraphStoIHT])
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_previous_lambda_start_carries_over_partial_fit_calls(cls: Any, data: Any) -> None:
+    """``lambda_start="previous"``: the search state lives in the kept learner, so any split of
+    the stream into ``partial_fit`` calls is one pass (the same as ``fit``), and the first
+    sample, whose searches have no previous one, is the fixed rule's."""
+    p, edges, costs = data.draw(feature_graphs(min_nodes=2, max_nodes=16))
+    s = data.draw(st.integers(1, p))
+    step = data.draw(st.sampled_from([0.1, 1.0, 5.0]))
+    n = data.draw(st.integers(2, 12))
+    X = np.asarray(data.draw(st.lists(finite, min_size=n * p, max_size=n * p))).reshape(n, p)
+    y = np.asarray(data.draw(st.lists(st.sampled_from([-1.0, 1.0]), min_size=n, max_size=n)))
+    cuts = sorted(set(data.draw(st.lists(st.integers(1, n - 1), max_size=4))))
+    warm = cls(edges, s, step, costs=costs, lambda_start="previous")
+    fixed = cls(edges, s, step, costs=costs)
+    per_sample = clone(warm)
+    for i in range(n):
+        per_sample.partial_fit(X[i : i + 1], y[i : i + 1], classes=[-1.0, 1.0])
+        if i == 0:
+            fixed.partial_fit(X[:1], y[:1], classes=[-1.0, 1.0])
+            np.testing.assert_array_equal(per_sample.coef_, fixed.coef_)
+            assert per_sample.intercept_ == fixed.intercept_
+    chunked = clone(warm)
+    for a, b in itertools.pairwise([0, *cuts, n]):
+        chunked.partial_fit(X[a:b], y[a:b], classes=[-1.0, 1.0])
+    for other in [chunked] + ([clone(warm).fit(X, y)] if len(np.unique(y)) == 2 else []):
+        np.testing.assert_array_equal(other.coef_, per_sample.coef_)
+        np.testing.assert_array_equal(other.coef_avg_, per_sample.coef_avg_)
+        assert (other.intercept_, other.n_mistakes_) == (
+            per_sample.intercept_,
+            per_sample.n_mistakes_,
+        )
 
 
 def test_kept_learner_follows_set_params_and_assigned_state() -> None:

@@ -73,6 +73,29 @@ def test_pcst_matches_pcst_fast_real_weights(g: dict[str, Any]) -> None:
     assert_identical(g)
 
 
+@needs_anchor
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pcst_instances(), st.sampled_from(["plus", "times", "equal"]))
+def test_pcst_matches_pcst_fast_when_every_edge_costs_twice_the_top_prize(
+    g: dict[str, Any], how: str
+) -> None:
+    """Unrooted instances whose every edge costs at least twice the largest prize (the first
+    run of a tail projection's search), which the solver answers without the growth phase;
+    ``"equal"`` puts the cheapest edge exactly at twice the top prize (ties of event times),
+    ``"times"`` halves one edge below it (the plain path)."""
+    top = float(g["prizes"].max()) if g["n"] else 0.0
+    costs = g["costs"]
+    if how == "plus":
+        costs = costs + 2.0 * top
+    elif how == "equal" and len(costs):
+        costs = costs - costs.min() + 2.0 * top
+    elif len(costs):
+        costs = costs + 2.0 * top
+        costs[0] = top
+    g = {**g, "root": -1, "costs": costs}
+    assert_identical(g)
+
+
 def grid(width: int, height: int) -> np.ndarray:
     """4-neighbour grid edges in the spec's order: per node, right then down."""
     out = []

@@ -271,7 +271,7 @@ def graph_projection(
 
 # read as LearnerArgs (method, loss, l2) and, by method, as that method's own struct from the
 # one dict: graph_da gamma; graph_sto_iht lr (both with the projection keys sparsity to
-# fallback); da_iht gamma, sparsity; sto_iht lr, sparsity; l1_rda lam, gamma, rho; adagrad_l1
+# lambda_start); da_iht gamma, sparsity; sto_iht lr, sparsity; l1_rda lam, gamma, rho; adagrad_l1
 # lam, eta, delta; da_gl lam, gamma; da_sgl lam, gamma, r; adam alpha, beta1, beta2, epsilon
 class LearnerArgs(TypedDict):
     method: str
@@ -285,6 +285,7 @@ class LearnerArgs(TypedDict):
     max_iter: NotRequired[int]
     num_clusters: NotRequired[int]
     fallback: NotRequired[str]
+    lambda_start: NotRequired[str]  # "fixed" or "previous"
     lam: NotRequired[float]
     rho: NotRequired[float]
     eta: NotRequired[float]

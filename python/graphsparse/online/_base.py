@@ -323,7 +323,15 @@ def _same_labels(classes: Any, known: np.ndarray) -> bool:
 
 
 # projection settings of the graph learners passed to Rust (the edges and costs go as arrays)
-GRAPH_PARAMS = ("sparsity", "head_sparsity", "ratio", "max_iter", "num_clusters", "fallback")
+GRAPH_PARAMS = (
+    "sparsity",
+    "head_sparsity",
+    "ratio",
+    "max_iter",
+    "num_clusters",
+    "fallback",
+    "lambda_start",
+)
 # the learners' integer parameters (None: the core's default, or its "missing" error)
 _COUNTS = frozenset({"sparsity", "head_sparsity", "max_iter", "num_clusters"})
 

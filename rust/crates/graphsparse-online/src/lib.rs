@@ -40,8 +40,8 @@ pub use graphsparse_base::Check;
 pub use graphsparse_graph::{EdgeRules, WeightedGraph};
 pub use graphsparse_pcst::projection::{
     Fallback, GraphProjection, GraphProjectionParams, GraphProjectionValidParams, GraphProjector,
-    PROJECTION_EPS, Projection, ProjectionError, ProjectionParams, ProjectionValidParams,
-    SupportProjection, TopKProjection, head_sparsity, sparsity_range,
+    LambdaStart, PROJECTION_EPS, Projection, ProjectionError, ProjectionParams,
+    ProjectionValidParams, SupportProjection, TopKProjection, head_sparsity, sparsity_range,
 };
 pub use iht::{GraphStoIht, StoIht};
 pub use learner::{OnlineLearner, OnlineState};

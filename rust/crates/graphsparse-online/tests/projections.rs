@@ -1,7 +1,7 @@
 //! Head/tail projections: the golden cases of spec §B.4 and the checklist properties 10–12.
 
 use graphsparse_online::{
-    Check, EdgeRules, Fallback, GraphDa, GraphProjectionParams, GraphProjector, Loss,
+    Check, EdgeRules, Fallback, GraphDa, GraphProjectionParams, GraphProjector, LambdaStart, Loss,
     OnlineLearner, ProjectionParams, ProjectionValidParams, WeightedGraph, sparsity_range,
 };
 use graphsparse_pcst::grid_edges;
@@ -393,4 +393,118 @@ proptest! {
             prop_assert_eq!(got.n_iter, n_iter);
         }
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// `LambdaStart::Previous` on a stream of slowly changing inputs: the first search of a
+    /// range is the fixed one; every result keeps the search's guarantees (at most `max_iter`
+    /// runs, a miss only once they are used up, a forest on ascending nodes); the stream is
+    /// deterministic and invariant under scaling `w` by 4 (exact in floating point); and
+    /// fixed-start searches on the same projector are unaffected by the kept state.
+    #[test]
+    fn prop_previous_start_keeps_the_search_guarantees(seed in 0u64..100_000, n in 2usize..60,
+                                                      extra in 0usize..60, lo in 1usize..30,
+                                                      width in 0usize..4, max_iter in 1usize..25,
+                                                      zeros in 0.0f64..0.8, steps in 1usize..8,
+                                                      closest in any::<bool>()) {
+        let (edges, costs) = random_graph(seed, n, extra);
+        let graph = WeightedGraph::from_edges(n, &edges, Some(&costs), EdgeRules::MULTIGRAPH)
+            .unwrap();
+        let lo = lo.min(n);
+        let hi = (lo + width).min(n);
+        let fallback = if closest { Fallback::Closest } else { Fallback::LambdaHigh };
+        let fixed = search(max_iter).fallback(fallback).check().unwrap();
+        let previous = search(max_iter)
+            .fallback(fallback)
+            .lambda_start(LambdaStart::Previous)
+            .check()
+            .unwrap();
+        let mut proj = GraphProjector::new(graph.clone()).unwrap();
+        let mut twin = GraphProjector::new(graph.clone()).unwrap();
+        let mut scaled = GraphProjector::new(graph.clone()).unwrap();
+        let mut rng = Normal(seed ^ 0x5EED);
+        let mut w: Vec<f64> = (0..n).map(|_| rng.sample()).collect();
+        for step in 0..steps {
+            for x in &mut w {
+                *x = if rng.uniform() < zeros { 0.0 } else { 0.8 * *x + 0.3 * rng.sample() };
+            }
+            let before = proj.n_pcst_runs();
+            let got = proj.project(&w, lo, hi, &previous).unwrap();
+            prop_assert!(proj.n_pcst_runs() - before <= max_iter as u64);
+            prop_assert!(got.n_iter <= max_iter);
+            let k = got.nodes.len();
+            prop_assert!(proj.n_pcst_runs() - before <= got.n_iter as u64);
+            prop_assert!(got.nodes.windows(2).all(|p| p[0] < p[1]));
+            for &e in &got.edges {
+                prop_assert!(got.nodes.binary_search(&edges[e][0]).is_ok());
+                prop_assert!(got.nodes.binary_search(&edges[e][1]).is_ok());
+            }
+            prop_assert!(got.edges.len() < k.max(1));
+            let (nodes, edges_want, n_iter) =
+                reference_search(&graph, &w, (lo, hi), max_iter, closest);
+            if step == 0 {
+                prop_assert_eq!(&got.nodes, &nodes);
+                prop_assert_eq!(&got.edges, &edges_want);
+                prop_assert_eq!(got.n_iter, n_iter);
+            }
+            prop_assert_eq!(&twin.project(&w, lo, hi, &previous).unwrap(), &got);
+            let w4: Vec<f64> = w.iter().map(|x| 4.0 * x).collect();
+            let s = scaled.project(&w4, lo, hi, &previous).unwrap();
+            prop_assert_eq!(&s.nodes, &got.nodes);
+            prop_assert_eq!(s.n_iter, got.n_iter);
+            // a fixed-start search in between is the plain one and leaves the stream as is
+            let f = twin.project(&w, lo, hi, &fixed).unwrap();
+            prop_assert_eq!(&f.nodes, &nodes);
+            prop_assert_eq!(&f.edges, &edges_want);
+            prop_assert_eq!(f.n_iter, n_iter);
+        }
+    }
+}
+
+#[test]
+fn previous_start_saves_tail_runs_on_the_benchmark_grid() {
+    let edges = grid_edges(33, 33);
+    let graph =
+        WeightedGraph::from_edges(1089, &edges, Some(&vec![1.0; 2112]), EdgeRules::MULTIGRAPH)
+            .unwrap();
+    let previous = search(20)
+        .lambda_start(LambdaStart::Previous)
+        .check()
+        .unwrap();
+    let (mut cold, mut warm) = (
+        GraphProjector::new(graph.clone()).unwrap(),
+        GraphProjector::new(graph).unwrap(),
+    );
+    let mut rng = Normal(7);
+    let signal = |i: usize| if GRAPH01.contains(&i) { 2.0 } else { 0.0 };
+    let mut w: Vec<f64> = (0..1089).map(|i| rng.sample() + signal(i)).collect();
+    let (mut in_range_cold, mut in_range_warm) = (0, 0);
+    for _ in 0..30 {
+        // a running average: each step moves the input a little
+        for (i, x) in w.iter_mut().enumerate() {
+            *x = 0.95 * *x + 0.05 * (rng.sample() + signal(i));
+        }
+        let c = cold.project(&w, 26, 28, &params(20)).unwrap();
+        let h = warm.project(&w, 26, 28, &previous).unwrap();
+        eprintln!(
+            "cold {} {} warm {} {}",
+            c.n_iter,
+            c.nodes.len(),
+            h.n_iter,
+            h.nodes.len()
+        );
+        in_range_cold += usize::from((26..=28).contains(&c.nodes.len()));
+        in_range_warm += usize::from((26..=28).contains(&h.nodes.len()));
+    }
+    let (runs_cold, runs_warm) = (cold.n_pcst_runs(), warm.n_pcst_runs());
+    assert!(
+        2 * runs_warm < runs_cold,
+        "runs: previous {runs_warm}, fixed {runs_cold}"
+    );
+    assert!(
+        in_range_warm >= in_range_cold,
+        "in range: previous {in_range_warm}, fixed {in_range_cold}"
+    );
 }

@@ -76,6 +76,20 @@ impl Closest {
     }
 }
 
+/// [`LambdaStart::Previous`]: the first factor by which `λ` moves away from the previous
+/// result's (squared at each further step, up to 2).
+const WARM_FIRST_STEP: f64 = 1.02;
+/// [`LambdaStart::Previous`]: a search stops once its bracket `[λ_l, λ_h]` is narrower than
+/// this fraction of `λ_h`.
+const WARM_RTOL: f64 = 1.0 / 1024.0;
+
+/// How a search ended: the `λ` of its result and, after a miss, the largest `λ` run whose
+/// support had more than `s_high` nodes.
+struct SearchEnd {
+    lambda: f64,
+    low: Option<f64>,
+}
+
 /// Errors of the head and tail projections.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
@@ -236,10 +250,36 @@ pub enum Fallback {
     Closest,
 }
 
+/// Where each binary search over `λ` starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LambdaStart {
+    /// graph-da's rule every time (spec §B.4: `λ_h` from the prizes, `λ_l = 0`): the
+    /// published results, each projection independent of the ones before.
+    #[default]
+    Fixed,
+    /// From where the previous search of the same projector for the same sparsity range
+    /// ended (the first search of a range uses [`LambdaStart::Fixed`], and so does every
+    /// search after one that the fixed rule's first `λ_h` answered in one run, as with the
+    /// head projection's wide range).
+    ///
+    /// The first run is at the previous result's `λ`; a support in `[s_low, s_high]` is
+    /// returned at once. Otherwise, when the previous search missed the range, its largest
+    /// `λ` with too many nodes is tried next; then `λ` moves by growing factors (1.02, 1.02²,
+    /// 1.02⁴, …, at most 2) until the support size crosses the range, and the bracket is
+    /// bisected until a run lands in the range, `max_iter` runs were made, or the bracket is
+    /// narrower than `λ_h / 1024` (far coarser than the fixed search's, so a range that the
+    /// support sizes jump over costs a few runs instead of `max_iter`). Without a hit,
+    /// [`Fallback::LambdaHigh`] returns the run at the least `λ` whose support had at most
+    /// `s_high` nodes (the last run when none had), and `n_iter` counts the runs made. Much
+    /// faster on slowly changing inputs (the online learners), but each result depends on
+    /// the earlier ones and in general differs from [`LambdaStart::Fixed`]'s.
+    Previous,
+}
+
 /// Settings of the binary search (a builder; see [`Check::check`]).
 ///
-/// Defaults: `g = 1`, `max_iter = 20`, [`Fallback::LambdaHigh`], `eps = 1e-10`, the
-/// published GraphDA settings.
+/// Defaults: `g = 1`, `max_iter = 20`, [`Fallback::LambdaHigh`], `eps = 1e-10`,
+/// [`LambdaStart::Fixed`], the published GraphDA settings.
 ///
 /// # Example
 /// ```
@@ -256,6 +296,7 @@ pub struct ProjectionParams {
     max_iter: usize,
     fallback: Fallback,
     eps: f64,
+    lambda_start: LambdaStart,
 }
 
 impl Default for ProjectionParams {
@@ -272,6 +313,7 @@ impl ProjectionParams {
             max_iter: 20,
             fallback: Fallback::LambdaHigh,
             eps: PROJECTION_EPS,
+            lambda_start: LambdaStart::Fixed,
         }
     }
 
@@ -284,6 +326,8 @@ impl ProjectionParams {
         fallback: Fallback => fallback,
         /// PCST merge tolerance ([`PROJECTION_EPS`] = 1e-10 in GraphDA; `pcst_fast` uses 1e-6).
         eps: f64 => eps,
+        /// Where each search starts (GraphDA: [`LambdaStart::Fixed`]).
+        lambda_start: LambdaStart => lambda_start,
     }
 }
 
@@ -340,6 +384,10 @@ impl ProjectionValidParams {
     pub const fn eps(&self) -> f64 {
         self.params.eps
     }
+    /// Where each search starts.
+    pub const fn lambda_start(&self) -> LambdaStart {
+        self.params.lambda_start
+    }
     /// Back to the builder.
     pub const fn into_params(self) -> ProjectionParams {
         self.params
@@ -392,6 +440,10 @@ pub struct GraphProjector {
     /// The solution of the run at the current `λ_h` during the bisection (the fallback's).
     at_high: PcstSolution,
     n_runs: u64,
+    /// [`LambdaStart::Previous`]: per sparsity range `(s_low, s_high)`, the `λ` of the last
+    /// result and, when it missed the range, the largest `λ` it saw with too many nodes (else
+    /// NaN).
+    warm: Vec<(usize, usize, f64, f64)>,
 }
 
 impl GraphProjector {
@@ -417,6 +469,7 @@ impl GraphProjector {
             best: PcstSolution::default(),
             at_high: PcstSolution::default(),
             n_runs: 0,
+            warm: Vec::new(),
         })
     }
 
@@ -466,6 +519,9 @@ impl GraphProjector {
     /// 3. Bisection on `[λ_l, λ_h]` until a support size lands in `[s_low, s_high]`.
     /// 4. Otherwise the fallback (see [`Fallback`]), whose run is not counted in `n_iter`.
     ///
+    /// With [`LambdaStart::Previous`] every search after the first one of a range starts
+    /// from the previous result's `λ` instead (see there).
+    ///
     /// # Errors
     /// [`ProjectionError::Input`] for `w` of the wrong length or whose square overflows,
     /// [`ProjectionError::NonFiniteWeight`] for a non-finite `w`,
@@ -484,6 +540,49 @@ impl GraphProjector {
         out: &mut Projection,
     ) -> Result<(), ProjectionError> {
         self.load_prizes(w, s_low, s_high)?;
+        if params.lambda_start() == LambdaStart::Fixed {
+            self.search_fixed(s_low, s_high, params, out)?;
+            return Ok(());
+        }
+        let slot = self
+            .warm
+            .iter()
+            .position(|&(lo, hi, _, _)| (lo, hi) == (s_low, s_high));
+        let start = slot
+            .map(|i| self.warm[i].2)
+            .filter(|&l| l.is_normal() && (l * 4.0).is_finite());
+        let end = match start {
+            Some(start) => {
+                let alt = slot.map(|i| self.warm[i].3).filter(|a| a.is_normal());
+                self.search_from(start, alt, s_low, s_high, params, out)?
+            }
+            None => self.search_fixed(s_low, s_high, params, out)?,
+        };
+        let first_fixed_hit =
+            start.is_none() && out.n_iter == 1 && (s_low..=s_high).contains(&out.nodes.len());
+        if first_fixed_hit {
+            // the fixed rule's first λ_h did it in one run: keep that rule for this range
+            if let Some(i) = slot {
+                self.warm.swap_remove(i);
+            }
+        } else if end.lambda.is_normal() {
+            let low = end.low.unwrap_or(f64::NAN);
+            match slot {
+                Some(i) => self.warm[i] = (s_low, s_high, end.lambda, low),
+                None => self.warm.push((s_low, s_high, end.lambda, low)),
+            }
+        }
+        Ok(())
+    }
+
+    /// The search from graph-da's fixed start (spec §B.4); returns the `λ` of the result.
+    fn search_fixed(
+        &mut self,
+        s_low: usize,
+        s_high: usize,
+        params: &ProjectionValidParams,
+        out: &mut Projection,
+    ) -> Result<SearchEnd, ProjectionError> {
         let pcst = &params.pcst;
         let max_iter = params.max_iter();
         let mut closest = Closest::new(params.fallback() == Fallback::Closest, s_low, s_high);
@@ -493,6 +592,7 @@ impl GraphProjector {
         lambda_h /= 2.0;
         let mut k;
         let mut last_lambda;
+        let mut best_lambda = f64::NAN;
         loop {
             it += 1;
             lambda_h *= 2.0;
@@ -500,6 +600,7 @@ impl GraphProjector {
             last_lambda = lambda_h;
             if closest.improves(k) {
                 self.best.clone_from(&self.sol);
+                best_lambda = lambda_h;
             }
             if !(k > s_high && it < max_iter) {
                 break;
@@ -513,7 +614,10 @@ impl GraphProjector {
         }
         if it < max_iter && k >= s_low {
             self.emit(it, out);
-            return Ok(());
+            return Ok(SearchEnd {
+                lambda: last_lambda,
+                low: None,
+            });
         }
         // the last run was at λ_h; the bisection keeps the solution at λ_h up to date, since
         // the fallback needs it and λ_h is always a value already run
@@ -525,10 +629,14 @@ impl GraphProjector {
             last_lambda = lambda_m;
             if closest.improves(k) {
                 self.best.clone_from(&self.sol);
+                best_lambda = lambda_m;
             }
             if s_low <= k && k <= s_high {
                 self.emit(it, out);
-                return Ok(());
+                return Ok(SearchEnd {
+                    lambda: lambda_m,
+                    low: None,
+                });
             }
             let (low, high) = (lambda_l, lambda_h);
             if k > s_high {
@@ -548,12 +656,100 @@ impl GraphProjector {
         if last_lambda.to_bits() != lambda_h.to_bits() {
             std::mem::swap(&mut self.sol, &mut self.at_high);
             k = self.sol.nodes.len();
+            last_lambda = lambda_h;
         }
         if closest.is_worse(k) {
             std::mem::swap(&mut self.sol, &mut self.best);
+            last_lambda = best_lambda;
         }
         self.emit(it, out);
-        Ok(())
+        Ok(SearchEnd {
+            lambda: last_lambda,
+            low: (lambda_l > 0.0).then_some(lambda_l),
+        })
+    }
+
+    /// The [`LambdaStart::Previous`] search from `λ = start` (finite, `> 0`), trying `alt`
+    /// (the previous miss's lower end, `< start`) next when `start` gave too few nodes.
+    fn search_from(
+        &mut self,
+        start: f64,
+        alt: Option<f64>,
+        s_low: usize,
+        s_high: usize,
+        params: &ProjectionValidParams,
+        out: &mut Projection,
+    ) -> Result<SearchEnd, ProjectionError> {
+        let pcst = &params.pcst;
+        let max_iter = params.max_iter();
+        let mut closest = Closest::new(params.fallback() == Fallback::Closest, s_low, s_high);
+        let mut best_lambda = f64::NAN;
+        // the largest λ seen with more than s_high nodes, the least with at most s_high
+        let (mut low, mut high): (Option<f64>, Option<f64>) = (None, None);
+        let mut alt = alt.filter(|&a| a < start);
+        let mut factor = WARM_FIRST_STEP;
+        let mut lambda = start;
+        let mut last = start;
+        let mut it = 0;
+        while it < max_iter {
+            it += 1;
+            let k = self.run(lambda, pcst)?;
+            last = lambda;
+            if closest.improves(k) {
+                self.best.clone_from(&self.sol);
+                best_lambda = lambda;
+            }
+            if s_low <= k && k <= s_high {
+                self.emit(it, out);
+                return Ok(SearchEnd { lambda, low: None });
+            }
+            if k > s_high {
+                low = Some(lambda);
+            } else {
+                high = Some(lambda);
+                self.at_high.clone_from(&self.sol);
+            }
+            let next = match (low, high) {
+                (Some(l), Some(h)) => {
+                    if h - l <= WARM_RTOL * h {
+                        break;
+                    }
+                    (l + h) / 2.0
+                }
+                (Some(l), None) => l * factor,
+                (None, Some(h)) => alt.take().unwrap_or(h / factor),
+                (None, None) => unreachable!("invariant: the run just made set one end"),
+            };
+            if low.is_none() || high.is_none() {
+                factor = (factor * factor).min(2.0);
+            }
+            if next.to_bits() == lambda.to_bits()
+                || low.is_some_and(|l| next.to_bits() == l.to_bits())
+                || high.is_some_and(|h| next.to_bits() == h.to_bits())
+                || !(next * 4.0).is_finite()
+            {
+                // the bracket cannot shrink or grow further: a further run would repeat one
+                // already made
+                break;
+            }
+            lambda = next;
+        }
+        let mut lambda_out = last;
+        if let Some(h) = high
+            && h.to_bits() != last.to_bits()
+        {
+            std::mem::swap(&mut self.sol, &mut self.at_high);
+            lambda_out = h;
+        }
+        if closest.is_worse(self.sol.nodes.len()) {
+            std::mem::swap(&mut self.sol, &mut self.best);
+            lambda_out = best_lambda;
+        }
+        self.emit(it, out);
+        Ok(SearchEnd {
+            lambda: lambda_out,
+            low,
+        })
     }
 
     /// Checks `w` and the sparsity range, and sets the prizes `w_i²`.
@@ -689,6 +885,8 @@ impl GraphProjectionParams {
         fallback: Fallback => search.fallback,
         /// PCST merge tolerance.
         eps: f64 => search.eps,
+        /// Where each search starts.
+        lambda_start: LambdaStart => search.lambda_start,
     }
 }
 

@@ -285,6 +285,10 @@ impl PcstSolver {
         out.nodes.clear();
         out.edges.clear();
         self.validate(graph, prizes, cost_scale, params)?;
+        if let Some(last) = self.lone_survivor(prizes, params) {
+            out.nodes.push(last);
+            return Ok(());
+        }
         self.grow(prizes, params);
         self.mark_good(prizes.len(), params.root());
         match params.pruning() {
@@ -361,6 +365,36 @@ impl PcstSolver {
             return Err(PcstError::Overflow { total });
         }
         Ok(())
+    }
+
+    /// The output, found without the growth phase, of an unrooted one-tree run whose every
+    /// edge costs at least twice the largest prize (the first run of a tail projection's
+    /// search, at `λ = 2·max π` on unit costs): the node with the largest prize, the last
+    /// one on ties, alone.
+    ///
+    /// Why it is the growth phase's result: every cluster starts active, so each edge part's
+    /// first event is at `c_e / 2`, no earlier than the largest deactivation time `max π`;
+    /// the loop takes a deactivation whenever its time is not above the next edge event's
+    /// (ties go to the deactivation), and a deactivation creates no edge event, so the
+    /// singletons deactivate in `(prize, index)` order, with no merge, until one is left
+    /// active. That one is the only good node, there is no merge edge to prune, and every
+    /// pruning mode outputs it alone (as `pcst_fast` does; the PCST tests compare).
+    fn lone_survivor(&self, prizes: &[f64], params: &PcstValidParams) -> Option<usize> {
+        if params.root().is_some() || params.num_clusters() != 1 {
+            return None;
+        }
+        let (mut last, mut top) = (None, f64::NEG_INFINITY);
+        for (i, &p) in prizes.iter().enumerate() {
+            // `>=`: the last of the nodes with the largest prize is deactivated last
+            if p >= top {
+                (last, top) = (Some(i), p);
+            }
+        }
+        self.edges
+            .iter()
+            .all(|e| e.cost / 2.0 >= top)
+            .then_some(last)
+            .flatten()
     }
 
     /// The endpoints of edge `e`.

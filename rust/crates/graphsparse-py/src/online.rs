@@ -8,8 +8,8 @@ use std::sync::{Mutex, PoisonError};
 
 use graphsparse::online::OnlineLearner as Learner;
 use graphsparse::online::{
-    Check, EdgeRules, Fallback, GraphProjection, GraphProjectionParams, Groups, LearnerParams,
-    Loss, Method, OnlineError, SupportProjection, WeightedGraph, head_sparsity,
+    Check, EdgeRules, Fallback, GraphProjection, GraphProjectionParams, Groups, LambdaStart,
+    LearnerParams, Loss, Method, OnlineError, SupportProjection, WeightedGraph, head_sparsity,
 };
 use numpy::{
     IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2,
@@ -97,6 +97,7 @@ struct GraphArgs {
     max_iter: Count,
     num_clusters: Count,
     fallback: FallbackArg,
+    lambda_start: LambdaStartArg,
 }
 
 impl GraphArgs {
@@ -107,6 +108,25 @@ impl GraphArgs {
             .num_clusters(self.num_clusters.usize())
             .max_iter(self.max_iter.usize())
             .fallback(self.fallback.0)
+            .lambda_start(self.lambda_start.0)
+    }
+}
+
+/// `"fixed"` or `"previous"`.
+struct LambdaStartArg(LambdaStart);
+
+impl<'py> FromPyObject<'_, 'py> for LambdaStartArg {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
+        match obj.extract::<&str>().ok() {
+            Some("fixed") => Ok(Self(LambdaStart::Fixed)),
+            Some("previous") => Ok(Self(LambdaStart::Previous)),
+            _ => Err(bad_param(format!(
+                "must be 'fixed' or 'previous', got {}",
+                obj.repr()?
+            ))),
+        }
     }
 }
 
