@@ -32,7 +32,9 @@ pub enum Solver {
     /// Fixed-step PDHG accelerated by a safeguarded type-II Anderson (multisecant
     /// quasi-Newton) step on its fixed-point residual, graph model only (module
     /// `anderson`): the same certificate, fewer products with `L` on small problems, and
-    /// `memory + 1` copies of the iterate kept. The primal step is `0.3·step_ratio/‖L‖`.
+    /// `memory + 1` copies of the iterate kept (and a column-major copy of a dense `L` of at
+    /// most 2²³ entries, whose products with the iterate's `x` read only its support's
+    /// columns). The primal step is `0.3·step_ratio/‖L‖`.
     Anderson {
         /// Secant pairs kept (`0`: the plain fixed-step map; default
         /// [`crate::ANDERSON_MEMORY`]).
