@@ -55,6 +55,15 @@
 //! O(memory·(N + J + m)) per iteration on top of the products, and cut the map evaluations to
 //! a relative gap of 1e-5 from 230 (plain map) and 330 (adaptive PDHG) to 130, in the
 //! prototype and here alike.
+//!
+//! The arithmetic on that instance (J = 350, a support of about 240): the whole solve is about
+//! 165 products with `Lᵀ` and as many with `L` (130 map evaluations and 35 Lanczos steps),
+//! some 5·10⁷ multiply-adds with the column copy of [`solve_anderson`]. One Newton step with a
+//! dense `J × J` system costs `J²|S|/2 ≈ 1.5·10⁷` to form `L_S D L_Sᵀ` and `J³/3 ≈ 1.4·10⁷` to
+//! factor it, about 80 products' worth, so a second-order method would have to certify 1e-5
+//! in about two Newton steps to break even; SSNAL's inner solves typically take tens of them,
+//! and with conjugate gradients instead of the factorisation each Newton step costs tens of
+//! products again.
 
 use graphsparse_base::{Parallel, RunControl, cholesky_in_place, cholesky_solve};
 use graphsparse_proj::project_l1_ball_into;

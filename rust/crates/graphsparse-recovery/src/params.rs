@@ -18,6 +18,10 @@ pub enum Solver {
     /// Chambolle–Pock PDHG on `min_z G(z) + F(K z)` with `K = blockdiag(L, W D)`, one dual
     /// step per block, optionally with the residual-balancing adaptive steps of Goldstein,
     /// Li & Yuan (spec §3.3). The default, with `adaptive: true`.
+    ///
+    /// This and [`Solver::Anderson`] copy a dense `L` of at most 2²³ entries column-major
+    /// ([`crate::LinearOperator::dense_row_major`]): the primal iterate has exact zeros, and
+    /// its product with `L` then reads the columns of its support only.
     Pdhg {
         /// Rebalance the primal and dual steps from the residuals (keeping their products).
         adaptive: bool,
@@ -32,9 +36,7 @@ pub enum Solver {
     /// Fixed-step PDHG accelerated by a safeguarded type-II Anderson (multisecant
     /// quasi-Newton) step on its fixed-point residual, graph model only (module
     /// `anderson`): the same certificate, fewer products with `L` on small problems, and
-    /// `memory + 1` copies of the iterate kept (and a column-major copy of a dense `L` of at
-    /// most 2²³ entries, whose products with the iterate's `x` read only its support's
-    /// columns). The primal step is `0.3·step_ratio/‖L‖`.
+    /// `memory + 1` copies of the iterate kept. The primal step is `0.3·step_ratio/‖L‖`.
     Anderson {
         /// Secant pairs kept (`0`: the plain fixed-step map; default
         /// [`crate::ANDERSON_MEMORY`]).

@@ -325,27 +325,40 @@ fn the_column_copy_of_a_dense_l_changes_no_answer_and_no_bit_across_threads() {
             Model::Graph { graph: &g, alpha },
         )
         .unwrap();
-    let p = RecoveryParams::new(lam, alpha).solver(ANDERSON).tol(1e-9);
-    let solve = |op: &dyn LinearOperator, par: Parallel| {
-        p.clone()
-            .parallel(par)
-            .check()
+    // `None`: the lasso (PDHG on λ‖x‖₁)
+    for solver in [
+        Some(ANDERSON),
+        Some(PDHG),
+        Some(Solver::Pdhg { adaptive: false }),
+        None,
+    ] {
+        let p = RecoveryParams::new(lam, alpha)
+            .solver(solver.unwrap_or(PDHG))
+            .tol(1e-9)
+            .max_iter(100_000);
+        let solve = |op: &dyn LinearOperator, par: Parallel| {
+            let p = p.clone().parallel(par).check().unwrap();
+            let ctl = RunControl::new();
+            match solver {
+                Some(_) => p.solve(op, &inst.y, &g, None, &ctl),
+                None => p.solve_lasso(op, &inst.y, None, &ctl),
+            }
             .unwrap()
-            .solve(op, &inst.y, &g, None, &RunControl::new())
-            .unwrap()
-    };
-    let copy = solve(&l, Parallel::Serial);
-    let rows = solve(&RowsOnly(l), Parallel::Serial);
-    assert!(copy.converged && rows.converged);
-    assert!(
-        copy.x.iter().any(|&v| v == 0.0),
-        "the support is not all of N"
-    );
-    assert_agree(&copy, &rows, "column copy vs row-major products");
-    // the copy's products are fixed sums: a parallel run gives the same bits
-    let par = solve(&l, Parallel::Threshold(0));
-    assert_eq!(copy.x, par.x);
-    assert_eq!((copy.n_iter, copy.objective), (par.n_iter, par.objective));
+        };
+        let what = format!("{solver:?}");
+        let copy = solve(&l, Parallel::Serial);
+        let rows = solve(&RowsOnly(l), Parallel::Serial);
+        assert!(copy.converged && rows.converged, "{what}");
+        assert!(
+            copy.x.iter().any(|&v| v == 0.0),
+            "{what}: the support is all of N"
+        );
+        assert_agree(&copy, &rows, &what);
+        // the copy's products are fixed sums: a parallel run gives the same bits
+        let par = solve(&l, Parallel::Threshold(0));
+        assert_eq!(copy.x, par.x, "{what}");
+        assert_eq!((copy.n_iter, copy.objective), (par.n_iter, par.objective));
+    }
 }
 
 fn small_instance(seed: u64) -> (Vec<f64>, Vec<f64>, Vec<[usize; 2]>, usize, usize) {
