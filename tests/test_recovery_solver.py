@@ -113,6 +113,33 @@ def test_anderson_and_pdhg_agree_within_the_gap(
             assert m.objective_ >= want - 1e-7 * abs(want)
 
 
+@pytest.mark.parametrize("seed", [3, 11])
+def test_anderson_on_dense_and_sparse_x_certifies_the_same_optimum(seed: int) -> None:
+    # a dense X goes through a column-major copy whose products skip the zeros of the iterate;
+    # the same X in CSR form does not: both must certify CVXPY's optimum, and the dense solve
+    # gives the same bits on one thread and on two
+    a, y, edges = _instance(seed, 60, 42)
+    alpha = 2.0
+    # at 0.3·λ_max about half of the 60 features are nonzero
+    lam = 0.3 * lambda_max(a, y, edges, alpha)
+
+    def fit(x: object, n_jobs: int) -> GraphStructuredRecovery:
+        return GraphStructuredRecovery(
+            edges, alpha=alpha, lambda_=lam, solver="anderson", tol=1e-9, n_jobs=n_jobs
+        ).fit(x, y)
+
+    dense, csr, dense2 = fit(a, 1), fit(sp.csr_array(a), 1), fit(a, 2)
+    _, _, want = ref.cvxpy_graph_recovery(a, y, edges, alpha, lam)
+    for m in (dense, csr):
+        assert m.converged_ and m.history_["gap"][-1] <= 1e-9
+        assert 0.0 < np.count_nonzero(m.coef_) < a.shape[1]
+        assert m.objective_ - want <= m.dual_gap_ + 1e-7 * abs(want)
+        assert m.objective_ >= want - 1e-7 * abs(want)
+    assert abs(dense.objective_ - csr.objective_) <= max(dense.dual_gap_, csr.dual_gap_) + 1e-12
+    np.testing.assert_array_equal(dense.coef_, dense2.coef_)
+    assert dense.n_iter_ == dense2.n_iter_
+
+
 def test_path_with_auto_matches_pdhg() -> None:
     a, y, edges = _instance(4, 100, 70)
     auto = recovery_path(a, y, edges, 2.0, n_lambdas=6, eps=0.05, tol=1e-8)

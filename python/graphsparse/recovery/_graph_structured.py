@@ -48,7 +48,9 @@ class GraphStructuredRecovery(RegressorMixin, _GraphModel):
         work per iteration, ``10·(2·n_features + n_samples + m)``, is at most one product with
         ``X`` (its number of stored entries), and ``"pdhg"`` otherwise (and always for
         ``alpha = 0`` in the budget form, solved as the group lasso over the components). Every
-        method stops on the same certificate (``tol``); ``solver_`` tells which one ran.
+        method stops on the same certificate (``tol``); ``solver_`` tells which one ran. All but
+        ``"kk"`` copy a dense ``X`` of at most 2**23 entries column-major, so that products
+        with the iterate read only the columns of its support.
     tol : float, default=1e-6
         Relative duality gap at which the solve stops (a certificate on the objective).
     max_iter : int, default=20000

@@ -55,6 +55,15 @@
 //! O(memory·(N + J + m)) per iteration on top of the products, and cut the map evaluations to
 //! a relative gap of 1e-5 from 230 (plain map) and 330 (adaptive PDHG) to 130, in the
 //! prototype and here alike.
+//!
+//! The arithmetic on that instance (J = 350, a support of about 240): the whole solve is about
+//! 165 products with `Lᵀ` and as many with `L` (130 map evaluations and 35 Lanczos steps),
+//! some 5·10⁷ multiply-adds with the column copy of [`solve_anderson`]. One Newton step with a
+//! dense `J × J` system costs `J²|S|/2 ≈ 1.5·10⁷` to form `L_S D L_Sᵀ` and `J³/3 ≈ 1.4·10⁷` to
+//! factor it, about 80 products' worth, so a second-order method would have to certify 1e-5
+//! in about two Newton steps to break even; SSNAL's inner solves typically take tens of them,
+//! and with conjugate gradients instead of the factorisation each Newton step costs tens of
+//! products again.
 
 use graphsparse_base::{Parallel, RunControl, cholesky_in_place, cholesky_solve};
 use graphsparse_proj::project_l1_ball_into;
@@ -62,7 +71,7 @@ use graphsparse_proj::project_l1_ball_into;
 use crate::error::{RecoveryError, Result};
 use crate::graph::GraphDifference;
 use crate::loss::Fit;
-use crate::operator::{LinearOperator, apply_adjoint_counted, apply_counted};
+use crate::operator::{ColumnMajor, LinearOperator, apply_adjoint_counted, apply_counted};
 use crate::par::{Reducer, dot};
 use crate::params::{HistoryEntry, OpCounts, Recovery, RecoveryValidParams, WarmStart};
 use crate::pdhg::{GapInput, Penalty, RunEnd, STEP_FACTOR, check, load, step_norms, stop_holds};
@@ -392,8 +401,37 @@ fn certify(
 
 /// Solves the graph model with Anderson-accelerated PDHG (module docs): `n_iter` counts the
 /// evaluations of the map, each one product with `L` and one with `Lᵀ`.
+///
+/// A dense `L` of at most 2²³ entries is first copied column-major ([`ColumnMajor`], `J·N`
+/// more floats): the map's `x⁺` comes out of the prox with exact zeros, and `L x⁺` then reads
+/// the columns of its support only (240 of 500 on §4's instance, where a perf profile of
+/// repeated solves put about 45 % of the samples in the two products with `L`, half of them
+/// in the row-major `L x`).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_anderson<Op: LinearOperator + ?Sized>(
+    params: &RecoveryValidParams,
+    fit: Fit,
+    op: &Op,
+    y: &[f64],
+    graph: &GraphDifference<'_>,
+    alpha: f64,
+    lagrangian: bool,
+    memory: usize,
+    warm: Option<&WarmStart>,
+    ctl: &RunControl,
+) -> Result<Recovery> {
+    match ColumnMajor::new(op) {
+        Some(cm) => solve_anderson_on(
+            params, fit, &cm, y, graph, alpha, lagrangian, memory, warm, ctl,
+        ),
+        None => solve_anderson_on(
+            params, fit, op, y, graph, alpha, lagrangian, memory, warm, ctl,
+        ),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn solve_anderson_on<Op: LinearOperator + ?Sized>(
     params: &RecoveryValidParams,
     fit: Fit,
     op: &Op,

@@ -49,6 +49,12 @@ pub trait LinearOperator: Sync {
     /// # Errors
     /// [`RecoveryError::Input`] unless `v.len() == J` and `out.len() == N`.
     fn apply_adjoint_into(&self, v: &[f64], out: &mut [f64], par: Parallel) -> Result<()>;
+    /// The entries in row-major order when the operator is a dense matrix held in memory
+    /// (default: `None`). A solver may then keep a column-major copy, whose products with a
+    /// vector that has exact zeros read only the columns of its nonzeros.
+    fn dense_row_major(&self) -> Option<&[f64]> {
+        None
+    }
 }
 
 impl<T: LinearOperator + ?Sized> LinearOperator for &T {
@@ -66,6 +72,9 @@ impl<T: LinearOperator + ?Sized> LinearOperator for &T {
     }
     fn apply_adjoint_into(&self, v: &[f64], out: &mut [f64], par: Parallel) -> Result<()> {
         (**self).apply_adjoint_into(v, out, par)
+    }
+    fn dense_row_major(&self) -> Option<&[f64]> {
+        (**self).dense_row_major()
     }
 }
 
@@ -173,6 +182,9 @@ impl LinearOperator for DenseMatrix<'_> {
     fn cost(&self) -> u64 {
         (self.rows as u64) * (self.cols as u64)
     }
+    fn dense_row_major(&self) -> Option<&[f64]> {
+        Some(self.data)
+    }
 
     fn apply_into(&self, x: &[f64], out: &mut [f64], par: Parallel) -> Result<()> {
         check_shapes(self, x.len(), out.len(), false)?;
@@ -241,6 +253,104 @@ impl LinearOperator for DenseMatrix<'_> {
             out.chunks_mut(block).enumerate().for_each(body);
         }
         Ok(())
+    }
+}
+
+/// A dense `L` with an owned column-major copy, for the solvers whose iterates have exact
+/// zeros (crate-private; built from [`LinearOperator::dense_row_major`]).
+///
+/// `L x` adds `x_c L_{:,c}` over the nonzero `x_c` in increasing `c`, four columns per pass,
+/// into blocks of rows (each block on one task): every entry is the same sequential sum
+/// whatever the blocking or the thread count, and skipping `x_c = 0` changes no bit (the sum
+/// starts at `+0`, and adding `±0` to it leaves it as it is; `L` is finite). It reads only the
+/// columns of the support, where the row-major dot products read all of `L`. `Lᵀ v` is the
+/// wrapped operator's own product (which reads `L` row by row).
+pub(crate) struct ColumnMajor<'a, Op: LinearOperator + ?Sized> {
+    op: &'a Op,
+    /// `cols[c·J + r] = L[r, c]`.
+    cols: Vec<f64>,
+}
+
+/// Most entries of `L` that [`ColumnMajor`] copies (2²³ floats, 64 MiB): a larger dense `L`
+/// is not doubled in memory.
+pub(crate) const COLUMN_COPY_MAX: usize = 1 << 23;
+
+impl<'a, Op: LinearOperator + ?Sized> ColumnMajor<'a, Op> {
+    /// The copy, when `op` is dense with at most [`COLUMN_COPY_MAX`] entries (`None`
+    /// otherwise).
+    pub(crate) fn new(op: &'a Op) -> Option<Self> {
+        let data = op.dense_row_major()?;
+        let (rows, n) = (op.n_rows(), op.n_cols());
+        if data.len() != rows * n || data.len() > COLUMN_COPY_MAX {
+            return None;
+        }
+        let mut cols = vec![0.0; data.len()];
+        for (r, row) in data.chunks_exact(n.max(1)).enumerate() {
+            for (c, &a) in row.iter().enumerate() {
+                cols[c * rows + r] = a;
+            }
+        }
+        Some(Self { op, cols })
+    }
+}
+
+impl<Op: LinearOperator + ?Sized> LinearOperator for ColumnMajor<'_, Op> {
+    fn n_rows(&self) -> usize {
+        self.op.n_rows()
+    }
+    fn n_cols(&self) -> usize {
+        self.op.n_cols()
+    }
+    fn cost(&self) -> u64 {
+        self.op.cost()
+    }
+
+    fn apply_into(&self, x: &[f64], out: &mut [f64], par: Parallel) -> Result<()> {
+        check_shapes(self, x.len(), out.len(), false)?;
+        let rows = self.n_rows();
+        let nz: Vec<usize> = (0..x.len()).filter(|&c| x[c] != 0.0).collect();
+        let task_block = (DENSE_TASK / nz.len().max(1)).clamp(16, 256);
+        let parallel = par.use_rayon(rows.div_ceil(task_block), nz.len() * rows);
+        let block = if parallel { task_block } else { rows.max(1) };
+        let body = |(k, chunk): (usize, &mut [f64])| {
+            chunk.fill(0.0);
+            let (r0, w) = (k * block, chunk.len());
+            let col = |c: usize| &self.cols[c * rows + r0..c * rows + r0 + w];
+            let mut quads = nz.chunks_exact(4);
+            for q in &mut quads {
+                let (x0, x1, x2, x3) = (x[q[0]], x[q[1]], x[q[2]], x[q[3]]);
+                let cs = chunk
+                    .iter_mut()
+                    .zip(col(q[0]))
+                    .zip(col(q[1]))
+                    .zip(col(q[2]))
+                    .zip(col(q[3]));
+                for ((((o, &a0), &a1), &a2), &a3) in cs {
+                    let mut t = *o;
+                    t += x0 * a0;
+                    t += x1 * a1;
+                    t += x2 * a2;
+                    t += x3 * a3;
+                    *o = t;
+                }
+            }
+            for &c in quads.remainder() {
+                let xc = x[c];
+                for (o, &a) in chunk.iter_mut().zip(col(c)) {
+                    *o += xc * a;
+                }
+            }
+        };
+        if parallel {
+            out.par_chunks_mut(block).enumerate().for_each(body);
+        } else {
+            out.chunks_mut(block).enumerate().for_each(body);
+        }
+        Ok(())
+    }
+
+    fn apply_adjoint_into(&self, v: &[f64], out: &mut [f64], par: Parallel) -> Result<()> {
+        self.op.apply_adjoint_into(v, out, par)
     }
 }
 
@@ -471,6 +581,50 @@ mod tests {
             .unwrap();
         assert_eq!(s, p);
         assert_eq!(csr.cost(), val.len() as u64);
+    }
+
+    #[test]
+    fn the_column_copy_skips_zeros_without_changing_a_bit() {
+        let (rows, cols) = (300, 37);
+        let a = pseudo(rows * cols, 11);
+        let dense = DenseMatrix::new(&a, rows, cols).unwrap();
+        let copy = ColumnMajor::new(&dense).expect("a dense matrix has a column copy");
+        assert!(ColumnMajor::new(&Identity(3)).is_none());
+        assert_eq!(
+            (copy.n_rows(), copy.n_cols(), copy.cost()),
+            (rows, cols, dense.cost())
+        );
+        let mut x = pseudo(cols, 5);
+        for (c, v) in x.iter_mut().enumerate() {
+            if c % 3 != 1 {
+                *v = 0.0;
+            }
+        }
+        // every entry is the sequential sum over all columns, zeros included, in column order
+        let naive: Vec<f64> = (0..rows)
+            .map(|r| (0..cols).fold(0.0, |t, c| t + x[c] * a[r * cols + c]))
+            .collect();
+        for par in [Parallel::Serial, Parallel::Threshold(0)] {
+            let mut out = vec![f64::NAN; rows];
+            copy.apply_into(&x, &mut out, par).unwrap();
+            assert_eq!(out, naive);
+            out.fill(f64::NAN);
+            copy.apply_into(&vec![0.0; cols], &mut out, par).unwrap();
+            assert!(out.iter().all(|&v| v == 0.0));
+        }
+        // the adjoint is the dense operator's own product
+        let v = pseudo(rows, 6);
+        let (mut p, mut q) = (vec![0.0; cols], vec![0.0; cols]);
+        copy.apply_adjoint_into(&v, &mut p, Parallel::Serial)
+            .unwrap();
+        dense
+            .apply_adjoint_into(&v, &mut q, Parallel::Serial)
+            .unwrap();
+        assert_eq!(p, q);
+        assert!(
+            copy.apply_into(&x[1..], &mut vec![0.0; rows], Parallel::Serial)
+                .is_err()
+        );
     }
 
     #[test]

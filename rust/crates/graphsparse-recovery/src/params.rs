@@ -18,6 +18,10 @@ pub enum Solver {
     /// Chambolle–Pock PDHG on `min_z G(z) + F(K z)` with `K = blockdiag(L, W D)`, one dual
     /// step per block, optionally with the residual-balancing adaptive steps of Goldstein,
     /// Li & Yuan (spec §3.3). The default, with `adaptive: true`.
+    ///
+    /// This and [`Solver::Anderson`] copy a dense `L` of at most 2²³ entries column-major
+    /// ([`crate::LinearOperator::dense_row_major`]): the primal iterate has exact zeros, and
+    /// its product with `L` then reads the columns of its support only.
     Pdhg {
         /// Rebalance the primal and dual steps from the residuals (keeping their products).
         adaptive: bool,

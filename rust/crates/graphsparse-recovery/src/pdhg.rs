@@ -32,7 +32,7 @@ use crate::graph::GraphDifference;
 use crate::groups::{LatentDesign, LatentGroups};
 use crate::loss::Fit;
 use crate::norm::{NORM_SAFETY, estimate_op_norm, estimate_op_norm_below};
-use crate::operator::{LinearOperator, apply_adjoint_counted, apply_counted};
+use crate::operator::{ColumnMajor, LinearOperator, apply_adjoint_counted, apply_counted};
 use crate::par::{Reducer, dot, for_chunks, for_chunks2};
 use crate::params::{HistoryEntry, OpCounts, Recovery, RecoveryValidParams, StopRule, WarmStart};
 use crate::prox::{perspective, prox_persp};
@@ -504,8 +504,29 @@ pub(crate) fn relative_gap(primal: f64, dual: f64) -> f64 {
 
 /// Solves with PDHG (see the module docs): the state is set up once, then stepped until the
 /// stopping rule holds at a check, `max_iter` or the budget.
+///
+/// A dense `L` of at most 2²³ entries is copied column-major first ([`ColumnMajor`]): the
+/// primal iterate comes out of its prox with exact zeros, and `K₁ z` then reads the columns of
+/// its support only.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_pdhg<Op: LinearOperator + ?Sized>(
+    params: &RecoveryValidParams,
+    fit: Fit,
+    op: &Op,
+    y: &[f64],
+    pen: Penalty<'_>,
+    warm: Option<&WarmStart>,
+    ctl: &RunControl,
+    adaptive: bool,
+) -> Result<Recovery> {
+    match ColumnMajor::new(op) {
+        Some(cm) => solve_pdhg_on(params, fit, &cm, y, pen, warm, ctl, adaptive),
+        None => solve_pdhg_on(params, fit, op, y, pen, warm, ctl, adaptive),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn solve_pdhg_on<Op: LinearOperator + ?Sized>(
     params: &RecoveryValidParams,
     fit: Fit,
     op: &Op,

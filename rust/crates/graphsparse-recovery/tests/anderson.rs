@@ -8,8 +8,8 @@ mod common;
 use common::{Rng, cubic_like_graph, instance, rel};
 use graphsparse_base::{Budget, RunControl};
 use graphsparse_recovery::{
-    ANDERSON_MEMORY, Check, DataFit, DenseMatrix, Loss, Model, Parallel, PenaltyForm, Recovery,
-    RecoveryParams, Solver, WeightedGraph, lambda_max, penalty,
+    ANDERSON_MEMORY, Check, DataFit, DenseMatrix, LinearOperator, Loss, Model, Parallel,
+    PenaltyForm, Recovery, RecoveryParams, Solver, WeightedGraph, lambda_max, penalty,
 };
 use proptest::prelude::*;
 
@@ -277,6 +277,85 @@ fn warm_start_budget_and_determinism() {
     let b = run(p.parallel(Parallel::Auto), &l, &inst.y, &g);
     assert_eq!(a.x, b.x);
     assert_eq!(a.n_iter, b.n_iter);
+}
+
+/// A dense `L` that hides [`LinearOperator::dense_row_major`], so the solver keeps no column
+/// copy of it.
+struct RowsOnly<'a>(DenseMatrix<'a>);
+
+impl LinearOperator for RowsOnly<'_> {
+    fn n_rows(&self) -> usize {
+        self.0.n_rows()
+    }
+    fn n_cols(&self) -> usize {
+        self.0.n_cols()
+    }
+    fn cost(&self) -> u64 {
+        self.0.cost()
+    }
+    fn apply_into(
+        &self,
+        x: &[f64],
+        out: &mut [f64],
+        par: Parallel,
+    ) -> graphsparse_recovery::Result<()> {
+        self.0.apply_into(x, out, par)
+    }
+    fn apply_adjoint_into(
+        &self,
+        v: &[f64],
+        out: &mut [f64],
+        par: Parallel,
+    ) -> graphsparse_recovery::Result<()> {
+        self.0.apply_adjoint_into(v, out, par)
+    }
+}
+
+#[test]
+fn the_column_copy_of_a_dense_l_changes_no_answer_and_no_bit_across_threads() {
+    let inst = instance(120, 80, 20, 0.02, 4);
+    let l = DenseMatrix::new(&inst.a, inst.j, inst.n).unwrap();
+    let g = WeightedGraph::new(inst.n, &inst.edges, None).unwrap();
+    let alpha = 6.0;
+    let lam = 0.3
+        * lambda_max(
+            &l,
+            &inst.y,
+            Loss::Squared,
+            Model::Graph { graph: &g, alpha },
+        )
+        .unwrap();
+    // `None`: the lasso (PDHG on λ‖x‖₁)
+    for solver in [
+        Some(ANDERSON),
+        Some(PDHG),
+        Some(Solver::Pdhg { adaptive: false }),
+        None,
+    ] {
+        let p = RecoveryParams::new(lam, alpha)
+            .solver(solver.unwrap_or(PDHG))
+            .tol(1e-9)
+            .max_iter(100_000);
+        let solve = |op: &dyn LinearOperator, par: Parallel| {
+            let p = p.clone().parallel(par).check().unwrap();
+            let ctl = RunControl::new();
+            match solver {
+                Some(_) => p.solve(op, &inst.y, &g, None, &ctl),
+                None => p.solve_lasso(op, &inst.y, None, &ctl),
+            }
+            .unwrap()
+        };
+        let what = format!("{solver:?}");
+        let copy = solve(&l, Parallel::Serial);
+        let rows = solve(&RowsOnly(l), Parallel::Serial);
+        assert!(copy.converged && rows.converged, "{what}");
+        assert!(copy.x.contains(&0.0), "{what}: the support is all of N");
+        assert_agree(&copy, &rows, &what);
+        // the copy's products are fixed sums: a parallel run gives the same bits
+        let par = solve(&l, Parallel::Threshold(0));
+        assert_eq!(copy.x, par.x, "{what}");
+        assert_eq!((copy.n_iter, copy.objective), (par.n_iter, par.objective));
+    }
 }
 
 fn small_instance(seed: u64) -> (Vec<f64>, Vec<f64>, Vec<[usize; 2]>, usize, usize) {
