@@ -258,7 +258,7 @@ pub enum LambdaStart {
     #[default]
     Fixed,
     /// From where the previous search of the same projector for the same sparsity range
-    /// ended (the first search of a range uses [`LambdaStart::Fixed`], and so does every
+    /// ended (a [`GraphProjection`] keeps its head and its tail searches apart) (the first search of a range uses [`LambdaStart::Fixed`], and so does every
     /// search after one that the fixed rule's first `λ_h` answered in one run, as with the
     /// head projection's wide range).
     ///
@@ -964,6 +964,9 @@ pub struct GraphProjection {
     params: ProjectionValidParams,
     last_head: Projection,
     last_tail: Projection,
+    /// [`LambdaStart::Previous`]: the head searches' own warm states (the projector's are the
+    /// tail's), so that a head and a tail range that happen to coincide do not share one.
+    head_warm: Vec<(usize, usize, f64, f64)>,
 }
 
 impl GraphProjection {
@@ -996,6 +999,7 @@ impl GraphProjection {
             params: params.search.clone(),
             last_head: Projection::default(),
             last_tail: Projection::default(),
+            head_warm: Vec::new(),
         })
     }
 
@@ -1043,8 +1047,12 @@ impl GraphProjection {
 impl SupportProjection for GraphProjection {
     fn head_into(&mut self, v: &[f64], support: &mut Vec<usize>) -> Result<(), ProjectionError> {
         let (lo, hi) = self.head_range;
-        self.projector
-            .project_into(v, lo, hi, &self.params, &mut self.last_head)?;
+        std::mem::swap(&mut self.projector.warm, &mut self.head_warm);
+        let done = self
+            .projector
+            .project_into(v, lo, hi, &self.params, &mut self.last_head);
+        std::mem::swap(&mut self.projector.warm, &mut self.head_warm);
+        done?;
         support.clone_from(&self.last_head.nodes);
         Ok(())
     }
