@@ -12,7 +12,7 @@ use super::certificate::{Certificate, certificate};
 use super::model::{GhklFit, Rule, WarmStart};
 use super::params::{GhklValidParams, check_targets};
 use crate::bits;
-use crate::bound::Tightening;
+use crate::bound::{Tightening, screened_scores};
 use crate::error::Result;
 use crate::kernel::{KernelCache, Scoring};
 use crate::props::PropositionMatrix;
@@ -31,6 +31,17 @@ const REFINEMENTS: usize = 3;
 /// schedule at `md_tol`, and a final `W` is always solved at `md_tol` before it is certified.
 const GROWTH_DIVISOR: usize = 100;
 const LOOSE_MD_TOL: f64 = 100.0;
+
+/// Bounds of the grace a fit cut by its time limit gets to score the certificate of what it
+/// has (a twentieth of the limit, clamped to these): a cut fit returns within about a second
+/// of its limit. (A quarter of the limit up to 30 s made a 60 s fit return at 75 s.)
+const GRACE_MIN: Duration = Duration::from_millis(200);
+const GRACE_MAX: Duration = Duration::from_secs(1);
+
+/// The grace of a fit with time limit `limit` (see [`GRACE_MIN`]).
+fn grace(limit: Duration) -> Duration {
+    (limit / 20).clamp(GRACE_MIN, GRACE_MAX)
+}
 
 /// The meters of one fit: one for nodes added to `W`, one for time and cancellation.
 pub(super) struct Meters<'a> {
@@ -156,8 +167,18 @@ impl<'a> Fitter<'a> {
     }
 
     /// Scores of `sources(W^c)` (`self.lat.frontier`, brought up to date): the paper's `K_u`
-    /// from the cache, tightened above `floor`; `None` when `meter` stopped the scoring.
-    fn score(&mut self, set: &Settings, floor: f64, meter: &Meter) -> Option<Vec<f64>> {
+    /// from the cache, tightened above `floor`; `None` when `meter` stopped the scoring. With
+    /// `thr` (a round that only asks which scores exceed it, and ranks those) and no
+    /// `max_add` (which ranks by the exact scores), a large round is screened first (bound.rs,
+    /// [`screened_scores`]): a candidate with a lower bound above `thr` keeps that bound as
+    /// its score, the others get exact ones; the violators are the same.
+    fn score(
+        &mut self,
+        set: &Settings,
+        floor: f64,
+        thr: Option<f64>,
+        meter: &Meter,
+    ) -> Option<Vec<f64>> {
         if !self.lat.update_frontier(self.x, meter) {
             return None;
         }
@@ -171,32 +192,40 @@ impl<'a> Fitter<'a> {
             parallel: set.parallel,
             meter: Some(meter),
         };
-        let mut s = self.cache.score(&job);
-        if meter.is_stopped() {
-            return None;
-        }
-        // the paper's K_u screens; the scores that could matter are tightened (bound.rs),
-        // and a score left untightened by a stop is still a valid bound
-        let levels = &self.lat.levels;
-        Tightening::new(
-            self.params.0.a,
-            set.ex.rho_bar,
+        let (cache, levels, params, n_props) = (
+            &mut self.cache,
+            &self.lat.levels,
+            self.params,
             self.x.n_props(),
-            levels,
-            levels.len(),
-        )
-        .tighten(&job, floor, &mut s);
-        Some(s)
+        );
+        let tight = Tightening::new(params.0.a, set.ex.rho_bar, n_props, levels, levels.len());
+        let mut exact = |job: &Scoring| -> Option<Vec<f64>> {
+            let mut s = cache.score(job);
+            if meter.is_stopped() {
+                return None;
+            }
+            // the paper's K_u screens; the scores that could matter are tightened (bound.rs),
+            // and a score left untightened by a stop is still a valid bound
+            tight.tighten(job, floor, &mut s);
+            Some(s)
+        };
+        match thr {
+            Some(thr) if params.0.max_add.is_none() => {
+                screened_scores(&job, &tight, params.0.a, thr, exact)
+            }
+            _ => exact(&job),
+        }
     }
 
     /// The meter of the final certificate's scoring: the fit's remaining time plus a grace
-    /// of a quarter of its time limit (0.5–30 s), so that a fit cut by time still reports
-    /// the gap it reached unless that alone would overrun the limit by much.
+    /// of a twentieth of its time limit, 0.2–1 s ([`GRACE_MIN`], [`GRACE_MAX`]), so that a
+    /// fit cut by time still reports the gap it reached when that is quick, and stops within
+    /// about a second of its limit when it is not (the gap is then left NaN).
     fn grace_meter<'c>(&self, meters: &Meters<'c>) -> Meter<'c> {
         let limit = self.params.0.budget.time_limit;
         let grace = limit.map(|t| {
             let left = t.saturating_sub(meters.time.elapsed());
-            left + (t / 4).clamp(Duration::from_millis(500), Duration::from_secs(30))
+            left + grace(t)
         });
         Budget::new().time_limit(grace).start(meters.time.control())
     }
@@ -238,7 +267,7 @@ impl<'a> Fitter<'a> {
     fn step(&mut self, run: &mut FitRun, last: &mut Restricted, meters: &Meters) -> Step {
         let eps_tol = run.set.tol_gap * last.g.abs().max(1.0);
         let thr = last.r + 2.0 * (eps_tol - last.mkl_gap);
-        let Some(s) = self.score(&run.set, thr.min(last.r), &meters.time) else {
+        let Some(s) = self.score(&run.set, thr.min(last.r), Some(thr), &meters.time) else {
             return Step::Stopped;
         };
         let viol: Vec<usize> = (0..s.len()).filter(|&k| s[k] > thr).collect();
@@ -301,8 +330,8 @@ impl<'a> Fitter<'a> {
 
     /// Adds the strongest violators `viol` of (15) (scores `s`) to `W`, at most `max_add`, each
     /// claimed from the node budget, and sets the tolerance schedule of the next solve. When
-    /// the node budget is used up, `W` as grown is solved once more (into `last`) and the fit
-    /// stops.
+    /// the node budget or the time limit is used up (the clock is read every 64 nodes), `W`
+    /// as grown is solved once more (into `last`) and the fit stops.
     fn grow(
         &mut self,
         run: &mut FitRun,
@@ -318,7 +347,8 @@ impl<'a> Fitter<'a> {
         let mut added = 0;
         let mut bits_u = vec![0u64; self.lat.wm];
         for &k in &viol {
-            if !meters.nodes.claim_node() {
+            // adding tens of thousands of nodes (a wide table's second round) takes seconds
+            if (added % 64 == 63 && meters.time.poll()) || !meters.nodes.claim_node() {
                 break;
             }
             let props = self.lat.frontier[k].props.clone();
@@ -339,7 +369,7 @@ impl<'a> Fitter<'a> {
             run.set.md_steps_before += last.md_iter;
             run.set.md_tol = run.set.md_tol.min(md_tol);
         }
-        if meters.nodes.is_stopped() {
+        if meters.nodes.is_stopped() || meters.time.is_stopped() {
             if added > 0 {
                 run.set.md_tol = run.set.md_tol.min(md_tol);
                 *last = self.restricted(&run.set, &meters.time);
@@ -371,7 +401,7 @@ impl<'a> Fitter<'a> {
                 Some(s) => Some(s),
                 None => {
                     let grace = self.grace_meter(meters);
-                    self.score(&run.set, last.r, &grace)
+                    self.score(&run.set, last.r, None, &grace)
                 }
             }
         };
@@ -490,5 +520,26 @@ pub(super) fn start_meters<'c>(params: &GhklValidParams, ctl: &'c RunControl) ->
         time: Budget::new()
             .time_limit(params.0.budget.time_limit)
             .start(ctl),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fit cut by its time limit gets at most a second, and at least a fifth of one, to
+    /// certify what it has, whatever the limit (a minute's fit once overran by 15 s here).
+    #[test]
+    fn the_grace_past_a_time_limit_is_short() {
+        for (limit, want) in [
+            (0.5, 0.2),
+            (2.0, 0.2),
+            (10.0, 0.5),
+            (60.0, 1.0),
+            (3600.0, 1.0),
+        ] {
+            let g = grace(Duration::from_secs_f64(limit)).as_secs_f64();
+            assert!((g - want).abs() < 1e-9, "{limit} s: {g}");
+        }
     }
 }
