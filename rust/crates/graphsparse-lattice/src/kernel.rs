@@ -575,12 +575,25 @@ pub(crate) fn gather(
     tasks: usize,
     coupling: f64,
 ) -> (usize, Vec<f64>) {
+    gather_rows(buf, &c.cover, beta, m, tasks, coupling)
+}
+
+/// `β_t` on `rows` into `buf` (one row per task, then `Σ_t β_t` when the tasks are coupled);
+/// the number of rows and the weight of each row of `buf`.
+fn gather_rows(
+    buf: &mut Vec<f64>,
+    rows: &[u32],
+    beta: &[f64],
+    m: usize,
+    tasks: usize,
+    coupling: f64,
+) -> (usize, Vec<f64>) {
     let nv = tasks + usize::from(coupling != 0.0 && tasks > 1);
-    let n = c.cover.len();
+    let n = rows.len();
     buf.clear();
     buf.resize(nv * n, 0.0);
     for t in 0..tasks {
-        for (k, &i) in c.cover.iter().enumerate() {
+        for (k, &i) in rows.iter().enumerate() {
             buf[t * n + k] = beta[t * m + i as usize];
         }
     }
@@ -613,23 +626,7 @@ pub(crate) fn gather_support(
             .copied()
             .filter(|&i| (0..tasks).any(|t| beta[t * m + i as usize] != 0.0)),
     );
-    let nv = tasks + usize::from(coupling != 0.0 && tasks > 1);
-    let n = rows.len();
-    buf.clear();
-    buf.resize(nv * n, 0.0);
-    for t in 0..tasks {
-        for (k, &i) in rows.iter().enumerate() {
-            buf[t * n + k] = beta[t * m + i as usize];
-        }
-    }
-    let mut w = vec![1.0; tasks];
-    if nv > tasks {
-        for k in 0..n {
-            buf[tasks * n + k] = (0..tasks).map(|t| buf[t * n + k]).sum();
-        }
-        w.push(coupling);
-    }
-    (n, w)
+    gather_rows(buf, rows, beta, m, tasks, coupling)
 }
 
 /// `Σ_r w_r v_rᵀ G[c, c] v_r` with `G` dense row-major `m × m`.
