@@ -91,7 +91,7 @@ def _brute_one_edge_less(g):
 @settings(max_examples=60, deadline=None)
 @given(graph_databases(min_graphs=1, max_graphs=1, max_vertices=7, n_vertex_labels=2))
 def test_one_edge_smaller_subgraphs_equal_brute_force(graphs):
-    from graphsparse.distributed._closed import _one_edge_less
+    from graphsparse import _graphsparse as _rs
 
     g = graphs[0]
     g = g.subgraph(max(nx.connected_components(g), key=len)).copy()
@@ -107,7 +107,13 @@ def test_one_edge_smaller_subgraphs_equal_brute_force(graphs):
     def values(c):
         return tuple((i, j, vl[a], el[b], vl[d]) for i, j, a, b, d in c)
 
-    assert {values(c) for c in _one_edge_less(code)} == _brute_one_edge_less(g)
+    rows, owner = _rs.one_edge_smaller_codes(
+        np.array(code, dtype=np.int64), np.array([0, len(code)])
+    )
+    k = len(code) - 1
+    assert (owner == 0).all() and len(rows) == k * len(owner)
+    got = {values(tuple(map(tuple, rows[a : a + k].tolist()))) for a in range(0, len(rows), k)}
+    assert got == _brute_one_edge_less(g)
 
 
 def test_supports_only_leaves_graph_ids_on_the_workers(dask_client, mutag):

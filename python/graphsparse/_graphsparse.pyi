@@ -138,6 +138,11 @@ def min_dfs_code(
     edge_labels: npt.NDArray[np.int64],
     directed: bool = False,  # then l_ij is the arc label 2 * label + (1 if j -> i)
 ) -> npt.NDArray[np.int64]: ...
+def one_edge_smaller_codes(
+    codes: npt.NDArray[np.int64],
+    ptr: npt.NDArray[np.int64],
+    n_threads: int = 1,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...
 
 # level-wise rounds over one shard (graphsparse.distributed)
 class FrontierParts(Protocol):

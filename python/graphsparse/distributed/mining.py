@@ -345,9 +345,9 @@ def mine_subgraphs(
         :func:`graphsparse.mine_subgraphs` with ``closed=True`` (``maximal=True``), under
         ``max_size`` too. The rounds find every frequent pattern and the driver then keeps
         those without a one-edge-larger frequent super-pattern of the same support (of any
-        support), by the minimum DFS codes of each pattern's one-edge-smaller subgraphs: the
-        rounds cost what the full search costs (the single-machine miner prunes inside the
-        search instead).
+        support), by the minimum DFS codes of each pattern's one-edge-smaller subgraphs
+        (computed in Rust on ``n_jobs`` threads): the rounds cost what the full search costs
+        (the single-machine miner prunes inside the search instead).
     n_shards : int, optional
         Shards for a ``GraphDataset`` or a list of graphs (default: two per worker thread).
     format : {"gspan", "tu", "smiles", "sdf"}, optional
@@ -355,7 +355,8 @@ def mine_subgraphs(
     loader : callable, optional
         ``loader(item) -> GraphDataset`` to read each listed item on a worker (must pickle).
     n_jobs : int, default=1
-        Rayon threads inside each task (Dask already runs one task per worker thread).
+        Rayon threads inside each task (Dask already runs one task per worker thread), and of
+        the driver's closed/maximal filter.
     graph_ids : bool, default=True
         Fetch every pattern's graph ids to the driver. They are most of the result (8 bytes per
         occurrence: the sum of the supports); ``False`` skips them and returns each pattern
@@ -418,7 +419,7 @@ def mine_subgraphs(
         release(shards)
     labels = stats.pop("labels")
     if pattern_set != "all":
-        patterns = closed_part(patterns, pattern_set, *labels)
+        patterns = closed_part(patterns, pattern_set, *labels, n_jobs)
     return ShardedMiningResult(patterns, seconds=time.perf_counter() - start, **stats)
 
 

@@ -61,6 +61,7 @@ mod miner;
 mod params;
 mod prepared;
 mod resume;
+mod subpatterns;
 mod visit;
 
 pub use code::{DfsCode, DfsEdge, PatternGraph};
@@ -72,4 +73,5 @@ pub use mincode::{min_dfs_code, min_dfs_code_directed};
 pub use miner::{mine, mine_with_meter};
 pub use params::{MinerParams, MinerValidParams, PatternSet};
 pub use resume::{Embeddings, MiningIndex, mine_below};
+pub use subpatterns::one_edge_smaller;
 pub use visit::{MiningStats, Node, ParallelVisitor, Visit, Visitor};

@@ -855,6 +855,64 @@ fn min_dfs_code<'py>(
     code_array(py, &code)
 }
 
+/// Stacked DFS codes `(rows, 5)` and, per code, the index of the pattern it came from.
+type CodesAndOwners<'py> = (
+    Bound<'py, numpy::PyArray2<i64>>,
+    Bound<'py, numpy::PyArray1<i64>>,
+);
+
+/// The minimum DFS codes of every one-edge-smaller connected subgraph of each (undirected)
+/// pattern: `codes` `(edges, 5)` with pattern `k` in rows `ptr[k]..ptr[k + 1]`; returns the
+/// codes stacked `(rows, 5)` and the pattern each came from (a code of pattern `k` has one
+/// edge fewer than it), the patterns spread over `n_threads` workers.
+#[pyfunction]
+#[pyo3(signature = (codes, ptr, n_threads = 1))]
+fn one_edge_smaller_codes<'py>(
+    py: Python<'py>,
+    codes: PyReadonlyArray2<'py, i64>,
+    ptr: PyReadonlyArray1<'py, i64>,
+    n_threads: usize,
+) -> PyResult<CodesAndOwners<'py>> {
+    let (rows, ptr) = (codes.as_slice()?, ptr.as_slice()?);
+    let edges = edges_of(rows, "codes")?;
+    if ptr.is_empty() || usize::try_from(ptr[ptr.len() - 1]).ok() != Some(edges.len()) {
+        return Err(bad_param("ptr must end at the number of code rows"));
+    }
+    let patterns = (0..ptr.len() - 1)
+        .map(|k| {
+            let r = span(ptr, k, "ptr")?;
+            DfsCode::from_edges(edges[r].to_vec()).map_err(|e| PyGsErr::from(e).into())
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let pool = crate::threads::pool(threads(py, n_threads)?)?;
+    // each pattern's codes are computed on their own, so the result is the same on any pool
+    let subs = py
+        .detach(|| {
+            pool.install(|| {
+                patterns
+                    .par_iter()
+                    .map(graphsparse::gspan::one_edge_smaller)
+                    .collect::<Result<Vec<_>, _>>()
+            })
+        })
+        .map_err(PyGsErr::from)?;
+    let mut out = Vec::new();
+    let mut owner = Vec::new();
+    for (k, codes) in subs.iter().enumerate() {
+        for code in codes {
+            owner.push(k as i64);
+            out.extend(code.edges().iter().flat_map(|e| {
+                [e.from, e.to, e.from_label, e.edge_label, e.to_label].map(i64::from)
+            }));
+        }
+    }
+    let n = out.len() / 5;
+    Ok((
+        out.into_pyarray(py).reshape([n, 5])?,
+        owner.into_pyarray(py),
+    ))
+}
+
 /// One shard's frontier as flat arrays: the attributes of the Python object passed.
 ///
 /// `size` edges per pattern; `codes` `(patterns · size, 5)`; `pairs` `(embeddings, 2)`, each
@@ -1143,5 +1201,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(mine_subgraphs, m)?)?;
     m.add_function(wrap_pyfunction!(iter_subgraphs, m)?)?;
     m.add_function(wrap_pyfunction!(min_dfs_code, m)?)?;
+    m.add_function(wrap_pyfunction!(one_edge_smaller_codes, m)?)?;
     Ok(())
 }
