@@ -188,7 +188,7 @@ pub(crate) fn solve_svm_primal(
 
 /// Makes `α` feasible: clipped into `[0, u]` (non-finite entries to 0), then `yᵀα = 0` by
 /// scaling down the side (positive or negative labels) with the larger sum.
-fn make_feasible(y: &[f64], alpha: &mut [f64], ub: impl Fn(usize) -> f64) {
+fn repair_feasibility(y: &[f64], alpha: &mut [f64], ub: impl Fn(usize) -> f64) {
     let (mut pos, mut neg) = (0.0, 0.0);
     for (i, (a, &yi)) in alpha.iter_mut().zip(y).enumerate() {
         *a = if a.is_finite() {
@@ -241,7 +241,7 @@ fn svm_task(
 ) -> PrimalStats {
     let m = feat.m;
     let ub = |i: usize| cost * weight[i];
-    make_feasible(y, alpha, ub);
+    repair_feasibility(y, alpha, ub);
     let mut v = vec![0.0; feat.n_classes];
     let mut qd = vec![0.0; m];
     for i in 0..m {
@@ -307,7 +307,7 @@ fn svm_task(
             break;
         }
     }
-    make_feasible(y, alpha, ub);
+    repair_feasibility(y, alpha, ub);
     *bias = lambda;
     stats
 }

@@ -128,7 +128,9 @@ fn up_low(yk: f64, ak: f64, cost: f64) -> (bool, bool) {
     }
 }
 
-fn make_feasible(y: &[f64], alpha: &mut [f64], cost: f64, weight: &[f64]) {
+/// A warm start made safe: `α` clipped into the box, or all zeros (always feasible) when it
+/// held a non-finite entry or `yᵀα` is not 0.
+fn feasible_start(y: &[f64], alpha: &mut [f64], cost: f64, weight: &[f64]) {
     let mut bad = false;
     let mut net = 0.0;
     for ((a, &yk), &wk) in alpha.iter_mut().zip(y).zip(weight) {
@@ -202,7 +204,7 @@ impl<'s, 'a> Smo<'s, 'a> {
         let (gram, y, nt, c, cost) = (spec.gram, spec.y, spec.tasks, spec.coupling, spec.cost);
         let m = gram.m();
         for s in 0..nt {
-            make_feasible(
+            feasible_start(
                 &y[s * m..(s + 1) * m],
                 &mut alpha[s * m..(s + 1) * m],
                 cost,

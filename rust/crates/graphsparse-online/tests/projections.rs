@@ -360,6 +360,39 @@ fn reference_search(
     (sol.nodes, sol.edges, it)
 }
 
+/// The graph (and its edge list), the sparsity range `[lo, hi]` (clamped to `n`) and the
+/// fallback of a stream test.
+fn stream_setup(
+    seed: u64,
+    n: usize,
+    extra: usize,
+    lo: usize,
+    width: usize,
+    closest: bool,
+) -> (WeightedGraph, Vec<[usize; 2]>, usize, usize, Fallback) {
+    let (edges, costs) = random_graph(seed, n, extra);
+    let graph = WeightedGraph::from_edges(n, &edges, Some(&costs), EdgeRules::MULTIGRAPH).unwrap();
+    let lo = lo.min(n);
+    let hi = (lo + width).min(n);
+    let fallback = if closest {
+        Fallback::Closest
+    } else {
+        Fallback::LambdaHigh
+    };
+    (graph, edges, lo, hi, fallback)
+}
+
+/// One step of a slowly changing input stream, zeros included (the tail's input is sparse).
+fn drift(w: &mut [f64], rng: &mut Normal, zeros: f64) {
+    for x in w {
+        *x = if rng.uniform() < zeros {
+            0.0
+        } else {
+            0.8 * *x + 0.3 * rng.sample()
+        };
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
@@ -371,21 +404,13 @@ proptest! {
                                              width in 0usize..4, max_iter in 1usize..25,
                                              zeros in 0.0f64..0.8, steps in 1usize..6,
                                              closest in any::<bool>()) {
-        let (edges, costs) = random_graph(seed, n, extra);
-        let graph = WeightedGraph::from_edges(n, &edges, Some(&costs), EdgeRules::MULTIGRAPH)
-            .unwrap();
-        let lo = lo.min(n);
-        let hi = (lo + width).min(n);
-        let fallback = if closest { Fallback::Closest } else { Fallback::LambdaHigh };
+        let (graph, _, lo, hi, fallback) = stream_setup(seed, n, extra, lo, width, closest);
         let params = search(max_iter).fallback(fallback).check().unwrap();
         let mut proj = GraphProjector::new(graph.clone()).unwrap();
         let mut rng = Normal(seed ^ 0x5EED);
         let mut w: Vec<f64> = (0..n).map(|_| rng.sample()).collect();
         for _ in 0..steps {
-            // a stream of slowly changing inputs, zeros included (the tail's input is sparse)
-            for x in &mut w {
-                *x = if rng.uniform() < zeros { 0.0 } else { 0.8 * *x + 0.3 * rng.sample() };
-            }
+            drift(&mut w, &mut rng, zeros);
             let got = proj.project(&w, lo, hi, &params).unwrap();
             let (nodes, edges_want, n_iter) = reference_search(&graph, &w, (lo, hi), max_iter, closest);
             prop_assert_eq!(&got.nodes, &nodes);
@@ -409,12 +434,7 @@ proptest! {
                                                       width in 0usize..4, max_iter in 1usize..25,
                                                       zeros in 0.0f64..0.8, steps in 1usize..8,
                                                       closest in any::<bool>()) {
-        let (edges, costs) = random_graph(seed, n, extra);
-        let graph = WeightedGraph::from_edges(n, &edges, Some(&costs), EdgeRules::MULTIGRAPH)
-            .unwrap();
-        let lo = lo.min(n);
-        let hi = (lo + width).min(n);
-        let fallback = if closest { Fallback::Closest } else { Fallback::LambdaHigh };
+        let (graph, edges, lo, hi, fallback) = stream_setup(seed, n, extra, lo, width, closest);
         let fixed = search(max_iter).fallback(fallback).check().unwrap();
         let previous = search(max_iter)
             .fallback(fallback)
@@ -427,9 +447,7 @@ proptest! {
         let mut rng = Normal(seed ^ 0x5EED);
         let mut w: Vec<f64> = (0..n).map(|_| rng.sample()).collect();
         for step in 0..steps {
-            for x in &mut w {
-                *x = if rng.uniform() < zeros { 0.0 } else { 0.8 * *x + 0.3 * rng.sample() };
-            }
+            drift(&mut w, &mut rng, zeros);
             let before = proj.n_pcst_runs();
             let got = proj.project(&w, lo, hi, &previous).unwrap();
             prop_assert!(proj.n_pcst_runs() - before <= max_iter as u64);
