@@ -106,6 +106,7 @@ DEFAULTS: dict[str, Any] = {"cut_rule": "distinct_quantiles", "rho": 1.5, "rule_
 CONFIGS: dict[str, dict[str, Any]] = {
     "default": {},
     "tree": {"cut_rule": "tree"},
+    "mdl": {"cut_rule": "mdl"},
     "rho=1.1": {"rho": 1.1},
     "rho=2": {"rho": 2.0},
     "wide C": {"cs": WIDE_CS},

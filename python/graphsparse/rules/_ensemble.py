@@ -33,6 +33,7 @@ from ._table import (
     _encode,
     _explicit_cuts,
     _is_dataframe,
+    _mdl_cuts,
     _Table,
     _tree_cuts,
 )
@@ -189,7 +190,12 @@ class _RuleEnsemble(TransformerMixin, GraphSparseEstimator):
         target, tasks = self._targets(y, table.n_rows)
         grid = np.array([as_real(c, "C") for c in Cs], dtype=np.float64)
         prop, params = self._params(table)
-        if self.cut_rule == "tree":
+        if self.cut_rule == "mdl" and self._loss != "hinge":
+            raise InvalidParameterError(
+                "cut_rule='mdl' places cuts at class boundaries and needs class labels; "
+                "use cut_rule='tree' for a regressor"
+            )
+        if self.cut_rule in _SUPERVISED_CUT_RULES:
             if self._loss == "hinge":
                 # the class index of each row (task-major one-vs-rest targets, or +-1)
                 labels = (
@@ -200,10 +206,13 @@ class _RuleEnsemble(TransformerMixin, GraphSparseEstimator):
             else:
                 labels = target
             explicit = prop.get("cut_points")
-            tree = _tree_cuts(table, labels, prop["n_cuts"], self._loss == "hinge", explicit)
+            if self.cut_rule == "mdl":
+                placed = _mdl_cuts(table, labels, prop["n_cuts"], explicit)
+            else:
+                placed = _tree_cuts(table, labels, prop["n_cuts"], self._loss == "hinge", explicit)
             prop["cut_points"] = [
                 e if e is not None else t
-                for e, t in zip(explicit or [None] * len(tree), tree, strict=True)
+                for e, t in zip(explicit or [None] * len(placed), placed, strict=True)
             ]
         props, fits = self._run_rust(
             _rs.fit_rule_ensemble,
@@ -432,16 +441,19 @@ _PARAMS_DOC = """
         DataFrame (or the string / object columns of a NumPy array).
     n_cuts : int, default=4
         Cut points per numeric column (each gives ``x <= t`` and ``x > t``).
-    cut_rule : {"distinct_quantiles", "quantiles", "equal_width", "tree"}, \
+    cut_rule : {"distinct_quantiles", "quantiles", "equal_width", "tree", "mdl"}, \
 default="distinct_quantiles"
         Where the cut points lie: quantiles of the distinct values (the paper's rule), of
-        all values, equally spaced, or (``"tree"``, supervised) the split points of one
+        all values, equally spaced, or, supervised, (``"tree"``) the split points of one
         greedy CART tree grown on the numeric columns against ``y`` (at most ``n_cuts`` per
         column, those with the largest impurity decrease; a column the tree never splits
-        gives no proposition). Quantile cuts rarely fall where the classes change, so a
-        rule such as ``x > 0.3`` is only approximated; tree cuts put a threshold there, and
-        with far fewer propositions the lattice, and the fit, are much smaller. See the
-        rules guide for when to prefer which.
+        gives no proposition) or (``"mdl"``, classifier only) each column's own class
+        boundaries by Fayyad and Irani's entropy discretisation with its minimum description
+        length stopping test (at most ``n_cuts`` per column; a column whose classes do not
+        change enough gives no proposition). Quantile cuts rarely fall where the classes
+        change, so a rule such as ``x > 0.3`` is only approximated; supervised cuts put a
+        threshold there, and with far fewer propositions the lattice, and the fit, are much
+        smaller. See the rules guide for when to prefer which.
     cut_points : dict, optional
         Explicit thresholds for some numeric columns, ``{column name or index: [t, ...]}``
         (an empty list: no proposition from that column); the others follow ``cut_rule``.
