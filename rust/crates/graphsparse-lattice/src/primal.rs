@@ -493,7 +493,7 @@ mod tests {
             let (m, n) = (40 + seed as usize * 7, 6 + seed as usize % 5);
             let (dag, kappa, class_kappa) = random_dag(m, n, seed);
             let mut gram = DenseGram::try_new(m).unwrap();
-            gram.build(&dag, &kappa);
+            assert!(gram.build(&dag, &kappa, None));
             let mut rng = SplitMix64::new(seed + 100);
             let mut y: Vec<f64> = (0..m)
                 .map(|_| if rng.next_u64() % 2 == 0 { 1.0 } else { -1.0 })
@@ -562,7 +562,7 @@ mod tests {
             let (m, n) = (30 + seed as usize * 5, 5 + seed as usize % 4);
             let (dag, kappa, class_kappa) = random_dag(m, n, seed + 50);
             let mut gram = DenseGram::try_new(m).unwrap();
-            gram.build(&dag, &kappa);
+            assert!(gram.build(&dag, &kappa, None));
             let mut rng = SplitMix64::new(seed);
             for (tasks, coupling) in [(1, 0.0), (1, 0.5), (3, 0.0), (3, 1.0 / 0.7)] {
                 let y: Vec<f64> = (0..tasks * m)
