@@ -21,6 +21,9 @@ use rayon::prelude::*;
 
 use crate::dag::Dag;
 
+/// Work (cover entries, coordinate steps) between two polls of the meter inside a pass.
+const POLL_ENTRIES: usize = 1 << 16;
+
 /// The examples as sparse rows over the cover classes of a DAG, with the pairwise
 /// intersection counts of the classes (squared loss only, grown as classes are added).
 #[derive(Debug, Default)]
@@ -41,11 +44,16 @@ pub(crate) struct Features {
 }
 
 impl Features {
-    /// Rebuilds the rows when the DAG has other classes than the last call saw.
-    pub(crate) fn sync(&mut self, dag: &Dag) {
+    /// Rebuilds the rows when the DAG has other classes than the last call saw; `false` when
+    /// `meter` stopped it (polled every [`POLL_ENTRIES`] cover entries), which leaves the rows
+    /// unusable until a later call completes (it then rebuilds them and the counts whole).
+    ///
+    /// # Complexity
+    /// O(m + Σ_k |c_k|) over the cover classes.
+    pub(crate) fn sync(&mut self, dag: &Dag, meter: Option<&Meter>) -> bool {
         let (m, nc) = (dag.n_examples(), dag.n_classes());
         if self.m == m && self.n_classes == nc && self.n_nodes == dag.len() {
-            return;
+            return true;
         }
         if self.m != m || nc < self.n_classes || dag.len() < self.n_nodes {
             // another DAG: drop the counts too
@@ -53,9 +61,17 @@ impl Features {
             self.n_counted = 0;
             self.bits.clear();
         }
-        self.m = m;
-        self.n_classes = nc;
-        self.n_nodes = dag.len();
+        // an interrupted sync leaves `m = 0`: the next one starts over, counts included
+        self.m = 0;
+        let mut work = 0usize;
+        let mut stopped = |added: usize| -> bool {
+            work += added;
+            if work < POLL_ENTRIES {
+                return false;
+            }
+            work = 0;
+            meter.is_some_and(|mt| mt.poll())
+        };
         let mut deg = vec![0usize; m + 1];
         self.sizes.clear();
         for k in 0..nc {
@@ -63,6 +79,9 @@ impl Features {
             self.sizes.push(c.len() as f64);
             for &i in c {
                 deg[i as usize + 1] += 1;
+            }
+            if stopped(c.len() + 1) {
+                return false;
             }
         }
         for i in 0..m {
@@ -72,12 +91,20 @@ impl Features {
         self.cols.resize(deg[m], 0);
         let mut next = deg.clone();
         for k in 0..nc {
-            for &i in dag.class_cover(k) {
+            let c = dag.class_cover(k);
+            for &i in c {
                 self.cols[next[i as usize]] = k as u32;
                 next[i as usize] += 1;
             }
+            if stopped(c.len() + 1) {
+                return false;
+            }
         }
         self.row_ptr = deg;
+        self.m = m;
+        self.n_classes = nc;
+        self.n_nodes = dag.len();
+        true
     }
 
     /// The classes whose cover holds example `i`.
@@ -262,7 +289,9 @@ fn svm_task(
     let mut s: f64 = y.iter().zip(alpha.iter()).map(|(y, a)| y * a).sum();
     let mut order: Vec<u32> = (0..m as u32).collect();
     let mut stats = PrimalStats::default();
-    for sweep in 0..MAX_SWEEPS {
+    // row entries read since the last poll (a sweep of a large active set takes seconds)
+    let mut work = 0usize;
+    'sweeps: for sweep in 0..MAX_SWEEPS {
         if sweep > 0 {
             shuffle(&mut order, sweep);
         }
@@ -270,6 +299,13 @@ fn svm_task(
         for &i in &order {
             let i = i as usize;
             let row = feat.row(i);
+            work += row.len() + 1;
+            if work >= POLL_ENTRIES {
+                work = 0;
+                if meter.is_some_and(|mt| mt.poll()) {
+                    break 'sweeps;
+                }
+            }
             let yi = y[i];
             let f: f64 = row.iter().map(|&k| kappa[k as usize] * v[k as usize]).sum();
             // gradient of the maximised augmented Lagrangian in α_i
@@ -524,7 +560,7 @@ mod tests {
                     Parallel::Serial,
                 );
                 let mut feat = Features::default();
-                feat.sync(&dag);
+                assert!(feat.sync(&dag, None));
                 let (mut a, mut b) = (vec![0.0; m], vec![0.0]);
                 let st = solve_svm_primal(
                     &feat,
@@ -573,7 +609,7 @@ mod tests {
                     let mut w0 = DenseRidgeWork::default();
                     solve_ridge(&gram, &y, tasks, coupling, cost, &mut a0, &mut b0, &mut w0);
                     let mut feat = Features::default();
-                    feat.sync(&dag);
+                    assert!(feat.sync(&dag, None));
                     let (mut a, mut b) = (vec![0.0; tasks * m], vec![0.0; tasks]);
                     let mut w = RidgeWork::default();
                     solve_ridge_primal(
@@ -607,7 +643,7 @@ mod tests {
     fn features_follow_a_growing_dag() {
         let (dag, _, _) = random_dag(20, 8, 1);
         let mut feat = Features::default();
-        feat.sync(&dag);
+        assert!(feat.sync(&dag, None));
         for i in 0..20 {
             let want: Vec<u32> = (0..dag.n_classes() as u32)
                 .filter(|&k| dag.class_cover(k as usize).contains(&(i as u32)))
@@ -617,7 +653,7 @@ mod tests {
         feat.update_counts(&dag);
         let mut bigger = dag.clone();
         bigger.push(&[1, 4, 9], &[0], 2.0f64.ln());
-        feat.sync(&bigger);
+        assert!(feat.sync(&bigger, None));
         feat.update_counts(&bigger);
         let nc = bigger.n_classes();
         for k in 0..nc {
@@ -630,5 +666,33 @@ mod tests {
                 assert_eq!(feat.counts[k * nc + l], n as f64);
             }
         }
+    }
+
+    /// A sync that the meter stops reports it, and the next one builds the rows (and the
+    /// counts after it) whole, as a fresh one would.
+    #[test]
+    fn a_stopped_sync_is_redone_whole() {
+        use graphsparse_base::{Budget, RunControl};
+        // 2,000 examples, 100 nodes: far more than one poll interval of cover entries
+        let (small, _, _) = random_dag(2000, 3, 4);
+        let (dag, _, _) = random_dag(2000, 100, 5);
+        let mut feat = Features::default();
+        assert!(feat.sync(&small, None));
+        feat.update_counts(&small);
+        let ctl = RunControl::new();
+        ctl.cancel();
+        let meter = Budget::new().start(&ctl);
+        assert!(!feat.sync(&dag, Some(&meter)));
+        assert!(meter.is_stopped());
+        assert!(feat.sync(&dag, None));
+        feat.update_counts(&dag);
+        let mut fresh = Features::default();
+        assert!(fresh.sync(&dag, None));
+        fresh.update_counts(&dag);
+        assert_eq!(feat.row_ptr, fresh.row_ptr);
+        assert_eq!(feat.cols, fresh.cols);
+        assert_eq!(feat.sizes, fresh.sizes);
+        assert_eq!(feat.counts, fresh.counts);
+        assert_eq!(feat.n_classes, dag.n_classes());
     }
 }

@@ -288,7 +288,8 @@ pub(crate) struct Restricted {
     /// Whether the mirror descent met a stopping test (rather than its iteration cap or the
     /// budget).
     pub converged: bool,
-    /// The meter stopped the first iteration's kernel build, so nothing was solved: this is
+    /// The meter stopped the first iteration's kernel build (dense form) or feature rows
+    /// (primal form), so nothing was solved: this is
     /// the warm start evaluated on the DAG (its `α` is still a feasible dual point, and
     /// `mkl_gap` is infinite). A caller that grew the DAG since its last solve may prefer to
     /// go back to that solve.
@@ -474,8 +475,9 @@ pub(crate) struct InnerOut {
     pub gap: f64,
     pub rounds: usize,
     pub svm_iter: usize,
-    /// The meter stopped the first round's kernel build: nothing was solved, and `st`,
-    /// `proj` and `mw` are as they were on entry.
+    /// The meter stopped the first round's kernel build (dense form) or feature rows
+    /// (primal form): nothing was solved, and `st`, `proj` and `mw` are as they were on
+    /// entry.
     pub aborted: bool,
 }
 
@@ -526,10 +528,7 @@ pub(crate) fn solve_inner(
         }
         let built = match wk.gram.as_mut() {
             Some(g) => g.build(dag, &wk.kappa, meter),
-            None => {
-                wk.feat.sync(dag);
-                true
-            }
+            None => wk.feat.sync(dag, meter),
         };
         if !built {
             // a partial kernel: this round is dropped (`α`, `proj` and `mw` are still the
