@@ -16,7 +16,7 @@
 //!   Coupled tasks (`B = I + c·11ᵀ`) split into the task mean (kernel `(1 + cT) K`) and the
 //!   deviations from it (kernel `K`).
 
-use graphsparse_base::{Meter, Parallel, SplitMix64, cholesky_in_place, cholesky_solve};
+use graphsparse_base::{Meter, Parallel, SplitMix64, cholesky_in_place_until, cholesky_solve};
 use rayon::prelude::*;
 
 use crate::dag::Dag;
@@ -114,11 +114,12 @@ impl Features {
     }
 
     /// Brings the intersection counts up to all classes of `dag` (bitsets, `O(m/64)` per new
-    /// pair).
-    fn update_counts(&mut self, dag: &Dag) {
+    /// pair); `false` when `meter` stopped it (polled once per class), the counts then left
+    /// as they were.
+    fn update_counts(&mut self, dag: &Dag, meter: Option<&Meter>) -> bool {
         let nc = self.n_classes;
         if self.n_counted == nc {
-            return;
+            return true;
         }
         let words = self.m.div_ceil(64);
         while self.bits.len() < nc {
@@ -135,6 +136,9 @@ impl Features {
             counts[k * nc..k * nc + old].copy_from_slice(&self.counts[k * old..(k + 1) * old]);
         }
         for k in 0..nc {
+            if meter.is_some_and(|mt| mt.poll()) {
+                return false;
+            }
             for l in old.max(k)..nc {
                 let n: u32 = self.bits[k]
                     .iter()
@@ -147,6 +151,7 @@ impl Features {
         }
         self.counts = counts;
         self.n_counted = nc;
+        true
     }
 }
 
@@ -355,7 +360,9 @@ pub(crate) struct RidgeWork {
 }
 
 /// The ridge system of `T` tasks with coupling `B = I + c·11ᵀ` in feature space (see the
-/// module docs); writes `alpha` (`T · m`, signed) and `bias` (`T`).
+/// module docs); writes `alpha` (`T · m`, signed) and `bias` (`T`). `false` when `meter`
+/// stopped the counts or a factorisation (polled per class and per column): `alpha` and
+/// `bias` may then be partly written and must be restored by the caller.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_ridge_primal(
     feat: &mut Features,
@@ -368,11 +375,14 @@ pub(crate) fn solve_ridge_primal(
     alpha: &mut [f64],
     bias: &mut [f64],
     work: &mut RidgeWork,
-) {
-    feat.update_counts(dag);
+    meter: Option<&Meter>,
+) -> bool {
+    if !feat.update_counts(dag, meter) {
+        return false;
+    }
     let m = feat.m;
     if tasks == 1 {
-        ridge_one(
+        return ridge_one(
             feat,
             class_kappa,
             1.0 + coupling,
@@ -381,8 +391,8 @@ pub(crate) fn solve_ridge_primal(
             alpha,
             &mut bias[0],
             work,
+            meter,
         );
-        return;
     }
     // the mean over tasks with kernel (1 + cT) K, the deviations from it with K
     let nt = tasks as f64;
@@ -391,7 +401,7 @@ pub(crate) fn solve_ridge_primal(
         .collect();
     let mut a_mean = vec![0.0; m];
     let mut b_mean = 0.0;
-    ridge_one(
+    if !ridge_one(
         feat,
         class_kappa,
         1.0 + coupling * nt,
@@ -400,20 +410,37 @@ pub(crate) fn solve_ridge_primal(
         &mut a_mean,
         &mut b_mean,
         work,
-    );
+        meter,
+    ) {
+        return false;
+    }
     let mut dev = vec![0.0; m];
     for t in 0..tasks {
         for i in 0..m {
             dev[i] = y[t * m + i] - mean[i];
         }
         let a = &mut alpha[t * m..(t + 1) * m];
-        ridge_one(feat, class_kappa, 1.0, &dev, cost, a, &mut bias[t], work);
+        if !ridge_one(
+            feat,
+            class_kappa,
+            1.0,
+            &dev,
+            cost,
+            a,
+            &mut bias[t],
+            work,
+            meter,
+        ) {
+            return false;
+        }
         a.iter_mut().zip(&a_mean).for_each(|(a, am)| *a += am);
         bias[t] += b_mean;
     }
+    true
 }
 
-/// One ridge problem with kernel `scale · K`: `α` and the bias `b` of `F = scale·Kα − b`.
+/// One ridge problem with kernel `scale · K`: `α` and the bias `b` of `F = scale·Kα − b`;
+/// `false` (`alpha` and `bias` untouched) when `meter` stopped the factorisation.
 #[allow(clippy::too_many_arguments)]
 fn ridge_one(
     feat: &Features,
@@ -424,7 +451,8 @@ fn ridge_one(
     alpha: &mut [f64],
     bias: &mut f64,
     work: &mut RidgeWork,
-) {
+    meter: Option<&Meter>,
+) -> bool {
     let (m, r) = (feat.m, feat.n_classes);
     let mf = m as f64;
     let ybar = y.iter().sum::<f64>() / mf;
@@ -454,11 +482,17 @@ fn ridge_one(
                 work.chol[k * r + l] = sq[k] * sq[l] * c;
             }
         }
-        if cholesky_in_place(&mut work.chol, r, ridge) {
-            w.copy_from_slice(&rhs);
-            cholesky_solve(&work.chol, r, &mut w);
-            solved = true;
-            break;
+        match cholesky_in_place_until(&mut work.chol, r, ridge, || {
+            meter.is_some_and(|mt| mt.poll())
+        }) {
+            None => return false,
+            Some(true) => {
+                w.copy_from_slice(&rhs);
+                cholesky_solve(&work.chol, r, &mut w);
+                solved = true;
+                break;
+            }
+            Some(false) => {}
         }
         // numerically singular (C huge against K): regularise a little more, as the dual form
         ridge = (ridge * 10.0).max(1e-12);
@@ -466,7 +500,7 @@ fn ridge_one(
     if !solved {
         alpha.iter_mut().for_each(|a| *a = 0.0);
         *bias = -ybar;
-        return;
+        return true;
     }
     // the fit f = Z w (before centring), α = C (y_c − f_c), b = f̄ − ȳ
     let u: Vec<f64> = sq.iter().zip(&w).map(|(s, w)| s * w).collect();
@@ -481,6 +515,7 @@ fn ridge_one(
         *a = cost * ((yi - ybar) - (*a - fbar));
     }
     *bias = fbar - ybar;
+    true
 }
 
 #[cfg(test)]
@@ -607,12 +642,14 @@ mod tests {
                 for cost in [0.01, 1.0, 30.0] {
                     let (mut a0, mut b0) = (vec![0.0; tasks * m], vec![0.0; tasks]);
                     let mut w0 = DenseRidgeWork::default();
-                    solve_ridge(&gram, &y, tasks, coupling, cost, &mut a0, &mut b0, &mut w0);
+                    assert!(solve_ridge(
+                        &gram, &y, tasks, coupling, cost, &mut a0, &mut b0, &mut w0, None
+                    ));
                     let mut feat = Features::default();
                     assert!(feat.sync(&dag, None));
                     let (mut a, mut b) = (vec![0.0; tasks * m], vec![0.0; tasks]);
                     let mut w = RidgeWork::default();
-                    solve_ridge_primal(
+                    assert!(solve_ridge_primal(
                         &mut feat,
                         &dag,
                         &class_kappa,
@@ -623,7 +660,8 @@ mod tests {
                         &mut a,
                         &mut b,
                         &mut w,
-                    );
+                        None,
+                    ));
                     let scale = a0.iter().fold(1.0f64, |s, v| s.max(v.abs()));
                     for (k, (x, x0)) in a.iter().zip(&a0).enumerate() {
                         assert!(
@@ -650,11 +688,11 @@ mod tests {
                 .collect();
             assert_eq!(feat.row(i), &want[..]);
         }
-        feat.update_counts(&dag);
+        assert!(feat.update_counts(&dag, None));
         let mut bigger = dag.clone();
         bigger.push(&[1, 4, 9], &[0], 2.0f64.ln());
         assert!(feat.sync(&bigger, None));
-        feat.update_counts(&bigger);
+        assert!(feat.update_counts(&bigger, None));
         let nc = bigger.n_classes();
         for k in 0..nc {
             for l in 0..nc {
@@ -678,17 +716,17 @@ mod tests {
         let (dag, _, _) = random_dag(2000, 100, 5);
         let mut feat = Features::default();
         assert!(feat.sync(&small, None));
-        feat.update_counts(&small);
+        assert!(feat.update_counts(&small, None));
         let ctl = RunControl::new();
         ctl.cancel();
         let meter = Budget::new().start(&ctl);
         assert!(!feat.sync(&dag, Some(&meter)));
         assert!(meter.is_stopped());
         assert!(feat.sync(&dag, None));
-        feat.update_counts(&dag);
+        assert!(feat.update_counts(&dag, None));
         let mut fresh = Features::default();
         assert!(fresh.sync(&dag, None));
-        fresh.update_counts(&dag);
+        assert!(fresh.update_counts(&dag, None));
         assert_eq!(feat.row_ptr, fresh.row_ptr);
         assert_eq!(feat.cols, fresh.cols);
         assert_eq!(feat.sizes, fresh.sizes);

@@ -288,8 +288,8 @@ pub(crate) struct Restricted {
     /// Whether the mirror descent met a stopping test (rather than its iteration cap or the
     /// budget).
     pub converged: bool,
-    /// The meter stopped the first iteration's kernel build (dense form) or feature rows
-    /// (primal form), so nothing was solved: this is
+    /// The meter stopped the first iteration's kernel build (dense form), feature rows (primal
+    /// form) or ridge solve (squared loss), so nothing was solved: this is
     /// the warm start evaluated on the DAG (its `α` is still a feasible dual point, and
     /// `mkl_gap` is infinite). A caller that grew the DAG since its last solve may prefer to
     /// go back to that solve.
@@ -475,9 +475,9 @@ pub(crate) struct InnerOut {
     pub gap: f64,
     pub rounds: usize,
     pub svm_iter: usize,
-    /// The meter stopped the first round's kernel build (dense form) or feature rows
-    /// (primal form): nothing was solved, and `st`, `proj` and `mw` are as they were on
-    /// entry.
+    /// The meter stopped the first round's kernel build (dense form), feature rows (primal
+    /// form) or ridge solve (squared loss): nothing was solved, and `st`, `proj` and `mw`
+    /// are as they were on entry.
     pub aborted: bool,
 }
 
@@ -490,8 +490,8 @@ const THETA_FLOOR: f64 = 0.1;
 /// The ℓ_ρ̂-MKL problem at fixed `η` (kernels `ζ_w^{1/ρ̄} H_w`), warm-started from `st`.
 ///
 /// On return `st.alpha`, `st.bias`, `st.theta` hold the final iterate, `proj` and `mw` the
-/// projections and `M_w` at it. A kernel build stopped by `meter` drops its round: the last
-/// complete round stands (with the `θ` it was solved at), or, when it was the first,
+/// projections and `M_w` at it. A kernel build or ridge solve stopped by `meter` drops its
+/// round: the last complete round stands (with the `θ` it was solved at), or, when it was the first,
 /// nothing was solved ([`InnerOut::aborted`]).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_inner(
@@ -530,14 +530,19 @@ pub(crate) fn solve_inner(
             Some(g) => g.build(dag, &wk.kappa, meter),
             None => wk.feat.sync(dag, meter),
         };
-        if !built {
-            // a partial kernel: this round is dropped (`α`, `proj` and `mw` are still the
-            // last round's), and `θ` goes back to what that round used
+        let fitted = if built {
+            fit_alpha(pb, set, st, wk, meter)
+        } else {
+            None
+        };
+        let Some(svm_iter) = fitted else {
+            // a partial kernel or ridge solve: this round is dropped (`α`, `proj` and `mw`
+            // are still the last round's), and `θ` goes back to what that round used
             st.theta.clone_from(&wk.theta_prev);
             out.aborted = round == 0;
             break;
-        }
-        out.svm_iter += fit_alpha(pb, set, st, wk, meter);
+        };
+        out.svm_iter += svm_iter;
         out.rounds += 1;
         beta_into(set.loss, y, &st.alpha, &mut wk.beta);
         dag.project_into(&wk.beta, nt, proj);
@@ -597,17 +602,27 @@ fn start_theta(theta: &mut [f64], zeta_pow: &[f64], ex: Exponents) {
 
 /// The dual variables `α` and biases at the kernel built in `wk` (SVM for the hinge, ridge
 /// for the squared loss; dense or primal form), warm-started from `st`. Returns the SVM's
-/// iterations (SMO pair steps or coordinate steps).
+/// iterations (SMO pair steps or coordinate steps); `None` when `meter` stopped a ridge
+/// solve, which has no usable partial result: `α` and the biases are then left as they were.
+/// (A stopped SVM returns its last feasible iterate.)
 fn fit_alpha(
     pb: &Problem,
     set: &Settings,
     st: &mut State,
     wk: &mut Work,
     meter: Option<&Meter>,
-) -> usize {
+) -> Option<usize> {
+    if set.loss == Loss::Squared {
+        let saved = (st.alpha.clone(), st.bias.clone());
+        let solved = ridge_alpha(pb, set, st, wk, meter);
+        if !solved {
+            (st.alpha, st.bias) = saved;
+        }
+        return solved.then_some(0);
+    }
     let (y, nt, m) = (pb.y, pb.tasks, pb.m());
     let Some(gram) = wk.gram.as_ref() else {
-        return match set.loss {
+        return Some(match set.loss {
             Loss::Hinge => {
                 solve_svm_primal(
                     &wk.feat,
@@ -623,25 +638,10 @@ fn fit_alpha(
                 )
                 .steps
             }
-            Loss::Squared => {
-                solve_ridge_primal(
-                    &mut wk.feat,
-                    pb.dag,
-                    &wk.class_kappa,
-                    y,
-                    nt,
-                    set.coupling,
-                    set.cost,
-                    &mut st.alpha,
-                    &mut st.bias,
-                    &mut wk.ridge_primal,
-                );
-                0
-            }
             other => refused(other),
-        };
+        });
     };
-    match set.loss {
+    Some(match set.loss {
         Loss::Hinge => {
             let spec = SvmSpec {
                 gram,
@@ -665,20 +665,44 @@ fn fit_alpha(
             )
             .iterations
         }
-        Loss::Squared => {
-            solve_ridge(
-                gram,
-                y,
-                nt,
-                set.coupling,
-                set.cost,
-                &mut st.alpha,
-                &mut st.bias,
-                &mut wk.ridge,
-            );
-            0
-        }
         other => refused(other),
+    })
+}
+
+/// The ridge solve of the squared loss in the form `wk` holds; `false` when `meter` stopped
+/// it (`α` and the biases may then be partly written).
+fn ridge_alpha(
+    pb: &Problem,
+    set: &Settings,
+    st: &mut State,
+    wk: &mut Work,
+    meter: Option<&Meter>,
+) -> bool {
+    match wk.gram.as_ref() {
+        Some(gram) => solve_ridge(
+            gram,
+            pb.y,
+            pb.tasks,
+            set.coupling,
+            set.cost,
+            &mut st.alpha,
+            &mut st.bias,
+            &mut wk.ridge,
+            meter,
+        ),
+        None => solve_ridge_primal(
+            &mut wk.feat,
+            pb.dag,
+            &wk.class_kappa,
+            pb.y,
+            pb.tasks,
+            set.coupling,
+            set.cost,
+            &mut st.alpha,
+            &mut st.bias,
+            &mut wk.ridge_primal,
+            meter,
+        ),
     }
 }
 
@@ -1156,6 +1180,55 @@ mod tests {
         let fresh = solve_restricted(&pb, &set, &mut st_fresh, &mut new_work(), None);
         assert_eq!(again, fresh);
         assert_eq!(st, st_fresh);
+    }
+
+    /// The squared loss: a ridge solve that the meter stops (the kernel of this small DAG is
+    /// built before the first poll) drops its round like a stopped build, in both forms.
+    #[test]
+    fn a_stopped_ridge_solve_leaves_the_warm_start() {
+        use crate::ghkl::GhklParams;
+        use graphsparse_base::{Budget, Check, RunControl};
+        let m = 150u32;
+        let covers: Vec<Vec<u32>> = (0..6u32)
+            .map(|v| (0..m).filter(|i| v == 0 || (i * (v + 2)) % 7 < 3).collect())
+            .collect();
+        let parents: Vec<Vec<u32>> = (0..6)
+            .map(|v| if v == 0 { vec![] } else { vec![0] })
+            .collect();
+        let dag = Dag::new(m as usize, &covers, &parents, &[2.0; 6]).unwrap();
+        let m = m as usize;
+        let y: Vec<f64> = (0..m).map(|i| ((i * 31) % 17) as f64 / 4.0 - 2.0).collect();
+        let ones = vec![1.0; m];
+        let pb = Problem {
+            dag: &dag,
+            y: &y,
+            tasks: 1,
+            weight: &ones,
+        };
+        for form in [SolverForm::Dual, SolverForm::Primal] {
+            let params = GhklParams::new()
+                .loss(Loss::Squared)
+                .solver_form(form)
+                .check()
+                .unwrap();
+            let set = params.settings(1.0);
+            let mut wk = Work::new(m, 1, form, Loss::Squared, 0.0).unwrap();
+            let mut st = State::new(dag.len(), 1, m);
+            let solved = solve_restricted(&pb, &set, &mut st, &mut wk, None);
+            assert!(!solved.aborted && solved.md_iter > 0, "{form:?}");
+            let warm = st.clone();
+            let ctl = RunControl::new();
+            ctl.cancel();
+            let meter = Budget::new().start(&ctl);
+            let out = solve_restricted(&pb, &set, &mut st, &mut wk, Some(&meter));
+            assert!(out.aborted && out.md_iter == 0, "{form:?}");
+            assert_eq!(
+                (&st.theta, &st.alpha, &st.bias),
+                (&warm.theta, &warm.alpha, &warm.bias)
+            );
+            assert_eq!(out.proj, solved.proj);
+            assert!((out.g - solved.g).abs() <= 1e-12 * solved.g.abs().max(1.0));
+        }
     }
 
     #[test]
