@@ -108,8 +108,8 @@ enum Step {
 }
 
 /// The last solved point before `W` grew: what a fit goes back to when the budget stops the
-/// first kernel build of the grown `W` (the build of a large `W` can take longer than the
-/// time a fit has left).
+/// first iteration of the grown `W` in its kernel build or ridge solve (the dense kernel of a
+/// large `W` can take longer to build than the time a fit has left).
 struct Checkpoint {
     /// `|W|` before it grew.
     n: usize,
@@ -169,10 +169,11 @@ impl<'a> Fitter<'a> {
         }
     }
 
-    /// The restricted solve of `W`. When `meter` stops its first kernel build after `W` grew,
-    /// nothing of the grown `W` was solved: `W` and the state go back to the solved point
-    /// before the growth (the [`Checkpoint`]), whose result is returned (with no iterations
-    /// counted); without a growth since the last solve, the warm start stands as it is.
+    /// The restricted solve of `W`. When `meter` stops its first iteration (in the kernel build
+    /// or the ridge solve, [`Restricted::aborted`]) after `W` grew, nothing of the grown `W`
+    /// was solved: `W` and the state go back to the solved point before the growth (the
+    /// [`Checkpoint`]), whose result is returned (with no iterations counted); without a
+    /// growth since the last solve, the warm start stands as it is.
     fn restricted(&mut self, set: &Settings, meter: &Meter) -> Restricted {
         let pb = Problem {
             dag: &self.lat.dag,
