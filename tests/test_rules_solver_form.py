@@ -124,8 +124,9 @@ def test_a_dense_kernel_build_past_the_time_limit_is_cut() -> None:
     assert model.truncated_ is True and model.truncation_ == "time_limit"
     assert not model.converged_
     # the model it returns is whole: its rules, their support and weights, and the decision
-    # function agree with one another
-    assert model.n_rules_ == len(model.rules_) == model.coef_.shape[0] > 0
+    # function agree with one another (how many rules it has depends on where the cut falls:
+    # none on a machine so slow that the second round's first solve is cut)
+    assert model.n_rules_ == len(model.rules_) == model.coef_.shape[0]
     A = model.transform(X)
     np.testing.assert_array_equal(
         np.asarray(A.sum(axis=0)).ravel(), [r.support for r in model.rules_]
@@ -136,4 +137,3 @@ def test_a_dense_kernel_build_past_the_time_limit_is_cut() -> None:
     )
     assert np.all(np.isfinite(model.decision_function(X)))
     assert set(np.unique(model.predict(X))) <= {0, 1}
-    assert model.score(X, y) > 0.8
