@@ -97,3 +97,43 @@ def test_primal_form_does_not_depend_on_n_jobs() -> None:
         np.testing.assert_array_equal(f.coef_, fits[0].coef_)
         np.testing.assert_array_equal(f.intercept_, fits[0].intercept_)
         assert f.dual_gap_ == fits[0].dual_gap_
+
+
+def test_a_dense_kernel_build_past_the_time_limit_is_cut() -> None:
+    """Issue 29: in the dual form, a round that grows ``W`` to tens of thousands of nodes is
+    followed by dense ``m x m`` kernel builds that take several times the time limit here
+    (1,000 rows x 30 standard-normal columns of quantile cuts: ``W`` goes from about 240 nodes
+    to about 25,600 in the third round; the old code returned after about 6 s against a 2 s
+    limit). The build polls the clock, and a fit cut there returns the solve of ``W`` before
+    that growth, flagged ``time_limit``. The bound is the limit plus the certificate's grace
+    (0.2 s at this limit) plus slack for a loaded machine; where the machine is so slow or so
+    fast that the cut falls in the candidate scoring or after the builds, the bound still
+    holds (those poll too)."""
+    import time
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((1000, 30))
+    y = (((X[:, 0] > 0.3) & (X[:, 1] < 0)) | (X[:, 2] > 1)).astype(int)
+    limit = 2.0
+    model = RuleEnsembleClassifier(rho=1.5, C=10.0, time_limit=limit, solver_form="dual")
+    start = time.perf_counter()
+    with pytest.warns(TruncatedSearchWarning, match="time_limit"):
+        model.fit(X, y)
+    elapsed = time.perf_counter() - start
+    assert elapsed < limit + 2.0, elapsed
+    assert model.truncated_ is True and model.truncation_ == "time_limit"
+    assert not model.converged_
+    # the model it returns is whole: its rules, their support and weights, and the decision
+    # function agree with one another (how many rules it has depends on where the cut falls:
+    # none on a machine so slow that the second round's first solve is cut)
+    assert model.n_rules_ == len(model.rules_) == model.coef_.shape[0]
+    A = model.transform(X)
+    np.testing.assert_array_equal(
+        np.asarray(A.sum(axis=0)).ravel(), [r.support for r in model.rules_]
+    )
+    np.testing.assert_array_equal(model.coef_[:, 0], [r.weights[0] for r in model.rules_])
+    np.testing.assert_allclose(
+        model.decision_function(X), (A @ model.coef_)[:, 0] + model.intercept_[0]
+    )
+    assert np.all(np.isfinite(model.decision_function(X)))
+    assert set(np.unique(model.predict(X))) <= {0, 1}

@@ -480,8 +480,10 @@ default="distinct_quantiles"
         from optimal it stopped.
     time_limit : float, optional
         Budget of seconds for a fit (for :meth:`path`, for the whole path). Every phase polls
-        it; a fit it stops then takes at most a quarter of the limit more (0.5–30 s) to
-        certify what it has, and reports ``dual_gap_`` NaN when that does not finish.
+        it, the dense kernel builds and ridge solves included; a fit it stops then takes at
+        most a twentieth of the limit more (0.2–1 s) to certify what it has, and reports
+        ``dual_gap_`` NaN when that does not finish. A fit stopped before the first step of
+        the solve that follows a growth of the active set returns the solve before it.
     kernel_cache_bytes : int, default=64 MiB
         Byte budget of the lattice kernel cache (never exceeded; 0 recomputes every kernel).
     solver_form : {"auto", "dual", "primal"}, default="auto"

@@ -9,7 +9,8 @@
 //! * [`Loss`]: the one loss vocabulary (and [`sigmoid`]);
 //! * [`Parallel`]: when a computation may use rayon;
 //! * [`SplitMix64`]: the one seeded generator;
-//! * [`cholesky_in_place`], [`cholesky_solve`]: the small dense SPD solves of the solvers;
+//! * [`cholesky_in_place`] ([`cholesky_in_place_until`] with a stop test), [`cholesky_solve`]:
+//!   the small dense SPD solves of the solvers;
 //! * [`setters!`]: the chainable setters of a parameter builder.
 //!
 //! # Budgets, cancellation and progress
@@ -61,7 +62,7 @@ pub use check::{
     check_nonnegative, check_positive, check_range, check_unit_interval,
 };
 pub use control::{Progress, ProgressSnapshot, RunControl};
-pub use linalg::{cholesky_in_place, cholesky_solve};
+pub use linalg::{cholesky_in_place, cholesky_in_place_until, cholesky_solve};
 pub use loss::{Loss, UnknownLoss, sigmoid};
 pub use parallel::{PARALLEL_MIN_ELEMENTS, Parallel};
 pub use rng::{SplitMix64, mix64};

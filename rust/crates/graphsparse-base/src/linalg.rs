@@ -7,14 +7,30 @@
 /// `a` becomes `L` (the strict upper triangle is left as it was). `false` when a pivot is not
 /// a positive finite number, i.e. the matrix is not (numerically) positive definite.
 pub fn cholesky_in_place(a: &mut [f64], n: usize, ridge: f64) -> bool {
+    cholesky_in_place_until(a, n, ridge, || false) == Some(true)
+}
+
+/// [`cholesky_in_place`] that asks `stop` before each column whether to give up (column `j`
+/// costs `O((n − j) j)`, so a caller polling a time limit there waits at most one column):
+/// `None` when it gave up, the lower triangle then partly factored and unusable; else
+/// `Some` of what [`cholesky_in_place`] returns, with the same arithmetic.
+pub fn cholesky_in_place_until(
+    a: &mut [f64],
+    n: usize,
+    ridge: f64,
+    mut stop: impl FnMut() -> bool,
+) -> Option<bool> {
     debug_assert!(a.len() >= n * n);
     for j in 0..n {
+        if stop() {
+            return None;
+        }
         let mut d = a[j * n + j] + ridge;
         for k in 0..j {
             d -= a[j * n + k] * a[j * n + k];
         }
         if !(d.is_finite() && d > 0.0) {
-            return false;
+            return Some(false);
         }
         let d = d.sqrt();
         a[j * n + j] = d;
@@ -26,7 +42,7 @@ pub fn cholesky_in_place(a: &mut [f64], n: usize, ridge: f64) -> bool {
             a[i * n + j] = s / d;
         }
     }
-    true
+    Some(true)
 }
 
 /// Solves `L Lᵀ x = b` in place, `L` the factor written by [`cholesky_in_place`].
@@ -51,6 +67,55 @@ pub fn cholesky_solve(l: &[f64], n: usize, b: &mut [f64]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stop_test_gives_up_between_columns_and_changes_nothing_otherwise() {
+        // A = B Bᵀ + I for a 5 × 5 B with entries in [−1, 1]
+        let n = 5;
+        let b: Vec<f64> = (0..n * n)
+            .map(|k| ((k * 7) % 11) as f64 / 5.0 - 1.0)
+            .collect();
+        let mut a = vec![0.0; n * n];
+        for i in 0..n {
+            for j in 0..n {
+                a[i * n + j] = (0..n).map(|k| b[i * n + k] * b[j * n + k]).sum::<f64>();
+            }
+            a[i * n + i] += 1.0;
+        }
+        let mut plain = a.clone();
+        assert!(cholesky_in_place(&mut plain, n, 0.5));
+        let mut asked = 0;
+        let mut until = a.clone();
+        let done = cholesky_in_place_until(&mut until, n, 0.5, || {
+            asked += 1;
+            false
+        });
+        assert_eq!((done, asked), (Some(true), n));
+        assert_eq!(until, plain);
+        let mut asked = 0;
+        let mut cut = a.clone();
+        let done = cholesky_in_place_until(&mut cut, n, 0.5, || {
+            asked += 1;
+            asked > 2
+        });
+        assert_eq!((done, asked), (None, 3));
+        // two columns factored, the rest untouched
+        for i in 0..n {
+            for j in 0..n {
+                let want = if j < 2 && i >= j {
+                    plain[i * n + j]
+                } else {
+                    a[i * n + j]
+                };
+                assert_eq!(cut[i * n + j], want, "{i} {j}");
+            }
+        }
+        let mut not_pd = vec![1.0, 2.0, 2.0, 1.0];
+        assert_eq!(
+            cholesky_in_place_until(&mut not_pd, 2, 0.0, || false),
+            Some(false)
+        );
+    }
 
     #[test]
     fn solves_a_small_spd_system() {

@@ -139,6 +139,31 @@ impl Dag {
         v
     }
 
+    /// Drops the nodes from `n` on (those appended last), with the cover classes that only
+    /// they had: the DAG is then the one its first `n` nodes made.
+    ///
+    /// # Complexity
+    /// O(Σ |c_k|) over the dropped classes.
+    pub(crate) fn truncate(&mut self, n: usize) {
+        if n >= self.len() {
+            return;
+        }
+        // classes are numbered in order of first appearance: the dropped ones are a suffix
+        let kept = self.class_rep.partition_point(|&r| (r as usize) < n);
+        for k in kept..self.class_rep.len() {
+            let v = self.class_rep[k] as usize;
+            let cover = &self.cover[self.cover_ptr[v]..self.cover_ptr[v + 1]];
+            self.class_index.remove(cover);
+        }
+        self.class_rep.truncate(kept);
+        self.class.truncate(n);
+        self.anc.truncate(self.anc_ptr[n]);
+        self.anc_ptr.truncate(n + 1);
+        self.cover.truncate(self.cover_ptr[n]);
+        self.cover_ptr.truncate(n + 1);
+        self.log_d.truncate(n);
+    }
+
     /// Number of nodes.
     pub fn len(&self) -> usize {
         self.log_d.len()
@@ -265,6 +290,34 @@ fn scatter_covers<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn truncate_gives_the_dag_of_the_first_nodes() {
+        // nodes 3 and 5 share the cover of node 1; node 4 brings a new class, node 5 none
+        let covers = [
+            vec![0, 1, 2, 3],
+            vec![0, 1],
+            vec![1, 2],
+            vec![0, 1],
+            vec![1],
+            vec![0, 1],
+        ];
+        let parents = [vec![], vec![0], vec![0], vec![1], vec![1, 2], vec![3]];
+        let d = [1.0, 2.0, 2.0, 4.0, 4.0, 8.0];
+        let full = Dag::new(4, &covers, &parents, &d).unwrap();
+        for n in 0..=covers.len() + 1 {
+            let k = n.min(covers.len());
+            let want = Dag::new(4, &covers[..k], &parents[..k], &d[..k]).unwrap();
+            let mut got = full.clone();
+            got.truncate(n);
+            assert_eq!(got, want, "{n}");
+            // and it grows again as the prefix would
+            for v in k..covers.len() {
+                got.push(&covers[v], &parents[v], d[v].ln());
+            }
+            assert_eq!(got, full, "{n}");
+        }
+    }
 
     #[test]
     fn ancestors_are_closed_and_sorted() {

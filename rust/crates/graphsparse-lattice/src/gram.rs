@@ -1,7 +1,13 @@
 //! The dense effective kernel `K = Σ_w κ_w φ_w φ_wᵀ` handed to the SVM / ridge sub-solvers.
 
+use graphsparse_base::Meter;
+
 use crate::dag::Dag;
 use crate::error::{LatticeError, Result};
+
+/// Entries added to the kernel between two polls of the meter in [`DenseGram::build`] (a
+/// poll is tens of nanoseconds, this many additions tens of microseconds).
+const POLL_ENTRIES: usize = 1 << 16;
 
 /// A symmetric `m × m` matrix stored in full (row `i` is column `i`).
 #[derive(Debug, Clone)]
@@ -44,15 +50,27 @@ impl DenseGram {
         self.m
     }
 
-    /// `K = Σ_v weights[v] φ_v φ_vᵀ` over the nodes of `dag`.
+    /// `K = Σ_v weights[v] φ_v φ_vᵀ` over the nodes of `dag`; `false` when `meter` stopped
+    /// the build (it is polled every [`POLL_ENTRIES`] entries added), which leaves the
+    /// entries partial: the matrix must not be used until a later build completes.
     ///
     /// O(|W| + Σ_k min(|c_k|, m − |c_k|)² / 2 + m²) over the distinct covers `c_k`: the
     /// weights are summed per cover class, then each class adds its weight to the upper
     /// triangle of its cover block, which is then mirrored. A class covering more than half
     /// the examples goes through its complement `c̄`, as `φφᵀ = 11ᵀ − 1φ̄ᵀ − φ̄1ᵀ + φ̄φ̄ᵀ`: a
     /// constant, a vector added to rows and columns, and the smaller block.
-    pub(crate) fn build(&mut self, dag: &Dag, weights: &[f64]) {
+    pub(crate) fn build(&mut self, dag: &Dag, weights: &[f64], meter: Option<&Meter>) -> bool {
         let m = self.m;
+        // entries added since the last poll
+        let mut work = 0usize;
+        let stopped = |work: &mut usize, added: usize| -> bool {
+            *work += added;
+            if *work < POLL_ENTRIES {
+                return false;
+            }
+            *work = 0;
+            meter.is_some_and(|mt| mt.poll())
+        };
         self.k.iter_mut().for_each(|x| *x = 0.0);
         self.class_w.clear();
         self.class_w.resize(dag.n_classes(), 0.0);
@@ -82,10 +100,17 @@ impl DenseGram {
                 }
                 c = &self.complement;
             }
+            // a class costs its cover (or complement) at least, however small its block
+            if stopped(&mut work, m) {
+                return false;
+            }
             for (a, &i) in c.iter().enumerate() {
                 let row = &mut self.k[i as usize * m..(i as usize + 1) * m];
                 for &j in &c[a..] {
                     row[j as usize] += w;
+                }
+                if stopped(&mut work, c.len() - a) {
+                    return false;
                 }
             }
         }
@@ -97,7 +122,11 @@ impl DenseGram {
             for j in 0..i {
                 self.k[row + j] = self.k[j * m + i];
             }
+            if stopped(&mut work, m) {
+                return false;
+            }
         }
+        true
     }
 
     /// Row (= column) `i`.
@@ -140,7 +169,7 @@ impl DenseGram {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -153,7 +182,7 @@ mod tests {
         )
         .unwrap();
         let mut g = DenseGram::try_new(3).unwrap();
-        g.build(&dag, &[0.5, 2.0, 3.0]);
+        assert!(g.build(&dag, &[0.5, 2.0, 3.0], None));
         #[rustfmt::skip]
         let want = [
             2.5, 0.5, 2.5,
@@ -183,7 +212,7 @@ mod tests {
         let dag = Dag::new(m, &covers, &parents, &vec![2.0; n]).unwrap();
         let weights: Vec<f64> = (0..n).map(|v| 0.1 + ((v * 13) % 7) as f64 * 0.37).collect();
         let mut g = DenseGram::try_new(m).unwrap();
-        g.build(&dag, &weights);
+        assert!(g.build(&dag, &weights, None));
         let mut want = vec![0.0; m * m];
         for (c, w) in covers.iter().zip(&weights) {
             for &i in c {
@@ -211,7 +240,7 @@ mod tests {
         assert_eq!(dag.n_classes(), 3);
         let weights = [0.5, 1.5, 1.0, 0.5, 2.0];
         let mut g = DenseGram::try_new(3).unwrap();
-        g.build(&dag, &weights);
+        assert!(g.build(&dag, &weights, None));
         let mut want = [0.0; 9];
         for (c, w) in covers.iter().zip(weights) {
             for &i in c {
@@ -224,5 +253,57 @@ mod tests {
         let mut p = vec![0.0; 5];
         dag.project_into(&[1.0, 10.0, 100.0], 1, &mut p);
         assert_eq!(p, vec![111.0, 101.0, 10.0, 101.0, 10.0]);
+    }
+
+    /// A DAG over `m = 400` examples whose build adds several hundred thousand entries (it
+    /// polls its meter many times), and weights for it.
+    pub(crate) fn large_dag() -> (Dag, Vec<f64>) {
+        let m = 400u32;
+        let mut covers = vec![(0..m).collect::<Vec<u32>>()];
+        let mut parents = vec![vec![]];
+        for v in 1..30u32 {
+            // blocks of 80 to 320 examples, some through their complement
+            let size = 80 + (v * 37) % 241;
+            covers.push((0..size).map(|i| (i * 7 + v * 11) % m).collect());
+            parents.push(vec![0]);
+        }
+        let n = covers.len();
+        let dag = Dag::new(m as usize, &covers, &parents, &vec![2.0; n]).unwrap();
+        let weights = (0..n).map(|v| 0.5 + (v % 5) as f64 * 0.25).collect();
+        (dag, weights)
+    }
+
+    #[test]
+    fn a_build_under_a_running_meter_equals_the_unmetered_one() {
+        use graphsparse_base::{Budget, RunControl};
+        let (dag, weights) = large_dag();
+        let mut plain = DenseGram::try_new(dag.n_examples()).unwrap();
+        assert!(plain.build(&dag, &weights, None));
+        let ctl = RunControl::new();
+        let meter = Budget::new().start(&ctl);
+        let mut metered = DenseGram::try_new(dag.n_examples()).unwrap();
+        assert!(metered.build(&dag, &weights, Some(&meter)));
+        assert_eq!(metered.entries(), plain.entries());
+        assert!(meter.truncation().is_none());
+    }
+
+    #[test]
+    fn a_stopped_meter_stops_the_build_and_a_later_build_is_whole() {
+        use graphsparse_base::{Budget, RunControl, Truncation};
+        let (dag, weights) = large_dag();
+        let m = dag.n_examples();
+        let mut plain = DenseGram::try_new(m).unwrap();
+        assert!(plain.build(&dag, &weights, None));
+        let ctl = RunControl::new();
+        ctl.cancel();
+        let meter = Budget::new().start(&ctl);
+        let mut g = DenseGram::try_new(m).unwrap();
+        assert!(!g.build(&dag, &weights, Some(&meter)));
+        assert_eq!(meter.truncation(), Some(Truncation::Cancelled));
+        // it stopped early: the entries are partial (not all of the last rows are written)
+        assert_ne!(g.entries(), plain.entries());
+        // the same buffers then build the whole kernel
+        assert!(g.build(&dag, &weights, None));
+        assert_eq!(g.entries(), plain.entries());
     }
 }

@@ -16,10 +16,13 @@
 //!   Coupled tasks (`B = I + c·11ᵀ`) split into the task mean (kernel `(1 + cT) K`) and the
 //!   deviations from it (kernel `K`).
 
-use graphsparse_base::{Meter, Parallel, SplitMix64, cholesky_in_place, cholesky_solve};
+use graphsparse_base::{Meter, Parallel, SplitMix64, cholesky_in_place_until, cholesky_solve};
 use rayon::prelude::*;
 
 use crate::dag::Dag;
+
+/// Work (cover entries, coordinate steps) between two polls of the meter inside a pass.
+const POLL_ENTRIES: usize = 1 << 16;
 
 /// The examples as sparse rows over the cover classes of a DAG, with the pairwise
 /// intersection counts of the classes (squared loss only, grown as classes are added).
@@ -41,11 +44,16 @@ pub(crate) struct Features {
 }
 
 impl Features {
-    /// Rebuilds the rows when the DAG has other classes than the last call saw.
-    pub(crate) fn sync(&mut self, dag: &Dag) {
+    /// Rebuilds the rows when the DAG has other classes than the last call saw; `false` when
+    /// `meter` stopped it (polled every [`POLL_ENTRIES`] cover entries), which leaves the rows
+    /// unusable until a later call completes (it then rebuilds them and the counts whole).
+    ///
+    /// # Complexity
+    /// O(m + Σ_k |c_k|) over the cover classes.
+    pub(crate) fn sync(&mut self, dag: &Dag, meter: Option<&Meter>) -> bool {
         let (m, nc) = (dag.n_examples(), dag.n_classes());
         if self.m == m && self.n_classes == nc && self.n_nodes == dag.len() {
-            return;
+            return true;
         }
         if self.m != m || nc < self.n_classes || dag.len() < self.n_nodes {
             // another DAG: drop the counts too
@@ -53,9 +61,17 @@ impl Features {
             self.n_counted = 0;
             self.bits.clear();
         }
-        self.m = m;
-        self.n_classes = nc;
-        self.n_nodes = dag.len();
+        // an interrupted sync leaves `m = 0`: the next one starts over, counts included
+        self.m = 0;
+        let mut work = 0usize;
+        let mut stopped = |added: usize| -> bool {
+            work += added;
+            if work < POLL_ENTRIES {
+                return false;
+            }
+            work = 0;
+            meter.is_some_and(|mt| mt.poll())
+        };
         let mut deg = vec![0usize; m + 1];
         self.sizes.clear();
         for k in 0..nc {
@@ -63,6 +79,9 @@ impl Features {
             self.sizes.push(c.len() as f64);
             for &i in c {
                 deg[i as usize + 1] += 1;
+            }
+            if stopped(c.len() + 1) {
+                return false;
             }
         }
         for i in 0..m {
@@ -72,12 +91,20 @@ impl Features {
         self.cols.resize(deg[m], 0);
         let mut next = deg.clone();
         for k in 0..nc {
-            for &i in dag.class_cover(k) {
+            let c = dag.class_cover(k);
+            for &i in c {
                 self.cols[next[i as usize]] = k as u32;
                 next[i as usize] += 1;
             }
+            if stopped(c.len() + 1) {
+                return false;
+            }
         }
         self.row_ptr = deg;
+        self.m = m;
+        self.n_classes = nc;
+        self.n_nodes = dag.len();
+        true
     }
 
     /// The classes whose cover holds example `i`.
@@ -87,11 +114,12 @@ impl Features {
     }
 
     /// Brings the intersection counts up to all classes of `dag` (bitsets, `O(m/64)` per new
-    /// pair).
-    fn update_counts(&mut self, dag: &Dag) {
+    /// pair); `false` when `meter` stopped it (polled once per class), the counts then left
+    /// as they were.
+    fn update_counts(&mut self, dag: &Dag, meter: Option<&Meter>) -> bool {
         let nc = self.n_classes;
         if self.n_counted == nc {
-            return;
+            return true;
         }
         let words = self.m.div_ceil(64);
         while self.bits.len() < nc {
@@ -108,6 +136,9 @@ impl Features {
             counts[k * nc..k * nc + old].copy_from_slice(&self.counts[k * old..(k + 1) * old]);
         }
         for k in 0..nc {
+            if meter.is_some_and(|mt| mt.poll()) {
+                return false;
+            }
             for l in old.max(k)..nc {
                 let n: u32 = self.bits[k]
                     .iter()
@@ -120,6 +151,7 @@ impl Features {
         }
         self.counts = counts;
         self.n_counted = nc;
+        true
     }
 }
 
@@ -262,7 +294,9 @@ fn svm_task(
     let mut s: f64 = y.iter().zip(alpha.iter()).map(|(y, a)| y * a).sum();
     let mut order: Vec<u32> = (0..m as u32).collect();
     let mut stats = PrimalStats::default();
-    for sweep in 0..MAX_SWEEPS {
+    // row entries read since the last poll (a sweep of a large active set takes seconds)
+    let mut work = 0usize;
+    'sweeps: for sweep in 0..MAX_SWEEPS {
         if sweep > 0 {
             shuffle(&mut order, sweep);
         }
@@ -270,6 +304,13 @@ fn svm_task(
         for &i in &order {
             let i = i as usize;
             let row = feat.row(i);
+            work += row.len() + 1;
+            if work >= POLL_ENTRIES {
+                work = 0;
+                if meter.is_some_and(|mt| mt.poll()) {
+                    break 'sweeps;
+                }
+            }
             let yi = y[i];
             let f: f64 = row.iter().map(|&k| kappa[k as usize] * v[k as usize]).sum();
             // gradient of the maximised augmented Lagrangian in α_i
@@ -319,7 +360,9 @@ pub(crate) struct RidgeWork {
 }
 
 /// The ridge system of `T` tasks with coupling `B = I + c·11ᵀ` in feature space (see the
-/// module docs); writes `alpha` (`T · m`, signed) and `bias` (`T`).
+/// module docs); writes `alpha` (`T · m`, signed) and `bias` (`T`). `false` when `meter`
+/// stopped the counts or a factorisation (polled per class and per column): `alpha` and
+/// `bias` may then be partly written and must be restored by the caller.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_ridge_primal(
     feat: &mut Features,
@@ -332,11 +375,14 @@ pub(crate) fn solve_ridge_primal(
     alpha: &mut [f64],
     bias: &mut [f64],
     work: &mut RidgeWork,
-) {
-    feat.update_counts(dag);
+    meter: Option<&Meter>,
+) -> bool {
+    if !feat.update_counts(dag, meter) {
+        return false;
+    }
     let m = feat.m;
     if tasks == 1 {
-        ridge_one(
+        return ridge_one(
             feat,
             class_kappa,
             1.0 + coupling,
@@ -345,8 +391,8 @@ pub(crate) fn solve_ridge_primal(
             alpha,
             &mut bias[0],
             work,
+            meter,
         );
-        return;
     }
     // the mean over tasks with kernel (1 + cT) K, the deviations from it with K
     let nt = tasks as f64;
@@ -355,7 +401,7 @@ pub(crate) fn solve_ridge_primal(
         .collect();
     let mut a_mean = vec![0.0; m];
     let mut b_mean = 0.0;
-    ridge_one(
+    if !ridge_one(
         feat,
         class_kappa,
         1.0 + coupling * nt,
@@ -364,20 +410,37 @@ pub(crate) fn solve_ridge_primal(
         &mut a_mean,
         &mut b_mean,
         work,
-    );
+        meter,
+    ) {
+        return false;
+    }
     let mut dev = vec![0.0; m];
     for t in 0..tasks {
         for i in 0..m {
             dev[i] = y[t * m + i] - mean[i];
         }
         let a = &mut alpha[t * m..(t + 1) * m];
-        ridge_one(feat, class_kappa, 1.0, &dev, cost, a, &mut bias[t], work);
+        if !ridge_one(
+            feat,
+            class_kappa,
+            1.0,
+            &dev,
+            cost,
+            a,
+            &mut bias[t],
+            work,
+            meter,
+        ) {
+            return false;
+        }
         a.iter_mut().zip(&a_mean).for_each(|(a, am)| *a += am);
         bias[t] += b_mean;
     }
+    true
 }
 
-/// One ridge problem with kernel `scale · K`: `α` and the bias `b` of `F = scale·Kα − b`.
+/// One ridge problem with kernel `scale · K`: `α` and the bias `b` of `F = scale·Kα − b`;
+/// `false` (`alpha` and `bias` untouched) when `meter` stopped the factorisation.
 #[allow(clippy::too_many_arguments)]
 fn ridge_one(
     feat: &Features,
@@ -388,7 +451,8 @@ fn ridge_one(
     alpha: &mut [f64],
     bias: &mut f64,
     work: &mut RidgeWork,
-) {
+    meter: Option<&Meter>,
+) -> bool {
     let (m, r) = (feat.m, feat.n_classes);
     let mf = m as f64;
     let ybar = y.iter().sum::<f64>() / mf;
@@ -418,11 +482,17 @@ fn ridge_one(
                 work.chol[k * r + l] = sq[k] * sq[l] * c;
             }
         }
-        if cholesky_in_place(&mut work.chol, r, ridge) {
-            w.copy_from_slice(&rhs);
-            cholesky_solve(&work.chol, r, &mut w);
-            solved = true;
-            break;
+        match cholesky_in_place_until(&mut work.chol, r, ridge, || {
+            meter.is_some_and(|mt| mt.poll())
+        }) {
+            None => return false,
+            Some(true) => {
+                w.copy_from_slice(&rhs);
+                cholesky_solve(&work.chol, r, &mut w);
+                solved = true;
+                break;
+            }
+            Some(false) => {}
         }
         // numerically singular (C huge against K): regularise a little more, as the dual form
         ridge = (ridge * 10.0).max(1e-12);
@@ -430,7 +500,7 @@ fn ridge_one(
     if !solved {
         alpha.iter_mut().for_each(|a| *a = 0.0);
         *bias = -ybar;
-        return;
+        return true;
     }
     // the fit f = Z w (before centring), α = C (y_c − f_c), b = f̄ − ȳ
     let u: Vec<f64> = sq.iter().zip(&w).map(|(s, w)| s * w).collect();
@@ -445,6 +515,7 @@ fn ridge_one(
         *a = cost * ((yi - ybar) - (*a - fbar));
     }
     *bias = fbar - ybar;
+    true
 }
 
 #[cfg(test)]
@@ -493,7 +564,7 @@ mod tests {
             let (m, n) = (40 + seed as usize * 7, 6 + seed as usize % 5);
             let (dag, kappa, class_kappa) = random_dag(m, n, seed);
             let mut gram = DenseGram::try_new(m).unwrap();
-            gram.build(&dag, &kappa);
+            assert!(gram.build(&dag, &kappa, None));
             let mut rng = SplitMix64::new(seed + 100);
             let mut y: Vec<f64> = (0..m)
                 .map(|_| if rng.next_u64() % 2 == 0 { 1.0 } else { -1.0 })
@@ -524,7 +595,7 @@ mod tests {
                     Parallel::Serial,
                 );
                 let mut feat = Features::default();
-                feat.sync(&dag);
+                assert!(feat.sync(&dag, None));
                 let (mut a, mut b) = (vec![0.0; m], vec![0.0]);
                 let st = solve_svm_primal(
                     &feat,
@@ -562,7 +633,7 @@ mod tests {
             let (m, n) = (30 + seed as usize * 5, 5 + seed as usize % 4);
             let (dag, kappa, class_kappa) = random_dag(m, n, seed + 50);
             let mut gram = DenseGram::try_new(m).unwrap();
-            gram.build(&dag, &kappa);
+            assert!(gram.build(&dag, &kappa, None));
             let mut rng = SplitMix64::new(seed);
             for (tasks, coupling) in [(1, 0.0), (1, 0.5), (3, 0.0), (3, 1.0 / 0.7)] {
                 let y: Vec<f64> = (0..tasks * m)
@@ -571,12 +642,14 @@ mod tests {
                 for cost in [0.01, 1.0, 30.0] {
                     let (mut a0, mut b0) = (vec![0.0; tasks * m], vec![0.0; tasks]);
                     let mut w0 = DenseRidgeWork::default();
-                    solve_ridge(&gram, &y, tasks, coupling, cost, &mut a0, &mut b0, &mut w0);
+                    assert!(solve_ridge(
+                        &gram, &y, tasks, coupling, cost, &mut a0, &mut b0, &mut w0, None
+                    ));
                     let mut feat = Features::default();
-                    feat.sync(&dag);
+                    assert!(feat.sync(&dag, None));
                     let (mut a, mut b) = (vec![0.0; tasks * m], vec![0.0; tasks]);
                     let mut w = RidgeWork::default();
-                    solve_ridge_primal(
+                    assert!(solve_ridge_primal(
                         &mut feat,
                         &dag,
                         &class_kappa,
@@ -587,7 +660,8 @@ mod tests {
                         &mut a,
                         &mut b,
                         &mut w,
-                    );
+                        None,
+                    ));
                     let scale = a0.iter().fold(1.0f64, |s, v| s.max(v.abs()));
                     for (k, (x, x0)) in a.iter().zip(&a0).enumerate() {
                         assert!(
@@ -607,18 +681,18 @@ mod tests {
     fn features_follow_a_growing_dag() {
         let (dag, _, _) = random_dag(20, 8, 1);
         let mut feat = Features::default();
-        feat.sync(&dag);
+        assert!(feat.sync(&dag, None));
         for i in 0..20 {
             let want: Vec<u32> = (0..dag.n_classes() as u32)
                 .filter(|&k| dag.class_cover(k as usize).contains(&(i as u32)))
                 .collect();
             assert_eq!(feat.row(i), &want[..]);
         }
-        feat.update_counts(&dag);
+        assert!(feat.update_counts(&dag, None));
         let mut bigger = dag.clone();
         bigger.push(&[1, 4, 9], &[0], 2.0f64.ln());
-        feat.sync(&bigger);
-        feat.update_counts(&bigger);
+        assert!(feat.sync(&bigger, None));
+        assert!(feat.update_counts(&bigger, None));
         let nc = bigger.n_classes();
         for k in 0..nc {
             for l in 0..nc {
@@ -630,5 +704,33 @@ mod tests {
                 assert_eq!(feat.counts[k * nc + l], n as f64);
             }
         }
+    }
+
+    /// A sync that the meter stops reports it, and the next one builds the rows (and the
+    /// counts after it) whole, as a fresh one would.
+    #[test]
+    fn a_stopped_sync_is_redone_whole() {
+        use graphsparse_base::{Budget, RunControl};
+        // 2,000 examples, 100 nodes: far more than one poll interval of cover entries
+        let (small, _, _) = random_dag(2000, 3, 4);
+        let (dag, _, _) = random_dag(2000, 100, 5);
+        let mut feat = Features::default();
+        assert!(feat.sync(&small, None));
+        assert!(feat.update_counts(&small, None));
+        let ctl = RunControl::new();
+        ctl.cancel();
+        let meter = Budget::new().start(&ctl);
+        assert!(!feat.sync(&dag, Some(&meter)));
+        assert!(meter.is_stopped());
+        assert!(feat.sync(&dag, None));
+        assert!(feat.update_counts(&dag, None));
+        let mut fresh = Features::default();
+        assert!(fresh.sync(&dag, None));
+        assert!(fresh.update_counts(&dag, None));
+        assert_eq!(feat.row_ptr, fresh.row_ptr);
+        assert_eq!(feat.cols, fresh.cols);
+        assert_eq!(feat.sizes, fresh.sizes);
+        assert_eq!(feat.counts, fresh.counts);
+        assert_eq!(feat.n_classes, dag.n_classes());
     }
 }

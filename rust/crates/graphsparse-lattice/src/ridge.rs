@@ -5,7 +5,7 @@
 //! solved by `(B ⊗ K + I/C) α − b ⊗ 1 = y`, `1ᵀα_t = 0`; the fit is `F = (B ⊗ K)α − b` and
 //! the residual is `y − F = α / C`.
 
-use graphsparse_base::{cholesky_in_place, cholesky_solve};
+use graphsparse_base::{Meter, cholesky_in_place_until, cholesky_solve};
 
 use crate::gram::DenseGram;
 
@@ -18,7 +18,9 @@ pub(crate) struct RidgeWork {
 
 /// Solves the ridge system for `T` tasks on kernel `gram` with coupling `B = I + c·11ᵀ`.
 ///
-/// Writes `alpha` (`T · m`, signed) and `bias` (`T`).
+/// Writes `alpha` (`T · m`, signed) and `bias` (`T`). `false` when `meter` stopped the
+/// factorisation (polled before each of its columns): `alpha` and `bias` are then left as
+/// they were.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_ridge(
     gram: &DenseGram,
@@ -29,7 +31,8 @@ pub(crate) fn solve_ridge(
     alpha: &mut [f64],
     bias: &mut [f64],
     work: &mut RidgeWork,
-) {
+    meter: Option<&Meter>,
+) -> bool {
     let m = gram.m();
     let blocks = if coupling == 0.0 { 1 } else { tasks };
     let n = m * blocks;
@@ -47,7 +50,7 @@ pub(crate) fn solve_ridge(
                 bias[t] = -ys.iter().sum::<f64>() / m as f64;
                 alpha[t * m..(t + 1) * m].iter_mut().for_each(|a| *a = 0.0);
             }
-            return;
+            return true;
         }
         for r in 0..blocks {
             for s in 0..blocks {
@@ -64,8 +67,11 @@ pub(crate) fn solve_ridge(
         for i in 0..n {
             work.chol[i * n + i] += ridge;
         }
-        if cholesky_in_place(&mut work.chol, n, 0.0) {
-            break;
+        match cholesky_in_place_until(&mut work.chol, n, 0.0, || meter.is_some_and(|mt| mt.poll()))
+        {
+            None => return false,
+            Some(true) => break,
+            Some(false) => {}
         }
         // numerically singular (C huge against K): regularise a little more
         ridge = (ridge * 10.0).max(1e-12 * (1.0 + max_diag));
@@ -91,7 +97,7 @@ pub(crate) fn solve_ridge(
                 alpha[s * m + i] = zy[s * m + i] + b * one[i];
             }
         }
-        return;
+        return true;
     }
     cholesky_solve(&work.chol, n, zy);
     let mut zs = vec![0.0; tasks * n];
@@ -113,6 +119,7 @@ pub(crate) fn solve_ridge(
         alpha[k] = zy[k] + (0..tasks).map(|s| b[s] * zs[s * n + k]).sum::<f64>();
     }
     bias[..tasks].copy_from_slice(&b);
+    true
 }
 
 /// Solves the `n × n` system stored as an augmented `n × (n+1)` row-major matrix.
@@ -154,11 +161,43 @@ fn gauss(a: &mut [f64], n: usize) -> Vec<f64> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_stopped_factorisation_leaves_alpha_and_bias_as_they_were() {
+        use graphsparse_base::{Budget, RunControl};
+        let m = 4;
+        #[rustfmt::skip]
+        let k = vec![
+            2.0, 1.0, 0.0, 1.0,
+            1.0, 2.0, 1.0, 0.0,
+            0.0, 1.0, 2.0, 1.0,
+            1.0, 0.0, 1.0, 2.0,
+        ];
+        let gram = DenseGram::from_entries(m, k);
+        let y = [1.0, -0.5, 2.0, 0.25];
+        let ctl = RunControl::new();
+        ctl.cancel();
+        let meter = Budget::new().start(&ctl);
+        let (mut alpha, mut bias) = (vec![0.5, -0.5, 0.25, -0.25], vec![0.75]);
+        let stopped = solve_ridge(
+            &gram,
+            &y,
+            1,
+            0.0,
+            1.0,
+            &mut alpha,
+            &mut bias,
+            &mut RidgeWork::default(),
+            Some(&meter),
+        );
+        assert!(!stopped);
+        assert_eq!((alpha, bias), (vec![0.5, -0.5, 0.25, -0.25], vec![0.75]));
+    }
+
     fn check_kkt(gram: &DenseGram, y: &[f64], tasks: usize, c: f64, cost: f64) {
         let m = gram.m();
         let mut alpha = vec![0.0; tasks * m];
         let mut bias = vec![0.0; tasks];
-        solve_ridge(
+        assert!(solve_ridge(
             gram,
             y,
             tasks,
@@ -167,7 +206,8 @@ mod tests {
             &mut alpha,
             &mut bias,
             &mut RidgeWork::default(),
-        );
+            None,
+        ));
         let mut ka = vec![0.0; tasks * m];
         for s in 0..tasks {
             gram.matvec_into(&alpha[s * m..(s + 1) * m], &mut ka[s * m..(s + 1) * m]);

@@ -215,6 +215,9 @@ pub(crate) struct Work {
     kappa: Vec<f64>,
     a: Vec<f64>,
     order: Vec<usize>,
+    /// `θ` as the last complete inner round used it (restored when a kernel build is
+    /// stopped).
+    theta_prev: Vec<f64>,
 }
 
 impl Work {
@@ -255,6 +258,7 @@ impl Work {
             kappa: Vec::new(),
             a: Vec::new(),
             order: Vec::with_capacity(m),
+            theta_prev: Vec::new(),
         })
     }
 }
@@ -284,6 +288,12 @@ pub(crate) struct Restricted {
     /// Whether the mirror descent met a stopping test (rather than its iteration cap or the
     /// budget).
     pub converged: bool,
+    /// The meter stopped the first iteration's kernel build (dense form), feature rows (primal
+    /// form) or ridge solve (squared loss), so nothing was solved: this is
+    /// the warm start evaluated on the DAG (its `α` is still a feasible dual point, and
+    /// `mkl_gap` is infinite). A caller that grew the DAG since its last solve may prefer to
+    /// go back to that solve.
+    pub aborted: bool,
 }
 
 /// `log ζ_w(η̃) = 1/(1−ρ) · logsumexp_{v ∈ A(w)} (ρ log d_v + (1−ρ) log η̃_v)` for every node.
@@ -465,6 +475,10 @@ pub(crate) struct InnerOut {
     pub gap: f64,
     pub rounds: usize,
     pub svm_iter: usize,
+    /// The meter stopped the first round's kernel build (dense form), feature rows (primal
+    /// form) or ridge solve (squared loss): nothing was solved, and `st`, `proj` and `mw`
+    /// are as they were on entry.
+    pub aborted: bool,
 }
 
 /// Share of the closed-form `θ` below which Kloft's update may not push a kernel weight
@@ -476,7 +490,9 @@ const THETA_FLOOR: f64 = 0.1;
 /// The ℓ_ρ̂-MKL problem at fixed `η` (kernels `ζ_w^{1/ρ̄} H_w`), warm-started from `st`.
 ///
 /// On return `st.alpha`, `st.bias`, `st.theta` hold the final iterate, `proj` and `mw` the
-/// projections and `M_w` at it.
+/// projections and `M_w` at it. A kernel build or ridge solve stopped by `meter` drops its
+/// round: the last complete round stands (with the `θ` it was solved at), or, when it was the first,
+/// nothing was solved ([`InnerOut::aborted`]).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_inner(
     pb: &Problem,
@@ -492,6 +508,7 @@ pub(crate) fn solve_inner(
     let ex = set.ex;
     wk.kappa.resize(dag.len(), 0.0);
     wk.a.resize(dag.len(), 0.0);
+    wk.theta_prev.clone_from(&st.theta);
     start_theta(&mut st.theta, zeta_pow, ex);
     let mut out = InnerOut::default();
     let mut stall = Stall::new();
@@ -500,7 +517,7 @@ pub(crate) fn solve_inner(
     } else {
         set.mkl_max_iter.max(1)
     };
-    for _ in 0..max_rounds {
+    for round in 0..max_rounds {
         for ((k, &t), &z) in wk.kappa.iter_mut().zip(&st.theta).zip(zeta_pow) {
             *k = t * z;
         }
@@ -509,11 +526,23 @@ pub(crate) fn solve_inner(
         for (v, &k) in wk.kappa.iter().enumerate() {
             wk.class_kappa[dag.class(v)] += k;
         }
-        match wk.gram.as_mut() {
-            Some(g) => g.build(dag, &wk.kappa),
-            None => wk.feat.sync(dag),
-        }
-        out.svm_iter += fit_alpha(pb, set, st, wk, meter);
+        let built = match wk.gram.as_mut() {
+            Some(g) => g.build(dag, &wk.kappa, meter),
+            None => wk.feat.sync(dag, meter),
+        };
+        let fitted = if built {
+            fit_alpha(pb, set, st, wk, meter)
+        } else {
+            None
+        };
+        let Some(svm_iter) = fitted else {
+            // a partial kernel or ridge solve: this round is dropped (`α`, `proj` and `mw`
+            // are still the last round's), and `θ` goes back to what that round used
+            st.theta.clone_from(&wk.theta_prev);
+            out.aborted = round == 0;
+            break;
+        };
+        out.svm_iter += svm_iter;
         out.rounds += 1;
         beta_into(set.loss, y, &st.alpha, &mut wk.beta);
         dag.project_into(&wk.beta, nt, proj);
@@ -538,6 +567,7 @@ pub(crate) fn solve_inner(
         if meter.is_some_and(|mt| mt.is_stopped()) {
             break;
         }
+        wk.theta_prev.clone_from(&st.theta);
         kloft_update(&mut st.theta, &wk.a, ex);
     }
     out
@@ -572,17 +602,27 @@ fn start_theta(theta: &mut [f64], zeta_pow: &[f64], ex: Exponents) {
 
 /// The dual variables `α` and biases at the kernel built in `wk` (SVM for the hinge, ridge
 /// for the squared loss; dense or primal form), warm-started from `st`. Returns the SVM's
-/// iterations (SMO pair steps or coordinate steps).
+/// iterations (SMO pair steps or coordinate steps); `None` when `meter` stopped a ridge
+/// solve, which has no usable partial result: `α` and the biases are then left as they were.
+/// (A stopped SVM returns its last feasible iterate.)
 fn fit_alpha(
     pb: &Problem,
     set: &Settings,
     st: &mut State,
     wk: &mut Work,
     meter: Option<&Meter>,
-) -> usize {
+) -> Option<usize> {
+    if set.loss == Loss::Squared {
+        let saved = (st.alpha.clone(), st.bias.clone());
+        let solved = ridge_alpha(pb, set, st, wk, meter);
+        if !solved {
+            (st.alpha, st.bias) = saved;
+        }
+        return solved.then_some(0);
+    }
     let (y, nt, m) = (pb.y, pb.tasks, pb.m());
     let Some(gram) = wk.gram.as_ref() else {
-        return match set.loss {
+        return Some(match set.loss {
             Loss::Hinge => {
                 solve_svm_primal(
                     &wk.feat,
@@ -598,25 +638,10 @@ fn fit_alpha(
                 )
                 .steps
             }
-            Loss::Squared => {
-                solve_ridge_primal(
-                    &mut wk.feat,
-                    pb.dag,
-                    &wk.class_kappa,
-                    y,
-                    nt,
-                    set.coupling,
-                    set.cost,
-                    &mut st.alpha,
-                    &mut st.bias,
-                    &mut wk.ridge_primal,
-                );
-                0
-            }
             other => refused(other),
-        };
+        });
     };
-    match set.loss {
+    Some(match set.loss {
         Loss::Hinge => {
             let spec = SvmSpec {
                 gram,
@@ -640,20 +665,44 @@ fn fit_alpha(
             )
             .iterations
         }
-        Loss::Squared => {
-            solve_ridge(
-                gram,
-                y,
-                nt,
-                set.coupling,
-                set.cost,
-                &mut st.alpha,
-                &mut st.bias,
-                &mut wk.ridge,
-            );
-            0
-        }
         other => refused(other),
+    })
+}
+
+/// The ridge solve of the squared loss in the form `wk` holds; `false` when `meter` stopped
+/// it (`α` and the biases may then be partly written).
+fn ridge_alpha(
+    pb: &Problem,
+    set: &Settings,
+    st: &mut State,
+    wk: &mut Work,
+    meter: Option<&Meter>,
+) -> bool {
+    match wk.gram.as_ref() {
+        Some(gram) => solve_ridge(
+            gram,
+            pb.y,
+            pb.tasks,
+            set.coupling,
+            set.cost,
+            &mut st.alpha,
+            &mut st.bias,
+            &mut wk.ridge,
+            meter,
+        ),
+        None => solve_ridge_primal(
+            &mut wk.feat,
+            pb.dag,
+            &wk.class_kappa,
+            pb.y,
+            pb.tasks,
+            set.coupling,
+            set.cost,
+            &mut st.alpha,
+            &mut st.bias,
+            &mut wk.ridge_primal,
+            meter,
+        ),
     }
 }
 
@@ -869,7 +918,9 @@ fn mirror_step(from: &[f64], grad: &[f64], step: f64, to: &mut [f64]) {
 }
 
 /// Algorithm 2 (mirror descent over `η` on the simplex of the DAG's nodes), warm-started from
-/// `st`; on return `st` holds the best iterate.
+/// `st`; on return `st` holds the best iterate. When `meter` stops the first iteration's
+/// kernel build, `st` is left as the warm start and the result is its evaluation
+/// ([`Restricted::aborted`]).
 pub(crate) fn solve_restricted(
     pb: &Problem,
     set: &Settings,
@@ -909,6 +960,10 @@ pub(crate) fn solve_restricted(
             *z = (l / set.ex.rho_bar).exp();
         }
         let inner = solve_inner(pb, set, &zeta_pow, st, wk, &mut proj, &mut mw, meter);
+        if inner.aborted {
+            // the budget ran out while the kernel was built: this step is dropped
+            break;
+        }
         md_iter += 1;
         inner_solves += inner.rounds;
         svm_iter += inner.svm_iter;
@@ -1008,7 +1063,13 @@ pub(crate) fn solve_restricted(
         }
         g_prev = g;
     }
-    let (mut best, best_state) = best.expect("invariant: at least one iteration ran");
+    let Some((mut best, best_state)) = best else {
+        // the first kernel build was stopped: the warm start as it is (`st.eta` is still
+        // the sanitised warm start, and `solve_inner` left `θ` and `α` as they were)
+        let mut out = evaluate_warm_start(pb, set, st, wk, eta_s, log_zeta, &zeta_pow);
+        out.svm_iter = svm_iter;
+        return out;
+    };
     *st = best_state;
     best.md_iter = md_iter;
     best.inner_solves = inner_solves;
@@ -1017,9 +1078,158 @@ pub(crate) fn solve_restricted(
     best
 }
 
+/// [`Restricted`] at the warm start `st` without solving anything (after a stopped first
+/// kernel build): `η̃`, `log ζ` and `ζ^{1/ρ̄}` as the first iteration computed them, the
+/// projections and `M_w` of `st.alpha`, and `g`, `R` at them; `mkl_gap` is unknown
+/// (infinite).
+///
+/// # Complexity
+/// O(Σ_w |c_w| · T), one projection of `β`.
+fn evaluate_warm_start(
+    pb: &Problem,
+    set: &Settings,
+    st: &State,
+    wk: &mut Work,
+    eta_s: Vec<f64>,
+    log_zeta: Vec<f64>,
+    zeta_pow: &[f64],
+) -> Restricted {
+    let (dag, nt) = (pb.dag, pb.tasks);
+    let n = dag.len();
+    let mut proj = vec![0.0; n * nt];
+    let mut mw = vec![0.0; n];
+    beta_into(set.loss, pb.y, &st.alpha, &mut wk.beta);
+    dag.project_into(&wk.beta, nt, &mut proj);
+    node_m(&proj, nt, set.coupling, &mut mw);
+    let a: Vec<f64> = zeta_pow.iter().zip(&mw).map(|(z, m)| z * m).collect();
+    let r = pnorm(&a, set.ex.rho_bar);
+    Restricted {
+        eta_s,
+        log_zeta,
+        mw,
+        proj,
+        g: loss_dual(set.loss, pb.y, &st.alpha, set.cost) - 0.5 * r,
+        r,
+        mkl_gap: f64::INFINITY,
+        aborted: true,
+        ..Restricted::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A restricted solve whose first kernel build is stopped leaves the warm start as it
+    /// was and returns its evaluation (the value the solve that produced it reported), and
+    /// the next solve from there is the one it would have been.
+    #[test]
+    fn a_stopped_first_build_leaves_the_warm_start_evaluated() {
+        use crate::ghkl::GhklParams;
+        use graphsparse_base::{Budget, Check, RunControl, Truncation};
+        // m = 400 examples: every build of this DAG polls its meter
+        let (dag, _) = crate::gram::tests::large_dag();
+        let m = dag.n_examples();
+        let y: Vec<f64> = (0..m)
+            .map(|i| if (i * 13) % 7 < 3 { 1.0 } else { -1.0 })
+            .collect();
+        let ones = vec![1.0; m];
+        let pb = Problem {
+            dag: &dag,
+            y: &y,
+            tasks: 1,
+            weight: &ones,
+        };
+        let params = GhklParams::new()
+            .c(1.0)
+            .solver_form(SolverForm::Dual)
+            .check()
+            .unwrap();
+        let set = params.settings(1.0);
+        let new_work = || Work::new(m, 1, SolverForm::Dual, Loss::Hinge, 0.0).unwrap();
+        let mut wk = new_work();
+        let mut st = State::new(dag.len(), 1, m);
+        let solved = solve_restricted(&pb, &set, &mut st, &mut wk, None);
+        assert!(!solved.aborted && solved.md_iter > 0);
+        let warm = st.clone();
+        let ctl = RunControl::new();
+        ctl.cancel();
+        let meter = Budget::new().start(&ctl);
+        let out = solve_restricted(&pb, &set, &mut st, &mut wk, Some(&meter));
+        assert_eq!(meter.truncation(), Some(Truncation::Cancelled));
+        assert!(out.aborted && out.md_iter == 0 && out.inner_solves == 0 && !out.converged);
+        // as it was, but for the renormalisation of η on entry
+        assert_eq!(
+            (&st.theta, &st.alpha, &st.bias),
+            (&warm.theta, &warm.alpha, &warm.bias)
+        );
+        assert!(
+            st.eta
+                .iter()
+                .zip(&warm.eta)
+                .all(|(a, b)| (a - b).abs() <= 1e-15 * b)
+        );
+        assert_eq!(out.proj, solved.proj);
+        assert_eq!(out.mw, solved.mw);
+        assert!((out.g - solved.g).abs() <= 1e-12 * solved.g.abs().max(1.0));
+        assert!((out.r - solved.r).abs() <= 1e-12 * solved.r.abs().max(1.0));
+        assert!(out.mkl_gap.is_infinite());
+        // the work buffers the stopped build left behind change nothing
+        let mut st_fresh = st.clone();
+        let again = solve_restricted(&pb, &set, &mut st, &mut wk, None);
+        let fresh = solve_restricted(&pb, &set, &mut st_fresh, &mut new_work(), None);
+        assert_eq!(again, fresh);
+        assert_eq!(st, st_fresh);
+    }
+
+    /// The squared loss: a ridge solve that the meter stops (the kernel of this small DAG is
+    /// built before the first poll) drops its round like a stopped build, in both forms.
+    #[test]
+    fn a_stopped_ridge_solve_leaves_the_warm_start() {
+        use crate::ghkl::GhklParams;
+        use graphsparse_base::{Budget, Check, RunControl};
+        let m = 150u32;
+        let covers: Vec<Vec<u32>> = (0..6u32)
+            .map(|v| (0..m).filter(|i| v == 0 || (i * (v + 2)) % 7 < 3).collect())
+            .collect();
+        let parents: Vec<Vec<u32>> = (0..6)
+            .map(|v| if v == 0 { vec![] } else { vec![0] })
+            .collect();
+        let dag = Dag::new(m as usize, &covers, &parents, &[2.0; 6]).unwrap();
+        let m = m as usize;
+        let y: Vec<f64> = (0..m).map(|i| ((i * 31) % 17) as f64 / 4.0 - 2.0).collect();
+        let ones = vec![1.0; m];
+        let pb = Problem {
+            dag: &dag,
+            y: &y,
+            tasks: 1,
+            weight: &ones,
+        };
+        for form in [SolverForm::Dual, SolverForm::Primal] {
+            let params = GhklParams::new()
+                .loss(Loss::Squared)
+                .solver_form(form)
+                .check()
+                .unwrap();
+            let set = params.settings(1.0);
+            let mut wk = Work::new(m, 1, form, Loss::Squared, 0.0).unwrap();
+            let mut st = State::new(dag.len(), 1, m);
+            let solved = solve_restricted(&pb, &set, &mut st, &mut wk, None);
+            assert!(!solved.aborted && solved.md_iter > 0, "{form:?}");
+            let warm = st.clone();
+            let ctl = RunControl::new();
+            ctl.cancel();
+            let meter = Budget::new().start(&ctl);
+            let out = solve_restricted(&pb, &set, &mut st, &mut wk, Some(&meter));
+            assert!(out.aborted && out.md_iter == 0, "{form:?}");
+            assert_eq!(
+                (&st.theta, &st.alpha, &st.bias),
+                (&warm.theta, &warm.alpha, &warm.bias)
+            );
+            assert_eq!(out.proj, solved.proj);
+            assert!((out.g - solved.g).abs() <= 1e-12 * solved.g.abs().max(1.0));
+        }
+    }
 
     #[test]
     fn exponents_table() {

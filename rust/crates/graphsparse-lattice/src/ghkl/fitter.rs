@@ -107,6 +107,16 @@ enum Step {
     Stopped,
 }
 
+/// The last solved point before `W` grew: what a fit goes back to when the budget stops the
+/// first iteration of the grown `W` in its kernel build or ridge solve (the dense kernel of a
+/// large `W` can take longer to build than the time a fit has left).
+struct Checkpoint {
+    /// `|W|` before it grew.
+    n: usize,
+    last: Restricted,
+    state: State,
+}
+
 /// A fit in progress: the lattice, the warm state and the caches, reused along a path.
 pub(super) struct Fitter<'a> {
     params: &'a GhklValidParams,
@@ -119,6 +129,8 @@ pub(super) struct Fitter<'a> {
     pub(super) state: State,
     cache: KernelCache,
     work: Work,
+    /// Set by [`Fitter::grow`], taken by the next restricted solve.
+    checkpoint: Option<Checkpoint>,
 }
 
 impl<'a> Fitter<'a> {
@@ -144,6 +156,7 @@ impl<'a> Fitter<'a> {
             state: State::new(1, tasks, m),
             cache: KernelCache::new(x.n_props(), params.0.a, params.0.kernel_cache_bytes)?,
             work,
+            checkpoint: None,
         })
     }
 
@@ -156,6 +169,11 @@ impl<'a> Fitter<'a> {
         }
     }
 
+    /// The restricted solve of `W`. When `meter` stops its first iteration (in the kernel build
+    /// or the ridge solve, [`Restricted::aborted`]) after `W` grew, nothing of the grown `W`
+    /// was solved: `W` and the state go back to the solved point before the growth (the
+    /// [`Checkpoint`]), whose result is returned (with no iterations counted); without a
+    /// growth since the last solve, the warm start stands as it is.
     fn restricted(&mut self, set: &Settings, meter: &Meter) -> Restricted {
         let pb = Problem {
             dag: &self.lat.dag,
@@ -163,7 +181,20 @@ impl<'a> Fitter<'a> {
             tasks: self.tasks,
             weight: &self.weight,
         };
-        solve_restricted(&pb, set, &mut self.state, &mut self.work, Some(meter))
+        let out = solve_restricted(&pb, set, &mut self.state, &mut self.work, Some(meter));
+        match self.checkpoint.take() {
+            Some(cp) if out.aborted => {
+                self.lat.truncate(cp.n);
+                self.state = cp.state;
+                Restricted {
+                    md_iter: 0,
+                    inner_solves: 0,
+                    svm_iter: out.svm_iter,
+                    ..cp.last
+                }
+            }
+            _ => out,
+        }
     }
 
     /// Scores of `sources(W^c)` (`self.lat.frontier`, brought up to date): the paper's `K_u`
@@ -235,6 +266,7 @@ impl<'a> Fitter<'a> {
     /// then [`Fitter::finish`].
     pub(super) fn run(&mut self, cost: f64, meters: &Meters) -> GhklFit {
         let mut run = FitRun::new(self.params.settings(cost));
+        self.checkpoint = None;
         let (last, scores) = loop {
             let mut last = self.solve(&mut run, meters);
             if meters.time.is_stopped() {
@@ -331,7 +363,8 @@ impl<'a> Fitter<'a> {
     /// Adds the strongest violators `viol` of (15) (scores `s`) to `W`, at most `max_add`, each
     /// claimed from the node budget, and sets the tolerance schedule of the next solve. When
     /// the node budget or the time limit is used up (the clock is read every 64 nodes), `W`
-    /// as grown is solved once more (into `last`) and the fit stops.
+    /// as grown is solved once more (into `last`) and the fit stops. The solved point before
+    /// the growth is kept (a [`Checkpoint`]) for a next solve that the budget stops.
     fn grow(
         &mut self,
         run: &mut FitRun,
@@ -344,6 +377,11 @@ impl<'a> Fitter<'a> {
         if let Some(k) = self.params.0.max_add {
             viol.truncate(k);
         }
+        let checkpoint = Checkpoint {
+            n: self.lat.len(),
+            last: last.clone(),
+            state: self.state.clone(),
+        };
         let mut added = 0;
         let mut bits_u = vec![0u64; self.lat.wm];
         for &k in &viol {
@@ -356,6 +394,9 @@ impl<'a> Fitter<'a> {
             self.x.cover_bits_into(&props, &mut bits_u);
             self.lat.push(props, &bits_u);
             added += 1;
+        }
+        if added > 0 {
+            self.checkpoint = Some(checkpoint);
         }
         self.state.grow(self.lat.len());
         let md_tol = self.params.0.md_tol;
@@ -526,6 +567,89 @@ pub(super) fn start_meters<'c>(params: &GhklValidParams, ctl: &'c RunControl) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ghkl::GhklParams;
+    use crate::solver::SolverForm;
+    use graphsparse_base::{Check, SplitMix64};
+
+    /// When the time limit stops the first kernel build of a grown `W`, the fit goes back to
+    /// the solve before the growth (`W`, state and solution) and returns from there: cut by
+    /// time, with the rules of that `W` weighted as its solution says.
+    #[test]
+    fn a_stopped_build_after_a_growth_goes_back_to_the_last_solve() {
+        // 400 rows (every kernel build polls its meter), 8 random propositions
+        let (m, p) = (400, 8);
+        let mut rng = SplitMix64::new(7);
+        let values: Vec<bool> = (0..m * p).map(|_| rng.next_u64() % 2 == 0).collect();
+        let x = PropositionMatrix::from_dense(m, p, &values).unwrap();
+        let y: Vec<f64> = (0..m)
+            .map(|i| {
+                let r = &values[i * p..(i + 1) * p];
+                let noise = rng.next_u64() % 10 == 0;
+                if ((r[0] && r[1]) || r[2]) != noise {
+                    1.0
+                } else {
+                    -1.0
+                }
+            })
+            .collect();
+        let params = GhklParams::new()
+            .c(10.0)
+            .solver_form(SolverForm::Dual)
+            .check()
+            .unwrap();
+        let mut f = Fitter::new(&params, &x, &y, 1, vec![1.0; m]).unwrap();
+        let ctl = RunControl::new();
+        let meters = start_meters(&params, &ctl);
+        let mut run = FitRun::new(params.settings(10.0));
+        let mut last = f.solve(&mut run, &meters);
+        // rounds until a `W` beyond the root grows
+        let (n0, state0, last0, keys0) = loop {
+            assert!(!last.aborted);
+            let (n, state, keys) = (f.lat.len(), f.state.clone(), f.lat.keys.clone());
+            let before = last.clone();
+            assert!(
+                matches!(f.step(&mut run, &mut last, &meters), Step::Again),
+                "the fit ended before W grew twice"
+            );
+            if n > 1 && f.lat.len() > n {
+                break (n, state, before, keys);
+            }
+            last = f.solve(&mut run, &meters);
+        };
+        // the next solve finds the time limit spent
+        let spent = Meters {
+            nodes: Budget::new().start(&ctl),
+            time: Budget::new().time_limit(Some(Duration::ZERO)).start(&ctl),
+        };
+        let back = f.solve(&mut run, &spent);
+        assert_eq!(spent.truncation(), Some(Truncation::TimeLimit));
+        assert_eq!(f.lat.len(), n0);
+        assert_eq!(f.lat.keys, keys0);
+        assert_eq!(f.state, state0);
+        let want = Restricted {
+            md_iter: 0,
+            inner_solves: 0,
+            svm_iter: 0,
+            ..last0.clone()
+        };
+        assert_eq!(back, want);
+        let cert = certificate(&f.problem(), &run.set, &last0, &state0, None);
+        let fit = f.finish(run, &back, None, 10.0, &spent);
+        assert_eq!(fit.truncation, Some(Truncation::TimeLimit));
+        assert!(!fit.converged && fit.active_set_size == n0);
+        assert_eq!(fit.warm.state, state0);
+        assert_eq!(fit.warm.keys, keys0);
+        // (no time limit in the parameters: the grace scores every source)
+        assert!(fit.gap.is_finite() && fit.gap >= 0.0 && fit.dual <= fit.primal);
+        assert_eq!(fit.primal, cert.primal);
+        assert!(!fit.rules.is_empty());
+        for r in &fit.rules {
+            let w = f.lat.index[&r.props[..]] as usize;
+            assert_eq!(r.weights, cert.f[w..w + 1]);
+        }
+        let dec = fit.decision_function(&x).unwrap();
+        assert!(dec.iter().all(|v| v.is_finite()));
+    }
 
     /// A fit cut by its time limit gets at most a second, and at least a fifth of one, to
     /// certify what it has, whatever the limit (a minute's fit once overran by 15 s here).
