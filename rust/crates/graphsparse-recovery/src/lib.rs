@@ -90,6 +90,7 @@ mod params;
 mod pdhg;
 mod prox;
 mod solve;
+mod ssnal;
 
 pub use error::{RecoveryError, Result};
 pub use graph::{
