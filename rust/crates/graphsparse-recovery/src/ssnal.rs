@@ -20,10 +20,17 @@
 //! p = (a, b) = prox_{ρG}(z − ρ Kᵀ v),   ξ* = prox_{h*/ρ}(v₂ + η/ρ),
 //! ∇Φ(v) = (v₁ + y − L a,  π − W D b),   π = η − ρ(ξ* − v₂) = Π_{B_α}(η + ρ v₂) (budget form),
 //! ```
-//! then sets `z ← p`, `η ← π` and grows `ρ` (Rockafellar's proximal method of multipliers on
-//! the primal). `∇Φ` is semismooth, and `Φ` is minimised by Newton steps on a generalized
-//! Hessian with an Armijo line search on `Φ` (the semismooth Newton method of Zhao, Sun &
-//! Toh, SIAM J. Optim. 2010, as used in SSNAL by Li, Sun & Toh, SIAM J. Optim. 2018).
+//! then sets `z ← p`, `η ← π` and doubles `ρ` (up to `10⁶/‖L‖²`; it stays when the inner
+//! problem hit its step limit). The inner objective also carries a proximal term
+//! `(τ/2)‖v₂ − v̄₂‖²` around the `v₂` of the outer step's start, `τ = ρ` at first and halved
+//! relative to `ρ` every outer step (Rockafellar's proximal method of multipliers, which needs
+//! it only while `v₂` moves): the `v₂` part of `Φ` is piecewise linear along the cycles of the
+//! graph off the projection's face, where a generalized Hessian is singular, and without the
+//! term the Newton steps there were cut to 1 % by the line search. `∇Φ` is semismooth, and
+//! `Φ` is minimised by Newton steps on a generalized Hessian with an Armijo line search on `Φ`
+//! (the semismooth Newton method of Zhao, Sun & Toh, SIAM J. Optim. 2010, as used in SSNAL
+//! by Li, Sun & Toh, SIAM J. Optim. 2018); an outer step follows when
+//! `‖∇Φ‖/(1 + ‖y‖)` falls below 0.3 times the relative outer residual, or after 20 steps.
 //!
 //! # The generalized Jacobian of the perspective prox (derived here)
 //!
@@ -46,15 +53,14 @@
 //!
 //! # The Newton system and its cost
 //!
-//! `H = blockdiag(I, ρ Π') + ρ K M Kᵀ + μ blockdiag(0, I)` with `M` the 2×2 prox Jacobians:
+//! `H = blockdiag(I, ρ Π' + τ I) + ρ K M Kᵀ` with `M` the 2×2 prox Jacobians:
 //! `M_n = 0` off the set `A = {n : b_n > 0}`, so `H` applies `L` and `Lᵀ` to the columns of `A`
 //! only (`2 J |A|` multiply-adds with the column copy of a dense `L`), and `W D`, `Dᵀ W` once.
 //! It is solved by conjugate gradients with a Jacobi preconditioner (the diagonal of `L_A M
 //! L_Aᵀ` costs `J |A|` once per Newton step), to a relative residual of
-//! `min(0.1, ‖∇Φ‖_rel^{1/2})`; `μ = ρ·clamp(‖∇Φ‖_rel, 1e-10, 1e-3)` keeps the `v₂` block
-//! positive definite where `Π'` is singular. A dense factorisation would cost `J²|A|/2 + J³/3`
-//! per Newton step, some 80 products with `L` on §4's instance, where the conjugate gradients
-//! need tens of restricted products.
+//! `min(0.1, ‖∇Φ‖_rel^{1/2})`. A dense factorisation would cost `J²|A|/2 + J³/3` per Newton
+//! step, some 80 products with `L` on §4's instance, where the conjugate gradients need tens
+//! of restricted products.
 //!
 //! # The certificate
 //!
@@ -85,9 +91,9 @@ const RHO_GROW: f64 = 2.0;
 /// Largest `ρ` in units of `1/‖L‖²`.
 const RHO_MAX: f64 = 1e6;
 /// Weight of the proximal term on `v₂` in units of `ρ`.
-const V2_PROX: f64 = 0.01;
+const V2_PROX: f64 = 1.0;
 /// Decay of that weight (relative to `ρ`) per outer step.
-const V2_DECAY: f64 = 0.2;
+const V2_DECAY: f64 = 0.5;
 /// Most Newton steps per outer step.
 const INNER_MAX: usize = 20;
 /// The inner problem stops when `‖∇Φ‖_rel ≤ INNER_FRAC·` the outer residual.
@@ -370,8 +376,8 @@ impl<Op: LinearOperator + ?Sized> Problem<'_, Op> {
                     pt.pi[q] = o.eta[q] - rho * e;
                 }
             } else {
-                for q in 0..self.m {
-                    ball[q] = o.eta[q] + rho * pt.v2[q];
+                for ((b, &e), &v) in ball.iter_mut().zip(&o.eta).zip(&pt.v2) {
+                    *b = e + rho * v;
                 }
                 project_l1_ball_into(ball, self.alpha, &mut pt.pi)
                     .map_err(|_| RecoveryError::Diverged { iteration: it })?;
@@ -424,6 +430,10 @@ struct Work {
     ball_jac: BallJac,
     ball: Vec<f64>,
     cg_its: usize,
+    /// The dual point handed to the certificate: `v₂` (clipped to `[−λβ, λβ]` in the
+    /// Lagrangian form, where the dual needs it) and its `Dᵀ W v₂`.
+    v2c: Vec<f64>,
+    dtvc: Vec<f64>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -522,13 +532,10 @@ fn run<Op: LinearOperator + ?Sized>(
         ball_jac: BallJac::Identity,
         ball: vec![0.0; m],
         cg_its: 0,
+        v2c: vec![0.0; m],
+        dtvc: vec![0.0; n],
     };
     let (mut red, mut comp_sum) = (Reducer::default(), Vec::new());
-    let pen = Penalty::Graph {
-        graph,
-        alpha,
-        lagrangian,
-    };
     let ynorm = dot(y, y).sqrt();
     let meter = params.budget().start(ctl);
     let (max_iter, tol, stop) = (params.max_iter(), params.tol(), params.stop());
@@ -553,7 +560,9 @@ fn run<Op: LinearOperator + ?Sized>(
             outer.zs.copy_from_slice(&cur.b);
             outer.eta.copy_from_slice(&cur.pi);
             let rho_old = outer.rho;
-            outer.rho = (outer.rho * RHO_GROW).min(RHO_MAX * unit);
+            // ρ grows only after an inner problem solved to its tolerance
+            let grow = if inner < INNER_MAX { RHO_GROW } else { 1.0 };
+            outer.rho = (outer.rho * grow).min(RHO_MAX * unit);
             // the proximal weight on v₂ decays relative to ρ (the proximal method of multipliers
             // needs it only while v₂ travels; it keeps the Newton systems definite meanwhile)
             outer.prox2 = (outer.prox2 * (outer.rho / rho_old) * V2_DECAY).max(f64::MIN_POSITIVE);
@@ -572,7 +581,7 @@ fn run<Op: LinearOperator + ?Sized>(
         newton_direction(&prob, &outer, &cur, &mut wk, &mut counts, g_rel)?;
         // Armijo backtracking on Φ along d
         let gd = dot(&wk.g, &wk.d);
-        if !(gd < 0.0) {
+        if gd.is_nan() || gd >= 0.0 {
             // not a descent direction (numerically): the negative gradient
             for (d, &g) in wk.d.iter_mut().zip(&wk.g) {
                 *d = -g;
@@ -602,22 +611,10 @@ fn run<Op: LinearOperator + ?Sized>(
         }
         gnorm = gradient(&prob, &outer, &cur, &mut wk, &mut counts)?;
         let (pres, _) = outer_residuals(&outer, &cur);
-        let entry = check(
-            &GapInput {
-                fit: Fit::Squared,
-                y,
-                lam,
-                pen,
-                z: &cur.a,
-                s: &cur.b,
-                kz: &wk.la,
-                ds: &wk.db,
-                v1: &cur.v1,
-                v2: &cur.v2,
-                ktv: &cur.ltv,
-                dtv: &cur.dtv,
-                par,
-            },
+        let entry = certify(
+            &prob,
+            &cur,
+            &mut wk,
             &mut red,
             &mut comp_sum,
             it,
@@ -625,7 +622,7 @@ fn run<Op: LinearOperator + ?Sized>(
             gnorm,
         )?;
         ctl.progress().set_value(entry.gap);
-        converged = stop_holds(stop, tol, &entry, [&cur.ltv, &cur.dtv], [&wk.la, &wk.db]);
+        converged = stop_holds(stop, tol, &entry, [&cur.ltv, &wk.dtvc], [&wk.la, &wk.db]);
         if params.record_history() {
             history.push(entry);
         }
@@ -644,22 +641,10 @@ fn run<Op: LinearOperator + ?Sized>(
             // no Newton step (a budget stop or max_iter = 0): the start point's check, which
             // does not count as converged
             let (pres, _) = outer_residuals(&outer, &cur);
-            check(
-                &GapInput {
-                    fit: Fit::Squared,
-                    y,
-                    lam,
-                    pen,
-                    z: &cur.a,
-                    s: &cur.b,
-                    kz: &wk.la,
-                    ds: &wk.db,
-                    v1: &cur.v1,
-                    v2: &cur.v2,
-                    ktv: &cur.ltv,
-                    dtv: &cur.dtv,
-                    par,
-                },
+            certify(
+                &prob,
+                &cur,
+                &mut wk,
                 &mut red,
                 &mut comp_sum,
                 it,
@@ -692,6 +677,58 @@ fn run<Op: LinearOperator + ?Sized>(
             adapt: 0.0,
         },
     ))
+}
+
+/// The shared certificate ([`crate::pdhg`]'s check) at the primal point `p = (a, b)` of `pt`
+/// and its dual point; in the Lagrangian form `v₂` is first clipped to `[−λβ, λβ]` (the domain
+/// of `h*`, which PDHG's iterates never leave but this method's may).
+#[allow(clippy::too_many_arguments)]
+fn certify<Op: LinearOperator + ?Sized>(
+    prob: &Problem<'_, Op>,
+    pt: &Point,
+    wk: &mut Work,
+    red: &mut Reducer,
+    comp_sum: &mut Vec<f64>,
+    it: usize,
+    pres: f64,
+    dres: f64,
+) -> Result<HistoryEntry> {
+    if prob.lagrangian && prob.m > 0 {
+        let cap = prob.lam * prob.alpha;
+        for (c, &v) in wk.v2c.iter_mut().zip(&pt.v2) {
+            *c = v.clamp(-cap, cap);
+        }
+        prob.graph.diff_adjoint(&wk.v2c, &mut wk.dtvc, prob.par);
+    } else {
+        wk.v2c.copy_from_slice(&pt.v2);
+        wk.dtvc.copy_from_slice(&pt.dtv);
+    }
+    check(
+        &GapInput {
+            fit: Fit::Squared,
+            y: prob.y,
+            lam: prob.lam,
+            pen: Penalty::Graph {
+                graph: prob.graph,
+                alpha: prob.alpha,
+                lagrangian: prob.lagrangian,
+            },
+            z: &pt.a,
+            s: &pt.b,
+            kz: &wk.la,
+            ds: &wk.db,
+            v1: &pt.v1,
+            v2: &wk.v2c,
+            ktv: &pt.ltv,
+            dtv: &wk.dtvc,
+            par: prob.par,
+        },
+        red,
+        comp_sum,
+        it,
+        pres,
+        dres,
+    )
 }
 
 /// `(‖p − z‖, ‖ξ* − v₂‖)` at `pt`.
@@ -731,11 +768,11 @@ fn gradient<Op: LinearOperator + ?Sized>(
         counts.work += prob.graph.diff_cost();
     }
     let (g1, g2) = wk.g.split_at_mut(j);
-    for r in 0..j {
-        g1[r] = pt.v1[r] + prob.y[r] - wk.la[r];
+    for (r, g) in g1.iter_mut().enumerate() {
+        *g = pt.v1[r] + prob.y[r] - wk.la[r];
     }
-    for q in 0..m {
-        g2[q] = pt.pi[q] - wk.db[q] + o.prox2 * (pt.v2[q] - o.vbar2[q]);
+    for (q, g) in g2.iter_mut().enumerate() {
+        *g = pt.pi[q] - wk.db[q] + o.prox2 * (pt.v2[q] - o.vbar2[q]);
     }
     // the Jacobian of the v₂ term
     if m > 0 {
@@ -830,7 +867,7 @@ fn newton_direction<Op: LinearOperator + ?Sized>(
         wk.cg_its += 1;
         hess_times(prob, o, wk, counts)?;
         let pq = dot(&wk.p, &wk.q);
-        if !(pq > 0.0) {
+        if pq.is_nan() || pq <= 0.0 {
             break;
         }
         let step = rz / pq;
@@ -1017,14 +1054,14 @@ mod tests {
                 (q.phi, wk.g.clone())
             };
             let mut scratch = work(j, n, m);
-            for k in 0..j + m {
+            for (k, &g0k) in g0.iter().enumerate() {
                 let (fp, gp) = at(k, h, &mut scratch);
                 let (fm, gm) = at(k, -h, &mut scratch);
                 let fd = (fp - fm) / (2.0 * h);
                 assert!(
-                    (fd - g0[k]).abs() < 1e-6,
+                    (fd - g0k).abs() < 1e-6,
                     "{lagrangian} grad {k}: {fd} vs {}",
-                    g0[k]
+                    g0k
                 );
                 // column k of H against the gradient's differences
                 wk.p.fill(0.0);
@@ -1064,6 +1101,8 @@ mod tests {
             ball_jac: BallJac::Identity,
             ball: vec![0.0; m],
             cg_its: 0,
+            v2c: vec![0.0; m],
+            dtvc: vec![0.0; n],
         }
     }
 
@@ -1077,7 +1116,7 @@ mod tests {
             let [a11, a12, a22] = prox_jacobian(x, b, c);
             let (tr, det) = (a11 + a22, a11 * a22 - a12 * a12);
             assert!(
-                det >= -1e-12 && tr >= 0.0 && tr <= 2.0 + 1e-12,
+                det >= -1e-12 && (0.0..=2.0 + 1e-12).contains(&tr),
                 "{x} {s} {c}"
             );
             // eigenvalues ≤ 1: (1 − a11)(1 − a22) ≥ a12²
