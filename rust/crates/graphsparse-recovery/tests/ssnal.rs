@@ -9,9 +9,9 @@ mod common;
 use common::{Rng, cubic_like_graph, instance, random_csr};
 use graphsparse_base::{Budget, RunControl};
 use graphsparse_recovery::{
-    ANDERSON_MEMORY, Check, CsrOperator, DataFit, DenseMatrix, LinearOperator, Loss, Model, Parallel,
-    PenaltyForm, Recovery, RecoveryError, RecoveryParams, Solver, WeightedGraph, lambda_max,
-    penalty,
+    ANDERSON_MEMORY, Check, CsrOperator, DataFit, DenseMatrix, LinearOperator, Loss, Model,
+    Parallel, PenaltyForm, Recovery, RecoveryError, RecoveryParams, Solver, WeightedGraph,
+    lambda_max, penalty,
 };
 use proptest::prelude::*;
 
@@ -36,7 +36,8 @@ fn run<Op: LinearOperator + ?Sized>(
 /// 1e-11 relative of the exact value), for a row-major `J × N` matrix `a`.
 fn objective(a: &[f64], y: &[f64], g: &WeightedGraph, x: &[f64], lam: f64, alpha: f64) -> f64 {
     let lx = common::dense_product(a, x);
-    Loss::Squared.value(&lx, y).unwrap() + lam * penalty(g, x, alpha, 1e-10, 1_000_000).unwrap().value
+    Loss::Squared.value(&lx, y).unwrap()
+        + lam * penalty(g, x, alpha, 1e-10, 1_000_000).unwrap().value
 }
 
 fn abs_gap(r: &Recovery) -> f64 {
@@ -47,7 +48,10 @@ fn abs_gap(r: &Recovery) -> f64 {
 /// the two differ by at most the larger certificate.
 fn assert_agree(a: &Recovery, b: &Recovery, what: &str) {
     let slack = 1e-12 * a.objective.abs().max(b.objective.abs()).max(1.0);
-    assert!(a.objective >= b.dual_objective - slack, "{what}: {a:?} vs {b:?}");
+    assert!(
+        a.objective >= b.dual_objective - slack,
+        "{what}: {a:?} vs {b:?}"
+    );
     assert!(b.objective >= a.dual_objective - slack, "{what}");
     let gap = abs_gap(a).max(abs_gap(b));
     assert!(
@@ -70,7 +74,11 @@ fn ssnal_certifies_the_optimum_of_anderson_and_pdhg_in_both_forms() {
     let l = DenseMatrix::new(&inst.a, inst.j, inst.n).unwrap();
     let g = WeightedGraph::new(inst.n, &inst.edges, None).unwrap();
     for form in [PenaltyForm::Budget, PenaltyForm::Lagrangian] {
-        let alpha = if form == PenaltyForm::Budget { 4.0 } else { 0.2 };
+        let alpha = if form == PenaltyForm::Budget {
+            4.0
+        } else {
+            0.2
+        };
         let lam = lam_for(&l, &inst.y, &g, alpha, 0.05);
         let p = RecoveryParams::new(lam, alpha)
             .penalty_form(form)
@@ -88,12 +96,18 @@ fn ssnal_certifies_the_optimum_of_anderson_and_pdhg_in_both_forms() {
         assert!(s.sigma.iter().all(|&v| v >= 0.0));
         assert!(s.x.iter().zip(&s.sigma).all(|(&x, &v)| v > 0.0 || x == 0.0));
         let last = s.history.last().unwrap();
-        assert_eq!((last.primal, last.dual, last.iteration), (s.objective, s.dual_objective, s.n_iter));
+        assert_eq!(
+            (last.primal, last.dual, last.iteration),
+            (s.objective, s.dual_objective, s.n_iter)
+        );
         if form == PenaltyForm::Budget {
             // the reported primal value is the objective at x (within the penalty's accuracy)
             let obj = objective(&inst.a, &inst.y, &g, &s.x, lam, alpha);
             assert!(obj >= s.dual_objective - 1e-9 * obj.abs());
-            assert!(obj - s.dual_objective <= abs_gap(&s) + 1e-9 * obj.abs(), "{obj} {s:?}");
+            assert!(
+                obj - s.dual_objective <= abs_gap(&s) + 1e-9 * obj.abs(),
+                "{obj} {s:?}"
+            );
         }
     }
 }
@@ -129,18 +143,30 @@ fn ssnal_rejects_other_losses_and_models_and_routes_alpha_zero_to_pdhg() {
     let g = WeightedGraph::new(inst.n, &inst.edges, None).unwrap();
     let labels = inst.labels();
     for loss in [Loss::Absolute, Loss::Logistic, Loss::Hinge] {
-        let p = RecoveryParams::new(0.5, 1.0).loss(loss).solver(Solver::Ssnal).check().unwrap();
+        let p = RecoveryParams::new(0.5, 1.0)
+            .loss(loss)
+            .solver(Solver::Ssnal)
+            .check()
+            .unwrap();
         match p.solve(&l, &labels, &g, None, &RunControl::new()) {
             Err(RecoveryError::InvalidParameter { name, .. }) => assert_eq!(name, "loss"),
             other => panic!("{loss:?}: {other:?}"),
         }
     }
-    let p = RecoveryParams::new(0.5, 1.0).solver(Solver::Ssnal).check().unwrap();
+    let p = RecoveryParams::new(0.5, 1.0)
+        .solver(Solver::Ssnal)
+        .check()
+        .unwrap();
     match p.solve_lasso(&l, &inst.y, None, &RunControl::new()) {
         Err(RecoveryError::InvalidParameter { name, .. }) => assert_eq!(name, "solver"),
         other => panic!("lasso: {other:?}"),
     }
-    let r = run(RecoveryParams::new(0.5, 0.0).solver(Solver::Ssnal), &l, &inst.y, &g);
+    let r = run(
+        RecoveryParams::new(0.5, 0.0).solver(Solver::Ssnal),
+        &l,
+        &inst.y,
+        &g,
+    );
     assert_eq!(r.solver, PDHG, "α = 0 is the component group lasso");
     assert!(r.converged);
 }
@@ -151,7 +177,9 @@ fn ssnal_warm_start_budget_and_determinism() {
     let l = DenseMatrix::new(&inst.a, inst.j, inst.n).unwrap();
     let g = WeightedGraph::new(inst.n, &inst.edges, None).unwrap();
     let lam = lam_for(&l, &inst.y, &g, 3.0, 0.05);
-    let p = RecoveryParams::new(lam, 3.0).solver(Solver::Ssnal).tol(1e-9);
+    let p = RecoveryParams::new(lam, 3.0)
+        .solver(Solver::Ssnal)
+        .tol(1e-9);
     let cold = run(p.clone(), &l, &inst.y, &g);
     assert!(cold.converged);
     let warm = p
@@ -160,22 +188,40 @@ fn ssnal_warm_start_budget_and_determinism() {
         .unwrap()
         .solve(&l, &inst.y, &g, Some(&cold.state), &RunControl::new())
         .unwrap();
-    assert!(warm.converged && warm.n_iter < cold.n_iter, "{} vs {}", warm.n_iter, cold.n_iter);
+    assert!(
+        warm.converged && warm.n_iter < cold.n_iter,
+        "{} vs {}",
+        warm.n_iter,
+        cold.n_iter
+    );
     assert_agree(&cold, &warm, "warm");
     // max_iter stops it unconverged, with the final point checked
     let cut = run(p.clone().max_iter(3), &l, &inst.y, &g);
     assert!(!cut.converged && cut.n_iter == 3);
     assert_eq!(cut.history.last().unwrap().iteration, 3);
     assert!(cut.objective >= cold.dual_objective - 1e-12 * cold.objective.abs());
-    let nodes = run(p.clone().budget(Budget::new().max_nodes(Some(2))), &l, &inst.y, &g);
+    let nodes = run(
+        p.clone().budget(Budget::new().max_nodes(Some(2))),
+        &l,
+        &inst.y,
+        &g,
+    );
     assert!(!nodes.converged && nodes.truncation.is_some() && nodes.n_iter <= 2);
-    let none = run(p.clone().budget(Budget::new().max_nodes(Some(0))), &l, &inst.y, &g);
+    let none = run(
+        p.clone().budget(Budget::new().max_nodes(Some(0))),
+        &l,
+        &inst.y,
+        &g,
+    );
     assert!(!none.converged && none.n_iter == 0 && none.truncation.is_some());
     // serial and forced-parallel runs are bitwise equal
     let a = run(p.clone().parallel(Parallel::Serial), &l, &inst.y, &g);
     let b = run(p.parallel(Parallel::Threshold(0)), &l, &inst.y, &g);
     assert_eq!(a.x, b.x);
-    assert_eq!((a.n_iter, a.objective, a.gap), (b.n_iter, b.objective, b.gap));
+    assert_eq!(
+        (a.n_iter, a.objective, a.gap),
+        (b.n_iter, b.objective, b.gap)
+    );
 }
 
 fn small_instance(seed: u64) -> (Vec<f64>, Vec<f64>, Vec<[usize; 2]>, usize, usize) {
