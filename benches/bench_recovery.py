@@ -9,8 +9,8 @@ hours); ``--only SECTION`` runs one section.
   same problem (its default solver, timed; Clarabel at 1e-10 fixes the optimum): N = 500,
   d = 350 with the paper's dense ``A``, and N = 2·10⁴, d = 1.4·10⁴ with a sparse ``L``
   (10 entries per row). Objectives must agree to 1e-4 relative; the ratio is printed. At
-  N = 500 one more row per solver (``anderson``, ``pdhg``, ``pdhg-fixed``, ``kk``), each timed
-  right after a fresh CVXPY timing, at the same certified relative gap.
+  N = 500 one more row per solver (``anderson``, ``ssnal``, ``pdhg``, ``pdhg-fixed``, ``kk``),
+  each timed right after a fresh CVXPY timing, at the same certified relative gap.
 * **scaling** — seconds per iteration on 2-D grids and 3-regular graphs, N = 10³ … 10⁶ (10⁷
   with ``--full``), J = N/2 sparse measurements; the last column divides by N + m + nnz(L) and
   stays flat when the cost is linear.
@@ -96,7 +96,7 @@ def ours(
 
 
 #: the solvers timed one by one on the paper's instance (the default, "auto", is the first row)
-SOLVERS = ("anderson", "pdhg", "pdhg-fixed", "kk")
+SOLVERS = ("anderson", "ssnal", "pdhg", "pdhg-fixed", "kk")
 
 
 def bench_speed(n_large: int, anchor_only: bool) -> None:

@@ -61,7 +61,7 @@ def test_objective_matches_cvxpy(seed: int, alpha: float, rho: float, weighted: 
     assert got == pytest.approx(want, rel=1e-6)
 
 
-@pytest.mark.parametrize("solver", ["pdhg", "pdhg-fixed", "kk", "anderson", "auto"])
+@pytest.mark.parametrize("solver", ["pdhg", "pdhg-fixed", "kk", "anderson", "ssnal", "auto"])
 def test_solvers_and_sparse_input_agree(solver: str) -> None:
     a, y, edges = _instance(3, n=16, j=12)
     lam = 0.1 * lambda_max(a, y, edges, 1.0)

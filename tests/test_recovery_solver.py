@@ -1,6 +1,6 @@
 """The ``solver`` parameter of the graph model: ``"auto"`` picks by size, the Anderson-accelerated
-solver and adaptive PDHG certify the same optimum (against each other and against CVXPY), and bad
-values raise errors that name the parameter."""
+solver, the semismooth Newton solver and adaptive PDHG certify the same optimum (against each other
+and against CVXPY), and bad values raise errors that name the parameter."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def test_auto_picks_by_size(seed: int, n: int, ratio: float, sparse: bool) -> No
     assert model.solver_ == _expected(n, j, len(edges), stored)
     assert model.converged_
     # an explicit solver is kept as asked (10 iterations: a truncation warning or not)
-    for name in ("pdhg", "anderson", "kk", "pdhg-fixed"):
+    for name in ("pdhg", "anderson", "kk", "pdhg-fixed", "ssnal"):
         fixed = GraphStructuredRecovery(edges, alpha=1.0, lambda_=0.5, solver=name, max_iter=10)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", TruncatedSearchWarning)
@@ -148,7 +148,63 @@ def test_path_with_auto_matches_pdhg() -> None:
     np.testing.assert_allclose(auto.coefs, pdhg.coefs, rtol=0, atol=1e-3)
 
 
-@pytest.mark.parametrize("bad", ["newton", "Anderson", "", "ssnal", 3, None, 1.5])
+@settings(max_examples=12, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    alpha=st.sampled_from([0.3, 1.0, 4.0]),
+    rho=st.sampled_from([0.05, 0.2, 0.6]),
+    form=st.sampled_from(["budget", "lagrangian"]),
+    sparse=st.booleans(),
+)
+def test_ssnal_certifies_the_optimum_of_anderson_and_pdhg(
+    seed: int, alpha: float, rho: float, form: str, sparse: bool
+) -> None:
+    a, y, edges = _instance(seed, 30, 21)
+    lam = rho * lambda_max(a, y, edges, alpha)
+    x = sp.csr_matrix(a) if sparse else a
+    fits = {
+        name: GraphStructuredRecovery(
+            edges, alpha=alpha, lambda_=lam, penalty_form=form, solver=name, tol=1e-8
+        ).fit(x, y)
+        for name in ("ssnal", "anderson", "pdhg")
+    }
+    for m in fits.values():
+        assert m.converged_ and m.history_["gap"][-1] <= 1e-8
+    s = fits["ssnal"]
+    assert s.solver_ == "ssnal"
+    for q in (fits["anderson"], fits["pdhg"]):
+        slack = 1e-12 * max(abs(s.objective_), 1.0)
+        # weak duality both ways, and the objectives within the larger certificate
+        assert s.objective_ >= q.history_["dual_objective"][-1] - slack
+        assert q.objective_ >= s.history_["dual_objective"][-1] - slack
+        assert abs(s.objective_ - q.objective_) <= max(s.dual_gap_, q.dual_gap_) + slack
+    if form == "budget":
+        # the certificate is a true gap: CVXPY's optimum (Clarabel at 1e-10) lies in it
+        _, _, want = ref.cvxpy_graph_recovery(a, y, edges, alpha, lam)
+        assert s.objective_ - want <= s.dual_gap_ + 1e-7 * abs(want)
+        assert s.objective_ >= want - 1e-7 * abs(want)
+        assert s.history_["dual_objective"][-1] <= want + 1e-7 * abs(want)
+
+
+def test_ssnal_is_for_the_squared_loss_and_the_graph_model() -> None:
+    a, y, edges = _instance(3, 12, 9)
+    with pytest.raises(InvalidParameterError, match="loss"):
+        GraphStructuredRecovery(edges, alpha=1.0, lambda_=0.5, loss="absolute", solver="ssnal").fit(
+            a, y
+        )
+    with pytest.raises(InvalidParameterError, match="loss"):
+        GraphStructuredClassifier(edges, alpha=1.0, lambda_=0.5, solver="ssnal").fit(
+            a, np.where(y > 0, 1, 0)
+        )
+    # alpha = 0 (budget form) is the component group lasso, solved by PDHG whatever was asked
+    m = GraphStructuredRecovery(edges, alpha=0.0, lambda_=0.5, solver="ssnal").fit(a, y)
+    assert m.solver_ == "pdhg" and m.converged_
+    path = recovery_path(a, y, edges, 1.0, n_lambdas=4, eps=0.1, solver="ssnal", tol=1e-8)
+    pdhg = recovery_path(a, y, edges, 1.0, n_lambdas=4, eps=0.1, solver="pdhg", tol=1e-8)
+    np.testing.assert_allclose(path.coefs, pdhg.coefs, rtol=0, atol=1e-3)
+
+
+@pytest.mark.parametrize("bad", ["newton", "Anderson", "", "SSNAL", 3, None, 1.5])
 def test_bad_solver_values_raise_errors_naming_solver(bad: object) -> None:
     a, y, edges = _instance(2, 12, 9)
     with pytest.raises(InvalidParameterError, match="solver"):

@@ -547,7 +547,7 @@ class SolverArgs(TypedDict):
     alpha: float
     loss: str  # "squared", "absolute", "logistic" or "hinge"
     penalty_form: str  # "budget" or "lagrangian"
-    solver: str  # "pdhg", "pdhg-fixed" or "kk"
+    solver: str  # "auto", "anderson", "ssnal", "pdhg", "pdhg-fixed" or "kk"
     gamma: float | None
     tol: float
     max_iter: int

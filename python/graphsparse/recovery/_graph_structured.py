@@ -39,10 +39,14 @@ class GraphStructuredRecovery(RegressorMixin, _GraphModel):
         The paper's model has no intercept. ``True`` (squared loss, dense ``X``) fits an
         unpenalised one by centring.
     penalty_form : {"budget", "lagrangian"}, default="budget"
-    solver : {"auto", "anderson", "pdhg", "pdhg-fixed", "kk"}, default="auto"
+    solver : {"auto", "anderson", "ssnal", "pdhg", "pdhg-fixed", "kk"}, default="auto"
         ``"anderson"``: fixed-step PDHG accelerated by a safeguarded Anderson (multisecant
         quasi-Newton) step on its fixed-point residual — fewer products with ``X`` on small
-        problems, at the cost of keeping 11 copies of the iterate; ``"pdhg"``: adaptive PDHG
+        problems, at the cost of keeping 11 copies of the iterate; ``"ssnal"``: a semismooth
+        Newton augmented Lagrangian method on the dual (Li, Sun & Toh), squared loss only,
+        whose Newton systems use ``X`` on the columns where ``σ > 0`` (``n_iter_`` counts its
+        Newton steps; on the instances measured it needed more products with ``X`` than
+        ``"anderson"``, so ``"auto"`` never takes it); ``"pdhg"``: adaptive PDHG
         (one copy; the method for a large sparse ``X``); ``"pdhg-fixed"``: PDHG with fixed
         steps; ``"kk"``: the paper's Algorithm 1. ``"auto"`` takes ``"anderson"`` when its extra
         work per iteration, ``10·(2·n_features + n_samples + m)``, is at most one product with

@@ -183,9 +183,10 @@ impl SolverArgs {
             "kk" => Solver::KurodaKitahara {
                 gamma: self.gamma.map(|g| g.0),
             },
+            "ssnal" => Solver::Ssnal,
             other => {
                 return Err(bad_param(format!(
-                    "solver must be 'auto', 'anderson', 'pdhg', 'pdhg-fixed' or 'kk', got {other:?}"
+                    "solver must be 'auto', 'anderson', 'ssnal', 'pdhg', 'pdhg-fixed' or 'kk', got {other:?}"
                 )));
             }
         };
@@ -409,6 +410,7 @@ fn solver_name(s: Solver) -> &'static str {
         Solver::Pdhg { adaptive: true } => "pdhg",
         Solver::Pdhg { adaptive: false } => "pdhg-fixed",
         Solver::KurodaKitahara { .. } => "kk",
+        Solver::Ssnal => "ssnal",
     }
 }
 

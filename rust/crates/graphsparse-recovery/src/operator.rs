@@ -292,6 +292,11 @@ impl<'a, Op: LinearOperator + ?Sized> ColumnMajor<'a, Op> {
         }
         Some(Self { op, cols })
     }
+
+    /// The copy: `columns()[c·J + r] = L[r, c]`.
+    pub(crate) fn columns(&self) -> &[f64] {
+        &self.cols
+    }
 }
 
 impl<Op: LinearOperator + ?Sized> LinearOperator for ColumnMajor<'_, Op> {

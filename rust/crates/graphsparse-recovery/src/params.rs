@@ -42,6 +42,14 @@ pub enum Solver {
         /// [`crate::ANDERSON_MEMORY`]).
         memory: usize,
     },
+    /// A semismooth Newton augmented Lagrangian method (Li, Sun & Toh's SSNAL) on the dual,
+    /// graph model with the squared loss only (module `ssnal`): Newton steps whose systems
+    /// involve `L` on the columns where the latent `σ` is positive, solved by conjugate
+    /// gradients; the same certificate, checked after every Newton step (`n_iter` counts
+    /// them). On §4's instance and the sizes around it (`N` = 100 to 1000, `tol` = 1e-5 to
+    /// 1e-8) it did 13–30 times the operator work of [`Solver::Anderson`] (module `ssnal`),
+    /// so [`Solver::Auto`] never picks it.
+    Ssnal,
     /// Chosen by size at solve time ([`Solver::resolve`]): [`Solver::Anderson`] for the graph
     /// model when its extra work per iteration, `memory·(2N + J + m)`, is at most one
     /// product with `L` (a small, dense `L`), adaptive [`Solver::Pdhg`] otherwise (a large

@@ -14,6 +14,7 @@ use crate::loss::{DataFit, Fit, Loss};
 use crate::operator::LinearOperator;
 use crate::params::{PenaltyForm, Recovery, RecoveryValidParams, Solver, WarmStart};
 use crate::pdhg::{Penalty, solve_pdhg};
+use crate::ssnal::solve_ssnal;
 use graphsparse_base::{check_len, check_positive};
 
 /// Which penalty a [`lambda_max`] or path refers to.
@@ -130,7 +131,7 @@ impl RecoveryValidParams {
                 self.solve_components(op, y, graph.graph(), fit, warm, ctl, adaptive)
             }
             // α = 0 is the group lasso over the components, which PDHG solves with exact zeros
-            Solver::Anderson { .. }
+            Solver::Anderson { .. } | Solver::Ssnal
                 if alpha == 0.0 && !lagrangian && graph.graph().n_edges() > 0 =>
             {
                 let mut r = self.solve_components(op, y, graph.graph(), fit, warm, ctl, true)?;
@@ -157,6 +158,7 @@ impl RecoveryValidParams {
             Solver::Anderson { memory } => solve_anderson(
                 self, fit, op, y, graph, alpha, lagrangian, memory, warm, ctl,
             ),
+            Solver::Ssnal => solve_ssnal(self, fit, op, y, graph, alpha, lagrangian, warm, ctl),
         }?;
         r.solver = solver;
         Ok(r)
@@ -351,6 +353,11 @@ impl RecoveryValidParams {
                 "solver",
                 "pdhg for the lasso and the latent group lasso (Algorithm 1 is for the graph model)",
                 "kk",
+            )),
+            Solver::Ssnal => Err(invalid(
+                "solver",
+                "pdhg or auto for the lasso and the latent group lasso (ssnal is for the graph model)",
+                "ssnal",
             )),
         }
     }

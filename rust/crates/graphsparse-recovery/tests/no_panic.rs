@@ -44,6 +44,7 @@ fn solver() -> impl Strategy<Value = Solver> {
         Just(Solver::Pdhg { adaptive: false }),
         Just(Solver::KurodaKitahara { gamma: None }),
         wild().prop_map(|g| Solver::KurodaKitahara { gamma: Some(g) }),
+        Just(Solver::Ssnal),
     ]
 }
 
