@@ -71,7 +71,7 @@ pub enum SolverForm {
     Dual,
     /// Sparse explicit features, `O(nnz)` per pass and no `m × m` matrix: dual coordinate
     /// descent on the augmented Lagrangian of the SVM dual (hinge); for the squared loss a
-    /// Cholesky of the `r × r` normal equations over the `r` distinct covers up to 2,048 of
+    /// Cholesky of the `r × r` normal equations over the `r` distinct covers up to 512 of
     /// them, matrix-free conjugate gradients above (`O(nnz)` per iteration, `O(nnz + m + r)`
     /// memory, to a gap tied to `svm_tol`). Not available for the hinge loss with coupled
     /// tasks.
