@@ -767,7 +767,7 @@ fn ridge_cg(
         loop {
             let gap = 0.5 * cost * dot(&cg.res, &cg.res);
             let target = CG_GAP_FACTOR * tol * (0.5 * dot(&cg.yc, &cg.x)).max(1.0);
-            if gap <= target || !(rz > 0.0) {
+            if gap <= target || rz.is_nan() || rz <= 0.0 {
                 // converged by the recurred residual (or nothing left to do): confirm on the
                 // true one
                 if restarts == CG_RESTARTS {
@@ -782,7 +782,7 @@ fn ridge_cg(
                         .zip(&cg.q)
                         .map(|(c, q)| (c - q) * (c - q))
                         .sum::<f64>();
-                if true_gap <= target || !(rz > 0.0) {
+                if true_gap <= target || rz.is_nan() || rz <= 0.0 {
                     break 'outer;
                 }
                 restarts += 1;
@@ -802,7 +802,7 @@ fn ridge_cg(
             work_done += nnz;
             iters += 1;
             let pq = dot(&cg.p, &cg.q);
-            if !(pq > 0.0) {
+            if pq.is_nan() || pq <= 0.0 {
                 break 'outer;
             }
             let a = rz / pq;
