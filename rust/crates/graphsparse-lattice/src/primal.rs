@@ -739,7 +739,8 @@ fn ridge_cg(
             .iter()
             .map(|&k| cg.w2[k as usize] * (1.0 - 2.0 * feat.sizes[k as usize] / mf))
             .sum();
-        *d = (base + own).max(0.0) + ridge;
+        // positive even at ridge 0 (C = ∞) for a row in no class but the root's
+        *d = ((base + own).max(0.0) + ridge).max(f64::MIN_POSITIVE);
     }
     if alpha.iter().all(|a| a.is_finite()) {
         let abar = alpha.iter().sum::<f64>() / mf;
