@@ -492,8 +492,10 @@ default="distinct_quantiles"
         0/1 indicator columns. ``"dual"`` builds the dense ``m x m`` kernel of the ``m``
         training rows (identical rows merged, classifier only; ``8 m^2`` bytes), fastest
         for small tables; ``"primal"`` works on the sparse indicator columns, ``O(nnz)`` per
-        pass, with no ``m x m`` matrix (dual coordinate descent for the SVM, a Cholesky of
-        the normal equations over the rules for the ridge). ``"auto"`` takes the dual form
+        pass, with no ``m x m`` matrix (dual coordinate descent for the SVM; for the ridge a
+        Cholesky of the normal equations over the ``r`` distinct rule covers up to 512 of
+        them, matrix-free conjugate gradients above, so memory stays ``O(nnz)`` rather than
+        ``16 r^2`` bytes). ``"auto"`` takes the dual form
         up to 2,000 rows and the primal form above. Both reach the same optimum within the
         certified ``dual_gap_``. The classifier with ``mu`` set always uses the dual form
         under ``"auto"`` and refuses ``"primal"``.

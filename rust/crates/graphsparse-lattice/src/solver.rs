@@ -70,9 +70,11 @@ pub enum SolverForm {
     /// Cholesky of the `m × m` ridge system (squared): fastest for small `m`.
     Dual,
     /// Sparse explicit features, `O(nnz)` per pass and no `m × m` matrix: dual coordinate
-    /// descent on the augmented Lagrangian of the SVM dual (hinge), a Cholesky of the `r × r`
-    /// normal equations over the `r` distinct covers (squared). Not available for the hinge
-    /// loss with coupled tasks.
+    /// descent on the augmented Lagrangian of the SVM dual (hinge); for the squared loss a
+    /// Cholesky of the `r × r` normal equations over the `r` distinct covers up to 512 of
+    /// them, matrix-free conjugate gradients above (`O(nnz)` per iteration, `O(nnz + m + r)`
+    /// memory, to a gap tied to `svm_tol`). Not available for the hinge loss with coupled
+    /// tasks.
     Primal,
 }
 
@@ -698,6 +700,7 @@ fn ridge_alpha(
             pb.tasks,
             set.coupling,
             set.cost,
+            set.svm_tol,
             &mut st.alpha,
             &mut st.bias,
             &mut wk.ridge_primal,

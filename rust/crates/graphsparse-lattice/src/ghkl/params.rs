@@ -138,8 +138,10 @@ impl GhklParams {
         mkl_max_iter: usize => mkl_max_iter,
         /// KKT tolerance of the SMO sub-solver (default 1e-4, not the spec's 1e-5: on
         /// TIC-TAC-TOE at C = 1000 the stricter value doubles the fit time for the same
-        /// certified gap). When the final certificate falls short of `tol`, the active set is
-        /// solved again with this, `md_tol` and `mkl_tol` ten times smaller (up to three times).
+        /// certified gap). It also sets where the primal form's matrix-free ridge solves (squared
+        /// loss, more than 512 distinct covers) stop: a gap of `svm_tol / 100` of the ridge dual.
+        /// When the final certificate falls short of `tol`, the active set is solved again with
+        /// this, `md_tol` and `mkl_tol` ten times smaller (up to three times).
         svm_tol: f64 => svm_tol,
         /// Most violating nodes added per active-set round (`None`: all, as in the paper).
         max_add: Option<usize> => max_add,
