@@ -17,10 +17,11 @@ chosen by 3-fold ``GridSearchCV`` on the training part, then test F1 of the posi
 Our configurations vary one setting at a time from the defaults (``cut_rule``, ``rho``, the C
 grid, ``rule_threshold``, and ``C by F1``: the grid search scored by the positive class's F1 on
 binary tables instead of accuracy; ``--configs`` picks some). The baselines run on the same
-splits and the same numeric matrices (categoricals one-hot): imodels ``RuleFitClassifier`` (defaults; one
-versus rest through scikit-learn for multiclass, rules summed) when imodels is installed, and
-BOOMER (``mlrl-boomer`` defaults, one versus rest for multiclass) when ``--boomer-python``
-names the python of an environment that has it (``benches/_boomer_worker.py``).
+splits and the same numeric matrices (categoricals one-hot): imodels ``RuleFitClassifier``
+(defaults; one versus rest through scikit-learn for multiclass, rules summed) when imodels is
+installed, and BOOMER (``mlrl-boomer`` defaults, one versus rest for multiclass) when
+``--boomer-python`` names the python of an environment that has it
+(``benches/_boomer_worker.py``).
 
 The summary at the end averages each method's score and rule count over the tables where all
 methods ran. Run ``python benches/ablation_rules.py`` (3 splits, every setting: an hour or more
