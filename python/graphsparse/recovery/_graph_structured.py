@@ -46,7 +46,8 @@ class GraphStructuredRecovery(RegressorMixin, _GraphModel):
         Newton augmented Lagrangian method on the dual (Li, Sun & Toh), squared loss only,
         whose Newton systems use ``X`` on the columns where ``σ > 0`` (``n_iter_`` counts its
         Newton steps; on the instances measured it needed more products with ``X`` than
-        ``"anderson"``, so ``"auto"`` never takes it); ``"pdhg"``: adaptive PDHG
+        ``"anderson"``, so ``"auto"`` never takes it; where its Newton iteration breaks down
+        the fit is finished by ``"anderson"``, and ``solver_`` says so); ``"pdhg"``: adaptive PDHG
         (one copy; the method for a large sparse ``X``); ``"pdhg-fixed"``: PDHG with fixed
         steps; ``"kk"``: the paper's Algorithm 1. ``"auto"`` takes ``"anderson"`` when its extra
         work per iteration, ``10·(2·n_features + n_samples + m)``, is at most one product with

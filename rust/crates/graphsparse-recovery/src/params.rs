@@ -48,7 +48,9 @@ pub enum Solver {
     /// gradients; the same certificate, checked after every Newton step (`n_iter` counts
     /// them). On §4's instance and the sizes around it (`N` = 100 to 1000, `tol` = 1e-5 to
     /// 1e-8) it did 13–30 times the operator work of [`Solver::Anderson`] (module `ssnal`),
-    /// so [`Solver::Auto`] never picks it.
+    /// so [`Solver::Auto`] never picks it. On some inputs its Newton iteration breaks down
+    /// (the dual runs off where the Hessian of its ℓ1-ball block is singular); the solve is
+    /// then finished by [`Solver::Anderson`] from the start and [`Recovery::solver`] says so.
     Ssnal,
     /// Chosen by size at solve time ([`Solver::resolve`]): [`Solver::Anderson`] for the graph
     /// model when its extra work per iteration, `memory·(2N + J + m)`, is at most one

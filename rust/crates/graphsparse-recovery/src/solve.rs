@@ -158,7 +158,22 @@ impl RecoveryValidParams {
             Solver::Anderson { memory } => solve_anderson(
                 self, fit, op, y, graph, alpha, lagrangian, memory, warm, ctl,
             ),
-            Solver::Ssnal => solve_ssnal(self, fit, op, y, graph, alpha, lagrangian, warm, ctl),
+            Solver::Ssnal => {
+                match solve_ssnal(self, fit, op, y, graph, alpha, lagrangian, warm, ctl) {
+                    // the Newton iteration broke down (its dual can run off along directions
+                    // where the ℓ1-ball block's Hessian is singular): the fit is finished by
+                    // Anderson from the start, and reported as such
+                    Err(RecoveryError::Diverged { .. }) => {
+                        let memory = crate::ANDERSON_MEMORY;
+                        let mut r = solve_anderson(
+                            self, fit, op, y, graph, alpha, lagrangian, memory, warm, ctl,
+                        )?;
+                        r.solver = Solver::Anderson { memory };
+                        return Ok(r);
+                    }
+                    other => other,
+                }
+            }
         }?;
         r.solver = solver;
         Ok(r)

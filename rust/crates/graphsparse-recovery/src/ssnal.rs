@@ -457,6 +457,36 @@ struct Work {
     dtvc: Vec<f64>,
 }
 
+impl Work {
+    /// Workspaces for `j` measurements, `n` variables and `m` graph edges.
+    fn new(j: usize, n: usize, m: usize) -> Self {
+        let dim = j + m;
+        Self {
+            la: vec![0.0; j],
+            db: vec![0.0; m],
+            g: vec![0.0; dim],
+            d: vec![0.0; dim],
+            r: vec![0.0; dim],
+            p: vec![0.0; dim],
+            q: vec![0.0; dim],
+            w: vec![0.0; dim],
+            diag: vec![0.0; dim],
+            jac: vec![[0.0; 3]; n],
+            active: Vec::with_capacity(n),
+            ex: vec![0.0; n],
+            es: vec![0.0; n],
+            tx: vec![0.0; n],
+            ts: vec![0.0; n],
+            sgn: vec![0.0; m],
+            ball_jac: BallJac::Identity,
+            ball: vec![0.0; m],
+            cg_its: 0,
+            v2c: vec![0.0; m],
+            dtvc: vec![0.0; n],
+        }
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn run<Op: LinearOperator + ?Sized>(
     params: &RecoveryValidParams,
@@ -532,30 +562,7 @@ fn run<Op: LinearOperator + ?Sized>(
         }
     }
     let mut trial = Point::zeros(j, n, m);
-    let dim = j + m;
-    let mut wk = Work {
-        la: vec![0.0; j],
-        db: vec![0.0; m],
-        g: vec![0.0; dim],
-        d: vec![0.0; dim],
-        r: vec![0.0; dim],
-        p: vec![0.0; dim],
-        q: vec![0.0; dim],
-        w: vec![0.0; dim],
-        diag: vec![0.0; dim],
-        jac: vec![[0.0; 3]; n],
-        active: Vec::with_capacity(n),
-        ex: vec![0.0; n],
-        es: vec![0.0; n],
-        tx: vec![0.0; n],
-        ts: vec![0.0; n],
-        sgn: vec![0.0; m],
-        ball_jac: BallJac::Identity,
-        ball: vec![0.0; m],
-        cg_its: 0,
-        v2c: vec![0.0; m],
-        dtvc: vec![0.0; n],
-    };
+    let mut wk = Work::new(j, n, m);
     let (mut red, mut comp_sum) = (Reducer::default(), Vec::new());
     let ynorm = dot(y, y).sqrt();
     let meter = params.budget().start(ctl);
@@ -1051,7 +1058,7 @@ mod tests {
             let mut pt = Point::zeros(j, n, m);
             pt.v1 = vec![0.3, -0.2, 0.1, 0.4, -0.5];
             pt.v2 = vec![0.1, 0.2, -0.3, 0.05, -0.1, 0.15];
-            let mut wk = work(j, n, m);
+            let mut wk = Work::new(j, n, m);
             prob.products(&mut pt, &mut counts).unwrap();
             prob.evaluate(&outer, &mut pt, &mut ball, &mut counts, 0)
                 .unwrap();
@@ -1074,7 +1081,7 @@ mod tests {
                 gradient(&prob, &outer, &q, wk, &mut c).unwrap();
                 (q.phi, wk.g.clone())
             };
-            let mut scratch = work(j, n, m);
+            let mut scratch = Work::new(j, n, m);
             for (k, &g0k) in g0.iter().enumerate() {
                 let (fp, gp) = at(k, h, &mut scratch);
                 let (fm, gm) = at(k, -h, &mut scratch);
@@ -1097,33 +1104,6 @@ mod tests {
                     );
                 }
             }
-        }
-    }
-
-    fn work(j: usize, n: usize, m: usize) -> Work {
-        let dim = j + m;
-        Work {
-            la: vec![0.0; j],
-            db: vec![0.0; m],
-            g: vec![0.0; dim],
-            d: vec![0.0; dim],
-            r: vec![0.0; dim],
-            p: vec![0.0; dim],
-            q: vec![0.0; dim],
-            w: vec![0.0; dim],
-            diag: vec![0.0; dim],
-            jac: vec![[0.0; 3]; n],
-            active: Vec::with_capacity(n),
-            ex: vec![0.0; n],
-            es: vec![0.0; n],
-            tx: vec![0.0; n],
-            ts: vec![0.0; n],
-            sgn: vec![0.0; m],
-            ball_jac: BallJac::Identity,
-            ball: vec![0.0; m],
-            cg_its: 0,
-            v2c: vec![0.0; m],
-            dtvc: vec![0.0; n],
         }
     }
 
