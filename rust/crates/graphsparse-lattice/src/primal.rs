@@ -988,18 +988,24 @@ mod tests {
                         &mut w,
                         None,
                     ));
-                    let scale = a0.iter().fold(1.0f64, |s, v| s.max(v.abs()));
-                    for (k, (x, x0)) in a.iter().zip(&a0).enumerate() {
-                        assert!(
-                            (x - x0).abs() <= 1e-7 * scale,
-                            "seed {seed} T {tasks} c {coupling} C {cost}: α[{k}] {x} vs {x0}"
-                        );
-                    }
-                    for (x, x0) in b.iter().zip(&b0) {
-                        assert!((x - x0).abs() <= 1e-7 * scale.max(x0.abs()), "{x} vs {x0}");
-                    }
+                    let ctx = format!("seed {seed} T {tasks} c {coupling} C {cost}");
+                    assert_ridge_close((&a, &b), (&a0, &b0), 1e-7, &ctx);
                 }
             }
+        }
+    }
+
+    /// `α` and the biases `b` of two ridge solves agree to `rel` times the largest `|α₀|`.
+    fn assert_ridge_close(got: (&[f64], &[f64]), want: (&[f64], &[f64]), rel: f64, ctx: &str) {
+        let scale = want.0.iter().fold(1.0f64, |s, v| s.max(v.abs()));
+        for (k, (x, x0)) in got.0.iter().zip(want.0).enumerate() {
+            assert!((x - x0).abs() <= rel * scale, "{ctx}: α[{k}] {x} vs {x0}");
+        }
+        for (x, x0) in got.1.iter().zip(want.1) {
+            assert!(
+                (x - x0).abs() <= rel * scale.max(x0.abs()),
+                "{ctx}: b {x} vs {x0}"
+            );
         }
     }
 
@@ -1210,16 +1216,8 @@ mod tests {
                         None,
                     ));
                     assert!(work.cg_iters > 0 && feat.counts.is_empty());
-                    let scale = a0.iter().fold(1.0f64, |s, v| s.max(v.abs()));
-                    for (k, (x, x0)) in a.iter().zip(&a0).enumerate() {
-                        assert!(
-                            (x - x0).abs() <= 1e-5 * scale,
-                            "seed {seed} T {tasks} c {coupling} C {cost}: α[{k}] {x} vs {x0}"
-                        );
-                    }
-                    for (x, x0) in b.iter().zip(&b0) {
-                        assert!((x - x0).abs() <= 1e-5 * scale.max(x0.abs()), "{x} vs {x0}");
-                    }
+                    let ctx = format!("seed {seed} T {tasks} c {coupling} C {cost}");
+                    assert_ridge_close((&a, &b), (&a0, &b0), 1e-5, &ctx);
                 }
             }
         }
